@@ -1,0 +1,20 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+  name: "lifecycled",
+  products: [
+    .library(name: "LifecycleEngine", targets: ["LifecycleEngine"])
+  ],
+  targets: [
+    // The pure simulator core: no I/O, no libuv, no wall clock, no Foundation.
+    .target(name: "LifecycleEngine"),
+    .testTarget(name: "LifecycleEngineTests", dependencies: ["LifecycleEngine"]),
+    // Figures for the README; run by `scripts/bench`, never by the tests.
+    .executableTarget(
+      name: "EngineBenchmark",
+      dependencies: ["LifecycleEngine"],
+      path: "Benchmarks/EngineBenchmark"
+    ),
+  ]
+)

@@ -1,0 +1,109 @@
+/// Why a foreground app is inactive rather than active.
+enum InactiveCause: Hashable {
+  case switcher
+  case interruption(InterruptionSource)
+}
+
+/// A task begun with `beginBackgroundTask`.
+struct BackgroundTask: Hashable {
+  let id: Int
+  let name: String?
+  /// When its expiration handler ran without ending it; the app dies `expirationGrace` later.
+  var expiredAt: Instant?
+}
+
+/// Work handed to the app by a background launch, due by `deadline`.
+struct BackgroundWork: Hashable {
+  let reason: BackgroundLaunchReason
+  let deadline: Instant
+}
+
+/// One simulated app on a device: its configuration and everything its process holds.
+///
+/// Owned by its `Device`, which alone changes it; see `Device.changeState` for the one place
+/// where the state moves.
+final class App {
+  let name: String
+  let lifecycle: LifecycleModel
+  let backgroundModes: Set<BackgroundMode>
+  let behavior: AppBehavior
+  var memoryMB: Int
+  var backgroundMemoryMB: Int
+
+  var state = AppState.notRunning
+  /// The state of the app's one scene (`main`); stays `unattached` for app-delegate apps.
+  var sceneState = SceneState.unattached
+  var inactiveCause: InactiveCause?
+  /// Start of the current stretch in the background; background tasks expire relative to it.
+  var backgroundSince: Instant?
+  /// didEnterBackground is executing until then: the main thread runs no other callback.
+  var busyUntil: Instant?
+  /// didEnterBackground overruns the watchdog: the app is killed then.
+  var watchdogKillAt: Instant?
+  var tasks: [BackgroundTask] = []
+  var nextTaskID = 1
+  var backgroundWork: BackgroundWork?
+  /// A significant time change arrived while suspended; it is delivered when the app next runs.
+  var significantTimeChangePending = false
+  /// Set by a user force-quit; cleared when the user launches the app.
+  var backgroundLaunchBlocked = false
+  /// State restoration data saved when the app last went to the background.
+  var restorationStateSaved = false
+  /// UIKit remembers the app's scene session (so relaunch skips configurationForConnecting).
+  var hasSceneSession = false
+  /// The user discarded the session from the switcher; the next launch reports it.
+  var discardedSceneSessionPending = false
+  /// When the app last left the foreground: jetsam's least-recently-used order.
+  var lastUsed = Instant.zero
+  var launches = 0
+  var kills = 0
+
+  init(spec: AppSpec) {
+    name = spec.name
+    lifecycle = spec.lifecycle
+    backgroundModes = spec.backgroundModes
+    behavior = spec.behavior
+    memoryMB = spec.memoryMB
+    backgroundMemoryMB = spec.backgroundMemoryMB ?? spec.memoryMB
+  }
+
+  var isScene: Bool { lifecycle == .scene }
+
+  /// Memory the app holds in `state`, in MB.
+  func footprint(in state: AppState) -> Int {
+    switch state {
+    case .notRunning: 0
+    case .active, .inactive: memoryMB
+    case .background, .suspended: backgroundMemoryMB
+    }
+  }
+
+  var footprint: Int { footprint(in: state) }
+
+  func isBusy(at now: Instant) -> Bool {
+    busyUntil.map { now < $0 } ?? false
+  }
+
+  /// Whether the scheduler may suspend the app: in the background with nothing holding it.
+  var isSuspendable: Bool {
+    state == .background && watchdogKillAt == nil && tasks.isEmpty && backgroundWork == nil
+      && !backgroundModes.contains(where: \.isContinuous)
+  }
+
+  /// Background modes that let the system launch the app in the background.
+  var canLaunchInBackground: Bool {
+    BackgroundLaunchReason.allCases.contains { backgroundModes.contains($0.requiredMode) }
+  }
+
+  /// Forgets everything the process held; called when it dies.
+  func processDidExit() {
+    sceneState = .unattached
+    inactiveCause = nil
+    backgroundSince = nil
+    busyUntil = nil
+    watchdogKillAt = nil
+    tasks = []
+    backgroundWork = nil
+    significantTimeChangePending = false
+  }
+}

@@ -1,0 +1,76 @@
+/// How the simulated app's own code behaves when UIKit calls it.
+public struct AppBehavior: Hashable, Sendable {
+  /// How long `applicationDidEnterBackground`/`sceneDidEnterBackground` takes to return.
+  /// Over the watchdog allowance the app is killed with `0x8badf00d`.
+  public var didEnterBackgroundDuration: Duration
+  /// Whether the expiration handler of a background task ends the task.
+  /// If not, the app is killed `expirationGrace` after the handler with `0x2182bad2`.
+  public var endsBackgroundTasksOnExpiration: Bool
+
+  public init(
+    didEnterBackgroundDuration: Duration = .zero,
+    endsBackgroundTasksOnExpiration: Bool = true
+  ) {
+    self.didEnterBackgroundDuration = didEnterBackgroundDuration
+    self.endsBackgroundTasksOnExpiration = endsBackgroundTasksOnExpiration
+  }
+}
+
+/// What a client asks for when it creates an app; every field but `name` has a default.
+public struct AppSpec: Hashable, Sendable {
+  public var name: String
+  public var lifecycle: LifecycleModel
+  /// Foreground footprint in MB.
+  public var memoryMB: Int
+  /// Footprint in MB once in the background; nil means equal to `memoryMB`.
+  public var backgroundMemoryMB: Int?
+  public var backgroundModes: Set<BackgroundMode>
+  public var behavior: AppBehavior
+
+  public init(
+    name: String,
+    lifecycle: LifecycleModel = .scene,
+    memoryMB: Int = 100,
+    backgroundMemoryMB: Int? = nil,
+    backgroundModes: Set<BackgroundMode> = [],
+    behavior: AppBehavior = AppBehavior()
+  ) {
+    self.name = name
+    self.lifecycle = lifecycle
+    self.memoryMB = memoryMB
+    self.backgroundMemoryMB = backgroundMemoryMB
+    self.backgroundModes = backgroundModes
+    self.behavior = behavior
+  }
+}
+
+/// The clock a device keeps.
+public enum ClockMode: String, CaseIterable, Sendable, Codable {
+  /// Time moves only when a client advances it: deterministic tests that never sleep.
+  case manual
+  /// Time follows the host's monotonic clock; advancing adds an offset.
+  case realtime
+}
+
+/// What a client asks for when it creates a device; nil fields take the configured defaults.
+public struct DeviceSpec: Hashable, Sendable {
+  public var id: String
+  public var clock: ClockMode?
+  public var memoryLimitMB: Int?
+  public var perAppLimitMB: Int?
+  public var passcode: Bool?
+
+  public init(
+    id: String,
+    clock: ClockMode? = nil,
+    memoryLimitMB: Int? = nil,
+    perAppLimitMB: Int? = nil,
+    passcode: Bool? = nil
+  ) {
+    self.id = id
+    self.clock = clock
+    self.memoryLimitMB = memoryLimitMB
+    self.perAppLimitMB = perAppLimitMB
+    self.passcode = passcode
+  }
+}

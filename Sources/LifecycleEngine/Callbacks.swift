@@ -1,0 +1,187 @@
+/// A UIKit callback the simulator delivers, with the notifications UIKit posts for it.
+///
+/// Raw values are Swift selector-style method names, as the API reports them.
+public enum CallbackMethod: String, CaseIterable, Sendable, Codable {
+  // UIApplicationDelegate, both models.
+  case willFinishLaunching = "application(_:willFinishLaunchingWithOptions:)"
+  case didFinishLaunching = "application(_:didFinishLaunchingWithOptions:)"
+  case willTerminate = "applicationWillTerminate(_:)"
+  case didReceiveMemoryWarning = "applicationDidReceiveMemoryWarning(_:)"
+  case significantTimeChange = "applicationSignificantTimeChange(_:)"
+  case protectedDataWillBecomeUnavailable = "applicationProtectedDataWillBecomeUnavailable(_:)"
+  case protectedDataDidBecomeAvailable = "applicationProtectedDataDidBecomeAvailable(_:)"
+  // UIApplicationDelegate, app-delegate model only.
+  case didBecomeActive = "applicationDidBecomeActive(_:)"
+  case willResignActive = "applicationWillResignActive(_:)"
+  case didEnterBackground = "applicationDidEnterBackground(_:)"
+  case willEnterForeground = "applicationWillEnterForeground(_:)"
+  case openURL = "application(_:open:options:)"
+  // UIApplicationDelegate, scene model only.
+  case didDiscardSceneSessions = "application(_:didDiscardSceneSessions:)"
+  case configurationForConnecting = "application(_:configurationForConnecting:options:)"
+  // UISceneDelegate.
+  case sceneWillConnect = "scene(_:willConnectTo:options:)"
+  case sceneWillEnterForeground = "sceneWillEnterForeground(_:)"
+  case sceneDidBecomeActive = "sceneDidBecomeActive(_:)"
+  case sceneWillResignActive = "sceneWillResignActive(_:)"
+  case sceneDidEnterBackground = "sceneDidEnterBackground(_:)"
+  case sceneDidDisconnect = "sceneDidDisconnect(_:)"
+  case sceneOpenURLContexts = "scene(_:openURLContexts:)"
+  // Background work handed to the app.
+  case performFetch = "application(_:performFetchWithCompletionHandler:)"
+  case didReceiveRemoteNotification =
+    "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)"
+  case didUpdateLocations = "locationManager(_:didUpdateLocations:)"
+  case processingTaskLaunchHandler = "BGTaskScheduler.launchHandler(_:)"
+  /// The expiration handler given to `beginBackgroundTask(withName:expirationHandler:)`.
+  case expirationHandler = "expirationHandler"
+
+  /// The notifications posted with this callback, whatever the app's state does.
+  /// (Scene callbacks also carry the aggregate `UIApplication` notification when they change
+  /// the app's state; see `Device.deliver`.)
+  var notifications: [String] {
+    switch self {
+    case .didFinishLaunching: ["UIApplication.didFinishLaunchingNotification"]
+    case .willTerminate: ["UIApplication.willTerminateNotification"]
+    case .didReceiveMemoryWarning: ["UIApplication.didReceiveMemoryWarningNotification"]
+    case .significantTimeChange: ["UIApplication.significantTimeChangeNotification"]
+    case .protectedDataWillBecomeUnavailable:
+      ["UIApplication.protectedDataWillBecomeUnavailableNotification"]
+    case .protectedDataDidBecomeAvailable:
+      ["UIApplication.protectedDataDidBecomeAvailableNotification"]
+    case .didBecomeActive: ["UIApplication.didBecomeActiveNotification"]
+    case .willResignActive: ["UIApplication.willResignActiveNotification"]
+    case .didEnterBackground: ["UIApplication.didEnterBackgroundNotification"]
+    case .willEnterForeground: ["UIApplication.willEnterForegroundNotification"]
+    case .sceneWillConnect: ["UIScene.willConnectNotification"]
+    case .sceneWillEnterForeground: ["UIScene.willEnterForegroundNotification"]
+    case .sceneDidBecomeActive: ["UIScene.didActivateNotification"]
+    case .sceneWillResignActive: ["UIScene.willDeactivateNotification"]
+    case .sceneDidEnterBackground: ["UIScene.didEnterBackgroundNotification"]
+    case .sceneDidDisconnect: ["UIScene.didDisconnectNotification"]
+    default: []
+    }
+  }
+
+  /// Whether this is a `UISceneDelegate` callback, delivered to a scene.
+  var isSceneCallback: Bool { rawValue.hasPrefix("scene") }
+
+  /// The aggregate `UIApplication` notification a scene app posts when its state moves from
+  /// `old` to `new` (SPEC 4.1: it rides on the scene callback that causes the change).
+  static func aggregateNotification(from old: AppState, to new: AppState) -> String? {
+    switch (old.isForeground, new) {
+    case (_, .active) where old != .active: "UIApplication.didBecomeActiveNotification"
+    case (true, .inactive) where old == .active: "UIApplication.willResignActiveNotification"
+    case (true, .background): "UIApplication.didEnterBackgroundNotification"
+    case (false, .inactive): "UIApplication.willEnterForegroundNotification"
+    default: nil
+    }
+  }
+}
+
+/// One callback delivered to a simulated app.
+public struct Callback: Hashable, Sendable {
+  /// Position in the device's journal; strictly increasing per device.
+  public var seq: Int
+  public var time: Instant
+  public var app: String
+  /// The scene it was delivered to; nil for app-delegate callbacks.
+  public var scene: String?
+  public var method: CallbackMethod
+  public var notifications: [String]
+  /// The app's state right after the callback.
+  public var state: AppState
+  /// The scene's state right after the callback; nil for app-delegate apps.
+  public var sceneState: SceneState?
+  /// The background task whose expiration handler this is.
+  public var taskId: Int?
+}
+
+/// Termination codes iOS writes into crash reports for watchdog kills.
+public enum TerminationCode: String, Sendable, Codable {
+  /// "ate bad food": a scene or app transition took longer than the watchdog allows.
+  case watchdog = "0x8badf00d"
+  /// A background task or background work was not finished in time.
+  case backgroundTimeExhausted = "0x2182bad2"
+}
+
+/// What caused a transition.
+public enum TransitionCause: Hashable, Sendable {
+  /// A client-posted event.
+  case event(EventType)
+  /// The scheduler suspended an idle background app.
+  case suspension
+  /// didEnterBackground overran the watchdog allowance.
+  case watchdog
+  /// A background task was not ended after its expiration handler.
+  case backgroundTaskExpiration
+  /// Background work from a background launch was not completed in time.
+  case backgroundWorkTimeout
+  /// Jetsam reclaimed memory.
+  case jetsam(JetsamReason)
+
+  /// The name the API reports.
+  public var name: String {
+    switch self {
+    case .event(let type): type.rawValue
+    case .suspension: "suspension"
+    case .watchdog: "watchdog"
+    case .backgroundTaskExpiration: "backgroundTaskExpiration"
+    case .backgroundWorkTimeout: "backgroundWorkTimeout"
+    case .jetsam: "jetsam"
+    }
+  }
+}
+
+/// A change of an app's state, including the silent ones that deliver no callback.
+public struct Transition: Hashable, Sendable {
+  public var seq: Int
+  public var time: Instant
+  public var app: String
+  public var from: AppState
+  public var to: AppState
+  public var cause: TransitionCause
+  /// Set for watchdog and background-time kills.
+  public var terminationCode: TerminationCode?
+}
+
+/// One kill recorded in a device's jetsam log.
+public struct JetsamRecord: Hashable, Sendable {
+  public var time: Instant
+  public var app: String
+  public var reason: JetsamReason
+  public var footprintMB: Int
+  /// The app's state when it was killed.
+  public var state: AppState
+}
+
+/// An event as the journal records it.
+public enum RecordedEvent: Hashable, Sendable {
+  case app(AppEvent)
+  case device(DeviceEvent)
+  case clockAdvance(Duration)
+}
+
+/// One entry of a device's journal: everything that happened on the device, in order.
+public enum JournalEntry: Hashable, Sendable {
+  case event(seq: Int, time: Instant, app: String?, event: RecordedEvent)
+  case callback(Callback)
+  case transition(Transition)
+
+  public var seq: Int {
+    switch self {
+    case .event(let seq, _, _, _): seq
+    case .callback(let callback): callback.seq
+    case .transition(let transition): transition.seq
+    }
+  }
+
+  /// The app the entry concerns; nil for device events.
+  public var app: String? {
+    switch self {
+    case .event(_, _, let app, _): app
+    case .callback(let callback): callback.app
+    case .transition(let transition): transition.app
+    }
+  }
+}

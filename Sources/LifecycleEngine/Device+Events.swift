@@ -1,0 +1,276 @@
+/// The four foreground/background steps, whose callback depends on the app's life cycle.
+enum ForegroundStep {
+  case resignActive, enterBackground, enterForeground, becomeActive
+}
+
+extension App {
+  /// The callback UIKit delivers for `step` in this app's life cycle (reference section 2.0).
+  func callback(for step: ForegroundStep) -> CallbackMethod {
+    switch (step, isScene) {
+    case (.resignActive, false): .willResignActive
+    case (.resignActive, true): .sceneWillResignActive
+    case (.enterBackground, false): .didEnterBackground
+    case (.enterBackground, true): .sceneDidEnterBackground
+    case (.enterForeground, false): .willEnterForeground
+    case (.enterForeground, true): .sceneWillEnterForeground
+    case (.becomeActive, false): .didBecomeActive
+    case (.becomeActive, true): .sceneDidBecomeActive
+    }
+  }
+}
+
+/// Event handlers. Each runs only after the transition table allowed the event, so none of
+/// them checks state again; callback sequences follow reference section 2 and SPEC section 4.
+extension Device {
+  func apply(_ event: AppEvent, to app: App) throws(EngineError) -> EventOutcome {
+    try Self.validate(event)
+    if let reason = refusal(of: event, for: app) {
+      throw .refused(
+        Refusal(
+          event: event.type, app: app.name, currentState: app.state.rawValue,
+          allowedEvents: allowedEvents(for: app), reason: reason))
+    }
+    return try perform {
+      record(.app(event), app: app.name)
+      let cause = TransitionCause.event(event.type)
+      switch event {
+      case .launch(let url): launch(app, url: url)
+      case .home: sendToBackground(app, cause: cause)
+      case .openSwitcher: resignActive(app, because: .switcher, cause: cause)
+      case .interruptionBegan(let source):
+        resignActive(app, because: .interruption(source), cause: cause)
+      case .closeSwitcher, .interruptionEnded(.resumed): becomeActive(app, cause: cause)
+      case .interruptionEnded(.backgrounded): sendToBackground(app, cause: cause)
+      case .terminate: forceQuit(app)
+      case .crash: kill(app, cause: cause)
+      case .purge(let reason): kill(app, cause: cause, jetsamReason: reason)
+      case .backgroundLaunch(let reason): launchInBackground(app, for: reason)
+      case .backgroundWorkCompleted:
+        app.backgroundWork = nil
+        reschedule(app)
+      case .beginBackgroundTask(let name): beginBackgroundTask(app, name: name)
+      case .endBackgroundTask(let id):
+        app.tasks.removeAll { $0.id == id }
+        reschedule(app)
+      case .memoryWarning: deliver(.didReceiveMemoryWarning, to: app, cause: cause)
+      case .setMemory(let megabytes): setFootprint(of: app, to: megabytes)
+      }
+    }
+  }
+
+  func apply(_ event: DeviceEvent) throws(EngineError) -> EventOutcome {
+    if let reason = refusal(of: event) {
+      throw .refused(
+        Refusal(
+          event: event.type, app: nil, currentState: lockState,
+          allowedEvents: allowedDeviceEvents, reason: reason))
+    }
+    return try perform {
+      record(.device(event), app: nil)
+      let cause = TransitionCause.event(event.type)
+      switch event {
+      case .home:
+        sendToBackground(apps[foregroundApp!]!, cause: cause)
+      case .memoryWarning:
+        for app in liveAppsInOrder where app.state.isRunning {
+          deliver(.didReceiveMemoryWarning, to: app, cause: cause)
+        }
+      case .lock:
+        locked = true
+        if let name = foregroundApp, let app = apps[name] {
+          appBeforeLock = name
+          sendToBackground(app, cause: cause)
+        }
+        deliverProtectedData(.protectedDataWillBecomeUnavailable, cause: cause)
+      case .unlock:
+        locked = false
+        deliverProtectedData(.protectedDataDidBecomeAvailable, cause: cause)
+        if let name = appBeforeLock, let app = apps[name] {
+          appBeforeLock = nil
+          bringToForeground(app, url: nil, cause: cause)
+        }
+      case .significantTimeChange:
+        for app in liveAppsInOrder {
+          if app.state == .suspended {
+            app.significantTimeChangePending = true
+          } else {
+            deliver(.significantTimeChange, to: app, cause: cause)
+          }
+        }
+      }
+    }
+  }
+
+  private static func validate(_ event: AppEvent) throws(EngineError) {
+    switch event {
+    case .launch(let url?) where url.isEmpty || url.utf8.count > 2048:
+      throw .invalid([ValidationIssue(field: "url", message: "must be 1 to 2048 bytes long")])
+    case .beginBackgroundTask(let name?) where name.utf8.count > 256:
+      throw .invalid([ValidationIssue(field: "name", message: "must be at most 256 bytes long")])
+    case .setMemory(let megabytes) where !(0...Validation.maxMemoryMB).contains(megabytes):
+      throw .invalid([
+        ValidationIssue(field: "memoryMB", message: "must be 0 to \(Validation.maxMemoryMB)")
+      ])
+    default:
+      return
+    }
+  }
+
+  // MARK: Sequences
+
+  /// The user opens `app`: the other foreground app leaves first (SPEC section 3).
+  private func launch(_ app: App, url: String?) {
+    let cause = TransitionCause.event(.launch)
+    if let name = foregroundApp, name != app.name, let other = apps[name] {
+      sendToBackground(other, cause: cause)
+    }
+    if app.state == .notRunning {
+      coldLaunch(app, url: url, cause: cause)
+    } else {
+      bringToForeground(app, url: url, cause: cause)
+    }
+    app.backgroundLaunchBlocked = false
+  }
+
+  /// Reference 2.1. A scene app launches in the background state, then connects its scene.
+  private func coldLaunch(_ app: App, url: String?, cause: TransitionCause) {
+    app.launches += 1
+    if app.isScene {
+      deliver(.willFinishLaunching, to: app, then: .background, cause: cause)
+      deliver(.didFinishLaunching, to: app, cause: cause)
+      if app.discardedSceneSessionPending {
+        app.discardedSceneSessionPending = false
+        deliver(.didDiscardSceneSessions, to: app, cause: cause)
+      }
+      connectScene(app, cause: cause)
+      // A scene app receives a launch URL in its connection options, not in a callback.
+      enterForeground(app, url: nil, cause: cause)
+    } else {
+      deliver(.willFinishLaunching, to: app, then: .inactive, cause: cause)
+      deliver(.didFinishLaunching, to: app, cause: cause)
+      if url != nil { deliver(.openURL, to: app, cause: cause) }
+      deliver(.didBecomeActive, to: app, then: .active, cause: cause)
+    }
+  }
+
+  /// Reference 2.5: back from the background or from suspension.
+  func bringToForeground(_ app: App, url: String?, cause: TransitionCause) {
+    resume(app, cause: cause)
+    if app.isScene, app.sceneState == .unattached { connectScene(app, cause: cause) }
+    for index in app.tasks.indices { app.tasks[index].expiredAt = nil }
+    enterForeground(app, url: url, cause: cause)
+  }
+
+  private func enterForeground(_ app: App, url: String?, cause: TransitionCause) {
+    deliver(app.callback(for: .enterForeground), to: app, then: .inactive, cause: cause)
+    if url != nil { deliver(app.isScene ? .sceneOpenURLContexts : .openURL, to: app, cause: cause) }
+    becomeActive(app, cause: cause)
+  }
+
+  private func becomeActive(_ app: App, cause: TransitionCause) {
+    app.inactiveCause = nil
+    deliver(app.callback(for: .becomeActive), to: app, then: .active, cause: cause)
+  }
+
+  private func resignActive(
+    _ app: App, because inactiveCause: InactiveCause, cause: TransitionCause
+  ) {
+    app.inactiveCause = inactiveCause
+    deliver(app.callback(for: .resignActive), to: app, then: .inactive, cause: cause)
+  }
+
+  /// configurationForConnecting only when UIKit has no session to restore (reference 2.1b).
+  private func connectScene(_ app: App, cause: TransitionCause) {
+    if !app.hasSceneSession {
+      app.hasSceneSession = true
+      deliver(.configurationForConnecting, to: app, cause: cause)
+    }
+    deliver(.sceneWillConnect, to: app, cause: cause)
+  }
+
+  /// A suspended app runs again: first the queued significant time change (SPEC 4.11).
+  private func resume(_ app: App, cause: TransitionCause) {
+    guard app.state == .suspended else { return }
+    changeState(app, to: .background, cause: cause)
+    if app.significantTimeChangePending {
+      app.significantTimeChangePending = false
+      deliver(.significantTimeChange, to: app, cause: cause)
+    }
+  }
+
+  /// Reference 2.3: home, lock, switching apps, an accepted call.
+  ///
+  /// didEnterBackground keeps the main thread busy for the app's configured duration; over
+  /// the watchdog allowance the app will be killed (SPEC 4.7).
+  func sendToBackground(_ app: App, cause: TransitionCause) {
+    if app.state == .active {
+      deliver(app.callback(for: .resignActive), to: app, then: .inactive, cause: cause)
+    }
+    app.inactiveCause = nil
+    app.restorationStateSaved = true
+    let duration = app.behavior.didEnterBackgroundDuration
+    if duration > .zero { app.busyUntil = now + duration }
+    if duration > scheduler.watchdog { app.watchdogKillAt = now + scheduler.watchdog }
+    deliver(app.callback(for: .enterBackground), to: app, then: .background, cause: cause)
+  }
+
+  /// SPEC 4.3: force-quit from the app switcher.
+  private func forceQuit(_ app: App) {
+    let cause = TransitionCause.event(.terminate)
+    if app.state == .suspended || app.isBusy(at: now) {
+      changeState(app, to: .notRunning, cause: cause)  // nothing of the app's code runs
+    } else {
+      if app.state == .active {
+        deliver(app.callback(for: .resignActive), to: app, then: .inactive, cause: cause)
+      }
+      if app.isScene {
+        if app.sceneState != .unattached {
+          deliver(.sceneDidDisconnect, to: app, then: .background, cause: cause)
+        }
+      } else if app.state.isForeground {
+        deliver(.didEnterBackground, to: app, then: .background, cause: cause)
+      }
+      deliver(.willTerminate, to: app, then: .notRunning, cause: cause)
+    }
+    app.backgroundLaunchBlocked = true
+    app.restorationStateSaved = false
+    if app.hasSceneSession {
+      app.hasSceneSession = false
+      app.discardedSceneSessionPending = true
+    }
+  }
+
+  /// Reference 2.2 and SPEC 4.5: launched, or woken from suspension, for background work.
+  private func launchInBackground(_ app: App, for reason: BackgroundLaunchReason) {
+    let cause = TransitionCause.event(.backgroundLaunch)
+    switch app.state {
+    case .notRunning:
+      app.launches += 1
+      deliver(.willFinishLaunching, to: app, then: .background, cause: cause)
+      deliver(.didFinishLaunching, to: app, cause: cause)
+      if !app.isScene { deliver(.didEnterBackground, to: app, cause: cause) }
+    case .suspended:
+      resume(app, cause: cause)
+    default:
+      break
+    }
+    app.backgroundWork = BackgroundWork(reason: reason, deadline: now + scheduler.backgroundWork)
+    deliver(reason.callback, to: app, cause: cause)
+    reschedule(app)
+  }
+
+  private func beginBackgroundTask(_ app: App, name: String?) {
+    let id = app.nextTaskID
+    app.nextTaskID += 1
+    app.tasks.append(BackgroundTask(id: id, name: name))
+    reschedule(app)
+    setResult(.backgroundTask(id: id, expiresAt: deadline(.backgroundTimeExpiry, of: app)))
+  }
+
+  private func deliverProtectedData(_ method: CallbackMethod, cause: TransitionCause) {
+    guard passcode else { return }
+    for app in liveAppsInOrder where app.state.isRunning {
+      deliver(method, to: app, cause: cause)
+    }
+  }
+}

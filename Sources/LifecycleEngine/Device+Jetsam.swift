@@ -1,0 +1,59 @@
+/// Memory accounting and jetsam (SPEC 4.10).
+///
+/// `usedMB` is the sum of the live apps' footprints, kept by `changeState` and `setFootprint`.
+/// Victims are kept in two heaps, suspended and background-running, ordered largest first and
+/// then least recently used, so choosing one never scans the device's apps.
+extension Device {
+  var isOverLimit: Bool { usedMB > memoryLimitMB }
+
+  /// Files `app` under the jetsam order that matches its state (or none).
+  func updateVictimOrder(of app: App) {
+    let order = VictimOrder(footprint: app.footprint, lastUsed: app.lastUsed, app: app.name)
+    suspendedVictims.set(app.name, to: app.state == .suspended ? order : nil)
+    backgroundVictims.set(app.name, to: app.state == .background ? order : nil)
+  }
+
+  /// Sets the footprint of the app's current phase (foreground or background) to `megabytes`.
+  func setFootprint(of app: App, to megabytes: Int) {
+    let old = app.footprint
+    if app.state.isForeground {
+      app.memoryMB = megabytes
+    } else {
+      app.backgroundMemoryMB = megabytes
+    }
+    usedMB += app.footprint - old
+    if app.footprint > old { footprintGrew.append(app.name) }
+    updateVictimOrder(of: app)
+  }
+
+  /// Kills apps until memory is within the device's budget, the way jetsam does.
+  ///
+  /// First any running app over the per-process limit; then, while used memory exceeds the
+  /// limit: suspended apps, a memory warning to every running app (once per pressure episode),
+  /// then background-running apps. The foreground app dies only for the per-process limit.
+  func relieveMemoryPressure() {
+    let grown = footprintGrew
+    footprintGrew = []
+    for name in grown {
+      guard let app = apps[name], app.state.isRunning, app.footprint > perAppLimitMB else {
+        continue
+      }
+      kill(app, cause: .jetsam(.perProcessLimit), jetsamReason: .perProcessLimit)
+    }
+    killVictims(from: \.suspendedVictims)
+    if isOverLimit, !underPressure {
+      underPressure = true
+      for app in liveAppsInOrder where app.state.isRunning {
+        deliver(.didReceiveMemoryWarning, to: app, cause: .jetsam(.vmPageshortage))
+      }
+    }
+    killVictims(from: \.backgroundVictims)
+    if !isOverLimit { underPressure = false }
+  }
+
+  private func killVictims(from victims: KeyPath<Device, IndexedHeap<String, VictimOrder>>) {
+    while isOverLimit, let victim = self[keyPath: victims].min, let app = apps[victim.key] {
+      kill(app, cause: .jetsam(.vmPageshortage), jetsamReason: .vmPageshortage)
+    }
+  }
+}

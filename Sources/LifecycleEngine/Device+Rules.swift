@@ -1,0 +1,94 @@
+/// The transition table: which events are possible in which state.
+///
+/// `refusal(of:for:)` is the only statement of the rules. Applying an event consults it,
+/// and `allowedEvents` is derived from it, so the two can never disagree.
+extension Device {
+  /// Why an app event of `type` is impossible for `app` now, or nil if it is possible.
+  func refusal(of type: EventType, for app: App) -> RefusalReason? {
+    let state = app.state
+    let runsNoAppCode: Set<EventType> = [.crash, .purge, .setMemory, .terminate]
+    if app.isBusy(at: now), !runsNoAppCode.contains(type) { return .appBusy(until: app.busyUntil!) }
+    switch type {
+    case .launch:
+      if state.isForeground { return .notAllowedInState }
+      if locked { return .deviceLocked }
+    case .home:
+      if !state.isForeground { return .notAllowedInState }
+    case .lock, .unlock, .significantTimeChange:
+      return .notAllowedInState  // device events, never addressed to an app
+    case .openSwitcher, .interruptionBegan:
+      if state != .active { return .notAllowedInState }
+    case .closeSwitcher:
+      if app.inactiveCause != .switcher { return .notAllowedInState }
+    case .interruptionEnded:
+      guard case .interruption = app.inactiveCause else { return .notAllowedInState }
+    case .terminate:
+      if !state.isLive { return .notAllowedInState }
+      if locked { return .deviceLocked }
+    case .crash, .purge:
+      if !state.isLive { return .notAllowedInState }
+    case .backgroundLaunch:
+      if state.isForeground { return .notAllowedInState }
+      if app.backgroundLaunchBlocked { return .backgroundLaunchBlocked }
+      if !app.canLaunchInBackground { return .noBackgroundLaunchMode }
+      if app.backgroundWork != nil { return .backgroundWorkInProgress }
+    case .backgroundWorkCompleted:
+      if app.backgroundWork == nil { return .noBackgroundWork }
+    case .beginBackgroundTask:
+      if !state.isRunning { return .notAllowedInState }
+      if let since = app.backgroundSince, since + scheduler.backgroundTask <= now {
+        return .backgroundTimeExhausted
+      }
+    case .endBackgroundTask:
+      if app.tasks.isEmpty { return .noBackgroundTasks }
+    case .memoryWarning, .setMemory:
+      if !state.isRunning { return .notAllowedInState }
+    }
+    return nil
+  }
+
+  /// Why this particular `event` is impossible, including its parameters, or nil.
+  func refusal(of event: AppEvent, for app: App) -> RefusalReason? {
+    if let reason = refusal(of: event.type, for: app) { return reason }
+    switch event {
+    case .backgroundLaunch(let reason) where !app.backgroundModes.contains(reason.requiredMode):
+      return .backgroundModeMissing(reason.requiredMode)
+    case .endBackgroundTask(let id) where !app.tasks.contains(where: { $0.id == id }):
+      return .unknownBackgroundTask(id)
+    default:
+      return nil
+    }
+  }
+
+  /// The app events possible for `app` now.
+  func allowedEvents(for app: App) -> [EventType] {
+    AppEvent.types.filter { refusal(of: $0, for: app) == nil }
+  }
+
+  /// Why a device event is impossible now, or nil if it is possible.
+  func refusal(of event: DeviceEvent) -> RefusalReason? {
+    switch event {
+    case .home:
+      if locked { return .deviceLocked }
+      if foregroundApp == nil { return .noForegroundApp }
+    case .lock:
+      if locked { return .deviceLocked }
+    case .unlock:
+      if !locked { return .deviceNotLocked }
+      if let name = appBeforeLock, let app = apps[name], app.isBusy(at: now) {
+        return .appBusy(until: app.busyUntil!)
+      }
+    case .memoryWarning, .significantTimeChange:
+      break
+    }
+    return nil
+  }
+
+  /// The device events possible now.
+  var allowedDeviceEvents: [EventType] {
+    DeviceEvent.allCases.filter { refusal(of: $0) == nil }.map(\.type)
+  }
+
+  /// The device's state as refusals report it.
+  var lockState: String { locked ? "locked" : "unlocked" }
+}

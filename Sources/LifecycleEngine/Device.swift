@@ -1,0 +1,249 @@
+/// The kinds of deadline an app can have; at most one of each at a time.
+enum DeadlineKind: Int, Comparable, CaseIterable {
+  case watchdogKill, backgroundWorkTimeout, expirationKill, backgroundTimeExpiry, suspend
+
+  static func < (lhs: DeadlineKind, rhs: DeadlineKind) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Order in which deadlines fire: by time, then app name, then kind (kills before the rest).
+struct DeadlineOrder: Comparable {
+  let time: Instant
+  let app: String
+  let kind: DeadlineKind
+
+  static func < (lhs: DeadlineOrder, rhs: DeadlineOrder) -> Bool {
+    (lhs.time, lhs.app, lhs.kind) < (rhs.time, rhs.app, rhs.kind)
+  }
+}
+
+struct DeadlineKey: Hashable {
+  let app: String
+  let kind: DeadlineKind
+}
+
+/// Jetsam's order of victims: largest footprint first, then least recently used, then name.
+struct VictimOrder: Comparable {
+  let footprint: Int
+  let lastUsed: Instant
+  let app: String
+
+  static func < (lhs: VictimOrder, rhs: VictimOrder) -> Bool {
+    (rhs.footprint, lhs.lastUsed, lhs.app) < (lhs.footprint, rhs.lastUsed, rhs.app)
+  }
+}
+
+/// One simulated phone: its apps, clock, memory budget, lock state, deadlines and journal.
+///
+/// A device is a pure state machine. Its clock moves only through `advance(to:)`; every
+/// change goes through `changeState` and `deliver`, which keep memory accounting, jetsam
+/// order, deadlines and the journal in step. Operations are split by concern across the
+/// `Device+*.swift` files.
+final class Device {
+  let id: String
+  let clockMode: ClockMode
+  let memoryLimitMB: Int
+  let perAppLimitMB: Int
+  let passcode: Bool
+  let scheduler: SchedulerSettings
+  /// Device time, counted from creation.
+  var now = Instant.zero
+
+  var apps: [String: App] = [:]
+  /// Apps that hold memory (running or suspended): the ones device-wide events reach.
+  var liveApps: Set<String> = []
+  var locked = false
+  var foregroundApp: String?
+  /// The app that was in the foreground when the device locked; unlock brings it back.
+  var appBeforeLock: String?
+
+  var usedMB = 0
+  /// A pressure episode is under way: its memory warning has been sent.
+  var underPressure = false
+  /// Running apps whose footprint grew during the current operation (per-process limit check).
+  var footprintGrew: [String] = []
+  var suspendedVictims = IndexedHeap<String, VictimOrder>()
+  var backgroundVictims = IndexedHeap<String, VictimOrder>()
+  var deadlines = IndexedHeap<DeadlineKey, DeadlineOrder>()
+
+  private(set) var journal: BoundedLog<JournalEntry>
+  private(set) var jetsamLog: BoundedLog<JetsamRecord>
+  private var nextSeq = 1
+  /// What the operation under way has done so far.
+  private var outcome = EventOutcome()
+  private(set) var counters = DeviceCounters()
+
+  init(
+    id: String, clockMode: ClockMode, memoryLimitMB: Int, perAppLimitMB: Int, passcode: Bool,
+    configuration: EngineConfiguration
+  ) {
+    self.id = id
+    self.clockMode = clockMode
+    self.memoryLimitMB = memoryLimitMB
+    self.perAppLimitMB = perAppLimitMB
+    self.passcode = passcode
+    scheduler = configuration.scheduler
+    journal = BoundedLog(capacity: configuration.limits.journalCapacity)
+    jetsamLog = BoundedLog(capacity: configuration.limits.jetsamLogCapacity)
+  }
+
+  /// The earliest pending deadline, in device time.
+  var nextDeadline: Instant? { deadlines.min?.priority.time }
+
+  // MARK: Operations
+
+  /// Runs one operation and returns everything it did; memory pressure is relieved last.
+  func perform(_ body: () throws(EngineError) -> Void) throws(EngineError) -> EventOutcome {
+    outcome = EventOutcome()
+    try body()
+    relieveMemoryPressure()
+    let done = outcome
+    outcome = EventOutcome()
+    return done
+  }
+
+  func setResult(_ result: EventResult) { outcome.result = result }
+
+  /// Fires every deadline due by `target` in order, then sets the clock to `target`.
+  func advance(to target: Instant) -> EventOutcome {
+    try! perform {
+      while let due = deadlines.min, due.priority.time <= target {
+        fireNextDeadline()
+        relieveMemoryPressure()
+      }
+      now = max(now, target)
+    }
+  }
+
+  /// Fires the earliest deadline alone (the engine interleaves realtime devices this way).
+  func advanceToNextDeadline() -> EventOutcome {
+    try! perform { fireNextDeadline() }
+  }
+
+  // MARK: Recording
+
+  func record(_ event: RecordedEvent, app: String?) {
+    journal.append(.event(seq: takeSeq(), time: now, app: app, event: event))
+    counters.events += 1
+  }
+
+  private func takeSeq() -> Int {
+    defer { nextSeq += 1 }
+    return nextSeq
+  }
+
+  /// Delivers one callback to `app`, moving it to `newState` if given.
+  ///
+  /// Scene callbacks also move the scene, and carry the aggregate `UIApplication`
+  /// notification when they change the app's state (SPEC 4.1).
+  func deliver(
+    _ method: CallbackMethod, to app: App, then newState: AppState? = nil,
+    cause: TransitionCause, taskId: Int? = nil
+  ) {
+    let old = app.state
+    let new = newState ?? old
+    var notifications = method.notifications
+    if app.isScene, method.isSceneCallback,
+      let aggregate = CallbackMethod.aggregateNotification(from: old, to: new)
+    {
+      notifications.append(aggregate)
+    }
+    if app.isScene, let sceneState = method.sceneStateAfter { app.sceneState = sceneState }
+    let callback = Callback(
+      seq: takeSeq(), time: now, app: app.name,
+      scene: app.isScene && method.isSceneCallback ? sceneName : nil,
+      method: method, notifications: notifications, state: new,
+      sceneState: app.isScene ? (new == .notRunning ? .unattached : app.sceneState) : nil,
+      taskId: taskId)
+    journal.append(.callback(callback))
+    outcome.callbacks.append(callback)
+    counters.callbacks += 1
+    if new != old { changeState(app, to: new, cause: cause) }
+  }
+
+  /// Moves `app` to `state`: the one place where an app's state changes.
+  ///
+  /// Keeps memory accounting, jetsam order, the foreground app and the live set in step,
+  /// records the transition, and recomputes the app's deadlines.
+  func changeState(
+    _ app: App, to state: AppState, cause: TransitionCause,
+    terminationCode: TerminationCode? = nil
+  ) {
+    let old = app.state
+    guard state != old else { return }
+    usedMB += app.footprint(in: state) - app.footprint(in: old)
+    if app.footprint(in: state) > app.footprint(in: old) { footprintGrew.append(app.name) }
+    app.state = state
+
+    if old.isForeground, !state.isForeground {
+      app.lastUsed = now
+      if foregroundApp == app.name { foregroundApp = nil }
+    }
+    if state.isForeground { foregroundApp = app.name }
+    if state == .background, old != .background { app.backgroundSince = now }
+    if state != .background { app.backgroundSince = nil }
+    if app.isScene, app.sceneState != .unattached, !state.isForeground {
+      app.sceneState = SceneState(mirroring: state)
+    }
+    if state == .notRunning {
+      liveApps.remove(app.name)
+      app.processDidExit()
+      if appBeforeLock == app.name { appBeforeLock = nil }
+    } else {
+      liveApps.insert(app.name)
+    }
+    updateVictimOrder(of: app)
+
+    let transition = Transition(
+      seq: takeSeq(), time: now, app: app.name, from: old, to: state, cause: cause,
+      terminationCode: terminationCode)
+    journal.append(.transition(transition))
+    outcome.transitions.append(transition)
+    counters.transitions += 1
+    reschedule(app)
+  }
+
+  /// Kills `app` silently (no callback): crash, watchdog, background-time or jetsam kill.
+  func kill(
+    _ app: App, cause: TransitionCause, terminationCode: TerminationCode? = nil,
+    jetsamReason: JetsamReason? = nil
+  ) {
+    if let jetsamReason {
+      jetsamLog.append(
+        JetsamRecord(
+          time: now, app: app.name, reason: jetsamReason, footprintMB: app.footprint,
+          state: app.state))
+    }
+    app.kills += 1
+    counters.kills += 1
+    changeState(app, to: .notRunning, cause: cause, terminationCode: terminationCode)
+  }
+
+  /// Live apps in name order: the order device-wide events reach them.
+  var liveAppsInOrder: [App] {
+    liveApps.sorted().map { apps[$0]! }
+  }
+}
+
+/// The name of the one scene each scene app has.
+let sceneName = "main"
+
+extension CallbackMethod {
+  /// The scene's state after this callback, for scene callbacks that move it.
+  var sceneStateAfter: SceneState? {
+    switch self {
+    case .sceneWillEnterForeground, .sceneWillResignActive: .foregroundInactive
+    case .sceneDidBecomeActive: .foregroundActive
+    case .sceneDidEnterBackground: .background
+    case .sceneDidDisconnect: .unattached
+    default: nil
+    }
+  }
+}
+
+/// Running totals a device reports.
+public struct DeviceCounters: Hashable, Sendable {
+  public var events = 0
+  public var callbacks = 0
+  public var transitions = 0
+  public var kills = 0
+}

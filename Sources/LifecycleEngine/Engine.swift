@@ -1,0 +1,297 @@
+/// The lifecycle simulator: every device, their clocks, and the scheduler that fires their
+/// deadlines.
+///
+/// Pure and single-threaded: no I/O, no wall clock. Every call takes `now`, an instant of the
+/// host's monotonic clock; realtime devices derive their time from it, manual devices only
+/// move through `advanceClock`. The host arms one timer for `nextDeadline` and calls
+/// `advance(to:)` when it fires; every other call first catches up the same way, so what a
+/// caller reads is always current.
+public final class Engine {
+  /// The device that always exists.
+  public static let defaultDeviceID = "default"
+
+  public let configuration: EngineConfiguration
+  private var devices: [String: Device] = [:]
+  /// For each realtime device, the host instant at which its device time was zero
+  /// (moved back when a client advances its clock).
+  private var epochs: [String: Instant] = [:]
+  /// The realtime devices with a pending deadline, by host time of that deadline.
+  private var realtimeDeadlines = IndexedHeap<String, RealtimeOrder>()
+
+  public init(configuration: EngineConfiguration = EngineConfiguration(), now: Instant) {
+    self.configuration = configuration
+    createDefaultDevice(now: now)
+  }
+
+  /// The earliest instant, on the host clock, at which a realtime device has work due.
+  public var nextDeadline: Instant? { realtimeDeadlines.min?.priority.time }
+
+  /// Fires every realtime deadline due by `now`, across devices in (time, device, app) order,
+  /// including deadlines that earlier ones create. Returns what each firing did.
+  @discardableResult
+  public func advance(to now: Instant) -> [DeviceActivity] {
+    var activity: [DeviceActivity] = []
+    while let due = realtimeDeadlines.min, due.priority.time <= now {
+      let device = devices[due.key]!
+      activity.append(DeviceActivity(device: device.id, outcome: device.advanceToNextDeadline()))
+      updateRealtimeDeadline(of: device)
+    }
+    return activity
+  }
+
+  /// Everything back to the configured start: only an empty `default` device remains.
+  public func reset(now: Instant) {
+    devices = [:]
+    epochs = [:]
+    realtimeDeadlines = IndexedHeap()
+    createDefaultDevice(now: now)
+  }
+
+  // MARK: Devices
+
+  public var deviceCount: Int { devices.count }
+
+  public func createDevice(_ spec: DeviceSpec, now: Instant) throws(EngineError) -> DeviceSnapshot {
+    advance(to: now)
+    let defaults = configuration.deviceDefaults
+    let memoryLimit = spec.memoryLimitMB ?? defaults.memoryLimitMB
+    let perAppLimit = spec.perAppLimitMB ?? defaults.perAppLimitMB
+    var issues: [ValidationIssue] = []
+    if !Validation.isValidName(spec.id) { issues.append(.name("id")) }
+    for (field, value) in [("memoryLimitMB", memoryLimit), ("perAppLimitMB", perAppLimit)]
+    where !(1...Validation.maxMemoryMB).contains(value) {
+      issues.append(.megabytes(field, minimum: 1))
+    }
+    if !issues.isEmpty { throw .invalid(issues) }
+    if devices[spec.id] != nil { throw .deviceExists(spec.id) }
+    if devices.count >= configuration.limits.maxDevices {
+      throw .tooManyDevices(limit: configuration.limits.maxDevices)
+    }
+    let device = Device(
+      id: spec.id, clockMode: spec.clock ?? defaults.clock, memoryLimitMB: memoryLimit,
+      perAppLimitMB: perAppLimit, passcode: spec.passcode ?? defaults.passcode,
+      configuration: configuration)
+    devices[spec.id] = device
+    if device.clockMode == .realtime { epochs[spec.id] = now }
+    return device.snapshot
+  }
+
+  public func removeDevice(_ id: String, now: Instant) throws(EngineError) {
+    if id == Self.defaultDeviceID { throw .defaultDeviceIsPermanent }
+    guard devices.removeValue(forKey: id) != nil else { throw .unknownDevice(id) }
+    epochs[id] = nil
+    realtimeDeadlines.remove(id)
+  }
+
+  public func device(_ id: String, now: Instant) throws(EngineError) -> DeviceSnapshot {
+    try withDevice(id, now: now) { $0.snapshot }
+  }
+
+  /// Every device, in id order.
+  public func devices(now: Instant) -> [DeviceSnapshot] {
+    devices.keys.sorted().map { try! device($0, now: now) }
+  }
+
+  /// Posts a device event (SPEC section 3).
+  public func apply(_ event: DeviceEvent, on device: String, now: Instant) throws(EngineError)
+    -> EventOutcome
+  {
+    try withDevice(device, now: now) { device throws(EngineError) in try device.apply(event) }
+  }
+
+  /// Moves a device's clock forward by `duration`, firing every deadline on the way in order.
+  public func advanceClock(of device: String, by duration: Duration, now: Instant)
+    throws(EngineError) -> EventOutcome
+  {
+    guard duration >= .zero, duration <= Validation.maxDuration else {
+      throw .invalid([ValidationIssue(field: "seconds", message: "must be 0 to 315360000")])
+    }
+    return try withDevice(device, now: now) { device in
+      device.record(.clockAdvance(duration), app: nil)
+      if let epoch = epochs[device.id] { epochs[device.id] = epoch - duration }
+      return device.advance(to: device.now + duration)
+    }
+  }
+
+  // MARK: Apps
+
+  public func createApp(_ spec: AppSpec, on device: String, now: Instant) throws(EngineError)
+    -> AppSnapshot
+  {
+    try withDevice(device, now: now) { device throws(EngineError) in
+      var issues: [ValidationIssue] = []
+      if !Validation.isValidName(spec.name) { issues.append(.name("name")) }
+      if !(0...Validation.maxMemoryMB).contains(spec.memoryMB) {
+        issues.append(.megabytes("memoryMB", minimum: 0))
+      }
+      if let background = spec.backgroundMemoryMB,
+        !(0...Validation.maxMemoryMB).contains(background)
+      {
+        issues.append(.megabytes("backgroundMemoryMB", minimum: 0))
+      }
+      let duration = spec.behavior.didEnterBackgroundDuration
+      if duration < .zero || duration > Validation.maxDuration {
+        issues.append(
+          ValidationIssue(
+            field: "behavior.didEnterBackgroundSeconds", message: "must be 0 to 315360000"))
+      }
+      if !issues.isEmpty { throw .invalid(issues) }
+      if device.apps[spec.name] != nil { throw .appExists(device: device.id, app: spec.name) }
+      let limit = configuration.limits.maxAppsPerDevice
+      if device.apps.count >= limit { throw .tooManyApps(device: device.id, limit: limit) }
+      let app = App(spec: spec)
+      device.apps[spec.name] = app
+      return device.snapshot(of: app)
+    }
+  }
+
+  public func removeApp(_ name: String, on device: String, now: Instant) throws(EngineError) {
+    try withApp(name, on: device, now: now) { device, app in device.remove(app) }
+  }
+
+  public func app(_ name: String, on device: String, now: Instant) throws(EngineError)
+    -> AppSnapshot
+  {
+    try withApp(name, on: device, now: now) { device, app in device.snapshot(of: app) }
+  }
+
+  /// Every app of a device, in name order.
+  public func apps(on device: String, now: Instant) throws(EngineError) -> [AppSnapshot] {
+    try withDevice(device, now: now) { device in
+      device.apps.keys.sorted().map { device.snapshot(of: device.apps[$0]!) }
+    }
+  }
+
+  /// Posts an event to one app (SPEC section 3).
+  public func apply(_ event: AppEvent, to app: String, on device: String, now: Instant)
+    throws(EngineError) -> EventOutcome
+  {
+    try withApp(app, on: device, now: now) { device, app throws(EngineError) in
+      try device.apply(event, to: app)
+    }
+  }
+
+  // MARK: Logs
+
+  /// Journal entries after `since` (a seq), optionally of one app, at most `limit` of them.
+  public func journal(
+    of device: String, since: Int = 0, app: String? = nil, limit: Int = .max, now: Instant
+  ) throws(EngineError) -> JournalPage {
+    try withDevice(device, now: now) { device in
+      let entries = device.journal.elements.lazy
+        .filter { $0.seq > since && (app == nil || $0.app == app) }
+        .prefix(limit)
+      return JournalPage(entries: Array(entries), dropped: device.journal.dropped)
+    }
+  }
+
+  /// Callbacks delivered to one app after `since` (a seq), at most `limit` of them.
+  public func callbacks(
+    of app: String, on device: String, since: Int = 0, limit: Int = .max, now: Instant
+  ) throws(EngineError) -> [Callback] {
+    try withApp(app, on: device, now: now) { device, app in
+      let callbacks = device.journal.elements.lazy.compactMap { entry -> Callback? in
+        guard case .callback(let callback) = entry, callback.app == app.name,
+          callback.seq > since
+        else { return nil }
+        return callback
+      }
+      return Array(callbacks.prefix(limit))
+    }
+  }
+
+  /// The device's jetsam log, oldest first, and how many older kills it dropped.
+  public func jetsamLog(of device: String, now: Instant) throws(EngineError) -> JetsamPage {
+    try withDevice(device, now: now) { device in
+      JetsamPage(records: device.jetsamLog.elements, dropped: device.jetsamLog.dropped)
+    }
+  }
+
+  // MARK: Plumbing
+
+  private func createDefaultDevice(now: Instant) {
+    _ = try! createDevice(DeviceSpec(id: Self.defaultDeviceID), now: now)
+  }
+
+  /// Runs `body` on a device brought up to `now`, then re-files its next deadline.
+  private func withDevice<T>(
+    _ id: String, now: Instant, _ body: (Device) throws(EngineError) -> T
+  ) throws(EngineError) -> T {
+    advance(to: now)
+    guard let device = devices[id] else { throw .unknownDevice(id) }
+    if let epoch = epochs[id] { _ = device.advance(to: .zero + (now - epoch)) }
+    defer { updateRealtimeDeadline(of: device) }
+    return try body(device)
+  }
+
+  private func withApp<T>(
+    _ name: String, on id: String, now: Instant, _ body: (Device, App) throws(EngineError) -> T
+  ) throws(EngineError) -> T {
+    try withDevice(id, now: now) { device throws(EngineError) in
+      guard let app = device.apps[name] else { throw .unknownApp(device: id, app: name) }
+      return try body(device, app)
+    }
+  }
+
+  private func updateRealtimeDeadline(of device: Device) {
+    guard let epoch = epochs[device.id] else { return }
+    realtimeDeadlines.set(
+      device.id,
+      to: device.nextDeadline.map {
+        RealtimeOrder(time: epoch + ($0 - .zero), device: device.id)
+      })
+  }
+}
+
+/// Order of realtime deadlines across devices: host time, then device id.
+struct RealtimeOrder: Comparable {
+  let time: Instant
+  let device: String
+
+  static func < (lhs: RealtimeOrder, rhs: RealtimeOrder) -> Bool {
+    (lhs.time, lhs.device) < (rhs.time, rhs.device)
+  }
+}
+
+/// What the scheduler did on one device when a deadline fired.
+public struct DeviceActivity: Hashable, Sendable {
+  public var device: String
+  public var outcome: EventOutcome
+}
+
+/// A slice of a device's journal.
+public struct JournalPage: Hashable, Sendable {
+  public var entries: [JournalEntry]
+  /// How many of the oldest entries the bounded journal has dropped.
+  public var dropped: Int
+}
+
+/// A device's jetsam log.
+public struct JetsamPage: Hashable, Sendable {
+  public var records: [JetsamRecord]
+  public var dropped: Int
+}
+
+extension ValidationIssue {
+  static func name(_ field: String) -> ValidationIssue {
+    ValidationIssue(field: field, message: "must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+  }
+
+  static func megabytes(_ field: String, minimum: Int) -> ValidationIssue {
+    ValidationIssue(field: field, message: "must be \(minimum) to \(Validation.maxMemoryMB)")
+  }
+}
+
+extension Device {
+  /// Deletes an app, whatever its state, releasing its memory and deadlines.
+  func remove(_ app: App) {
+    usedMB -= app.footprint
+    liveApps.remove(app.name)
+    suspendedVictims.remove(app.name)
+    backgroundVictims.remove(app.name)
+    cancelDeadlines(of: app)
+    if foregroundApp == app.name { foregroundApp = nil }
+    if appBeforeLock == app.name { appBeforeLock = nil }
+    apps[app.name] = nil
+  }
+}

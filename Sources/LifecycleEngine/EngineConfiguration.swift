@@ -1,0 +1,70 @@
+/// The scheduler's numbers (SPEC section 4), the same for every device.
+public struct SchedulerSettings: Hashable, Sendable {
+  /// An idle background app is suspended this long after its didEnterBackground returned.
+  public var suspendDelay: Duration = .seconds(2)
+  /// didEnterBackground running longer than this gets the app killed with `0x8badf00d`.
+  public var watchdog: Duration = .seconds(5)
+  /// Background tasks expire this long after the app entered the background.
+  public var backgroundTask: Duration = .seconds(30)
+  /// An app that does not end an expired task is killed this long after the handler.
+  public var expirationGrace: Duration = .seconds(1)
+  /// Time the app has to complete the work of a background launch.
+  public var backgroundWork: Duration = .seconds(30)
+
+  public init() {}
+}
+
+/// Settings for devices created without them, and for the `default` device.
+public struct DeviceDefaults: Hashable, Sendable {
+  public var clock: ClockMode = .realtime
+  public var memoryLimitMB = 4096
+  public var perAppLimitMB = 2048
+  public var passcode = true
+
+  public init() {}
+}
+
+/// Bounds that keep the engine's memory finite whatever clients do.
+public struct EngineLimits: Hashable, Sendable {
+  public var maxDevices = 1_000
+  public var maxAppsPerDevice = 1_000
+  /// Entries each device's journal keeps before dropping the oldest.
+  public var journalCapacity = 10_000
+  /// Kills each device's jetsam log keeps before dropping the oldest.
+  public var jetsamLogCapacity = 1_000
+
+  public init() {}
+}
+
+/// Everything the engine is configured with.
+public struct EngineConfiguration: Hashable, Sendable {
+  public var scheduler = SchedulerSettings()
+  public var deviceDefaults = DeviceDefaults()
+  public var limits = EngineLimits()
+
+  public init() {}
+}
+
+/// Names and numbers the engine accepts.
+enum Validation {
+  /// `^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`, for apps and devices alike.
+  static func isValidName(_ name: String) -> Bool {
+    let bytes = Array(name.utf8)
+    guard (1...64).contains(bytes.count), isAlphanumeric(bytes[0]) else { return false }
+    return bytes.dropFirst().allSatisfy {
+      isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_")
+        || $0 == UInt8(ascii: "-")
+    }
+  }
+
+  private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+      || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+      || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+  }
+
+  /// The largest memory figure accepted, in MB (1 TiB): keeps sums far from overflow.
+  static let maxMemoryMB = 1_048_576
+  /// The longest duration accepted for a behaviour or an advance: 10 years.
+  static let maxDuration = Duration.seconds(10 * 365 * 24 * 3600)
+}

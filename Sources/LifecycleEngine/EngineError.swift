@@ -1,0 +1,78 @@
+/// Why the engine refused a request. Nothing changes when one is thrown.
+public enum EngineError: Error, Hashable, Sendable {
+  case unknownDevice(String)
+  case unknownApp(device: String, app: String)
+  case deviceExists(String)
+  case appExists(device: String, app: String)
+  /// The `default` device always exists; it can be reset but not removed.
+  case defaultDeviceIsPermanent
+  case tooManyDevices(limit: Int)
+  case tooManyApps(device: String, limit: Int)
+  /// Input that is well-formed but out of range: each issue names its field.
+  case invalid([ValidationIssue])
+  /// An event impossible in the current state.
+  case refused(Refusal)
+}
+
+/// One invalid field of a request.
+public struct ValidationIssue: Hashable, Sendable {
+  public var field: String
+  public var message: String
+
+  public init(field: String, message: String) {
+    self.field = field
+    self.message = message
+  }
+}
+
+/// A refused event: what was asked, the state it met, and what is possible now.
+public struct Refusal: Hashable, Sendable {
+  public var event: EventType
+  /// The app addressed; nil for device events.
+  public var app: String?
+  /// The app's state, or for device events the device's (`locked`/`unlocked`).
+  public var currentState: String
+  public var allowedEvents: [EventType]
+  public var reason: RefusalReason
+}
+
+/// Why an event was refused; `detail` says it in words.
+public enum RefusalReason: Hashable, Sendable {
+  case notAllowedInState
+  case deviceLocked
+  case deviceNotLocked
+  case noForegroundApp
+  /// The app's didEnterBackground is still executing until the given device time.
+  case appBusy(until: Instant)
+  case backgroundModeMissing(BackgroundMode)
+  /// The user force-quit the app; the system does not launch it in the background.
+  case backgroundLaunchBlocked
+  case noBackgroundLaunchMode
+  case backgroundWorkInProgress
+  case noBackgroundWork
+  case backgroundTimeExhausted
+  case noBackgroundTasks
+  case unknownBackgroundTask(Int)
+
+  public var detail: String {
+    switch self {
+    case .notAllowedInState: "the event is not possible in the current state"
+    case .deviceLocked: "the device is locked"
+    case .deviceNotLocked: "the device is not locked"
+    case .noForegroundApp: "no app is in the foreground"
+    case .appBusy(let until):
+      "the app's didEnterBackground is still executing until \(until.seconds)"
+    case .backgroundModeMissing(let mode):
+      "the app does not declare the '\(mode.rawValue)' background mode"
+    case .backgroundLaunchBlocked:
+      "the user force-quit the app; it is not launched in the background until the user opens it"
+    case .noBackgroundLaunchMode:
+      "the app declares no background mode that allows a background launch"
+    case .backgroundWorkInProgress: "the app's background work is still in progress"
+    case .noBackgroundWork: "the app has no background work in progress"
+    case .backgroundTimeExhausted: "the app's background time has run out"
+    case .noBackgroundTasks: "the app has no background task"
+    case .unknownBackgroundTask(let id): "the app has no background task \(id)"
+    }
+  }
+}

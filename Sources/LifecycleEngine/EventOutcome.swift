@@ -1,0 +1,40 @@
+/// Everything one event (or one clock advance) did on a device, in order.
+public struct EventOutcome: Hashable, Sendable {
+  public var callbacks: [Callback] = []
+  public var transitions: [Transition] = []
+  /// What the event returns to its caller, if anything.
+  public var result: EventResult?
+
+  public init() {}
+
+  /// The apps other than `app` whose state the event changed: first and last state of each,
+  /// in the order they were first touched.
+  public func effects(excluding app: String?) -> [Effect] {
+    var effects: [Effect] = []
+    var positions: [String: Int] = [:]
+    for transition in transitions where transition.app != app {
+      if let index = positions[transition.app] {
+        effects[index].state = transition.to
+      } else {
+        positions[transition.app] = effects.count
+        effects.append(
+          Effect(app: transition.app, previousState: transition.from, state: transition.to))
+      }
+    }
+    return effects.filter { $0.previousState != $0.state }
+  }
+}
+
+/// The value an event returns.
+public enum EventResult: Hashable, Sendable {
+  /// `beginBackgroundTask`: the task's id, and when it expires (nil while in the foreground,
+  /// where background time does not run).
+  case backgroundTask(id: Int, expiresAt: Instant?)
+}
+
+/// Another app an event changed.
+public struct Effect: Hashable, Sendable {
+  public var app: String
+  public var previousState: AppState
+  public var state: AppState
+}

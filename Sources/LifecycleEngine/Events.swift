@@ -1,0 +1,118 @@
+/// The name of every event the simulator accepts, app-scoped or device-scoped.
+///
+/// `allowedEvents` lists and refusals speak in these names; they are the `type` strings of the
+/// HTTP API.
+public enum EventType: String, CaseIterable, Sendable, Codable {
+  case launch, home, openSwitcher, closeSwitcher, interruptionBegan, interruptionEnded
+  case terminate, crash, purge, backgroundLaunch, backgroundWorkCompleted
+  case beginBackgroundTask, endBackgroundTask, memoryWarning, setMemory
+  case lock, unlock, significantTimeChange
+}
+
+/// What interrupts the foreground app (it goes inactive until the interruption ends).
+public enum InterruptionSource: String, CaseIterable, Sendable, Codable {
+  case call, alert, notificationCenter, controlCenter, siri
+}
+
+/// How an interruption ends: back to the app, or the app goes to the background
+/// (a call accepted, another app opened from the alert).
+public enum InterruptionOutcome: String, CaseIterable, Sendable, Codable {
+  case resumed, backgrounded
+}
+
+/// Why the system launches or wakes an app in the background; each needs a background mode.
+public enum BackgroundLaunchReason: String, CaseIterable, Sendable, Codable {
+  case fetch, remoteNotification, location, processing
+
+  /// The `UIBackgroundModes` entry the app must declare.
+  public var requiredMode: BackgroundMode {
+    switch self {
+    case .fetch: .fetch
+    case .remoteNotification: .remoteNotification
+    case .location: .location
+    case .processing: .processing
+    }
+  }
+
+  /// The callback that hands the app its background work.
+  var callback: CallbackMethod {
+    switch self {
+    case .fetch: .performFetch
+    case .remoteNotification: .didReceiveRemoteNotification
+    case .location: .didUpdateLocations
+    case .processing: .processingTaskLaunchHandler
+    }
+  }
+}
+
+/// The reason recorded for a jetsam kill, as in iOS jetsam event reports.
+public enum JetsamReason: String, CaseIterable, Sendable, Codable {
+  case vmPageshortage = "vm-pageshortage"
+  case perProcessLimit = "per-process-limit"
+  case vnodeLimit = "vnode-limit"
+  case highwater
+  case fcThrashing = "fc-thrashing"
+  case jettisoned
+}
+
+/// An event addressed to one app.
+public enum AppEvent: Hashable, Sendable {
+  /// The user taps the icon, or opens a URL that the app handles.
+  case launch(url: String? = nil)
+  case home
+  case openSwitcher
+  case closeSwitcher
+  case interruptionBegan(InterruptionSource)
+  case interruptionEnded(InterruptionOutcome = .resumed)
+  /// The user force-quits the app from the app switcher.
+  case terminate
+  case crash
+  /// The system kills the app to reclaim memory.
+  case purge(JetsamReason = .vmPageshortage)
+  case backgroundLaunch(BackgroundLaunchReason)
+  case backgroundWorkCompleted
+  case beginBackgroundTask(name: String? = nil)
+  case endBackgroundTask(id: Int)
+  case memoryWarning
+  case setMemory(memoryMB: Int)
+
+  public var type: EventType {
+    switch self {
+    case .launch: .launch
+    case .home: .home
+    case .openSwitcher: .openSwitcher
+    case .closeSwitcher: .closeSwitcher
+    case .interruptionBegan: .interruptionBegan
+    case .interruptionEnded: .interruptionEnded
+    case .terminate: .terminate
+    case .crash: .crash
+    case .purge: .purge
+    case .backgroundLaunch: .backgroundLaunch
+    case .backgroundWorkCompleted: .backgroundWorkCompleted
+    case .beginBackgroundTask: .beginBackgroundTask
+    case .endBackgroundTask: .endBackgroundTask
+    case .memoryWarning: .memoryWarning
+    case .setMemory: .setMemory
+    }
+  }
+
+  /// The event types that can be addressed to an app.
+  public static let types: [EventType] = [
+    .launch, .home, .openSwitcher, .closeSwitcher, .interruptionBegan, .interruptionEnded,
+    .terminate, .crash, .purge, .backgroundLaunch, .backgroundWorkCompleted,
+    .beginBackgroundTask, .endBackgroundTask, .memoryWarning, .setMemory,
+  ]
+}
+
+/// An event addressed to a whole device.
+public enum DeviceEvent: String, CaseIterable, Sendable, Codable {
+  /// The user goes to the home screen from the foreground app.
+  case home
+  /// Every running app receives a memory warning.
+  case memoryWarning
+  case lock, unlock
+  /// Midnight, a carrier time update or a daylight-saving change.
+  case significantTimeChange
+
+  public var type: EventType { EventType(rawValue: rawValue)! }
+}

@@ -1,0 +1,104 @@
+/// A read-only view of one app, as the API shows it.
+public struct AppSnapshot: Hashable, Sendable {
+  public var name: String
+  public var device: String
+  public var lifecycle: LifecycleModel
+  public var state: AppState
+  /// The state of the app's scene `main`; nil for app-delegate apps.
+  public var sceneState: SceneState?
+  public var memoryMB: Int
+  public var backgroundMemoryMB: Int
+  /// What the app holds now (0 when not running).
+  public var footprintMB: Int
+  public var backgroundModes: [BackgroundMode]
+  public var behavior: AppBehavior
+  public var allowedEvents: [EventType]
+  /// didEnterBackground is executing until then.
+  public var busyUntil: Instant?
+  public var suspendAt: Instant?
+  /// When the watchdog, an unended expired task or unfinished background work kills the app.
+  public var killAt: Instant?
+  public var backgroundTasks: [BackgroundTaskSnapshot]
+  public var backgroundWork: BackgroundWorkSnapshot?
+  public var significantTimeChangePending: Bool
+  public var backgroundLaunchBlocked: Bool
+  public var restorationStateSaved: Bool
+  public var launches: Int
+  public var kills: Int
+}
+
+/// A background task of an app.
+public struct BackgroundTaskSnapshot: Hashable, Sendable {
+  public var id: Int
+  public var name: String?
+  /// When its expiration handler runs; nil while the app is in the foreground.
+  public var expiresAt: Instant?
+  /// Its expiration handler ran without ending it.
+  public var expired: Bool
+}
+
+/// Background work handed to an app by a background launch.
+public struct BackgroundWorkSnapshot: Hashable, Sendable {
+  public var reason: BackgroundLaunchReason
+  public var deadline: Instant
+}
+
+/// A read-only view of one device, as the API shows it.
+public struct DeviceSnapshot: Hashable, Sendable {
+  public var id: String
+  public var clock: ClockMode
+  /// Device time: seconds since the device was created.
+  public var now: Instant
+  public var locked: Bool
+  public var passcode: Bool
+  public var foregroundApp: String?
+  public var apps: Int
+  public var usedMB: Int
+  public var memoryLimitMB: Int
+  public var perAppLimitMB: Int
+  /// Used memory exceeds the limit (a pressure episode is under way).
+  public var pressure: Bool
+  public var allowedEvents: [EventType]
+  public var nextDeadline: Instant?
+  public var counters: DeviceCounters
+  public var journalEntries: Int
+  public var journalDropped: Int
+  public var jetsamKills: Int
+}
+
+extension Device {
+  var snapshot: DeviceSnapshot {
+    DeviceSnapshot(
+      id: id, clock: clockMode, now: now, locked: locked, passcode: passcode,
+      foregroundApp: foregroundApp, apps: apps.count, usedMB: usedMB,
+      memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB, pressure: isOverLimit,
+      allowedEvents: allowedDeviceEvents, nextDeadline: nextDeadline, counters: counters,
+      journalEntries: journal.count, journalDropped: journal.dropped,
+      jetsamKills: jetsamLog.count + jetsamLog.dropped)
+  }
+
+  func snapshot(of app: App) -> AppSnapshot {
+    let expiresAt = deadline(.backgroundTimeExpiry, of: app)
+    let killAt = [.watchdogKill, .expirationKill, .backgroundWorkTimeout]
+      .compactMap { deadline($0, of: app) }.min()
+    return AppSnapshot(
+      name: app.name, device: id, lifecycle: app.lifecycle, state: app.state,
+      sceneState: app.isScene ? app.sceneState : nil, memoryMB: app.memoryMB,
+      backgroundMemoryMB: app.backgroundMemoryMB, footprintMB: app.footprint,
+      backgroundModes: BackgroundMode.allCases.filter(app.backgroundModes.contains),
+      behavior: app.behavior, allowedEvents: allowedEvents(for: app),
+      busyUntil: app.isBusy(at: now) ? app.busyUntil : nil,
+      suspendAt: deadline(.suspend, of: app), killAt: killAt,
+      backgroundTasks: app.tasks.map {
+        BackgroundTaskSnapshot(
+          id: $0.id, name: $0.name, expiresAt: $0.expiredAt ?? expiresAt,
+          expired: $0.expiredAt != nil)
+      },
+      backgroundWork: app.backgroundWork.map {
+        BackgroundWorkSnapshot(reason: $0.reason, deadline: $0.deadline)
+      },
+      significantTimeChangePending: app.significantTimeChangePending,
+      backgroundLaunchBlocked: app.backgroundLaunchBlocked,
+      restorationStateSaved: app.restorationStateSaved, launches: app.launches, kills: app.kills)
+  }
+}

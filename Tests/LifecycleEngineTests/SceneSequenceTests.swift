@@ -1,0 +1,171 @@
+import Testing
+
+@testable import LifecycleEngine
+
+/// Reference section 2, model (b): scene-based apps. One test per row, named after it.
+@Suite struct SceneSequenceTests {
+  let sim = Simulator()
+
+  init() {
+    sim.add("mail", .scene, modes: [.fetch, .remoteNotification])
+    sim.add("maps", .scene)
+  }
+
+  static let coldLaunch = [
+    "application(_:willFinishLaunchingWithOptions:) → background/unattached",
+    "application(_:didFinishLaunchingWithOptions:) → background/unattached [UIApplication.didFinishLaunchingNotification]",
+    "application(_:configurationForConnecting:options:) → background/unattached",
+    "scene(_:willConnectTo:options:)@main → background/unattached [UIScene.willConnectNotification]",
+    "sceneWillEnterForeground(_:)@main → inactive/foregroundInactive [UIScene.willEnterForegroundNotification, UIApplication.willEnterForegroundNotification]",
+    "sceneDidBecomeActive(_:)@main → active/foregroundActive [UIScene.didActivateNotification, UIApplication.didBecomeActiveNotification]",
+  ]
+
+  static let home = [
+    "sceneWillResignActive(_:)@main → inactive/foregroundInactive [UIScene.willDeactivateNotification, UIApplication.willResignActiveNotification]",
+    "sceneDidEnterBackground(_:)@main → background/background [UIScene.didEnterBackgroundNotification, UIApplication.didEnterBackgroundNotification]",
+  ]
+
+  static let returnToForeground = [
+    "sceneWillEnterForeground(_:)@main → inactive/foregroundInactive [UIScene.willEnterForegroundNotification, UIApplication.willEnterForegroundNotification]",
+    "sceneDidBecomeActive(_:)@main → active/foregroundActive [UIScene.didActivateNotification, UIApplication.didBecomeActiveNotification]",
+  ]
+
+  @Test func firstColdLaunch_2_1b() throws {
+    let outcome = try sim.post(.launch(), to: "mail")
+    #expect(trace(outcome) == Self.coldLaunch)
+    #expect(
+      transitions(outcome) == [
+        "mail: notRunning → background (launch)", "mail: background → inactive (launch)",
+        "mail: inactive → active (launch)",
+      ])
+  }
+
+  @Test func relaunchAfterJetsamRestoresTheSession_2_1b() throws {
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.home, to: "mail")
+    try sim.post(.purge(), to: "mail")
+    let outcome = try sim.post(.launch(), to: "mail")
+    #expect(trace(outcome) == Self.coldLaunch.filter { !$0.contains("configurationForConnecting") })
+    #expect(sim.app("mail").restorationStateSaved)
+  }
+
+  @Test func relaunchAfterForceQuitReportsTheDiscardedSession_2_11() throws {
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.terminate, to: "mail")
+    #expect(!sim.app("mail").restorationStateSaved)
+    let outcome = try sim.post(.launch(), to: "mail")
+    var expected = Self.coldLaunch
+    expected.insert("application(_:didDiscardSceneSessions:) → background/unattached", at: 2)
+    #expect(trace(outcome) == expected)
+  }
+
+  @Test func launchIntoBackgroundConnectsNoScene_2_2b() throws {
+    let outcome = try sim.post(.backgroundLaunch(.remoteNotification), to: "mail")
+    #expect(
+      trace(outcome) == [
+        "application(_:willFinishLaunchingWithOptions:) → background/unattached",
+        "application(_:didFinishLaunchingWithOptions:) → background/unattached [UIApplication.didFinishLaunchingNotification]",
+        "application(_:didReceiveRemoteNotification:fetchCompletionHandler:) → background/unattached",
+      ])
+  }
+
+  @Test func openedAfterBackgroundLaunchConnectsItsScene_2_5b() throws {
+    try sim.post(.backgroundLaunch(.fetch), to: "mail")
+    #expect(
+      trace(try sim.post(.launch(), to: "mail")) == [
+        "application(_:configurationForConnecting:options:) → background/unattached",
+        "scene(_:willConnectTo:options:)@main → background/unattached [UIScene.willConnectNotification]",
+      ] + Self.returnToForeground)
+  }
+
+  @Test func homeFromActive_2_3b() throws {
+    try sim.post(.launch(), to: "mail")
+    #expect(trace(try sim.post(.home, to: "mail")) == Self.home)
+  }
+
+  @Test func switcherOpenedAndDismissed_2_4b() throws {
+    try sim.post(.launch(), to: "mail")
+    #expect(trace(try sim.post(.openSwitcher, to: "mail")) == [Self.home[0]])
+    #expect(trace(try sim.post(.closeSwitcher, to: "mail")) == [Self.returnToForeground[1]])
+  }
+
+  @Test func returnFromSuspended_2_5b() throws {
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.home, to: "mail")
+    sim.advance(2)
+    #expect(sim.app("mail").sceneState == .suspended)
+    #expect(trace(try sim.post(.launch(), to: "mail")) == Self.returnToForeground)
+  }
+
+  @Test func returnWithURL_deliversOpenURLContexts() throws {
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.home, to: "mail")
+    #expect(
+      trace(try sim.post(.launch(url: "mail://x"), to: "mail")) == [
+        Self.returnToForeground[0],
+        "scene(_:openURLContexts:)@main → inactive/foregroundInactive",
+        Self.returnToForeground[1],
+      ])
+  }
+
+  @Test func screenLockAndUnlock_decision2() throws {
+    try sim.post(.launch(), to: "mail")
+    #expect(
+      trace(try sim.post(.lock)) == Self.home + [
+        "applicationProtectedDataWillBecomeUnavailable(_:) → background/background [UIApplication.protectedDataWillBecomeUnavailableNotification]"
+      ])
+    #expect(
+      trace(try sim.post(.unlock)) == [
+        "applicationProtectedDataDidBecomeAvailable(_:) → background/background [UIApplication.protectedDataDidBecomeAvailableNotification]"
+      ] + Self.returnToForeground)
+  }
+
+  @Test func interruptionDeclined_2_7b() throws {
+    try sim.post(.launch(), to: "mail")
+    #expect(trace(try sim.post(.interruptionBegan(.alert), to: "mail")) == [Self.home[0]])
+    #expect(trace(try sim.post(.interruptionEnded(), to: "mail")) == [Self.returnToForeground[1]])
+  }
+
+  @Test func incomingCallAccepted_2_8b() throws {
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.interruptionBegan(.call), to: "mail")
+    #expect(trace(try sim.post(.interruptionEnded(.backgrounded), to: "mail")) == [Self.home[1]])
+  }
+
+  @Test func forceQuitFrontmostActive_decision3() throws {
+    try sim.post(.launch(), to: "mail")
+    #expect(
+      trace(try sim.post(.terminate, to: "mail")) == [
+        Self.home[0],
+        "sceneDidDisconnect(_:)@main → background/unattached [UIScene.didDisconnectNotification, UIApplication.didEnterBackgroundNotification]",
+        "applicationWillTerminate(_:) → notRunning/unattached [UIApplication.willTerminateNotification]",
+      ])
+  }
+
+  @Test func forceQuitRunningInBackground_2_11() throws {
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.beginBackgroundTask(), to: "mail")
+    try sim.post(.home, to: "mail")
+    #expect(
+      trace(try sim.post(.terminate, to: "mail")) == [
+        "sceneDidDisconnect(_:)@main → background/unattached [UIScene.didDisconnectNotification]",
+        "applicationWillTerminate(_:) → notRunning/unattached [UIApplication.willTerminateNotification]",
+      ])
+  }
+
+  @Test func forceQuitBackgroundLaunchedAppWithoutScene_2_11() throws {
+    try sim.post(.backgroundLaunch(.fetch), to: "mail")
+    #expect(
+      trace(try sim.post(.terminate, to: "mail")) == [
+        "applicationWillTerminate(_:) → notRunning/unattached [UIApplication.willTerminateNotification]"
+      ])
+  }
+
+  @Test func memoryWarningKeepsTheState_2_9() throws {
+    try sim.post(.launch(), to: "mail")
+    #expect(
+      trace(try sim.post(.memoryWarning, to: "mail")) == [
+        "applicationDidReceiveMemoryWarning(_:) → active/foregroundActive [UIApplication.didReceiveMemoryWarningNotification]"
+      ])
+  }
+}

@@ -1,0 +1,90 @@
+@testable import LifecycleEngine
+
+/// A test driver: one engine, one manual-clock device `d`, and terse ways to post events.
+///
+/// The host clock stays at zero, so only `advance(_:)` moves time: tests never sleep.
+final class Simulator {
+  let engine: Engine
+  let device: String
+
+  init(
+    configuration: EngineConfiguration = EngineConfiguration(), device: String = "d",
+    memoryLimitMB: Int? = nil, perAppLimitMB: Int? = nil, passcode: Bool? = nil
+  ) {
+    engine = Engine(configuration: configuration, now: .zero)
+    self.device = device
+    _ = try! engine.createDevice(
+      DeviceSpec(
+        id: device, clock: .manual, memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB,
+        passcode: passcode),
+      now: .zero)
+  }
+
+  @discardableResult
+  func add(
+    _ name: String, _ lifecycle: LifecycleModel = .scene, memoryMB: Int = 100,
+    backgroundMemoryMB: Int? = nil, modes: Set<BackgroundMode> = [],
+    behavior: AppBehavior = AppBehavior()
+  ) -> AppSnapshot {
+    try! engine.createApp(
+      AppSpec(
+        name: name, lifecycle: lifecycle, memoryMB: memoryMB,
+        backgroundMemoryMB: backgroundMemoryMB, backgroundModes: modes, behavior: behavior),
+      on: device, now: .zero)
+  }
+
+  @discardableResult
+  func post(_ event: AppEvent, to app: String) throws(EngineError) -> EventOutcome {
+    try engine.apply(event, to: app, on: device, now: .zero)
+  }
+
+  @discardableResult
+  func post(_ event: DeviceEvent) throws(EngineError) -> EventOutcome {
+    try engine.apply(event, on: device, now: .zero)
+  }
+
+  @discardableResult
+  func advance(_ seconds: Double) -> EventOutcome {
+    try! engine.advanceClock(of: device, by: .milliseconds(Int64(seconds * 1000)), now: .zero)
+  }
+
+  func app(_ name: String) -> AppSnapshot {
+    try! engine.app(name, on: device, now: .zero)
+  }
+
+  func state(_ name: String) -> AppState { app(name).state }
+
+  var snapshot: DeviceSnapshot { try! engine.device(device, now: .zero) }
+
+  var now: Double { snapshot.now.seconds }
+
+  var jetsam: [JetsamRecord] { try! engine.jetsamLog(of: device, now: .zero).records }
+
+  var journal: [JournalEntry] { try! engine.journal(of: device, now: .zero).entries }
+}
+
+/// One line per callback, as the reference writes sequences:
+/// `method@scene → state/sceneState [notifications]` (scene parts only where they exist).
+func trace(_ outcome: EventOutcome) -> [String] {
+  outcome.callbacks.map { callback in
+    var line = callback.method.rawValue
+    if let scene = callback.scene { line += "@\(scene)" }
+    line += " → \(callback.state.rawValue)"
+    if let sceneState = callback.sceneState { line += "/\(sceneState.rawValue)" }
+    if let taskId = callback.taskId { line += " task \(taskId)" }
+    if !callback.notifications.isEmpty {
+      line += " [\(callback.notifications.joined(separator: ", "))]"
+    }
+    return line
+  }
+}
+
+/// One line per transition: `app: from → to (cause)`, with a termination code where set.
+func transitions(_ outcome: EventOutcome) -> [String] {
+  outcome.transitions.map { transition in
+    var line =
+      "\(transition.app): \(transition.from.rawValue) → \(transition.to.rawValue) (\(transition.cause.name))"
+    if let code = transition.terminationCode { line += " \(code.rawValue)" }
+    return line
+  }
+}
