@@ -159,7 +159,6 @@ public struct JetsamRecord: Hashable, Sendable {
 public enum RecordedEvent: Hashable, Sendable {
   case app(AppEvent)
   case device(DeviceEvent)
-  case clockAdvance(Duration)
 }
 
 /// One entry of a device's journal: everything that happened on the device, in order.

@@ -100,6 +100,9 @@ public final class Engine {
   }
 
   /// Moves a device's clock forward by `duration`, firing every deadline on the way in order.
+  ///
+  /// The advance itself is not journaled (it is not a system event), so one long advance and
+  /// many short ones leave identical journals.
   public func advanceClock(of device: String, by duration: Duration, now: Instant)
     throws(EngineError) -> EventOutcome
   {
@@ -107,7 +110,6 @@ public final class Engine {
       throw .invalid([ValidationIssue(field: "seconds", message: "must be 0 to 315360000")])
     }
     return try withDevice(device, now: now) { device in
-      device.record(.clockAdvance(duration), app: nil)
       if let epoch = epochs[device.id] { epochs[device.id] = epoch - duration }
       return device.advance(to: device.now + duration)
     }

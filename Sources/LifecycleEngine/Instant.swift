@@ -16,6 +16,11 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
   /// The clock's origin.
   public static let zero = Instant(milliseconds: 0)
 
+  /// An instant given in milliseconds.
+  public static func milliseconds(_ milliseconds: Int64) -> Instant {
+    Instant(milliseconds: milliseconds)
+  }
+
   /// An instant given in seconds, rounded to the nearest millisecond.
   public static func seconds(_ seconds: Double) -> Instant {
     let scaled = seconds * 1000

@@ -88,3 +88,19 @@ func transitions(_ outcome: EventOutcome) -> [String] {
     return line
   }
 }
+
+/// The refusal `body` throws; nil if it succeeds or fails otherwise.
+func refusal<T>(_ body: () throws -> T) -> Refusal? {
+  guard case .refused(let refusal) = engineError(body) else { return nil }
+  return refusal
+}
+
+/// The engine error `body` throws; nil if it succeeds.
+func engineError<T>(_ body: () throws -> T) -> EngineError? {
+  do {
+    _ = try body()
+    return nil
+  } catch {
+    return error as? EngineError
+  }
+}

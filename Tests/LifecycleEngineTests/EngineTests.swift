@@ -1,0 +1,346 @@
+import Testing
+
+@testable import LifecycleEngine
+
+/// Devices, apps, realtime clocks, the journal, and the device-wide decisions of SPEC 4.
+@Suite struct EngineTests {
+  @Test func defaultDeviceAlwaysExistsAndSurvivesReset() throws {
+    let engine = Engine(now: .zero)
+    #expect(engine.devices(now: .zero).map(\.id) == ["default"])
+    #expect(
+      engineError { try engine.removeDevice("default", now: .zero) } == .defaultDeviceIsPermanent)
+    _ = try engine.createDevice(DeviceSpec(id: "ci-1"), now: .zero)
+    _ = try engine.createApp(AppSpec(name: "mail"), on: "default", now: .zero)
+    engine.reset(now: .milliseconds(5000))
+    #expect(engine.devices(now: .zero).map(\.id) == ["default"])
+    #expect(try engine.apps(on: "default", now: .zero).isEmpty)
+  }
+
+  @Test func newDevicesTakeTheConfiguredDefaults_14() throws {
+    let engine = Engine(now: .zero)
+    let device = try engine.createDevice(DeviceSpec(id: "phone"), now: .zero)
+    #expect(device.clock == .realtime)
+    #expect(device.memoryLimitMB == 4096)
+    #expect(device.perAppLimitMB == 2048)
+    #expect(device.passcode)
+    #expect(!device.locked)
+    let app = try engine.createApp(AppSpec(name: "mail"), on: "phone", now: .zero)
+    #expect(app.lifecycle == .scene)
+    #expect(app.memoryMB == 100)
+    #expect(app.backgroundMemoryMB == 100)
+    #expect(app.sceneState == .unattached)
+  }
+
+  @Test func invalidDevicesAndAppsAreRefusedFieldByField() throws {
+    let engine = Engine(now: .zero)
+    #expect(
+      engineError {
+        try engine.createDevice(DeviceSpec(id: "-bad", memoryLimitMB: 0), now: .zero)
+      }
+        == .invalid([
+          ValidationIssue(field: "id", message: "must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"),
+          ValidationIssue(field: "memoryLimitMB", message: "must be 1 to 1048576"),
+        ]))
+    let tooLong = String(repeating: "a", count: 65)
+    #expect(
+      engineError {
+        try engine.createApp(
+          AppSpec(
+            name: tooLong, memoryMB: -1,
+            behavior: AppBehavior(didEnterBackgroundDuration: .seconds(-1))),
+          on: "default", now: .zero)
+      }
+        == .invalid([
+          ValidationIssue(field: "name", message: "must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"),
+          ValidationIssue(field: "memoryMB", message: "must be 0 to 1048576"),
+          ValidationIssue(
+            field: "behavior.didEnterBackgroundSeconds", message: "must be 0 to 315360000"),
+        ]))
+    #expect(
+      engineError { try engine.createApp(AppSpec(name: "a"), on: "nowhere", now: .zero) }
+        == .unknownDevice("nowhere"))
+    #expect(
+      engineError { try engine.app("ghost", on: "default", now: .zero) }
+        == .unknownApp(device: "default", app: "ghost"))
+  }
+
+  @Test(arguments: ["a", "A.b_c-9", String(repeating: "z", count: 64)])
+  func validNames(name: String) {
+    #expect(Validation.isValidName(name))
+  }
+
+  @Test(arguments: ["", ".a", "_a", "a b", "a/b", "é", String(repeating: "z", count: 65)])
+  func invalidNames(name: String) {
+    #expect(!Validation.isValidName(name))
+  }
+
+  @Test func duplicatesAndLimitsAreRefused() throws {
+    var configuration = EngineConfiguration()
+    configuration.limits.maxDevices = 2
+    configuration.limits.maxAppsPerDevice = 1
+    let engine = Engine(configuration: configuration, now: .zero)
+    _ = try engine.createDevice(DeviceSpec(id: "one"), now: .zero)
+    #expect(
+      engineError { try engine.createDevice(DeviceSpec(id: "one"), now: .zero) }
+        == .deviceExists("one"))
+    #expect(
+      engineError { try engine.createDevice(DeviceSpec(id: "two"), now: .zero) }
+        == .tooManyDevices(limit: 2))
+    _ = try engine.createApp(AppSpec(name: "a"), on: "one", now: .zero)
+    #expect(
+      engineError { try engine.createApp(AppSpec(name: "a"), on: "one", now: .zero) }
+        == .appExists(device: "one", app: "a"))
+    #expect(
+      engineError { try engine.createApp(AppSpec(name: "b"), on: "one", now: .zero) }
+        == .tooManyApps(device: "one", limit: 1))
+  }
+
+  @Test func realtimeDeviceFiresItsDeadlinesOnTheHostClock() throws {
+    let engine = Engine(now: .milliseconds(1000))
+    _ = try engine.createApp(AppSpec(name: "mail"), on: "default", now: .milliseconds(1000))
+    _ = try engine.apply(.launch(), to: "mail", on: "default", now: .milliseconds(1500))
+    _ = try engine.apply(.home, to: "mail", on: "default", now: .milliseconds(1500))
+    #expect(engine.nextDeadline == .milliseconds(3500))
+    #expect(engine.advance(to: .milliseconds(3499)).isEmpty)
+    let activity = engine.advance(to: .milliseconds(3500))
+    #expect(activity.map(\.device) == ["default"])
+    #expect(
+      activity.flatMap { transitions($0.outcome) } == ["mail: background → suspended (suspension)"])
+    #expect(activity.first?.outcome.transitions.first?.time == .seconds(2.5))
+    #expect(engine.nextDeadline == nil)
+    #expect(try engine.device("default", now: .milliseconds(4000)).now == .seconds(3))
+  }
+
+  @Test func readingARealtimeDeviceCatchesUpWithoutAnExplicitAdvance() throws {
+    let engine = Engine(now: .zero)
+    _ = try engine.createApp(AppSpec(name: "mail"), on: "default", now: .zero)
+    _ = try engine.apply(.launch(), to: "mail", on: "default", now: .zero)
+    _ = try engine.apply(.home, to: "mail", on: "default", now: .zero)
+    #expect(try engine.app("mail", on: "default", now: .milliseconds(2000)).state == .suspended)
+  }
+
+  @Test func advancingARealtimeClockAddsAnOffset() throws {
+    let engine = Engine(now: .zero)
+    _ = try engine.createApp(AppSpec(name: "mail"), on: "default", now: .zero)
+    _ = try engine.apply(.launch(), to: "mail", on: "default", now: .zero)
+    _ = try engine.apply(.home, to: "mail", on: "default", now: .zero)
+    let outcome = try engine.advanceClock(of: "default", by: .seconds(5), now: .milliseconds(1000))
+    #expect(transitions(outcome) == ["mail: background → suspended (suspension)"])
+    #expect(try engine.device("default", now: .milliseconds(1000)).now == .seconds(6))
+    #expect(try engine.device("default", now: .milliseconds(2000)).now == .seconds(7))
+  }
+
+  @Test func realtimeDevicesDueTogetherFireInDeviceOrder() throws {
+    let engine = Engine(now: .zero)
+    for id in ["zeta", "alpha"] {
+      _ = try engine.createDevice(DeviceSpec(id: id, clock: .realtime), now: .zero)
+      _ = try engine.createApp(AppSpec(name: "mail"), on: id, now: .zero)
+      _ = try engine.apply(.launch(), to: "mail", on: id, now: .zero)
+      _ = try engine.apply(.home, to: "mail", on: id, now: .zero)
+    }
+    _ = try engine.createDevice(DeviceSpec(id: "manual", clock: .manual), now: .zero)
+    #expect(engine.advance(to: .milliseconds(10_000)).map(\.device) == ["alpha", "zeta"])
+  }
+
+  @Test func manualDevicesNeverEnterTheHostSchedule() throws {
+    let sim = Simulator()
+    sim.add("mail")
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.home, to: "mail")
+    #expect(sim.engine.nextDeadline == nil)
+    #expect(sim.engine.advance(to: .milliseconds(1_000_000)).isEmpty)
+    #expect(sim.state("mail") == .background)
+    #expect(sim.snapshot.nextDeadline == .seconds(2))
+  }
+
+  @Test func negativeAdvanceIsInvalid() {
+    let sim = Simulator()
+    #expect(
+      engineError { try sim.engine.advanceClock(of: "d", by: .seconds(-1), now: .zero) }
+        == .invalid([ValidationIssue(field: "seconds", message: "must be 0 to 315360000")]))
+  }
+
+  @Test func journalRecordsEventsCallbacksAndTransitionsInOrder() throws {
+    let sim = Simulator()
+    sim.add("mail", .appDelegate)
+    try sim.post(.launch(), to: "mail")
+    let journal = sim.journal
+    #expect(journal.map(\.seq) == Array(1...6))
+    #expect(journal.first == .event(seq: 1, time: .zero, app: "mail", event: .app(.launch())))
+    let kinds = journal.map { entry -> String in
+      switch entry {
+      case .event: "event"
+      case .callback: "callback"
+      case .transition: "transition"
+      }
+    }
+    #expect(
+      kinds == ["event", "callback", "transition", "callback", "callback", "transition"])
+  }
+
+  @Test func journalQueriesFilterBySeqAppAndLimit() throws {
+    let sim = Simulator()
+    sim.add("mail", .appDelegate)
+    sim.add("maps", .appDelegate)
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.launch(), to: "maps")
+    let page = try sim.engine.journal(of: "d", since: 6, app: "mail", limit: 2, now: .zero)
+    #expect(page.entries.map(\.seq) == [8, 9])
+    #expect(page.entries.allSatisfy { $0.app == "mail" })
+    let callbacks = try sim.engine.callbacks(of: "maps", on: "d", since: 0, limit: 10, now: .zero)
+    #expect(
+      callbacks.map(\.method) == [.willFinishLaunching, .didFinishLaunching, .didBecomeActive])
+  }
+
+  @Test func journalIsBoundedAndCountsDrops() throws {
+    var configuration = EngineConfiguration()
+    configuration.limits.journalCapacity = 4
+    let sim = Simulator(configuration: configuration)
+    sim.add("mail", .appDelegate)
+    try sim.post(.launch(), to: "mail")
+    let page = try sim.engine.journal(of: "d", now: .zero)
+    #expect(page.entries.map(\.seq) == [3, 4, 5, 6])
+    #expect(page.dropped == 2)
+  }
+
+  @Test func significantTimeChangeIsQueuedForSuspendedAppsAndCoalesced_4_11() throws {
+    let sim = Simulator()
+    sim.add("mail", .appDelegate)
+    sim.add("clock", .appDelegate)
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.home, to: "mail")
+    sim.advance(2)
+    try sim.post(.launch(), to: "clock")
+    let change = try sim.post(.significantTimeChange)
+    #expect(change.callbacks.map(\.app) == ["clock"])
+    try sim.post(.significantTimeChange)
+    #expect(sim.app("mail").significantTimeChangePending)
+    try sim.post(.launch(), to: "mail")
+    let resumed = try sim.engine.callbacks(of: "mail", on: "d", since: 0, now: .zero).suffix(3)
+    #expect(
+      resumed.map(\.method) == [.significantTimeChange, .willEnterForeground, .didBecomeActive])
+    #expect(!sim.app("mail").significantTimeChangePending)
+  }
+
+  @Test func queuedTimeChangeIsDeliveredWhenASuspendedAppIsWokenInTheBackground_4_11() throws {
+    let sim = Simulator()
+    sim.add("mail", .appDelegate, modes: [.fetch])
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.home, to: "mail")
+    sim.advance(2)
+    try sim.post(.significantTimeChange)
+    let wake = try sim.post(.backgroundLaunch(.fetch), to: "mail")
+    #expect(
+      trace(wake) == [
+        "applicationSignificantTimeChange(_:) → background [UIApplication.significantTimeChangeNotification]",
+        "application(_:performFetchWithCompletionHandler:) → background",
+      ])
+  }
+
+  @Test func unlockBringsBackTheAppThatWasForegroundEvenFromSuspension_4_13() throws {
+    let sim = Simulator()
+    sim.add("mail", .appDelegate)
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.lock)
+    sim.advance(60)
+    #expect(sim.state("mail") == .suspended)
+    try sim.post(.unlock)
+    #expect(sim.state("mail") == .active)
+    #expect(sim.snapshot.foregroundApp == "mail")
+  }
+
+  @Test func unlockShowsTheHomeScreenIfTheAppWasKilledMeanwhile_4_13() throws {
+    let sim = Simulator()
+    sim.add("mail", .appDelegate)
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.lock)
+    try sim.post(.purge(), to: "mail")
+    let unlock = try sim.post(.unlock)
+    #expect(unlock.callbacks.isEmpty)
+    #expect(unlock.transitions.isEmpty)
+    #expect(sim.state("mail") == .notRunning)
+    #expect(sim.snapshot.foregroundApp == nil)
+  }
+
+  @Test func lockWithNoForegroundAppAndNoPasscodeDeliversNothing_4_12() throws {
+    let sim = Simulator(passcode: false)
+    sim.add("mail", .appDelegate)
+    try sim.post(.launch(), to: "mail")
+    #expect(
+      trace(try sim.post(.lock)) == [
+        "applicationWillResignActive(_:) → inactive [UIApplication.willResignActiveNotification]",
+        "applicationDidEnterBackground(_:) → background [UIApplication.didEnterBackgroundNotification]",
+      ])
+    #expect(
+      trace(try sim.post(.unlock)) == [
+        "applicationWillEnterForeground(_:) → inactive [UIApplication.willEnterForegroundNotification]",
+        "applicationDidBecomeActive(_:) → active [UIApplication.didBecomeActiveNotification]",
+      ])
+  }
+
+  @Test func protectedDataReachesEveryRunningAppButNotSuspendedOnes_4_12() throws {
+    let sim = Simulator()
+    sim.add("mail", .appDelegate)
+    sim.add("radio", .appDelegate, modes: [.audio])
+    sim.add("notes", .appDelegate)
+    try sim.post(.launch(), to: "notes")
+    try sim.post(.home, to: "notes")
+    sim.advance(2)
+    try sim.post(.launch(), to: "radio")
+    try sim.post(.launch(), to: "mail")
+    let lock = try sim.post(.lock)
+    #expect(
+      lock.callbacks.filter { $0.method == .protectedDataWillBecomeUnavailable }.map(\.app) == [
+        "mail", "radio",
+      ])
+  }
+
+  @Test func deviceMemoryWarningReachesRunningAppsInNameOrder_2_9() throws {
+    let sim = Simulator()
+    for name in ["zed", "amy", "bob"] { sim.add(name, .appDelegate) }
+    try sim.post(.launch(), to: "bob")
+    try sim.post(.home, to: "bob")
+    sim.advance(2)
+    try sim.post(.launch(), to: "zed")
+    try sim.post(.beginBackgroundTask(), to: "zed")
+    try sim.post(.launch(), to: "amy")
+    let warning = try sim.post(.memoryWarning)
+    #expect(warning.callbacks.map(\.app) == ["amy", "zed"])
+    #expect(warning.transitions.isEmpty)
+  }
+
+  @Test func deviceHomeSendsTheForegroundAppHome() throws {
+    let sim = Simulator()
+    sim.add("mail")
+    try sim.post(.launch(), to: "mail")
+    let home = try sim.post(.home)
+    #expect(home.callbacks.map(\.method) == [.sceneWillResignActive, .sceneDidEnterBackground])
+    #expect(
+      home.effects(excluding: nil) == [
+        Effect(app: "mail", previousState: .active, state: .background)
+      ])
+  }
+
+  @Test func removingAnAppReleasesItsMemoryAndDeadlines() throws {
+    let sim = Simulator()
+    sim.add("mail")
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.home, to: "mail")
+    try sim.engine.removeApp("mail", on: "d", now: .zero)
+    #expect(sim.snapshot.usedMB == 0)
+    #expect(sim.snapshot.nextDeadline == nil)
+    #expect(sim.snapshot.apps == 0)
+    #expect(sim.advance(10).transitions.isEmpty)
+  }
+
+  @Test func removingADeviceDropsItsRealtimeDeadlines() throws {
+    let engine = Engine(now: .zero)
+    _ = try engine.createDevice(DeviceSpec(id: "phone"), now: .zero)
+    _ = try engine.createApp(AppSpec(name: "mail"), on: "phone", now: .zero)
+    _ = try engine.apply(.launch(), to: "mail", on: "phone", now: .zero)
+    _ = try engine.apply(.home, to: "mail", on: "phone", now: .zero)
+    try engine.removeDevice("phone", now: .zero)
+    #expect(engine.nextDeadline == nil)
+    #expect(engineError { try engine.device("phone", now: .zero) } == .unknownDevice("phone"))
+  }
+}

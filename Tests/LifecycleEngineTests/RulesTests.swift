@@ -1,0 +1,140 @@
+import Testing
+
+@testable import LifecycleEngine
+
+/// The transition table: allowedEvents per state, and refusals that name the state and
+/// change nothing (SPEC section 3, decision 13).
+@Suite struct RulesTests {
+  let sim = Simulator()
+
+  init() {
+    sim.add("mail", modes: [.fetch])
+    sim.add("notes")
+  }
+
+  @Test func allowedEventsInEveryState() throws {
+    #expect(sim.app("notes").allowedEvents == [.launch])
+    #expect(sim.app("mail").allowedEvents == [.launch, .backgroundLaunch])
+    try sim.post(.launch(), to: "mail")
+    #expect(
+      sim.app("mail").allowedEvents == [
+        .home, .openSwitcher, .interruptionBegan, .terminate, .crash, .purge,
+        .beginBackgroundTask, .memoryWarning, .setMemory,
+      ])
+    try sim.post(.openSwitcher, to: "mail")
+    #expect(
+      sim.app("mail").allowedEvents == [
+        .home, .closeSwitcher, .terminate, .crash, .purge, .beginBackgroundTask, .memoryWarning,
+        .setMemory,
+      ])
+    try sim.post(.closeSwitcher, to: "mail")
+    try sim.post(.interruptionBegan(.siri), to: "mail")
+    #expect(sim.app("mail").allowedEvents.contains(.interruptionEnded))
+    #expect(!sim.app("mail").allowedEvents.contains(.closeSwitcher))
+    try sim.post(.interruptionEnded(), to: "mail")
+    try sim.post(.beginBackgroundTask(), to: "mail")
+    try sim.post(.home, to: "mail")
+    #expect(
+      sim.app("mail").allowedEvents == [
+        .launch, .terminate, .crash, .purge, .backgroundLaunch, .beginBackgroundTask,
+        .endBackgroundTask, .memoryWarning, .setMemory,
+      ])
+    try sim.post(.endBackgroundTask(id: 1), to: "mail")
+    sim.advance(2)
+    #expect(
+      sim.app("mail").allowedEvents == [.launch, .terminate, .crash, .purge, .backgroundLaunch])
+  }
+
+  @Test func refusedEventNamesTheStateAndTheEventsAllowedAndChangesNothing() throws {
+    try sim.post(.launch(), to: "mail")
+    let before = (sim.app("mail"), sim.snapshot, sim.journal)
+    let refused = refusal { try sim.post(.closeSwitcher, to: "mail") }
+    #expect(
+      refused
+        == Refusal(
+          event: .closeSwitcher, app: "mail", currentState: "active",
+          allowedEvents: sim.app("mail").allowedEvents, reason: .notAllowedInState))
+    #expect(refused?.reason.detail == "the event is not possible in the current state")
+    #expect((sim.app("mail"), sim.snapshot, sim.journal) == before)
+  }
+
+  @Test(arguments: [
+    (AppEvent.home, "notRunning"), (.openSwitcher, "notRunning"), (.closeSwitcher, "notRunning"),
+    (.interruptionBegan(.call), "notRunning"), (.interruptionEnded(), "notRunning"),
+    (.terminate, "notRunning"), (.crash, "notRunning"), (.purge(), "notRunning"),
+    (.backgroundWorkCompleted, "notRunning"), (.beginBackgroundTask(), "notRunning"),
+    (.endBackgroundTask(id: 1), "notRunning"), (.memoryWarning, "notRunning"),
+    (.setMemory(memoryMB: 1), "notRunning"),
+  ])
+  func eventsImpossibleForAnAppThatIsNotRunning(event: AppEvent, state: String) {
+    let refused = refusal { try sim.post(event, to: "notes") }
+    #expect(refused?.currentState == state)
+    #expect(refused?.allowedEvents == [.launch])
+    #expect(sim.journal.isEmpty)
+  }
+
+  @Test func launchingTheForegroundAppAgainIsRefused() throws {
+    try sim.post(.launch(), to: "mail")
+    #expect(refusal { try sim.post(.launch(), to: "mail") }?.reason == .notAllowedInState)
+  }
+
+  @Test func backgroundLaunchNeedsTheMatchingMode() throws {
+    #expect(
+      refusal { try sim.post(.backgroundLaunch(.location), to: "mail") }?.reason
+        == .backgroundModeMissing(.location))
+    #expect(
+      refusal { try sim.post(.backgroundLaunch(.fetch), to: "notes") }?.reason
+        == .noBackgroundLaunchMode)
+  }
+
+  @Test func secondBackgroundLaunchWaitsForTheFirstWork() throws {
+    try sim.post(.backgroundLaunch(.fetch), to: "mail")
+    #expect(
+      refusal { try sim.post(.backgroundLaunch(.fetch), to: "mail") }?.reason
+        == .backgroundWorkInProgress)
+    try sim.post(.backgroundWorkCompleted, to: "mail")
+    #expect(
+      refusal { try sim.post(.backgroundWorkCompleted, to: "mail") }?.reason == .noBackgroundWork)
+  }
+
+  @Test func endingAnUnknownTaskIsRefused() throws {
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.beginBackgroundTask(), to: "mail")
+    #expect(
+      refusal { try sim.post(.endBackgroundTask(id: 7), to: "mail") }?.reason
+        == .unknownBackgroundTask(7))
+  }
+
+  @Test func deviceEventsFollowTheLockState_decision13() throws {
+    #expect(sim.snapshot.allowedEvents == [.memoryWarning, .lock, .significantTimeChange])
+    #expect(refusal { try sim.post(DeviceEvent.home) }?.reason == .noForegroundApp)
+    let unlock = refusal { try sim.post(DeviceEvent.unlock) }
+    #expect(unlock?.reason == .deviceNotLocked)
+    #expect(unlock?.currentState == "unlocked")
+    #expect(unlock?.app == nil)
+    try sim.post(.launch(), to: "mail")
+    #expect(
+      sim.snapshot.allowedEvents == [.home, .memoryWarning, .lock, .significantTimeChange])
+    try sim.post(DeviceEvent.lock)
+    #expect(sim.snapshot.allowedEvents == [.memoryWarning, .unlock, .significantTimeChange])
+    #expect(refusal { try sim.post(DeviceEvent.lock) }?.reason == .deviceLocked)
+    #expect(refusal { try sim.post(DeviceEvent.home) }?.reason == .deviceLocked)
+    #expect(refusal { try sim.post(.launch(), to: "notes") }?.reason == .deviceLocked)
+    #expect(refusal { try sim.post(.terminate, to: "mail") }?.reason == .deviceLocked)
+    #expect(sim.app("mail").allowedEvents.contains(.backgroundLaunch))
+  }
+
+  @Test func invalidParametersAreValidationErrorsNotRefusals() throws {
+    try sim.post(.launch(), to: "mail")
+    #expect(
+      engineError { try sim.post(.setMemory(memoryMB: -1), to: "mail") }
+        == .invalid([ValidationIssue(field: "memoryMB", message: "must be 0 to 1048576")]))
+    #expect(
+      engineError { try sim.post(.launch(url: ""), to: "notes") }
+        == .invalid([ValidationIssue(field: "url", message: "must be 1 to 2048 bytes long")]))
+    let longName = String(repeating: "x", count: 257)
+    #expect(
+      engineError { try sim.post(.beginBackgroundTask(name: longName), to: "mail") }
+        == .invalid([ValidationIssue(field: "name", message: "must be at most 256 bytes long")]))
+  }
+}

@@ -1,0 +1,248 @@
+import Testing
+
+@testable import LifecycleEngine
+
+/// SPEC 4.6–4.9 on the virtual clock: suspension, watchdog, background tasks, background work.
+@Suite struct SchedulerTests {
+  let sim = Simulator()
+
+  @Test func idleBackgroundAppIsSuspendedAfterTheDelay_4_6() throws {
+    sim.add("mail")
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.home, to: "mail")
+    #expect(sim.app("mail").suspendAt == .seconds(2))
+    #expect(sim.advance(1.999).transitions.isEmpty)
+    let outcome = sim.advance(0.001)
+    #expect(outcome.callbacks.isEmpty)
+    #expect(transitions(outcome) == ["mail: background → suspended (suspension)"])
+    #expect(outcome.transitions.map(\.time) == [.seconds(2)])
+    #expect(sim.app("mail").sceneState == .suspended)
+    #expect(sim.app("mail").suspendAt == nil)
+  }
+
+  @Test func suspensionCountsFromTheReturnOfDidEnterBackground_4_6() throws {
+    sim.add("mail", behavior: AppBehavior(didEnterBackgroundDuration: .milliseconds(1500)))
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.home, to: "mail")
+    #expect(sim.app("mail").busyUntil == .seconds(1.5))
+    #expect(sim.app("mail").suspendAt == .seconds(3.5))
+  }
+
+  @Test func busyAppRefusesEventsThatNeedItsCodeUntilDidEnterBackgroundReturns() throws {
+    sim.add("mail", behavior: AppBehavior(didEnterBackgroundDuration: .seconds(3)))
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.home, to: "mail")
+    sim.advance(1)
+    #expect(sim.app("mail").allowedEvents == [.terminate, .crash, .purge, .setMemory])
+    let refused = refusal { try sim.post(.launch(), to: "mail") }
+    #expect(refused?.reason == .appBusy(until: .seconds(3)))
+    #expect(refused?.reason.detail == "the app's didEnterBackground is still executing until 3.0")
+    sim.advance(2)
+    #expect(sim.app("mail").allowedEvents.contains(.launch))
+  }
+
+  @Test func didEnterBackgroundOverrunningTheWatchdogKillsTheApp_4_7() throws {
+    sim.add("mail", .appDelegate, behavior: AppBehavior(didEnterBackgroundDuration: .seconds(6)))
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.home, to: "mail")
+    #expect(sim.app("mail").killAt == .seconds(5))
+    #expect(sim.app("mail").suspendAt == nil)
+    #expect(sim.advance(4.999).transitions.isEmpty)
+    let outcome = sim.advance(0.001)
+    #expect(outcome.callbacks.isEmpty)
+    #expect(transitions(outcome) == ["mail: background → notRunning (watchdog) 0x8badf00d"])
+    #expect(sim.app("mail").kills == 1)
+    #expect(sim.app("mail").killAt == nil)
+  }
+
+  @Test func didEnterBackgroundExactlyAtTheWatchdogIsTolerated_4_7() throws {
+    sim.add("mail", behavior: AppBehavior(didEnterBackgroundDuration: .seconds(5)))
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.home, to: "mail")
+    sim.advance(7)
+    #expect(sim.state("mail") == .suspended)
+  }
+
+  @Test func busyAppForceQuitDiesWithoutCallbacks() throws {
+    sim.add("mail", behavior: AppBehavior(didEnterBackgroundDuration: .seconds(6)))
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.home, to: "mail")
+    let outcome = try sim.post(.terminate, to: "mail")
+    #expect(outcome.callbacks.isEmpty)
+    #expect(transitions(outcome) == ["mail: background → notRunning (terminate)"])
+    #expect(sim.snapshot.nextDeadline == nil)
+  }
+
+  @Test func backgroundTaskBegunInForegroundExpiresThirtySecondsAfterEnteringBackground_4_8()
+    throws
+  {
+    sim.add("mail")
+    try sim.post(.launch(), to: "mail")
+    let begin = try sim.post(.beginBackgroundTask(name: "upload"), to: "mail")
+    #expect(begin.result == .backgroundTask(id: 1, expiresAt: nil))
+    sim.advance(10)
+    try sim.post(.home, to: "mail")
+    #expect(sim.app("mail").suspendAt == nil)
+    #expect(
+      sim.app("mail").backgroundTasks == [
+        BackgroundTaskSnapshot(id: 1, name: "upload", expiresAt: .seconds(40), expired: false)
+      ])
+    let expiry = sim.advance(30)
+    #expect(trace(expiry) == ["expirationHandler → background/background task 1"])
+    #expect(expiry.callbacks.map(\.time) == [.seconds(40)])
+    #expect(sim.app("mail").backgroundTasks.isEmpty)
+    #expect(sim.app("mail").suspendAt == .seconds(42))
+    #expect(transitions(sim.advance(2)) == ["mail: background → suspended (suspension)"])
+  }
+
+  @Test func taskBegunInBackgroundSharesTheAppsBackgroundTime_4_8() throws {
+    sim.add("mail")
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.home, to: "mail")
+    sim.advance(1)
+    let begin = try sim.post(.beginBackgroundTask(), to: "mail")
+    #expect(begin.result == .backgroundTask(id: 1, expiresAt: .seconds(30)))
+    #expect(sim.app("mail").suspendAt == nil)
+  }
+
+  @Test func unendedTaskGetsTheAppKilledAfterTheGrace_4_8() throws {
+    sim.add("mail", behavior: AppBehavior(endsBackgroundTasksOnExpiration: false))
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.beginBackgroundTask(), to: "mail")
+    try sim.post(.beginBackgroundTask(), to: "mail")
+    try sim.post(.home, to: "mail")
+    let expiry = sim.advance(30)
+    #expect(
+      trace(expiry) == [
+        "expirationHandler → background/background task 1",
+        "expirationHandler → background/background task 2",
+      ])
+    #expect(sim.app("mail").killAt == .seconds(31))
+    #expect(sim.app("mail").backgroundTasks.map(\.expired) == [true, true])
+    let kill = sim.advance(1)
+    #expect(
+      transitions(kill) == ["mail: background → notRunning (backgroundTaskExpiration) 0x2182bad2"])
+  }
+
+  @Test func endingTheExpiredTasksDuringTheGraceSavesTheApp_4_8() throws {
+    sim.add("mail", behavior: AppBehavior(endsBackgroundTasksOnExpiration: false))
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.beginBackgroundTask(), to: "mail")
+    try sim.post(.home, to: "mail")
+    sim.advance(30.5)
+    try sim.post(.endBackgroundTask(id: 1), to: "mail")
+    #expect(sim.app("mail").killAt == nil)
+    #expect(sim.app("mail").suspendAt == .seconds(32.5))
+  }
+
+  @Test func endingTheLastTaskSchedulesSuspension_4_6() throws {
+    sim.add("mail")
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.beginBackgroundTask(), to: "mail")
+    try sim.post(.beginBackgroundTask(), to: "mail")
+    try sim.post(.home, to: "mail")
+    sim.advance(5)
+    try sim.post(.endBackgroundTask(id: 1), to: "mail")
+    #expect(sim.app("mail").suspendAt == nil)
+    try sim.post(.endBackgroundTask(id: 2), to: "mail")
+    #expect(sim.app("mail").suspendAt == .seconds(7))
+  }
+
+  @Test func backgroundTimeRunsOutForNewTasks_4_8() throws {
+    sim.add("radio", modes: [.audio])
+    try sim.post(.launch(), to: "radio")
+    try sim.post(.home, to: "radio")
+    sim.advance(60)
+    #expect(sim.state("radio") == .background)
+    #expect(!sim.app("radio").allowedEvents.contains(.beginBackgroundTask))
+    #expect(
+      refusal { try sim.post(.beginBackgroundTask(), to: "radio") }?.reason
+        == .backgroundTimeExhausted)
+  }
+
+  @Test func backgroundWorkCompletedInTimeLetsTheAppSuspend_4_9() throws {
+    sim.add("mail", modes: [.fetch])
+    try sim.post(.backgroundLaunch(.fetch), to: "mail")
+    #expect(sim.app("mail").killAt == .seconds(30))
+    #expect(
+      sim.app("mail").backgroundWork
+        == BackgroundWorkSnapshot(reason: .fetch, deadline: .seconds(30)))
+    sim.advance(5)
+    try sim.post(.backgroundWorkCompleted, to: "mail")
+    #expect(sim.app("mail").killAt == nil)
+    #expect(sim.app("mail").suspendAt == .seconds(7))
+  }
+
+  @Test func backgroundWorkNotCompletedGetsTheAppKilled_4_9() throws {
+    sim.add("mail", modes: [.remoteNotification])
+    try sim.post(.backgroundLaunch(.remoteNotification), to: "mail")
+    let outcome = sim.advance(30)
+    #expect(
+      transitions(outcome) == [
+        "mail: background → notRunning (backgroundWorkTimeout) 0x2182bad2"
+      ])
+  }
+
+  @Test func wakingASuspendedAppDeliversOnlyTheWork_decision5() throws {
+    sim.add("mail", .appDelegate, modes: [.fetch])
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.home, to: "mail")
+    sim.advance(2)
+    let wake = try sim.post(.backgroundLaunch(.fetch), to: "mail")
+    #expect(trace(wake) == ["application(_:performFetchWithCompletionHandler:) → background"])
+    #expect(transitions(wake) == ["mail: suspended → background (backgroundLaunch)"])
+    try sim.post(.backgroundWorkCompleted, to: "mail")
+    #expect(transitions(sim.advance(2)) == ["mail: background → suspended (suspension)"])
+  }
+
+  @Test func thousandAppsDueAtTheSameInstantFireInNameOrder() throws {
+    let names = (0..<1000).map { "app\(String(1000 + $0 * 7919 % 1000).dropFirst())" }
+    let first = Simulator(configuration: Self.manyApps)
+    let second = Simulator(configuration: Self.manyApps)
+    for sim in [first, second] {
+      for name in names {
+        sim.add(name, memoryMB: 1)
+        try sim.post(.launch(), to: name)
+      }
+      try sim.post(.home)
+    }
+    let outcome = first.advance(2)
+    #expect(outcome.transitions.count == 1000)
+    #expect(outcome.transitions.map(\.app) == names.sorted())
+    #expect(outcome.transitions.allSatisfy { $0.time == .seconds(2) && $0.to == .suspended })
+    #expect(second.advance(2) == outcome)
+  }
+
+  @Test func oneDayAdvanceEqualsStepping86400Seconds() throws {
+    let leap = Self.busyDay()
+    let steps = Self.busyDay()
+    leap.advance(86_400)
+    for _ in 0..<86_400 { steps.advance(1) }
+    #expect(leap.journal == steps.journal)
+    #expect(leap.now == 86_400)
+    #expect(steps.now == 86_400)
+    #expect(leap.journal.count > 20)
+  }
+
+  static let manyApps: EngineConfiguration = {
+    var configuration = EngineConfiguration()
+    configuration.limits.maxAppsPerDevice = 1000
+    configuration.limits.journalCapacity = 100_000
+    return configuration
+  }()
+
+  /// A device whose apps have deadlines of every kind spread over a day.
+  static func busyDay() -> Simulator {
+    let sim = Simulator()
+    sim.add("slow", .appDelegate, behavior: AppBehavior(didEnterBackgroundDuration: .seconds(9)))
+    sim.add("leaky", behavior: AppBehavior(endsBackgroundTasksOnExpiration: false))
+    sim.add("tidy", .appDelegate)
+    sim.add("fetcher", modes: [.fetch])
+    for name in ["slow", "leaky", "tidy"] { try! sim.post(.launch(), to: name) }
+    try! sim.post(.beginBackgroundTask(), to: "leaky")
+    try! sim.post(.beginBackgroundTask(), to: "tidy")
+    try! sim.post(.home)
+    try! sim.post(.backgroundLaunch(.fetch), to: "fetcher")
+    return sim
+  }
+}
