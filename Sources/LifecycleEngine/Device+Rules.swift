@@ -6,8 +6,9 @@ extension Device {
   /// Why an app event of `type` is impossible for `app` now, or nil if it is possible.
   func refusal(of type: EventType, for app: App) -> RefusalReason? {
     let state = app.state
-    let runsNoAppCode: Set<EventType> = [.crash, .purge, .setMemory, .terminate]
-    if app.isBusy(at: now), !runsNoAppCode.contains(type) { return .appBusy(until: app.busyUntil!) }
+    if app.isBusy(at: now), !Self.eventsRunningNoAppCode.contains(type) {
+      return .appBusy(until: app.busyUntil!)
+    }
     switch type {
     case .launch:
       if state.isForeground { return .notAllowedInState }
@@ -46,6 +47,11 @@ extension Device {
     }
     return nil
   }
+
+  /// Events possible while didEnterBackground blocks the app's main thread.
+  private static let eventsRunningNoAppCode: Set<EventType> = [
+    .crash, .purge, .setMemory, .terminate,
+  ]
 
   /// Why this particular `event` is impossible, including its parameters, or nil.
   func refusal(of event: AppEvent, for app: App) -> RefusalReason? {
