@@ -24,6 +24,8 @@ struct BackgroundWork: Hashable {
 /// where the state moves.
 final class App {
   let name: String
+  /// The app's key in its device's heaps.
+  let slot: Int
   let lifecycle: LifecycleModel
   let backgroundModes: Set<BackgroundMode>
   let behavior: AppBehavior
@@ -57,9 +59,12 @@ final class App {
   var lastUsed = Instant.zero
   var launches = 0
   var kills = 0
+  /// When each kind of deadline falls due; kept by `Device.reschedule`.
+  var deadlines = AppDeadlines()
 
-  init(spec: AppSpec) {
+  init(spec: AppSpec, slot: Int) {
     name = spec.name
+    self.slot = slot
     lifecycle = spec.lifecycle
     backgroundModes = spec.backgroundModes
     behavior = spec.behavior

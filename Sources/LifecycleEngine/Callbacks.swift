@@ -64,7 +64,15 @@ public enum CallbackMethod: String, CaseIterable, Sendable, Codable {
   }
 
   /// Whether this is a `UISceneDelegate` callback, delivered to a scene.
-  var isSceneCallback: Bool { rawValue.hasPrefix("scene") }
+  var isSceneCallback: Bool {
+    switch self {
+    case .sceneWillConnect, .sceneWillEnterForeground, .sceneDidBecomeActive,
+      .sceneWillResignActive, .sceneDidEnterBackground, .sceneDidDisconnect,
+      .sceneOpenURLContexts:
+      true
+    default: false
+    }
+  }
 
   /// The aggregate `UIApplication` notification a scene app posts when its state moves from
   /// `old` to `new` (SPEC 4.1: it rides on the scene callback that causes the change).

@@ -264,7 +264,7 @@ extension Device {
     app.nextTaskID += 1
     app.tasks.append(BackgroundTask(id: id, name: name))
     reschedule(app)
-    setResult(.backgroundTask(id: id, expiresAt: deadline(.backgroundTimeExpiry, of: app)))
+    setResult(.backgroundTask(id: id, expiresAt: app.deadlines.backgroundTimeExpiry))
   }
 
   private func deliverProtectedData(_ method: CallbackMethod, cause: TransitionCause) {

@@ -9,8 +9,8 @@ extension Device {
   /// Files `app` under the jetsam order that matches its state (or none).
   func updateVictimOrder(of app: App) {
     let order = VictimOrder(footprint: app.footprint, lastUsed: app.lastUsed, app: app.name)
-    suspendedVictims.set(app.name, to: app.state == .suspended ? order : nil)
-    backgroundVictims.set(app.name, to: app.state == .background ? order : nil)
+    suspendedVictims.set(app.slot, to: app.state == .suspended ? order : nil)
+    backgroundVictims.set(app.slot, to: app.state == .background ? order : nil)
   }
 
   /// Sets the footprint of the app's current phase (foreground or background) to `megabytes`.
@@ -51,9 +51,9 @@ extension Device {
     if !isOverLimit { underPressure = false }
   }
 
-  private func killVictims(from victims: KeyPath<Device, IndexedHeap<String, VictimOrder>>) {
-    while isOverLimit, let victim = self[keyPath: victims].min, let app = apps[victim.key] {
-      kill(app, cause: .jetsam(.vmPageshortage), jetsamReason: .vmPageshortage)
+  private func killVictims(from victims: KeyPath<Device, IndexedHeap<VictimOrder>>) {
+    while isOverLimit, let victim = self[keyPath: victims].min {
+      kill(slots[victim.slot], cause: .jetsam(.vmPageshortage), jetsamReason: .vmPageshortage)
     }
   }
 }

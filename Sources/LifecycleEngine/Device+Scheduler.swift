@@ -4,48 +4,31 @@ extension Device {
   /// A pending suspension keeps its time; a new one is due `suspendDelay` after the later of
   /// now and the return of didEnterBackground (SPEC 4.6).
   func reschedule(_ app: App) {
-    let suspendAt =
-      app.isSuspendable
-      ? deadlines.priority(of: DeadlineKey(app: app.name, kind: .suspend))?.time
-        ?? max(now, app.busyUntil ?? now) + scheduler.suspendDelay
-      : nil
     let inBackground = app.state == .background
-    let expiresAt =
+    var deadlines = AppDeadlines()
+    deadlines.suspend =
+      app.isSuspendable
+      ? app.deadlines.suspend ?? max(now, app.busyUntil ?? now) + scheduler.suspendDelay : nil
+    deadlines.watchdogKill = app.watchdogKillAt
+    deadlines.backgroundTimeExpiry =
       inBackground && app.tasks.contains { $0.expiredAt == nil }
       ? app.backgroundSince.map { $0 + scheduler.backgroundTask } : nil
-    let expirationKillAt =
+    deadlines.expirationKill =
       inBackground
-      ? app.tasks.compactMap(\.expiredAt).min().map { $0 + scheduler.expirationGrace }
-      : nil
-
-    schedule(.suspend, for: app, at: suspendAt)
-    schedule(.watchdogKill, for: app, at: app.watchdogKillAt)
-    schedule(.backgroundTimeExpiry, for: app, at: expiresAt)
-    schedule(.expirationKill, for: app, at: expirationKillAt)
-    schedule(.backgroundWorkTimeout, for: app, at: app.backgroundWork?.deadline)
-  }
-
-  private func schedule(_ kind: DeadlineKind, for app: App, at time: Instant?) {
-    deadlines.set(
-      DeadlineKey(app: app.name, kind: kind),
-      to: time.map { DeadlineOrder(time: $0, app: app.name, kind: kind) })
-  }
-
-  /// When `kind` is due for `app`, if it is pending.
-  func deadline(_ kind: DeadlineKind, of app: App) -> Instant? {
-    deadlines.priority(of: DeadlineKey(app: app.name, kind: kind))?.time
-  }
-
-  /// Removes every deadline of an app that is being deleted.
-  func cancelDeadlines(of app: App) {
-    for kind in DeadlineKind.allCases { schedule(kind, for: app, at: nil) }
+      ? app.tasks.compactMap(\.expiredAt).min().map { $0 + scheduler.expirationGrace } : nil
+    deadlines.backgroundWorkTimeout = app.backgroundWork?.deadline
+    app.deadlines = deadlines
+    self.deadlines.set(
+      app.slot,
+      to: deadlines.next.map { DeadlineOrder(time: $0.time, app: app.name, kind: $0.kind) })
   }
 
   /// Fires the earliest deadline at its own time.
   func fireNextDeadline() {
-    guard let (key, order) = deadlines.popMin(), let app = apps[key.app] else { return }
+    guard let (slot, order) = deadlines.popMin() else { return }
+    let app = slots[slot]
     now = max(now, order.time)
-    switch key.kind {
+    switch order.kind {
     case .suspend:
       changeState(app, to: .suspended, cause: .suspension)
     case .watchdogKill:
@@ -57,6 +40,7 @@ extension Device {
     case .backgroundWorkTimeout:
       kill(app, cause: .backgroundWorkTimeout, terminationCode: .backgroundTimeExhausted)
     }
+    reschedule(app)
   }
 
   /// Runs the expiration handler of every unexpired task, in task order (SPEC 4.8).

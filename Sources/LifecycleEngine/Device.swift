@@ -1,11 +1,34 @@
-/// The kinds of deadline an app can have; at most one of each at a time.
+/// The kinds of deadline an app can have, in the order they fire when due together.
 enum DeadlineKind: Int, Comparable, CaseIterable {
   case watchdogKill, backgroundWorkTimeout, expirationKill, backgroundTimeExpiry, suspend
 
   static func < (lhs: DeadlineKind, rhs: DeadlineKind) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-/// Order in which deadlines fire: by time, then app name, then kind (kills before the rest).
+/// When each kind of deadline of one app falls due, if it is pending.
+struct AppDeadlines: Hashable {
+  var watchdogKill: Instant?
+  var backgroundWorkTimeout: Instant?
+  var expirationKill: Instant?
+  var backgroundTimeExpiry: Instant?
+  var suspend: Instant?
+
+  /// The earliest pending deadline; among equal times, the kind that comes first.
+  var next: (time: Instant, kind: DeadlineKind)? {
+    var next: (time: Instant, kind: DeadlineKind)?
+    func consider(_ time: Instant?, _ kind: DeadlineKind) {
+      if let time, next.map({ time < $0.time }) ?? true { next = (time, kind) }
+    }
+    consider(watchdogKill, .watchdogKill)
+    consider(backgroundWorkTimeout, .backgroundWorkTimeout)
+    consider(expirationKill, .expirationKill)
+    consider(backgroundTimeExpiry, .backgroundTimeExpiry)
+    consider(suspend, .suspend)
+    return next
+  }
+}
+
+/// Order in which apps' deadlines fire: by time, then app name, then kind.
 struct DeadlineOrder: Comparable {
   let time: Instant
   let app: String
@@ -14,11 +37,6 @@ struct DeadlineOrder: Comparable {
   static func < (lhs: DeadlineOrder, rhs: DeadlineOrder) -> Bool {
     (lhs.time, lhs.app, lhs.kind) < (rhs.time, rhs.app, rhs.kind)
   }
-}
-
-struct DeadlineKey: Hashable {
-  let app: String
-  let kind: DeadlineKind
 }
 
 /// Jetsam's order of victims: largest footprint first, then least recently used, then name.
@@ -40,6 +58,8 @@ struct VictimOrder: Comparable {
 /// `Device+*.swift` files.
 final class Device {
   let id: String
+  /// The device's key in the engine's realtime heap.
+  let slot: Int
   let clockMode: ClockMode
   let memoryLimitMB: Int
   let perAppLimitMB: Int
@@ -49,6 +69,8 @@ final class Device {
   var now = Instant.zero
 
   var apps: [String: App] = [:]
+  /// The same apps by slot, the key of every heap below.
+  var slots = SlotTable<App>()
   /// Apps that hold memory (running or suspended): the ones device-wide events reach.
   var liveApps: Set<String> = []
   var locked = false
@@ -61,9 +83,10 @@ final class Device {
   var underPressure = false
   /// Running apps whose footprint grew during the current operation (per-process limit check).
   var footprintGrew: [String] = []
-  var suspendedVictims = IndexedHeap<String, VictimOrder>()
-  var backgroundVictims = IndexedHeap<String, VictimOrder>()
-  var deadlines = IndexedHeap<DeadlineKey, DeadlineOrder>()
+  var suspendedVictims = IndexedHeap<VictimOrder>()
+  var backgroundVictims = IndexedHeap<VictimOrder>()
+  /// Each app's earliest deadline.
+  var deadlines = IndexedHeap<DeadlineOrder>()
 
   private(set) var journal: BoundedLog<JournalEntry>
   private(set) var jetsamLog: BoundedLog<JetsamRecord>
@@ -73,10 +96,11 @@ final class Device {
   private(set) var counters = DeviceCounters()
 
   init(
-    id: String, clockMode: ClockMode, memoryLimitMB: Int, perAppLimitMB: Int, passcode: Bool,
-    configuration: EngineConfiguration
+    id: String, slot: Int, clockMode: ClockMode, memoryLimitMB: Int, perAppLimitMB: Int,
+    passcode: Bool, configuration: EngineConfiguration
   ) {
     self.id = id
+    self.slot = slot
     self.clockMode = clockMode
     self.memoryLimitMB = memoryLimitMB
     self.perAppLimitMB = perAppLimitMB
@@ -188,7 +212,7 @@ final class Device {
       liveApps.remove(app.name)
       app.processDidExit()
       if appBeforeLock == app.name { appBeforeLock = nil }
-    } else {
+    } else if old == .notRunning {
       liveApps.insert(app.name)
     }
     updateVictimOrder(of: app)

@@ -12,11 +12,13 @@ public final class Engine {
 
   public let configuration: EngineConfiguration
   private var devices: [String: Device] = [:]
+  /// The same devices by slot, the key of `realtimeDeadlines`.
+  private var slots = SlotTable<Device>()
   /// For each realtime device, the host instant at which its device time was zero
   /// (moved back when a client advances its clock).
   private var epochs: [String: Instant] = [:]
   /// The realtime devices with a pending deadline, by host time of that deadline.
-  private var realtimeDeadlines = IndexedHeap<String, RealtimeOrder>()
+  private var realtimeDeadlines = IndexedHeap<RealtimeOrder>()
 
   public init(configuration: EngineConfiguration = EngineConfiguration(), now: Instant) {
     self.configuration = configuration
@@ -32,7 +34,7 @@ public final class Engine {
   public func advance(to now: Instant) -> [DeviceActivity] {
     var activity: [DeviceActivity] = []
     while let due = realtimeDeadlines.min, due.priority.time <= now {
-      let device = devices[due.key]!
+      let device = slots[due.slot]
       activity.append(DeviceActivity(device: device.id, outcome: device.advanceToNextDeadline()))
       updateRealtimeDeadline(of: device)
     }
@@ -42,6 +44,7 @@ public final class Engine {
   /// Everything back to the configured start: only an empty `default` device remains.
   public func reset(now: Instant) {
     devices = [:]
+    slots = SlotTable()
     epochs = [:]
     realtimeDeadlines = IndexedHeap()
     createDefaultDevice(now: now)
@@ -67,10 +70,12 @@ public final class Engine {
     if devices.count >= configuration.limits.maxDevices {
       throw .tooManyDevices(limit: configuration.limits.maxDevices)
     }
-    let device = Device(
-      id: spec.id, clockMode: spec.clock ?? defaults.clock, memoryLimitMB: memoryLimit,
-      perAppLimitMB: perAppLimit, passcode: spec.passcode ?? defaults.passcode,
-      configuration: configuration)
+    let device = slots.insert { slot in
+      Device(
+        id: spec.id, slot: slot, clockMode: spec.clock ?? defaults.clock,
+        memoryLimitMB: memoryLimit, perAppLimitMB: perAppLimit,
+        passcode: spec.passcode ?? defaults.passcode, configuration: configuration)
+    }
     devices[spec.id] = device
     if device.clockMode == .realtime { epochs[spec.id] = now }
     return device.snapshot
@@ -78,9 +83,10 @@ public final class Engine {
 
   public func removeDevice(_ id: String, now: Instant) throws(EngineError) {
     if id == Self.defaultDeviceID { throw .defaultDeviceIsPermanent }
-    guard devices.removeValue(forKey: id) != nil else { throw .unknownDevice(id) }
+    guard let device = devices.removeValue(forKey: id) else { throw .unknownDevice(id) }
     epochs[id] = nil
-    realtimeDeadlines.remove(id)
+    realtimeDeadlines.remove(device.slot)
+    slots.remove(device.slot)
   }
 
   public func device(_ id: String, now: Instant) throws(EngineError) -> DeviceSnapshot {
@@ -141,9 +147,7 @@ public final class Engine {
       if device.apps[spec.name] != nil { throw .appExists(device: device.id, app: spec.name) }
       let limit = configuration.limits.maxAppsPerDevice
       if device.apps.count >= limit { throw .tooManyApps(device: device.id, limit: limit) }
-      let app = App(spec: spec)
-      device.apps[spec.name] = app
-      return device.snapshot(of: app)
+      return device.snapshot(of: device.add(spec))
     }
   }
 
@@ -238,7 +242,7 @@ public final class Engine {
   private func updateRealtimeDeadline(of device: Device) {
     guard let epoch = epochs[device.id] else { return }
     realtimeDeadlines.set(
-      device.id,
+      device.slot,
       to: device.nextDeadline.map {
         RealtimeOrder(time: epoch + ($0 - .zero), device: device.id)
       })
@@ -285,15 +289,23 @@ extension ValidationIssue {
 }
 
 extension Device {
+  /// Creates an app, not running.
+  func add(_ spec: AppSpec) -> App {
+    let app = slots.insert { App(spec: spec, slot: $0) }
+    apps[spec.name] = app
+    return app
+  }
+
   /// Deletes an app, whatever its state, releasing its memory and deadlines.
   func remove(_ app: App) {
     usedMB -= app.footprint
     liveApps.remove(app.name)
-    suspendedVictims.remove(app.name)
-    backgroundVictims.remove(app.name)
-    cancelDeadlines(of: app)
+    suspendedVictims.remove(app.slot)
+    backgroundVictims.remove(app.slot)
+    deadlines.remove(app.slot)
     if foregroundApp == app.name { foregroundApp = nil }
     if appBeforeLock == app.name { appBeforeLock = nil }
     apps[app.name] = nil
+    slots.remove(app.slot)
   }
 }

@@ -1,28 +1,35 @@
-/// A binary min-heap whose elements are addressed by key.
+/// A binary min-heap whose elements are addressed by slot: a small non-negative integer that
+/// its owner assigns densely (see `SlotTable`).
 ///
-/// Every operation that changes the heap costs O(log n): setting a key's priority inserts,
-/// raises or lowers it in place, and removing a key needs no search. The engine uses one for
-/// each device's deadlines, one for the devices whose clocks run in real time, and two per
-/// device for jetsam's choice of victim.
-struct IndexedHeap<Key: Hashable, Priority: Comparable> {
-  private var entries: [(key: Key, priority: Priority)] = []
-  private var positions: [Key: Int] = [:]
+/// Every operation that changes the heap costs O(log n) and none hashes: positions live in an
+/// array indexed by slot. Setting a slot's priority inserts, raises or lowers it in place, and
+/// removing a slot needs no search. The engine uses one for each device's deadlines, one for
+/// the realtime devices, and two per device for jetsam's choice of victim.
+struct IndexedHeap<Priority: Comparable> {
+  private var entries: [(slot: Int, priority: Priority)] = []
+  /// For each slot, its index in `entries`, or -1.
+  private var positions: [Int] = []
 
   var isEmpty: Bool { entries.isEmpty }
   var count: Int { entries.count }
 
-  /// The key with the lowest priority, and that priority.
-  var min: (key: Key, priority: Priority)? { entries.first }
+  /// The slot with the lowest priority, and that priority.
+  var min: (slot: Int, priority: Priority)? { entries.first }
 
-  func priority(of key: Key) -> Priority? {
-    positions[key].map { entries[$0].priority }
+  func priority(of slot: Int) -> Priority? {
+    guard slot < positions.count, positions[slot] >= 0 else { return nil }
+    return entries[positions[slot]].priority
   }
 
-  /// Inserts `key` with `priority`, or moves it there if it is already present.
-  mutating func set(_ key: Key, to priority: Priority) {
-    guard let index = positions[key] else {
-      entries.append((key, priority))
-      positions[key] = entries.count - 1
+  /// Inserts `slot` with `priority`, or moves it there if it is already present.
+  mutating func set(_ slot: Int, to priority: Priority) {
+    if slot >= positions.count {
+      positions.append(contentsOf: repeatElement(-1, count: slot - positions.count + 1))
+    }
+    let index = positions[slot]
+    guard index >= 0 else {
+      entries.append((slot, priority))
+      positions[slot] = entries.count - 1
       siftUp(from: entries.count - 1)
       return
     }
@@ -31,31 +38,33 @@ struct IndexedHeap<Key: Hashable, Priority: Comparable> {
     if priority < old { siftUp(from: index) } else { siftDown(from: index) }
   }
 
-  /// Sets `key` to `priority`, or removes it when `priority` is nil.
-  mutating func set(_ key: Key, to priority: Priority?) {
-    if let priority { set(key, to: priority) } else { remove(key) }
+  /// Sets `slot` to `priority`, or removes it when `priority` is nil.
+  mutating func set(_ slot: Int, to priority: Priority?) {
+    if let priority { set(slot, to: priority) } else { remove(slot) }
   }
 
-  mutating func remove(_ key: Key) {
-    guard let index = positions.removeValue(forKey: key) else { return }
+  mutating func remove(_ slot: Int) {
+    guard slot < positions.count, positions[slot] >= 0 else { return }
+    let index = positions[slot]
+    positions[slot] = -1
     let last = entries.removeLast()
     guard index < entries.count else { return }
     entries[index] = last
-    positions[last.key] = index
+    positions[last.slot] = index
     siftUp(from: index)
-    siftDown(from: positions[last.key]!)
+    siftDown(from: positions[last.slot])
   }
 
-  /// Removes and returns the key with the lowest priority.
+  /// Removes and returns the slot with the lowest priority.
   @discardableResult
-  mutating func popMin() -> (key: Key, priority: Priority)? {
+  mutating func popMin() -> (slot: Int, priority: Priority)? {
     guard let first = entries.first else { return nil }
-    remove(first.key)
+    remove(first.slot)
     return first
   }
 
   /// Every element in priority order; O(n log n), for views and tests, not hot paths.
-  var sorted: [(key: Key, priority: Priority)] {
+  var sorted: [(slot: Int, priority: Priority)] {
     entries.sorted { $0.priority < $1.priority }
   }
 
@@ -87,7 +96,28 @@ struct IndexedHeap<Key: Hashable, Priority: Comparable> {
 
   private mutating func swapEntries(_ a: Int, _ b: Int) {
     entries.swapAt(a, b)
-    positions[entries[a].key] = a
-    positions[entries[b].key] = b
+    positions[entries[a].slot] = a
+    positions[entries[b].slot] = b
   }
+}
+
+/// Objects numbered by dense slots, with freed slots reused: the keys of an `IndexedHeap`.
+struct SlotTable<Element: AnyObject> {
+  private var elements: [Element?] = []
+  private var free: [Int] = []
+
+  /// Stores the element `make` builds for a free slot, and returns it.
+  mutating func insert(_ make: (_ slot: Int) -> Element) -> Element {
+    let slot = free.popLast() ?? elements.count
+    let element = make(slot)
+    if slot == elements.count { elements.append(element) } else { elements[slot] = element }
+    return element
+  }
+
+  mutating func remove(_ slot: Int) {
+    elements[slot] = nil
+    free.append(slot)
+  }
+
+  subscript(slot: Int) -> Element { elements[slot]! }
 }

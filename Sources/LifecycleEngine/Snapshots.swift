@@ -78,9 +78,11 @@ extension Device {
   }
 
   func snapshot(of app: App) -> AppSnapshot {
-    let expiresAt = deadline(.backgroundTimeExpiry, of: app)
-    let killAt = [.watchdogKill, .expirationKill, .backgroundWorkTimeout]
-      .compactMap { deadline($0, of: app) }.min()
+    let expiresAt = app.deadlines.backgroundTimeExpiry
+    let killAt = [
+      app.deadlines.watchdogKill, app.deadlines.expirationKill,
+      app.deadlines.backgroundWorkTimeout,
+    ].compactMap { $0 }.min()
     return AppSnapshot(
       name: app.name, device: id, lifecycle: app.lifecycle, state: app.state,
       sceneState: app.isScene ? app.sceneState : nil, memoryMB: app.memoryMB,
@@ -88,7 +90,7 @@ extension Device {
       backgroundModes: BackgroundMode.allCases.filter(app.backgroundModes.contains),
       behavior: app.behavior, allowedEvents: allowedEvents(for: app),
       busyUntil: app.isBusy(at: now) ? app.busyUntil : nil,
-      suspendAt: deadline(.suspend, of: app), killAt: killAt,
+      suspendAt: app.deadlines.suspend, killAt: killAt,
       backgroundTasks: app.tasks.map {
         BackgroundTaskSnapshot(
           id: $0.id, name: $0.name, expiresAt: $0.expiredAt ?? expiresAt,

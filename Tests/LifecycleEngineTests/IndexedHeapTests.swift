@@ -2,35 +2,49 @@ import Testing
 
 @testable import LifecycleEngine
 
-/// The keyed priority queue behind every deadline and jetsam order, against a dictionary.
+/// The slot-keyed priority queue behind every deadline and jetsam order, against a dictionary.
 @Suite struct IndexedHeapTests {
   @Test func popsInPriorityOrder() {
-    var heap = IndexedHeap<String, Int>()
-    for (key, priority) in [("c", 3), ("a", 1), ("d", 4), ("b", 2)] { heap.set(key, to: priority) }
-    var popped: [String] = []
-    while let (key, _) = heap.popMin() { popped.append(key) }
-    #expect(popped == ["a", "b", "c", "d"])
+    var heap = IndexedHeap<Int>()
+    for (slot, priority) in [(2, 30), (0, 10), (9, 40), (1, 20)] { heap.set(slot, to: priority) }
+    var popped: [Int] = []
+    while let (slot, _) = heap.popMin() { popped.append(slot) }
+    #expect(popped == [0, 1, 2, 9])
     #expect(heap.isEmpty)
   }
 
-  @Test func settingAKeyAgainMovesItAndRemovingForgetsIt() {
-    var heap = IndexedHeap<String, Int>()
-    heap.set("a", to: 1)
-    heap.set("b", to: 2)
-    heap.set("a", to: 3)
-    #expect(heap.min?.key == "b")
+  @Test func settingASlotAgainMovesItAndRemovingForgetsIt() {
+    var heap = IndexedHeap<Int>()
+    heap.set(0, to: 1)
+    heap.set(1, to: 2)
+    heap.set(0, to: 3)
+    #expect(heap.min?.slot == 1)
     #expect(heap.count == 2)
-    heap.set("b", to: nil)
-    #expect(heap.priority(of: "b") == nil)
-    #expect(heap.min?.key == "a")
-    heap.remove("missing")
+    heap.set(1, to: nil)
+    #expect(heap.priority(of: 1) == nil)
+    #expect(heap.min?.slot == 0)
+    heap.remove(500)
     #expect(heap.count == 1)
+  }
+
+  @Test func slotTableReusesFreedSlots() {
+    final class Box {
+      let slot: Int
+      init(slot: Int) { self.slot = slot }
+    }
+    var table = SlotTable<Box>()
+    let slots = (0..<3).map { _ in table.insert { Box(slot: $0) }.slot }
+    #expect(slots == [0, 1, 2])
+    table.remove(1)
+    #expect(table.insert { Box(slot: $0) }.slot == 1)
+    #expect(table.insert { Box(slot: $0) }.slot == 3)
+    #expect(table[2].slot == 2)
   }
 
   @Test(arguments: [7, 99, 12345] as [UInt64])
   func randomOperationsAgreeWithADictionary(seed: UInt64) {
     var random = SplitMix64(state: seed)
-    var heap = IndexedHeap<Int, Int>()
+    var heap = IndexedHeap<Int>()
     var reference: [Int: Int] = [:]
     for _ in 0..<20_000 {
       let key = Int.random(in: 0..<200, using: &random)
@@ -45,7 +59,7 @@ import Testing
       default:
         let popped = heap.popMin()
         #expect(popped?.priority == reference.values.min())
-        if let popped { reference[popped.key] = nil }
+        if let popped { reference[popped.slot] = nil }
       }
       #expect(heap.count == reference.count)
       #expect(heap.min?.priority == reference.values.min())

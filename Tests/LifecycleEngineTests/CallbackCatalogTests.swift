@@ -1,0 +1,33 @@
+import Testing
+
+@testable import LifecycleEngine
+
+/// The callback catalogue: which methods are scene callbacks, and the aggregate rule.
+@Suite struct CallbackCatalogTests {
+  @Test func sceneCallbacksAreExactlyTheUISceneDelegateMethods() {
+    #expect(
+      CallbackMethod.allCases.filter(\.isSceneCallback)
+        == CallbackMethod.allCases.filter { $0.rawValue.hasPrefix("scene") })
+  }
+
+  @Test(arguments: [
+    (AppState.inactive, AppState.active, "UIApplication.didBecomeActiveNotification"),
+    (.active, .inactive, "UIApplication.willResignActiveNotification"),
+    (.inactive, .background, "UIApplication.didEnterBackgroundNotification"),
+    (.background, .inactive, "UIApplication.willEnterForegroundNotification"),
+    (.suspended, .inactive, "UIApplication.willEnterForegroundNotification"),
+  ])
+  func aggregateNotificationRidesOnTheChangeOfAppState_4_1(
+    from: AppState, to: AppState, notification: String
+  ) {
+    #expect(CallbackMethod.aggregateNotification(from: from, to: to) == notification)
+  }
+
+  @Test(arguments: [
+    (AppState.background, AppState.background), (.notRunning, .background),
+    (.active, .active), (.background, .suspended),
+  ])
+  func noAggregateNotificationWithoutAForegroundChange(from: AppState, to: AppState) {
+    #expect(CallbackMethod.aggregateNotification(from: from, to: to) == nil)
+  }
+}
