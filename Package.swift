@@ -4,12 +4,16 @@ import PackageDescription
 let package = Package(
   name: "lifecycled",
   products: [
-    .library(name: "LifecycleEngine", targets: ["LifecycleEngine"])
+    .library(name: "LifecycleEngine", targets: ["LifecycleEngine"]),
+    .library(name: "HTTPCore", targets: ["HTTPCore"]),
   ],
   targets: [
     // The pure simulator core: no I/O, no libuv, no wall clock, no Foundation.
     .target(name: "LifecycleEngine"),
     .testTarget(name: "LifecycleEngineTests", dependencies: ["LifecycleEngine"]),
+    // HTTP/1.1 without I/O: the strict parser and the connection state machine.
+    .target(name: "HTTPCore"),
+    .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
     // Figures for the README; run by `scripts/bench`, never by the tests.
     .executableTarget(
       name: "EngineBenchmark",

@@ -1,0 +1,205 @@
+/// The time of a connection event: monotonic milliseconds for deadlines, and the HTTP date for
+/// the `Date` header of any response the event produces.
+public struct Moment: Hashable, Sendable {
+  public var milliseconds: UInt64
+  public var httpDate: String
+
+  public init(milliseconds: UInt64, httpDate: String) {
+    self.milliseconds = milliseconds
+    self.httpDate = httpDate
+  }
+}
+
+/// Limits and timeouts of one connection (reference server-engineering.md section 2.1).
+public struct ConnectionConfiguration: Hashable, Sendable {
+  public var limits = HTTPLimits()
+  /// A request's head must arrive within this, counted from its first byte (trickling does
+  /// not extend it); a new connection must start one within it. Milliseconds.
+  public var headerTimeout: UInt64 = 10_000
+  /// The longest pause between two reads of a body.
+  public var bodyTimeout: UInt64 = 10_000
+  /// A whole request, from its first byte.
+  public var requestTimeout: UInt64 = 30_000
+  /// An idle keep-alive connection is closed after this.
+  public var keepAliveTimeout: UInt64 = 5_000
+  /// A response the peer does not read within this is abandoned with the connection.
+  public var sendTimeout: UInt64 = 30_000
+  /// The last response on a connection carries `Connection: close`.
+  public var maxRequestsPerConnection = 1000
+  /// Reading stops while this many bytes wait unparsed (pipelined requests).
+  public var maxBufferedBytes = 65_536
+
+  public init() {}
+}
+
+/// One HTTP/1.1 connection as a pure state machine: keep-alive, pipelining one request at a
+/// time, `100-continue`, timeouts, request limits and graceful quiescing.
+///
+/// The I/O shell reports what happened (`received`, `responded`, `writeCompleted`,
+/// `peerClosed`, `deadlineReached`, `quiesce`), then performs `nextAction(at:)` until it
+/// returns nil; it arms a timer for `deadline` and reads only while `wantsToRead`.
+public struct ConnectionStateMachine {
+  /// What the shell must do.
+  public enum Action: Hashable, Sendable {
+    /// Hand the request to the responder and report its response with `responded`.
+    case dispatch(HTTPRequest)
+    /// Write these bytes and report `writeCompleted` (or close on a write error).
+    case write([UInt8])
+    /// Close the connection; the machine is done.
+    case close
+  }
+
+  private enum Phase {
+    case reading
+    case dispatched(keepAlive: Bool, minorVersion: Int, isHead: Bool)
+    case writing(since: UInt64, closeAfter: Bool)
+    case closed
+  }
+
+  public let configuration: ConnectionConfiguration
+  private var parser: HTTPParser
+  private var phase = Phase.reading
+  private var pending: Action?
+  /// When the connection last became idle (accepted, or a response finished).
+  private var idleSince: UInt64
+  /// The first byte of the request being read, if one has begun.
+  private var requestStartedAt: UInt64?
+  private var lastReadAt: UInt64
+  private var requestsStarted = 0
+  private var peerHasClosed = false
+  private var quiescing = false
+
+  public init(configuration: ConnectionConfiguration = ConnectionConfiguration(), now: UInt64) {
+    self.configuration = configuration
+    parser = HTTPParser(limits: configuration.limits)
+    idleSince = now
+    lastReadAt = now
+  }
+
+  // MARK: Events
+
+  public mutating func received(_ bytes: some Sequence<UInt8>, now: UInt64) {
+    parser.append(bytes)
+    lastReadAt = now
+    if requestStartedAt == nil, parser.bufferedByteCount > 0 { requestStartedAt = now }
+  }
+
+  /// The peer sent EOF: requests already received are still answered, then the connection closes.
+  public mutating func peerClosed() {
+    peerHasClosed = true
+  }
+
+  /// The responder's answer to the request last dispatched.
+  public mutating func responded(_ response: HTTPResponse, at now: Moment) {
+    guard case .dispatched(let keepAlive, let minorVersion, let isHead) = phase else {
+      preconditionFailure("responded without a dispatched request")
+    }
+    let keepOpen = keepAlive && !quiescing
+    phase = .writing(since: now.milliseconds, closeAfter: !keepOpen)
+    pending = .write(
+      response.serialized(
+        date: now.httpDate, keepAlive: keepOpen, minorVersion: minorVersion, omitBody: isHead))
+  }
+
+  public mutating func writeCompleted(now: UInt64) {
+    guard case .writing(_, let closeAfter) = phase else { return }
+    if closeAfter {
+      phase = .closed
+      pending = .close
+    } else {
+      phase = .reading
+      idleSince = now
+    }
+  }
+
+  /// The server is shutting down: idle connections close now, a request in progress is
+  /// answered with `Connection: close`.
+  public mutating func quiesce() {
+    quiescing = true
+  }
+
+  /// The timer armed for `deadline` fired: a request cut short gets 408, an idle connection
+  /// or a stalled write is closed silently.
+  public mutating func deadlineReached(at now: Moment) {
+    guard let deadline, now.milliseconds >= deadline else { return }
+    switch phase {
+    case .reading where requestStartedAt != nil:
+      requestStartedAt = nil
+      fail(with: HTTPError(.requestTimeout, "the request did not arrive in time"), at: now)
+    case .reading, .writing:
+      phase = .closed
+      pending = .close
+    case .dispatched, .closed:
+      break
+    }
+  }
+
+  // MARK: Decisions
+
+  /// The next thing the shell must do, or nil until another event.
+  public mutating func nextAction(at now: Moment) -> Action? {
+    if let action = pending {
+      pending = nil
+      return action
+    }
+    guard case .reading = phase else { return nil }
+    switch parser.next() {
+    case .request(let request):
+      requestsStarted += 1
+      requestStartedAt = parser.bufferedByteCount > 0 ? now.milliseconds : nil
+      phase = .dispatched(
+        keepAlive: request.keepAlive
+          && requestsStarted < configuration.maxRequestsPerConnection,
+        minorVersion: request.minorVersion, isHead: request.method == "HEAD")
+      return .dispatch(request)
+    case .continueExpected:
+      phase = .writing(since: now.milliseconds, closeAfter: false)
+      return .write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+    case .error(let error):
+      fail(with: error, at: now)
+      return nextAction(at: now)
+    case nil:
+      let midRequest = parser.isMidRequest
+      if peerHasClosed || (quiescing && !midRequest) {
+        phase = .closed
+        return .close
+      }
+      return nil
+    }
+  }
+
+  /// When the shell must call `deadlineReached`, in monotonic milliseconds.
+  public var deadline: UInt64? {
+    switch phase {
+    case .reading:
+      guard let started = requestStartedAt else {
+        let allowance =
+          requestsStarted == 0 ? configuration.headerTimeout : configuration.keepAliveTimeout
+        return idleSince + allowance
+      }
+      guard parser.isReadingBody else { return started + configuration.headerTimeout }
+      return min(
+        lastReadAt + configuration.bodyTimeout, started + configuration.requestTimeout)
+    case .writing(let since, _):
+      return since + configuration.sendTimeout
+    case .dispatched, .closed:
+      return nil
+    }
+  }
+
+  /// Whether the shell should read: only between responses, and not past the buffer limit.
+  public var wantsToRead: Bool {
+    guard case .reading = phase else { return false }
+    return !peerHasClosed && parser.bufferedByteCount < configuration.maxBufferedBytes
+  }
+
+  public var isClosed: Bool {
+    if case .closed = phase { return pending == nil }
+    return false
+  }
+
+  private mutating func fail(with error: HTTPError, at now: Moment) {
+    phase = .writing(since: now.milliseconds, closeAfter: true)
+    pending = .write(error.response.serialized(date: now.httpDate, keepAlive: false))
+  }
+}

@@ -1,0 +1,181 @@
+/// Header fields in the order received, looked up case-insensitively.
+public struct HTTPHeaders: Hashable, Sendable, Sequence {
+  public private(set) var fields: [(name: String, value: String)] = []
+
+  public init(_ fields: [(name: String, value: String)] = []) {
+    self.fields = fields
+  }
+
+  public mutating func append(name: String, value: String) {
+    fields.append((name, value))
+  }
+
+  /// The first value of the field `name`, compared without regard to case.
+  public subscript(name: String) -> String? {
+    fields.first { $0.name.equalsIgnoringASCIICase(name) }?.value
+  }
+
+  /// Every value of the field `name`, in order.
+  public func values(of name: String) -> [String] {
+    fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
+  }
+
+  public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+    fields.makeIterator()
+  }
+
+  public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+    lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    for field in fields {
+      hasher.combine(field.name)
+      hasher.combine(field.value)
+    }
+  }
+}
+
+/// One complete request, as the parser delivers it.
+public struct HTTPRequest: Hashable, Sendable {
+  public var method: String
+  /// The request target as sent (origin-form, or the path of an absolute-form target).
+  public var target: String
+  /// The minor version: `1` for HTTP/1.1 (and any 1.x above it), `0` for HTTP/1.0.
+  public var minorVersion: Int
+  public var headers: HTTPHeaders
+  public var body: [UInt8]
+
+  public init(
+    method: String, target: String, minorVersion: Int = 1, headers: HTTPHeaders = HTTPHeaders(),
+    body: [UInt8] = []
+  ) {
+    self.method = method
+    self.target = target
+    self.minorVersion = minorVersion
+    self.headers = headers
+    self.body = body
+  }
+
+  /// The target without its query.
+  public var path: Substring {
+    target.firstIndex(of: "?").map { target[..<$0] } ?? target[...]
+  }
+
+  /// The query after `?`, if any.
+  public var query: Substring? {
+    target.firstIndex(of: "?").map { target[target.index(after: $0)...] }
+  }
+
+  /// Whether the client wants the connection kept open after the response (RFC 9112 §9.3).
+  public var keepAlive: Bool {
+    let tokens = headers.values(of: "Connection").flatMap { $0.split(separator: ",") }
+      .map { $0.trimmingOWS() }
+    if tokens.contains(where: { $0.equalsIgnoringASCIICase("close") }) { return false }
+    return minorVersion >= 1 || tokens.contains { $0.equalsIgnoringASCIICase("keep-alive") }
+  }
+}
+
+/// A response status: code and reason phrase.
+public struct HTTPStatus: Hashable, Sendable {
+  public var code: Int
+  public var reason: String
+
+  public init(_ code: Int, _ reason: String) {
+    self.code = code
+    self.reason = reason
+  }
+
+  public static let ok = HTTPStatus(200, "OK")
+  public static let created = HTTPStatus(201, "Created")
+  public static let noContent = HTTPStatus(204, "No Content")
+  public static let badRequest = HTTPStatus(400, "Bad Request")
+  public static let notFound = HTTPStatus(404, "Not Found")
+  public static let methodNotAllowed = HTTPStatus(405, "Method Not Allowed")
+  public static let requestTimeout = HTTPStatus(408, "Request Timeout")
+  public static let conflict = HTTPStatus(409, "Conflict")
+  public static let contentTooLarge = HTTPStatus(413, "Content Too Large")
+  public static let uriTooLong = HTTPStatus(414, "URI Too Long")
+  public static let unsupportedMediaType = HTTPStatus(415, "Unsupported Media Type")
+  public static let expectationFailed = HTTPStatus(417, "Expectation Failed")
+  public static let unprocessableContent = HTTPStatus(422, "Unprocessable Content")
+  public static let requestHeaderFieldsTooLarge = HTTPStatus(431, "Request Header Fields Too Large")
+  public static let internalServerError = HTTPStatus(500, "Internal Server Error")
+  public static let notImplemented = HTTPStatus(501, "Not Implemented")
+  public static let serviceUnavailable = HTTPStatus(503, "Service Unavailable")
+  public static let httpVersionNotSupported = HTTPStatus(505, "HTTP Version Not Supported")
+
+  /// Whether a response with this status never carries content (RFC 9110 §6.4.1).
+  var forbidsContent: Bool { code < 200 || code == 204 || code == 304 }
+}
+
+/// A response, before framing: the serializer adds Date, Content-Length and Connection.
+public struct HTTPResponse: Hashable, Sendable {
+  public var status: HTTPStatus
+  public var headers: HTTPHeaders
+  public var body: [UInt8]
+
+  public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    self.status = status
+    self.headers = headers
+    self.body = body
+  }
+
+  /// A response whose body is `text` with the given content type.
+  public init(status: HTTPStatus, contentType: String, body text: String) {
+    self.init(
+      status: status, headers: HTTPHeaders([("Content-Type", contentType)]), body: Array(text.utf8))
+  }
+
+  /// The response on the wire.
+  ///
+  /// - Parameters:
+  ///   - keepAlive: false adds `Connection: close`; an HTTP/1.0 client asking to keep the
+  ///     connection gets `Connection: keep-alive`.
+  ///   - omitBody: for HEAD: the headers describe the body, which is not sent.
+  public func serialized(
+    date: String, keepAlive: Bool, minorVersion: Int = 1, omitBody: Bool = false
+  ) -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(128 + body.count)
+    bytes.append(contentsOf: "HTTP/1.1 \(status.code) \(status.reason)\r\nDate: \(date)\r\n".utf8)
+    for (name, value) in headers {
+      bytes.append(contentsOf: name.utf8)
+      bytes.append(contentsOf: ": ".utf8)
+      bytes.append(contentsOf: value.utf8)
+      bytes.append(contentsOf: "\r\n".utf8)
+    }
+    if !status.forbidsContent {
+      bytes.append(contentsOf: "Content-Length: \(body.count)\r\n".utf8)
+    }
+    if !keepAlive {
+      bytes.append(contentsOf: "Connection: close\r\n".utf8)
+    } else if minorVersion == 0 {
+      bytes.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+    }
+    bytes.append(contentsOf: "\r\n".utf8)
+    if !omitBody, !status.forbidsContent { bytes.append(contentsOf: body) }
+    return bytes
+  }
+}
+
+extension StringProtocol {
+  /// ASCII case-insensitive equality, as header names and tokens compare.
+  func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
+    utf8.elementsEqual(other.utf8) { asciiLowercased($0) == asciiLowercased($1) }
+  }
+
+  /// Without leading and trailing spaces and tabs (optional whitespace, RFC 9110 §5.6.3).
+  func trimmingOWS() -> Substring {
+    let isOWS: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    let string = Substring(self)
+    guard let first = string.firstIndex(where: { !isOWS($0) }),
+      let last = string.lastIndex(where: { !isOWS($0) })
+    else { return "" }
+    return string[first...last]
+  }
+}
+
+func asciiLowercased(_ byte: UInt8) -> UInt8 {
+  (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+}

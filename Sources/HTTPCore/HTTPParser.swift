@@ -1,0 +1,387 @@
+/// The sizes a request must fit (reference server-engineering.md section 2.1).
+public struct HTTPLimits: Hashable, Sendable {
+  /// The request line, without its CRLF; longer gets 414.
+  public var maxRequestLineBytes = 8192
+  /// Every field line after the request line, CRLFs included; more gets 431.
+  public var maxHeaderBytes = 16384
+  /// Header fields (and, separately, trailer fields); more gets 431.
+  public var maxHeaderCount = 100
+  /// The decoded body; more gets 413, before the body is read where its length is declared.
+  public var maxBodyBytes = 1_048_576
+
+  public init() {}
+}
+
+/// What the parser found in the bytes so far.
+public enum HTTPParserEvent: Hashable, Sendable {
+  case request(HTTPRequest)
+  /// The request asks for `100 Continue` before it sends its body.
+  case continueExpected
+  /// The bytes are not an acceptable request; the parser accepts nothing more.
+  case error(HTTPError)
+}
+
+/// A strict, incremental HTTP/1.1 request parser (RFC 9112): bytes in, requests out.
+///
+/// Feed bytes with `append`, then call `next()` until it returns nil (it needs more bytes).
+/// Requests come out one at a time, so pipelined requests wait in the buffer until the caller
+/// asks for them. Framing is strict: every line must end in CRLF, a bare CR or LF, whitespace
+/// before a colon, obsolete line folding, a malformed or conflicting length, or a transfer
+/// coding other than a final `chunked` is an error, and after an error the parser never looks
+/// for another request.
+public struct HTTPParser {
+  public let limits: HTTPLimits
+  private var buffer: [UInt8] = []
+  /// The first byte not yet consumed.
+  private var start = 0
+  /// Where the search for the next LF resumes.
+  private var scanFrom = 0
+  private var state = State.requestLine
+  private var request = HTTPRequest(method: "", target: "")
+  /// Bytes of field lines read for the current request (headers, then trailers).
+  private var fieldBytes = 0
+  private var fieldCount = 0
+
+  private enum State {
+    case requestLine, headerFields
+    case fixedBody(remaining: Int)
+    case chunkSize
+    case chunkData(remaining: Int)
+    case chunkDataEnd
+    case trailerFields
+    case failed
+  }
+
+  public init(limits: HTTPLimits = HTTPLimits()) {
+    self.limits = limits
+  }
+
+  /// Bytes received and not yet part of a delivered request.
+  public var bufferedByteCount: Int { buffer.count - start }
+
+  /// Part of a request has been read (so a timeout would cut it short).
+  public var isMidRequest: Bool {
+    if case .requestLine = state { return buffer.count > start }
+    if case .failed = state { return false }
+    return true
+  }
+
+  /// The head is complete and the body is being read.
+  public var isReadingBody: Bool {
+    switch state {
+    case .fixedBody, .chunkSize, .chunkData, .chunkDataEnd, .trailerFields: true
+    default: false
+    }
+  }
+
+  public mutating func append(_ bytes: some Sequence<UInt8>) {
+    buffer.append(contentsOf: bytes)
+  }
+
+  /// The next request, expectation or error in the bytes so far; nil when it needs more.
+  public mutating func next() -> HTTPParserEvent? {
+    do {
+      return try parse()
+    } catch {
+      state = .failed
+      return .error(error)
+    }
+  }
+
+  private mutating func parse() throws(HTTPError) -> HTTPParserEvent? {
+    while true {
+      switch state {
+      case .failed:
+        return nil
+      case .requestLine:
+        let tooLong = HTTPError(
+          .uriTooLong, "the request line is longer than \(limits.maxRequestLineBytes) bytes")
+        guard let line = try nextLine(limit: limits.maxRequestLineBytes, tooLong: tooLong) else {
+          return nil
+        }
+        if line.isEmpty { continue }  // RFC 9112 §2.2: empty lines before a request are ignored
+        try parseRequestLine(line)
+        state = .headerFields
+      case .headerFields:
+        guard let line = try nextFieldLine() else { return nil }
+        if line.isEmpty {
+          if let event = try finishHead() { return event }
+        } else {
+          let field = try parseField(line)
+          request.headers.append(name: field.name, value: field.value)
+        }
+      case .fixedBody(let remaining):
+        let taken = takeBody(upTo: remaining)
+        guard taken == remaining else {
+          state = .fixedBody(remaining: remaining - taken)
+          return nil
+        }
+        return completeRequest()
+      case .chunkSize:
+        let tooLong = HTTPError.badRequest("a chunk size line is longer than 1024 bytes")
+        guard let line = try nextLine(limit: 1024, tooLong: tooLong) else { return nil }
+        let size = try parseChunkSize(line)
+        state = size == 0 ? .trailerFields : .chunkData(remaining: size)
+        if size == 0 { (fieldBytes, fieldCount) = (0, 0) }
+      case .chunkData(let remaining):
+        let taken = takeBody(upTo: remaining)
+        guard taken == remaining else {
+          state = .chunkData(remaining: remaining - taken)
+          return nil
+        }
+        state = .chunkDataEnd
+      case .chunkDataEnd:
+        guard buffer.count - start >= 2 else { return nil }
+        guard buffer[start] == .cr, buffer[start + 1] == .lf else {
+          throw .badRequest("chunk data is not followed by CRLF")
+        }
+        start += 2
+        scanFrom = start
+        state = .chunkSize
+      case .trailerFields:
+        guard let line = try nextFieldLine() else { return nil }
+        if line.isEmpty { return completeRequest() }
+        _ = try parseField(line)  // validated, then dropped: no trailer is acted upon
+      }
+    }
+  }
+
+  // MARK: Lines
+
+  /// The next CRLF-terminated line (without its CRLF), consumed; nil until one is complete.
+  private mutating func nextLine(limit: Int, tooLong: HTTPError) throws(HTTPError) -> ArraySlice<
+    UInt8
+  >? {
+    guard let lf = buffer[max(start, scanFrom)...].firstIndex(of: .lf) else {
+      scanFrom = buffer.count
+      if buffer.count - start > limit + 1 { throw tooLong }  // +1: its CR may have arrived
+      return nil
+    }
+    guard lf > start, buffer[lf - 1] == .cr else { throw .badRequest("a line ends in a bare LF") }
+    let line = buffer[start..<(lf - 1)]
+    if line.count > limit { throw tooLong }
+    if line.contains(.cr) { throw .badRequest("a line contains a bare CR") }
+    start = lf + 1
+    scanFrom = start
+    return line
+  }
+
+  /// The next header or trailer field line, counted against the field limits.
+  private mutating func nextFieldLine() throws(HTTPError) -> ArraySlice<UInt8>? {
+    let tooLarge = HTTPError(
+      .requestHeaderFieldsTooLarge,
+      "the header fields are larger than \(limits.maxHeaderBytes) bytes")
+    let budget = limits.maxHeaderBytes - fieldBytes - 2
+    guard let line = try nextLine(limit: max(budget, 0), tooLong: tooLarge) else { return nil }
+    fieldBytes += line.count + 2
+    if !line.isEmpty {
+      fieldCount += 1
+      if fieldCount > limits.maxHeaderCount {
+        throw HTTPError(
+          .requestHeaderFieldsTooLarge, "more than \(limits.maxHeaderCount) header fields")
+      }
+    }
+    return line
+  }
+
+  // MARK: Request line and fields
+
+  private static let implementedMethods: Set<String> = [
+    "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS",
+  ]
+
+  /// `method SP request-target SP HTTP-version` (RFC 9112 §3).
+  private mutating func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPError) {
+    let parts = line.split(separator: .space, omittingEmptySubsequences: false)
+    guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
+      throw .badRequest("the request line is not 'method target version'")
+    }
+    let (method, target, version) = (parts[0], parts[1], parts[2])
+    guard method.allSatisfy(\.isTokenCharacter) else {
+      throw .badRequest("the method is not a token")
+    }
+    guard version.count == 8, version.starts(with: "HTTP/".utf8),
+      version[version.startIndex + 6] == .dot,
+      let major = version[version.startIndex + 5].digitValue,
+      let minor = version[version.startIndex + 7].digitValue
+    else { throw .badRequest("the HTTP version is malformed") }
+    guard major == 1 else {
+      throw HTTPError(.httpVersionNotSupported, "only HTTP/1.x is supported")
+    }
+    let methodName = String(decoding: method, as: UTF8.self)
+    guard Self.implementedMethods.contains(methodName) else {
+      throw HTTPError(.notImplemented, "the method \(methodName) is not implemented")
+    }
+    guard target.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+      throw .badRequest("the request target contains a byte that is not visible ASCII")
+    }
+    request = HTTPRequest(
+      method: methodName, target: try Self.originForm(of: target, method: methodName),
+      minorVersion: min(minor, 1))
+    (fieldBytes, fieldCount) = (0, 0)
+  }
+
+  /// The target in origin-form: as sent, or the path and query of an absolute-form target.
+  private static func originForm(of target: ArraySlice<UInt8>, method: String) throws(HTTPError)
+    -> String
+  {
+    let text = String(decoding: target, as: UTF8.self)
+    if text.hasPrefix("/") || (text == "*" && method == "OPTIONS") { return text }
+    for scheme in ["http://", "https://"] where text.lowercased().hasPrefix(scheme) {
+      let rest = text.dropFirst(scheme.count)
+      guard let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
+      let path = rest[slash...]
+      return path.hasPrefix("?") ? "/" + path : String(path)
+    }
+    throw .badRequest("the request target is not in origin or absolute form")
+  }
+
+  /// `field-name ":" OWS field-value OWS` (RFC 9112 §5), strictly.
+  private func parseField(_ line: ArraySlice<UInt8>) throws(HTTPError) -> (
+    name: String, value: String
+  ) {
+    if line.first == .space || line.first == .tab {
+      throw .badRequest("obsolete line folding in the header fields")
+    }
+    guard let colon = line.firstIndex(of: .colon) else {
+      throw .badRequest("a header field has no colon")
+    }
+    let name = line[..<colon]
+    guard !name.isEmpty, name.allSatisfy(\.isTokenCharacter) else {
+      throw .badRequest("a header field name is not a token (whitespace before the colon?)")
+    }
+    var value = line[(colon + 1)...]
+    while let first = value.first, first == .space || first == .tab { value = value.dropFirst() }
+    while let last = value.last, last == .space || last == .tab { value = value.dropLast() }
+    guard value.allSatisfy({ $0 == .space || $0 == .tab || ($0 > 0x20 && $0 != 0x7F) }) else {
+      throw .badRequest("a header field value contains a control character")
+    }
+    return (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+  }
+
+  // MARK: Framing
+
+  /// Checks the head and chooses the body's framing (RFC 9112 §6).
+  private mutating func finishHead() throws(HTTPError) -> HTTPParserEvent? {
+    let headers = request.headers
+    let hosts = headers.values(of: "Host").count
+    if hosts > 1 || (hosts == 0 && request.minorVersion == 1) {
+      throw .badRequest("an HTTP/1.1 request needs exactly one Host header field")
+    }
+    let transferEncodings = headers.values(of: "Transfer-Encoding")
+    let contentLengths = headers.values(of: "Content-Length")
+    if !transferEncodings.isEmpty {
+      if request.minorVersion == 0 {
+        throw .badRequest("Transfer-Encoding in an HTTP/1.0 request")
+      }
+      if !contentLengths.isEmpty {
+        throw .badRequest("both Transfer-Encoding and Content-Length")
+      }
+      let codings = transferEncodings.flatMap {
+        $0.split(separator: ",", omittingEmptySubsequences: false)
+      }
+      .map { $0.trimmingOWS().lowercased() }
+      guard codings.last == "chunked", codings.filter({ $0 == "chunked" }).count == 1,
+        !codings.contains("")
+      else { throw .badRequest("chunked is not the final transfer coding, exactly once") }
+      if let other = codings.first(where: { $0 != "chunked" }) {
+        throw HTTPError(.notImplemented, "the transfer coding \(other) is not implemented")
+      }
+      state = .chunkSize
+    } else if let length = contentLengths.first {
+      guard contentLengths.count == 1 else { throw .badRequest("more than one Content-Length") }
+      guard (1...19).contains(length.utf8.count), length.utf8.allSatisfy(\.isDigit),
+        let bytes = Int(length)
+      else { throw .badRequest("Content-Length is not a decimal number") }
+      if bytes > limits.maxBodyBytes {
+        throw HTTPError(
+          .contentTooLarge, "the body is larger than \(limits.maxBodyBytes) bytes")
+      }
+      state = .fixedBody(remaining: bytes)
+      request.body.reserveCapacity(bytes)
+    } else {
+      return completeRequest()
+    }
+    if let expectation = headers["Expect"] {
+      guard expectation.equalsIgnoringASCIICase("100-continue") else {
+        throw HTTPError(.expectationFailed, "only the expectation 100-continue is supported")
+      }
+      if buffer.count == start { return .continueExpected }
+    }
+    return nil
+  }
+
+  /// Moves up to `count` buffered bytes into the body; returns how many it moved.
+  private mutating func takeBody(upTo count: Int) -> Int {
+    let taken = min(count, buffer.count - start)
+    request.body.append(contentsOf: buffer[start..<(start + taken)])
+    start += taken
+    if start >= 65536 { compact() }
+    scanFrom = start
+    return taken
+  }
+
+  /// `chunk-size [ chunk-ext ]` (RFC 9112 §7.1); the extensions are checked, then ignored.
+  private func parseChunkSize(_ line: ArraySlice<UInt8>) throws(HTTPError) -> Int {
+    let digits = line.prefix(while: { $0.hexDigitValue != nil })
+    guard !digits.isEmpty else { throw .badRequest("a chunk size is not hexadecimal") }
+    var size = 0
+    for digit in digits {
+      size = size * 16 + digit.hexDigitValue!
+      if size > limits.maxBodyBytes - request.body.count {
+        throw HTTPError(.contentTooLarge, "the body is larger than \(limits.maxBodyBytes) bytes")
+      }
+    }
+    let extensions = line[digits.endIndex...].drop { $0 == .space || $0 == .tab }
+    guard extensions.isEmpty || extensions.first == .semicolon,
+      extensions.allSatisfy({ $0 == .tab || ($0 >= 0x20 && $0 != 0x7F) })
+    else { throw .badRequest("a chunk size is followed by something other than an extension") }
+    return size
+  }
+
+  private mutating func completeRequest() -> HTTPParserEvent {
+    let complete = request
+    request = HTTPRequest(method: "", target: "")
+    state = .requestLine
+    compact()
+    return .request(complete)
+  }
+
+  /// Drops the consumed bytes, so the buffer holds only what is still to be parsed.
+  private mutating func compact() {
+    buffer.removeSubrange(..<start)
+    start = 0
+    scanFrom = 0
+  }
+}
+
+extension UInt8 {
+  static let cr = UInt8(ascii: "\r")
+  static let lf = UInt8(ascii: "\n")
+  static let space = UInt8(ascii: " ")
+  static let tab = UInt8(ascii: "\t")
+  static let colon = UInt8(ascii: ":")
+  static let semicolon = UInt8(ascii: ";")
+  static let dot = UInt8(ascii: ".")
+
+  var isDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
+
+  var digitValue: Int? { isDigit ? Int(self - UInt8(ascii: "0")) : nil }
+
+  var hexDigitValue: Int? {
+    if let digit = digitValue { return digit }
+    let lower = asciiLowercased(self)
+    return (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(lower)
+      ? Int(lower - UInt8(ascii: "a")) + 10 : nil
+  }
+
+  /// `tchar` (RFC 9110 §5.6.2): the characters of methods and field names.
+  var isTokenCharacter: Bool {
+    switch self {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"):
+      true
+    default: "!#$%&'*+-.^_`|~".utf8.contains(self)
+    }
+  }
+}

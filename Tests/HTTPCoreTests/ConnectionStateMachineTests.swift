@@ -1,0 +1,242 @@
+import Testing
+
+@testable import HTTPCore
+
+let date = "Sun, 22 Nov 2026 00:00:00 GMT"
+
+func at(_ milliseconds: UInt64) -> Moment { Moment(milliseconds: milliseconds, httpDate: date) }
+
+extension ConnectionStateMachine {
+  /// Every action due now.
+  mutating func actions(at milliseconds: UInt64) -> [Action] {
+    var actions: [Action] = []
+    while let action = nextAction(at: at(milliseconds)) { actions.append(action) }
+    return actions
+  }
+
+  mutating func receive(_ text: String, at milliseconds: UInt64) -> [Action] {
+    received(Array(text.utf8), now: milliseconds)
+    return actions(at: milliseconds)
+  }
+}
+
+func wire(_ text: String) -> ConnectionStateMachine.Action { .write(Array(text.utf8)) }
+
+let get = "GET / HTTP/1.1\r\nHost: a\r\n\r\n"
+let ok = HTTPResponse(status: .ok, contentType: "text/plain", body: "ok")
+let okOnTheWire =
+  "HTTP/1.1 200 OK\r\nDate: \(date)\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok"
+
+/// Checklist C7: every timer path and keep-alive decision on a virtual clock, byte for byte.
+@Suite struct ConnectionStateMachineTests {
+  var machine = ConnectionStateMachine(now: 0)
+
+  @Test mutating func requestResponseKeepAlive() {
+    #expect(machine.deadline == 10_000)
+    #expect(
+      machine.receive(get, at: 5) == [
+        .dispatch(HTTPRequest(method: "GET", target: "/", headers: HTTPHeaders([("Host", "a")])))
+      ])
+    #expect(!machine.wantsToRead)
+    #expect(machine.deadline == nil)
+    machine.responded(ok, at: at(6))
+    #expect(machine.actions(at: 6) == [wire(okOnTheWire)])
+    #expect(machine.deadline == 30_006)
+    machine.writeCompleted(now: 7)
+    #expect(machine.actions(at: 7) == [])
+    #expect(machine.wantsToRead)
+    #expect(machine.deadline == 5_007)
+  }
+
+  @Test mutating func idleKeepAliveConnectionClosesSilently_C5() {
+    _ = machine.receive(get, at: 0)
+    machine.responded(ok, at: at(0))
+    _ = machine.actions(at: 0)
+    machine.writeCompleted(now: 0)
+    machine.deadlineReached(at: at(4_999))
+    #expect(machine.actions(at: 4_999) == [])
+    machine.deadlineReached(at: at(5_000))
+    #expect(machine.actions(at: 5_000) == [.close])
+    #expect(machine.isClosed)
+  }
+
+  @Test mutating func newConnectionThatSendsNothingClosesSilently_C1() {
+    machine.deadlineReached(at: at(10_000))
+    #expect(machine.actions(at: 10_000) == [.close])
+  }
+
+  @Test mutating func trickledHeadTimesOutFromItsFirstByte_C2() {
+    _ = machine.receive("GET / HTTP/1.1\r\n", at: 1_000)
+    for second in 2...10 {
+      _ = machine.receive("X", at: UInt64(second) * 1_000)
+      #expect(machine.deadline == 11_000)
+    }
+    machine.deadlineReached(at: at(11_000))
+    #expect(
+      machine.actions(at: 11_000) == [
+        wire(
+          "HTTP/1.1 408 Request Timeout\r\nDate: \(date)\r\nContent-Type: application/problem+json\r\n"
+            + "Content-Length: 107\r\nConnection: close\r\n\r\n"
+            + #"{"type":"about:blank","title":"Request Timeout","status":408,"detail":"the request did not arrive in time"}"#
+        )
+      ])
+    machine.writeCompleted(now: 11_001)
+    #expect(machine.actions(at: 11_001) == [.close])
+  }
+
+  @Test mutating func slowBodyIsBoundedBetweenReadsAndInTotal_C4() {
+    _ = machine.receive("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\n\r\n", at: 0)
+    #expect(machine.deadline == 10_000)
+    for second in 1...25 {
+      _ = machine.receive("x", at: UInt64(second) * 1_000)
+    }
+    #expect(machine.deadline == 30_000)
+    machine.deadlineReached(at: at(30_000))
+    guard case .write(let bytes) = machine.actions(at: 30_000).first else {
+      Issue.record("no 408")
+      return
+    }
+    #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+  }
+
+  @Test mutating func stalledWriteIsAbandonedAfterTheSendTimeout_C6() {
+    _ = machine.receive(get, at: 0)
+    machine.responded(ok, at: at(0))
+    _ = machine.actions(at: 0)
+    machine.deadlineReached(at: at(30_000))
+    #expect(machine.actions(at: 30_000) == [.close])
+  }
+
+  @Test mutating func protocolErrorIsAnsweredThenTheConnectionCloses() {
+    #expect(
+      machine.receive("GET / HTTP/1.1\r\nHost: a\r\nX : y\r\n\r\n", at: 0) == [
+        wire(
+          "HTTP/1.1 400 Bad Request\r\nDate: \(date)\r\nContent-Type: application/problem+json\r\n"
+            + "Content-Length: 134\r\nConnection: close\r\n\r\n"
+            + #"{"type":"about:blank","title":"Bad Request","status":400,"detail":"a header field name is not a token (whitespace before the colon?)"}"#
+        )
+      ])
+    #expect(!machine.wantsToRead)
+    machine.writeCompleted(now: 1)
+    #expect(machine.actions(at: 1) == [.close])
+  }
+
+  @Test mutating func clientAskingToCloseGetsConnectionClose() {
+    _ = machine.receive("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", at: 0)
+    machine.responded(ok, at: at(0))
+    guard case .write(let bytes) = machine.actions(at: 0).first else { return }
+    #expect(String(decoding: bytes, as: UTF8.self).contains("\r\nConnection: close\r\n"))
+    machine.writeCompleted(now: 0)
+    #expect(machine.actions(at: 0) == [.close])
+  }
+
+  @Test mutating func http10KeepAliveIsConfirmed() {
+    _ = machine.receive("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", at: 0)
+    machine.responded(ok, at: at(0))
+    guard case .write(let bytes) = machine.actions(at: 0).first else { return }
+    #expect(String(decoding: bytes, as: UTF8.self).contains("\r\nConnection: keep-alive\r\n"))
+  }
+
+  @Test mutating func headResponsesCarryTheLengthButNoBody() {
+    _ = machine.receive("HEAD / HTTP/1.1\r\nHost: a\r\n\r\n", at: 0)
+    machine.responded(ok, at: at(0))
+    #expect(
+      machine.actions(at: 0) == [
+        wire(
+          "HTTP/1.1 200 OK\r\nDate: \(date)\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n"
+        )
+      ])
+  }
+
+  @Test mutating func pipelinedRequestsAreAnsweredOneAtATime_A14() {
+    let actions = machine.receive(get + "GET /2 HTTP/1.1\r\nHost: a\r\n\r\n", at: 0)
+    #expect(actions.count == 1)
+    machine.responded(ok, at: at(1))
+    #expect(machine.actions(at: 1) == [wire(okOnTheWire)])
+    machine.writeCompleted(now: 2)
+    guard case .dispatch(let second) = machine.actions(at: 2).first else {
+      Issue.record("the second request was not dispatched")
+      return
+    }
+    #expect(second.target == "/2")
+  }
+
+  @Test mutating func theLastAllowedRequestGetsConnectionClose_B8() {
+    var configuration = ConnectionConfiguration()
+    configuration.maxRequestsPerConnection = 3
+    machine = ConnectionStateMachine(configuration: configuration, now: 0)
+    for request in 1...3 {
+      _ = machine.receive(get, at: 0)
+      machine.responded(ok, at: at(0))
+      guard case .write(let bytes) = machine.actions(at: 0).first else { return }
+      #expect(
+        String(decoding: bytes, as: UTF8.self).contains("Connection: close") == (request == 3))
+      machine.writeCompleted(now: 0)
+    }
+    #expect(machine.actions(at: 0) == [.close])
+  }
+
+  @Test mutating func halfClosedPeerStillGetsItsResponse_D2() {
+    machine.received(Array(get.utf8), now: 0)
+    machine.peerClosed()
+    guard case .dispatch = machine.actions(at: 0).first else { return }
+    machine.responded(ok, at: at(0))
+    #expect(machine.actions(at: 0) == [wire(okOnTheWire)])
+    machine.writeCompleted(now: 0)
+    #expect(machine.actions(at: 0) == [.close])
+  }
+
+  @Test mutating func peerClosingMidHeadClosesWithoutAResponse_D3() {
+    _ = machine.receive("GET / HT", at: 0)
+    machine.peerClosed()
+    #expect(machine.actions(at: 0) == [.close])
+  }
+
+  @Test mutating func expectContinueGetsA100BeforeTheBody() {
+    #expect(
+      machine.receive(
+        "PUT / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n", at: 0)
+        == [wire("HTTP/1.1 100 Continue\r\n\r\n")])
+    machine.writeCompleted(now: 1)
+    guard case .dispatch(let request) = machine.receive("ok", at: 2).first else {
+      Issue.record("no request")
+      return
+    }
+    #expect(request.body == Array("ok".utf8))
+  }
+
+  @Test mutating func quiescingClosesAnIdleConnectionNow_F2() {
+    machine.quiesce()
+    #expect(machine.actions(at: 0) == [.close])
+  }
+
+  @Test mutating func quiescingLetsARequestInFlightFinishWithConnectionClose_F3() {
+    _ = machine.receive(get, at: 0)
+    machine.quiesce()
+    machine.responded(ok, at: at(1))
+    guard case .write(let bytes) = machine.actions(at: 1).first else { return }
+    #expect(String(decoding: bytes, as: UTF8.self).hasSuffix("Connection: close\r\n\r\nok"))
+    machine.writeCompleted(now: 2)
+    #expect(machine.actions(at: 2) == [.close])
+  }
+
+  @Test mutating func quiescingLetsAPartialRequestArriveFirst() {
+    _ = machine.receive("GET / HTTP/1.1\r\n", at: 0)
+    machine.quiesce()
+    #expect(machine.actions(at: 0) == [])
+    guard case .dispatch = machine.receive("Host: a\r\n\r\n", at: 1).first else {
+      Issue.record("no request")
+      return
+    }
+  }
+
+  @Test mutating func readingPausesWhenTooMuchIsBuffered_A15() {
+    var configuration = ConnectionConfiguration()
+    configuration.maxBufferedBytes = 100
+    machine = ConnectionStateMachine(configuration: configuration, now: 0)
+    machine.received(Array(repeating: UInt8(ascii: "a"), count: 50), now: 0)
+    #expect(machine.wantsToRead)
+    machine.received(Array(repeating: UInt8(ascii: "a"), count: 50), now: 0)
+    #expect(!machine.wantsToRead)
+  }
+}

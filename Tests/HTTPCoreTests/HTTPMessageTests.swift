@@ -1,0 +1,34 @@
+import Testing
+
+@testable import HTTPCore
+
+@Suite struct HTTPMessageTests {
+  @Test(arguments: [
+    (0, "Thu, 01 Jan 1970 00:00:00 GMT"),
+    (784_111_777, "Sun, 06 Nov 1994 08:49:37 GMT"),
+    (951_782_400, "Tue, 29 Feb 2000 00:00:00 GMT"),
+    (1_795_305_599, "Sat, 21 Nov 2026 23:59:59 GMT"),
+    (-1, "Wed, 31 Dec 1969 23:59:59 GMT"),
+  ])
+  func httpDates(seconds: Int, expected: String) {
+    #expect(HTTPDate.string(secondsSince1970: seconds) == expected)
+  }
+
+  @Test func noContentResponsesCarryNoLength() {
+    let bytes = HTTPResponse(status: .noContent).serialized(date: "D", keepAlive: true)
+    #expect(String(decoding: bytes, as: UTF8.self) == "HTTP/1.1 204 No Content\r\nDate: D\r\n\r\n")
+  }
+
+  @Test func headerLookupIgnoresCase() {
+    let headers = HTTPHeaders([("Content-Type", "a"), ("content-type", "b")])
+    #expect(headers["CONTENT-TYPE"] == "a")
+    #expect(headers.values(of: "content-Type") == ["a", "b"])
+  }
+
+  @Test func problemDetailsAreEscaped() {
+    let body = HTTPError(.badRequest, "a \"quote\"\n").response.body
+    #expect(
+      String(decoding: body, as: UTF8.self)
+        == #"{"type":"about:blank","title":"Bad Request","status":400,"detail":"a \"quote\"\n"}"#)
+  }
+}

@@ -1,0 +1,291 @@
+import Testing
+
+@testable import HTTPCore
+
+/// Every event the parser produces for `bytes`, fed in pieces cut at `cuts`.
+func events(_ bytes: [UInt8], cuts: [Int] = [], limits: HTTPLimits = HTTPLimits())
+  -> [HTTPParserEvent]
+{
+  var parser = HTTPParser(limits: limits)
+  var events: [HTTPParserEvent] = []
+  var from = 0
+  for cut in cuts + [bytes.count] {
+    parser.append(bytes[from..<cut])
+    from = cut
+    while let event = parser.next() { events.append(event) }
+  }
+  return events
+}
+
+func events(_ text: String, limits: HTTPLimits = HTTPLimits()) -> [HTTPParserEvent] {
+  events(Array(text.utf8), limits: limits)
+}
+
+/// The status of the error `text` produces, or nil if it produces none.
+func errorStatus(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Int? {
+  for case .error(let error) in events(text, limits: limits) { return error.status.code }
+  return nil
+}
+
+/// Checklists A (framing and smuggling) and B (size limits) of server-engineering.md 2.6.
+@Suite struct HTTPParserTests {
+  @Test func simpleGet() {
+    #expect(
+      events("GET /health?x=1 HTTP/1.1\r\nHost: a\r\nAccept: */*\r\n\r\n") == [
+        .request(
+          HTTPRequest(
+            method: "GET", target: "/health?x=1",
+            headers: HTTPHeaders([("Host", "a"), ("Accept", "*/*")])))
+      ])
+  }
+
+  @Test func postWithContentLength() {
+    let parsed = events("POST /e HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\nbody")
+    #expect(parsed.count == 1)
+    guard case .request(let request) = parsed.first else { return }
+    #expect(request.body == Array("body".utf8))
+    #expect(request.path == "/e")
+    #expect(request.query == nil)
+  }
+
+  @Test func chunkedBodyIsDecoded_A7() {
+    let text =
+      "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+      + "4;ext=1\r\nWiki\r\n5\r\npedia\r\n0\r\nChecksum: x\r\n\r\n"
+    guard case .request(let request) = events(text).first else {
+      Issue.record("no request")
+      return
+    }
+    #expect(String(decoding: request.body, as: UTF8.self) == "Wikipedia")
+  }
+
+  @Test func fieldValuesLoseTheirOptionalWhitespace() {
+    guard case .request(let request) = events("GET / HTTP/1.1\r\nHost:  a \t\r\nX:\r\n\r\n").first
+    else { return }
+    #expect(request.headers.fields.map(\.value) == ["a", ""])
+  }
+
+  @Test func absoluteFormTargetsBecomeOriginForm() {
+    guard
+      case .request(let request) = events("GET http://h:1/a?b HTTP/1.1\r\nHost: h\r\n\r\n").first
+    else { return }
+    #expect(request.target == "/a?b")
+  }
+
+  @Test func http10NeedsNoHostAndDefaultsToClose() {
+    guard case .request(let request) = events("GET / HTTP/1.0\r\n\r\n").first else { return }
+    #expect(request.minorVersion == 0)
+    #expect(!request.keepAlive)
+  }
+
+  @Test func leadingEmptyLinesAreIgnored() {
+    #expect(events("\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n").count == 1)
+  }
+
+  // MARK: A. Framing and smuggling
+
+  @Test func contentLengthWithTransferEncodingIsRefused_A1() {
+    let text =
+      "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n"
+      + "0\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: a\r\n\r\n"
+    #expect(
+      events(text) == [.error(HTTPError(.badRequest, "both Transfer-Encoding and Content-Length"))])
+  }
+
+  @Test(arguments: [
+    ("Transfer-Encoding : chunked", "A2 space before the colon"),
+    ("X-Abc: \rxTransfer-Encoding: chunked", "A3 bare CR in a value"),
+    ("X-Abc: a\r\n b", "A5 obsolete line folding"),
+    ("X\0: a", "A9 NUL in a name"),
+    ("X: a\0b", "A9 NUL in a value"),
+    ("X\r: a", "A9 CR in a name"),
+    ("X: \u{7F}", "DEL in a value"),
+    ("Nocolon", "a field without colon"),
+    (": value", "an empty field name"),
+  ])
+  func malformedFieldLinesAre400(field: String, row: String) {
+    #expect(errorStatus("GET / HTTP/1.1\r\nHost: a\r\n\(field)\r\n\r\n") == 400, "\(row)")
+  }
+
+  @Test func bareLFLineEndingsAre400_A4() {
+    #expect(errorStatus("GET / HTTP/1.1\nHost: a\n\n") == 400)
+    #expect(errorStatus("GET / HTTP/1.1\r\nHost: a\n\r\n") == 400)
+  }
+
+  @Test(arguments: [
+    "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked",
+    "Transfer-Encoding: chunked, gzip",
+    "Transfer-Encoding: xchunked",
+    "Transfer-Encoding: chunked,",
+  ])
+  func transferEncodingsOtherThanAFinalChunkedAre400_A6(fields: String) {
+    #expect(errorStatus("POST / HTTP/1.1\r\nHost: a\r\n\(fields)\r\n\r\n") == 400)
+  }
+
+  @Test func transferCodingsBeforeChunkedAreNotImplemented_A6() {
+    #expect(
+      errorStatus("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n") == 501)
+  }
+
+  @Test func transferEncodingInHTTP10Is400() {
+    #expect(errorStatus("POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n") == 400)
+  }
+
+  @Test(arguments: [
+    "2\r\nxxYY0\r\n\r\n", "2\nxx\r\n0\r\n\r\n", "2\r\nxx\r\n0\r\n\n", "g\r\n", "2 x\r\nxx\r\n",
+  ])
+  func malformedChunksAre400_A7(body: String) {
+    #expect(
+      errorStatus("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n\(body)") == 400)
+  }
+
+  @Test(arguments: [
+    "Content-Length: 4\r\nContent-Length: 4", "Content-Length: 4, 5", "Content-Length: +4",
+    "Content-Length: -1", "Content-Length: 1 2", "Content-Length:",
+    "Content-Length: 99999999999999999999", "Content-Length: 0x10",
+  ])
+  func malformedContentLengthsAre400_A8(field: String) {
+    #expect(errorStatus("POST / HTTP/1.1\r\nHost: a\r\n\(field)\r\n\r\nbody") == 400)
+  }
+
+  @Test(arguments: ["GET / HTTP/9.9", "GET / HTTP/2.0", "GET / HTTP/0.9"])
+  func otherMajorVersionsAre505_A10(line: String) {
+    #expect(errorStatus("\(line)\r\nHost: a\r\n\r\n") == 505)
+  }
+
+  @Test(arguments: ["GET / HTTP/1", "GET / HTTP/1.10", "GET / http/1.1", "GET / HTTP/1.x"])
+  func malformedVersionsAre400(line: String) {
+    #expect(errorStatus("\(line)\r\nHost: a\r\n\r\n") == 400)
+  }
+
+  @Test func hostMustAppearExactlyOnceInHTTP11_A11() {
+    #expect(errorStatus("GET / HTTP/1.1\r\n\r\n") == 400)
+    #expect(errorStatus("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n") == 400)
+    #expect(errorStatus("GET / HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n") == 400)
+  }
+
+  @Test(arguments: ["GET /a b HTTP/1.1", "GET  / HTTP/1.1", "GET / HTTP/1.1 ", "G@T / HTTP/1.1"])
+  func malformedRequestLinesAre400_A12(line: String) {
+    #expect(errorStatus("\(line)\r\nHost: a\r\n\r\n") == 400)
+  }
+
+  @Test(arguments: ["GETT", "CONNECT", "TRACE", "BREW"])
+  func unimplementedMethodsAre501_A12_A13(method: String) {
+    #expect(errorStatus("\(method) / HTTP/1.1\r\nHost: a\r\n\r\n") == 501)
+  }
+
+  @Test func requestTargetsMustBeVisibleASCII() {
+    #expect(errorStatus("GET /caf\u{E9} HTTP/1.1\r\nHost: a\r\n\r\n") == 400)
+    #expect(errorStatus("GET a HTTP/1.1\r\nHost: a\r\n\r\n") == 400)
+    #expect(errorStatus("GET * HTTP/1.1\r\nHost: a\r\n\r\n") == 400)
+    #expect(errorStatus("OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n") == nil)
+  }
+
+  @Test func pipelinedRequestsComeOutOneAtATimeInOrder_A14() {
+    let text =
+      "GET /1 HTTP/1.1\r\nHost: a\r\n\r\nPOST /2 HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\n\r\nxGET /3 HTTP/1.1\r\nHost: a\r\n\r\n"
+    let targets = events(text).compactMap { event -> String? in
+      guard case .request(let request) = event else { return nil }
+      return request.target
+    }
+    #expect(targets == ["/1", "/2", "/3"])
+  }
+
+  @Test func garbageAfterAValidRequestIsAnErrorAndNothingMore_A17() {
+    let parsed = events("GET / HTTP/1.1\r\nHost: a\r\n\r\nxyz\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n")
+    #expect(parsed.count == 2)
+    #expect(parsed.last.map { if case .error = $0 { true } else { false } } == true)
+  }
+
+  @Test func nothingIsParsedAfterAnError() {
+    var parser = HTTPParser()
+    parser.append("BAD\r\n".utf8)
+    #expect(parser.next() != nil)
+    parser.append("GET / HTTP/1.1\r\nHost: a\r\n\r\n".utf8)
+    #expect(parser.next() == nil)
+  }
+
+  @Test func expectContinueIsSignalledBeforeTheBody() {
+    var parser = HTTPParser()
+    parser.append(
+      "PUT / HTTP/1.1\r\nHost: a\r\nExpect: 100-Continue\r\nContent-Length: 2\r\n\r\n".utf8)
+    #expect(parser.next() == .continueExpected)
+    #expect(parser.next() == nil)
+    parser.append("ok".utf8)
+    guard case .request(let request) = parser.next() else {
+      Issue.record("no request")
+      return
+    }
+    #expect(request.body == Array("ok".utf8))
+    #expect(
+      errorStatus("PUT / HTTP/1.1\r\nHost: a\r\nExpect: teapot\r\nContent-Length: 2\r\n\r\n") == 417
+    )
+  }
+
+  // MARK: B. Size limits
+
+  @Test func oversizedHeaderIs431_B1() {
+    let big = String(repeating: "a", count: 100_000)
+    #expect(errorStatus("GET / HTTP/1.1\r\nHost: a\r\nX: \(big)\r\n\r\n") == 431)
+    // Refused before the line ends: the parser never holds more than the limit.
+    #expect(errorStatus("GET / HTTP/1.1\r\nHost: a\r\nX: \(big)") == 431)
+  }
+
+  @Test func oversizedRequestLineIs414_B2() {
+    let target = "/" + String(repeating: "a", count: 9 * 1024)
+    #expect(errorStatus("GET \(target) HTTP/1.1\r\nHost: a\r\n\r\n") == 414)
+    #expect(errorStatus("GET \(target)") == 414)
+  }
+
+  @Test func tooManyHeaderFieldsIs431_B3() {
+    let fields = (0..<99).map { "X-\($0): v\r\n" }.joined()
+    #expect(errorStatus("GET / HTTP/1.1\r\nHost: a\r\n\(fields)\r\n") == nil)
+    #expect(errorStatus("GET / HTTP/1.1\r\nHost: a\r\nY: 1\r\n\(fields)\r\n") == 431)
+  }
+
+  @Test func declaredBodyOverTheLimitIs413BeforeReadingIt_B4() {
+    #expect(
+      events("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 2000000\r\n\r\n") == [
+        .error(HTTPError(.contentTooLarge, "the body is larger than 1048576 bytes"))
+      ])
+  }
+
+  @Test func bodyExactlyAtTheLimitIsAccepted_B5() {
+    var limits = HTTPLimits()
+    limits.maxBodyBytes = 10
+    let text = "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n0123456789"
+    #expect(errorStatus(text, limits: limits) == nil)
+    #expect(events(text, limits: limits).count == 1)
+    #expect(
+      errorStatus(
+        "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n6\r\n012345\r\n5\r\n",
+        limits: limits) == 413)
+  }
+
+  @Test func extraBytesAfterABodyAreTheNextRequest_B7() {
+    let parsed = events("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\n0123456789\r\n\r\n")
+    #expect(parsed.count == 2)
+    #expect(parsed.last.map { if case .error = $0 { true } else { false } } == true)
+  }
+
+  // MARK: Chunk-split invariance
+
+  static let corpus = [
+    "GET /a HTTP/1.1\r\nHost: a\r\nX: 1\r\n\r\n",
+    "POST /b HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello"
+      + "GET /c HTTP/1.0\r\n\r\n",
+    "PUT / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nT: 1\r\n\r\n",
+    "GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding : chunked\r\n\r\n",
+    "GET / HTTP/1.1\nHost: a\r\n\r\n",
+  ]
+
+  @Test(arguments: corpus)
+  func splittingAtEveryPositionGivesTheSameEvents(text: String) {
+    let bytes = Array(text.utf8)
+    let whole = events(bytes)
+    for cut in 0...bytes.count {
+      #expect(events(bytes, cuts: [cut]) == whole, "cut at \(cut)")
+    }
+    #expect(events(bytes, cuts: Array(0..<bytes.count)) == whole, "one byte at a time")
+  }
+}
