@@ -1,0 +1,243 @@
+import CLibUV
+import HTTPCore
+import Logging
+
+/// One accepted connection: the libuv shell around a `ConnectionStateMachine`.
+///
+/// It owns its handles (the socket and a timer) and requests (one write, one shutdown); each
+/// handle's `data` points back to it. The server keeps it alive until both handles are closed,
+/// so no callback ever finds it gone. Bytes handed to `uv_write` are its own copy, freed in the
+/// write callback, which libuv calls even when the connection is closed underneath.
+final class Connection {
+  unowned let server: HTTPServer
+  let tcp: UnsafeMutablePointer<uv_tcp_t>
+  private let timer: UnsafeMutablePointer<uv_timer_t>
+  private let writeRequest: UnsafeMutablePointer<uv_write_t>
+  private let shutdownRequest: UnsafeMutablePointer<uv_shutdown_t>
+  private var machine: ConnectionStateMachine
+  private var pendingWrite: UnsafeMutableRawBufferPointer?
+  private var isReading = false
+  private var armedDeadline: UInt64?
+  private var phase = Phase.open
+  private var openHandles = 2
+
+  private enum Phase {
+    case open
+    /// The last response is sent and our side shut down; what the peer still sends is dropped
+    /// until it closes or the linger timeout passes.
+    case lingering
+    case closing
+  }
+
+  init(server: HTTPServer) {
+    self.server = server
+    tcp = .allocate(capacity: 1)
+    timer = .allocate(capacity: 1)
+    writeRequest = .allocate(capacity: 1)
+    shutdownRequest = .allocate(capacity: 1)
+    machine = ConnectionStateMachine(
+      configuration: server.configuration.connection, now: uv_now(server.loop))
+    uv_tcp_init(server.loop, tcp)
+    uv_timer_init(server.loop, timer)
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    tcp.pointee.data = context
+    timer.pointee.data = context
+    writeRequest.pointee.data = context
+    shutdownRequest.pointee.data = context
+  }
+
+  deinit {
+    pendingWrite?.deallocate()
+    tcp.deallocate()
+    timer.deallocate()
+    writeRequest.deallocate()
+    shutdownRequest.deallocate()
+  }
+
+  func start() {
+    uv_tcp_nodelay(tcp, 1)
+    drive()
+  }
+
+  func quiesce() {
+    machine.quiesce()
+    drive()
+  }
+
+  /// Closes at once: write errors, resets, the end of the shutdown grace.
+  func abort() {
+    guard !isClosing else { return }
+    phase = .closing
+    uv_close(cuv_handle(tcp)) { handle in Connection.from(handle).handleClosed() }
+    uv_close(cuv_handle(timer)) { handle in Connection.from(handle).handleClosed() }
+  }
+
+  // MARK: The machine's actions
+
+  /// Performs the machine's actions until it waits for an event.
+  private func drive() {
+    guard case .open = phase else { return }
+    let now = server.moment
+    while let action = machine.nextAction(at: now) {
+      switch action {
+      case .dispatch(let request):
+        respond(to: request, at: now)
+      case .write(let bytes):
+        guard write(bytes) else { return updateReadingAndTimer() }
+        machine.writeCompleted(now: now.milliseconds)
+      case .close:
+        // A stalled write (the send timeout) cannot be drained behind: close at once.
+        return pendingWrite == nil ? linger() : abort()
+      }
+    }
+    updateReadingAndTimer()
+  }
+
+  private func respond(to request: HTTPRequest, at now: Moment) {
+    let started = uv_hrtime()
+    let response = server.responder.respond(
+      to: request, context: RequestContext(isDraining: server.isDraining, now: now.milliseconds))
+    machine.responded(response, at: now)
+    server.logger.info(
+      "request",
+      metadata: [
+        "method": "\(request.method)", "path": "\(request.path)",
+        "status": "\(response.status.code)", "duration_us": "\((uv_hrtime() - started) / 1000)",
+      ])
+  }
+
+  /// Writes `bytes`; true if they all went out at once, false if a write is pending (its
+  /// callback continues) or failed (the connection is closing).
+  private func write(_ bytes: [UInt8]) -> Bool {
+    let written = bytes.withUnsafeBytes { raw in
+      var buffer = uv_buf_init(
+        UnsafeMutableRawPointer(mutating: raw.baseAddress!).assumingMemoryBound(to: CChar.self),
+        UInt32(raw.count))
+      return uv_try_write(cuv_stream(tcp), &buffer, 1)
+    }
+    if written == bytes.count { return true }
+    guard written >= 0 || written == UV_EAGAIN.rawValue else {
+      abort()
+      return false
+    }
+    let rest = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: bytes.count - Int(max(written, 0)), alignment: 1)
+    rest.copyBytes(from: bytes[Int(max(written, 0))...])
+    pendingWrite = rest
+    var buffer = uv_buf_init(
+      rest.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(rest.count))
+    let status = uv_write(writeRequest, cuv_stream(tcp), &buffer, 1) { request, status in
+      Connection.from(request).writeFinished(status: status)
+    }
+    if status != 0 { abort() }
+    return false
+  }
+
+  private func writeFinished(status: Int32) {
+    pendingWrite?.deallocate()
+    pendingWrite = nil
+    guard case .open = phase else { return }
+    guard status == 0 else { return abort() }
+    machine.writeCompleted(now: uv_now(server.loop))
+    drive()
+  }
+
+  /// Reads only while the machine wants bytes, and arms the timer for its deadline.
+  private func updateReadingAndTimer() {
+    guard case .open = phase else { return }
+    setReading(machine.wantsToRead)
+    let deadline = machine.deadline
+    guard deadline != armedDeadline else { return }
+    armedDeadline = deadline
+    guard let deadline else {
+      uv_timer_stop(timer)
+      return
+    }
+    let now = uv_now(server.loop)
+    uv_timer_start(
+      timer, { timer in Connection.from(timer).timerFired() }, deadline > now ? deadline - now : 0,
+      0)
+  }
+
+  private func setReading(_ wanted: Bool) {
+    guard wanted != isReading else { return }
+    isReading = wanted
+    guard wanted else {
+      uv_read_stop(cuv_stream(tcp))
+      return
+    }
+    uv_read_start(
+      cuv_stream(tcp),
+      { handle, _, buffer in
+        let readBuffer = Connection.from(handle).server.readBuffer
+        buffer!.pointee = uv_buf_init(
+          readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(readBuffer.count))
+      },
+      { stream, count, _ in Connection.from(stream).didRead(count) })
+  }
+
+  private func didRead(_ count: Int) {
+    switch phase {
+    case .open where count > 0:
+      machine.received(
+        UnsafeRawBufferPointer(rebasing: server.readBuffer[..<count]), now: uv_now(server.loop))
+      drive()
+    case .open where count == Int(UV_EOF.rawValue):
+      machine.peerClosed()
+      drive()
+    case .lingering where count > 0:
+      break  // dropped: the peer is still sending what it started before our response
+    case .open, .lingering:
+      abort()  // EOF while lingering, or a read error such as a reset
+    case .closing:
+      break
+    }
+  }
+
+  private func timerFired() {
+    armedDeadline = nil
+    switch phase {
+    case .open:
+      machine.deadlineReached(at: server.moment)
+      drive()
+    case .lingering:
+      abort()
+    case .closing:
+      break
+    }
+  }
+
+  // MARK: Closing
+
+  /// Shuts our side down after the last response, then drains the peer (reference 2.1:
+  /// without it, unread request bytes make the kernel send a reset that can destroy the
+  /// response before the client reads it).
+  private func linger() {
+    phase = .lingering
+    setReading(true)
+    uv_timer_start(
+      timer, { timer in Connection.from(timer).timerFired() }, server.configuration.lingerTimeout, 0
+    )
+    let status = uv_shutdown(shutdownRequest, cuv_stream(tcp)) { request, status in
+      if status != 0 { Connection.from(request).abort() }
+    }
+    if status != 0 { abort() }
+  }
+
+  private var isClosing: Bool {
+    if case .closing = phase { return true }
+    return false
+  }
+
+  private func handleClosed() {
+    openHandles -= 1
+    if openHandles == 0 { server.connectionDidClose(self) }
+  }
+
+  /// The connection a handle or request belongs to: every libuv handle and request begins
+  /// with its `data` field.
+  static func from(_ handleOrRequest: UnsafeMutableRawPointer?) -> Connection {
+    let data = handleOrRequest!.load(as: UnsafeMutableRawPointer.self)
+    return Unmanaged<Connection>.fromOpaque(data).takeUnretainedValue()
+  }
+}

@@ -1,0 +1,274 @@
+import CLibUV
+public import HTTPCore
+public import Logging
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// An HTTP/1.1 server on its own libuv loop.
+///
+/// Everything happens on the thread that calls `run()`: sockets, timers, signals and the
+/// responder. Only `requestShutdown()` may be called from another thread. On SIGTERM or
+/// SIGINT (or `requestShutdown`) the server stops accepting, answers `/readyz`-style probes as
+/// draining, lets requests in flight finish with `Connection: close`, closes idle connections,
+/// force-closes what is left after the grace period, and `run()` returns 0. A second signal
+/// during shutdown makes `run()` return at once with 128 + the signal number.
+public final class HTTPServer: @unchecked Sendable {
+  public let configuration: HTTPServerConfiguration
+  let responder: any HTTPResponder
+  let logger: Logger
+
+  let loop: UnsafeMutablePointer<uv_loop_t>
+  private let listener: UnsafeMutablePointer<uv_tcp_t>
+  private let wakeup: UnsafeMutablePointer<uv_async_t>
+  private let graceTimer: UnsafeMutablePointer<uv_timer_t>
+  private let signals: [UnsafeMutablePointer<uv_signal_t>]
+  /// One buffer for every read: libuv fills it and the connection copies out at once.
+  let readBuffer: UnsafeMutableRawBufferPointer
+
+  private var connections: [ObjectIdentifier: Connection] = [:]
+  private var acceptPending = false
+  private var state = State.idle
+  private var dateSecond = -1
+  private var httpDate = ""
+
+  private enum State {
+    case idle, running, draining, stopped
+    case aborted(status: Int32)
+  }
+
+  public init(
+    configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger
+  ) {
+    self.configuration = configuration
+    self.responder = responder
+    self.logger = logger
+    loop = .allocate(capacity: 1)
+    listener = .allocate(capacity: 1)
+    wakeup = .allocate(capacity: 1)
+    graceTimer = .allocate(capacity: 1)
+    signals = configuration.handlesSignals ? [.allocate(capacity: 1), .allocate(capacity: 1)] : []
+    readBuffer = .allocate(byteCount: 65_536, alignment: 16)
+  }
+
+  deinit {
+    for handle in [
+      UnsafeMutableRawPointer(listener), UnsafeMutableRawPointer(wakeup),
+      UnsafeMutableRawPointer(graceTimer),
+    ]
+      + signals.map(UnsafeMutableRawPointer.init)
+    {
+      handle.deallocate()
+    }
+    loop.deallocate()
+    readBuffer.deallocate()
+  }
+
+  /// The number of open connections.
+  public var connectionCount: Int { connections.count }
+
+  /// Binds and listens; returns the port (the one picked, for port 0).
+  public func start() throws(ServerError) -> Int {
+    signal(SIGPIPE, SIG_IGN)
+    try check(uv_loop_init(loop), "uv_loop_init")
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    uv_tcp_init(loop, listener)
+    uv_async_init(loop, wakeup) { handle in HTTPServer.from(handle).beginShutdown(signal: nil) }
+    uv_timer_init(loop, graceTimer)
+    for handle in [cuv_handle(listener)] + auxiliaryHandles { handle?.pointee.data = context }
+    for (handle, number) in zip(signals, [SIGTERM, SIGINT]) {
+      uv_signal_init(loop, handle)
+      handle.pointee.data = context
+      uv_signal_start(
+        handle, { handle, number in HTTPServer.from(handle).beginShutdown(signal: number) }, number)
+    }
+    do {
+      var address = sockaddr_storage()
+      try resolve(configuration.host, port: configuration.port, into: &address)
+      try withUnsafePointer(to: &address) { pointer throws(ServerError) in
+        try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          socketAddress throws(ServerError) in
+          try check(
+            uv_tcp_bind(listener, socketAddress, 0),
+            "bind \(configuration.host):\(configuration.port)")
+        }
+      }
+      try check(
+        uv_listen(cuv_stream(listener), 511) { handle, status in
+          HTTPServer.from(handle).connectionArrived(status: status)
+        }, "listen on \(configuration.host):\(configuration.port)")
+    } catch {
+      closeServerHandles()
+      uv_run(loop, UV_RUN_DEFAULT)
+      uv_loop_close(loop)
+      state = .stopped
+      throw error
+    }
+    state = .running
+    return boundPort
+  }
+
+  /// Runs the loop until shutdown completes; returns the process exit status.
+  public func run() -> Int32 {
+    uv_run(loop, UV_RUN_DEFAULT)
+    if case .aborted(let status) = state { return status }
+    let closed = uv_loop_close(loop)
+    if closed != 0 { logger.error("shutdown.leak", metadata: ["uv_loop_close": "\(closed)"]) }
+    logger.info("shutdown.complete")
+    return closed == 0 ? 0 : 1
+  }
+
+  /// Starts a graceful shutdown; safe from any thread.
+  public func requestShutdown() {
+    uv_async_send(wakeup)
+  }
+
+  /// The port the listener is bound to.
+  public var boundPort: Int {
+    var address = sockaddr_storage()
+    var length = Int32(MemoryLayout<sockaddr_storage>.size)
+    withUnsafeMutablePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        _ = uv_tcp_getsockname(listener, $0, &length)
+      }
+    }
+    return withUnsafeBytes(of: address) { bytes in
+      Int(UInt16(bytes[2]) << 8 | UInt16(bytes[3]))  // sin_port and sin6_port, network order
+    }
+  }
+
+  // MARK: Time
+
+  /// Now, for connection state machines: the loop's clock and the current HTTP date.
+  var moment: Moment {
+    let second = time(nil)
+    if second != dateSecond {
+      dateSecond = second
+      httpDate = HTTPDate.string(secondsSince1970: second)
+    }
+    return Moment(milliseconds: uv_now(loop), httpDate: httpDate)
+  }
+
+  var isDraining: Bool {
+    if case .running = state { return false }
+    return true
+  }
+
+  // MARK: Connections
+
+  private func connectionArrived(status: Int32) {
+    guard status == 0 else {
+      logger.warning("accept.failed", metadata: ["error": "\(errorName(status))"])
+      return
+    }
+    guard connections.count < configuration.maxConnections else {
+      acceptPending = true  // libuv stops polling the listener until we accept
+      return
+    }
+    accept()
+  }
+
+  private func accept() {
+    acceptPending = false
+    let connection = Connection(server: self)
+    guard uv_accept(cuv_stream(listener), cuv_stream(connection.tcp)) == 0 else {
+      connection.abort()
+      return
+    }
+    connections[ObjectIdentifier(connection)] = connection
+    connection.start()
+  }
+
+  /// Called once both of a connection's handles are closed.
+  func connectionDidClose(_ connection: Connection) {
+    connections[ObjectIdentifier(connection)] = nil
+    if acceptPending, case .running = state { accept() }
+    if case .draining = state, connections.isEmpty { finishShutdown() }
+  }
+
+  // MARK: Shutdown
+
+  private func beginShutdown(signal number: Int32?) {
+    switch state {
+    case .running:
+      state = .draining
+      logger.info(
+        "shutdown.begin",
+        metadata: [
+          "signal": "\(number.map { String($0) } ?? "none")", "connections": "\(connections.count)",
+        ])
+      uv_close(cuv_handle(listener), nil)
+      uv_timer_start(
+        graceTimer, { timer in HTTPServer.from(timer).graceExpired() }, configuration.shutdownGrace,
+        0)
+      for connection in connections.values { connection.quiesce() }
+      if connections.isEmpty { finishShutdown() }
+    case .draining:
+      guard let number else { return }
+      logger.warning("shutdown.forced", metadata: ["signal": "\(number)"])
+      state = .aborted(status: 128 + number)
+      uv_stop(loop)
+    case .idle, .stopped, .aborted:
+      break
+    }
+  }
+
+  private func graceExpired() {
+    logger.warning("shutdown.grace_expired", metadata: ["connections": "\(connections.count)"])
+    for connection in connections.values { connection.abort() }
+  }
+
+  private func finishShutdown() {
+    state = .stopped
+    for handle in auxiliaryHandles { uv_close(handle, nil) }
+  }
+
+  private func closeServerHandles() {
+    for handle in [cuv_handle(listener)] + auxiliaryHandles { uv_close(handle, nil) }
+  }
+
+  /// The handles besides the listener that keep the loop alive until shutdown completes.
+  private var auxiliaryHandles: [UnsafeMutablePointer<uv_handle_t>?] {
+    [cuv_handle(wakeup), cuv_handle(graceTimer)] + signals.map { cuv_handle($0) }
+  }
+
+  // MARK: C plumbing
+
+  /// The server a handle belongs to: every libuv handle begins with its `data` field.
+  static func from(_ handle: UnsafeMutableRawPointer?) -> HTTPServer {
+    let data = handle!.load(as: UnsafeMutableRawPointer.self)
+    return Unmanaged<HTTPServer>.fromOpaque(data).takeUnretainedValue()
+  }
+
+  private func resolve(_ host: String, port: Int, into address: inout sockaddr_storage)
+    throws(ServerError)
+  {
+    let name = host == "localhost" ? "127.0.0.1" : host
+    let found = withUnsafeMutablePointer(to: &address) { pointer in
+      let asIPv4 = pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+        uv_ip4_addr(name, Int32(port), $0)
+      }
+      guard asIPv4 != 0 else { return true }
+      return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+        uv_ip6_addr(name, Int32(port), $0)
+      } == 0
+    }
+    guard found else { throw ServerError(message: "'\(host)' is not an IPv4 or IPv6 address") }
+  }
+
+  private func check(_ status: Int32, _ what: @autoclosure () -> String) throws(ServerError) {
+    guard status == 0 else { throw ServerError(message: "\(what()): \(errorName(status))") }
+  }
+}
+
+/// Why the server could not start.
+public struct ServerError: Error, CustomStringConvertible {
+  public var message: String
+  public var description: String { message }
+}
+
+/// libuv's name for an error code, such as `EADDRINUSE`.
+func errorName(_ status: Int32) -> String {
+  String(cString: uv_err_name(status))
+}

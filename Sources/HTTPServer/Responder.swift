@@ -1,0 +1,40 @@
+public import HTTPCore
+
+/// Answers requests. The server calls it on its loop thread, one request at a time, and knows
+/// nothing of what the responses mean.
+public protocol HTTPResponder: AnyObject {
+  func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse
+}
+
+/// What the server tells a responder besides the request.
+public struct RequestContext: Sendable {
+  /// The server is shutting down: readiness probes should fail.
+  public var isDraining: Bool
+  /// The loop's monotonic clock, in milliseconds.
+  public var now: UInt64
+
+  public init(isDraining: Bool, now: UInt64) {
+    self.isDraining = isDraining
+    self.now = now
+  }
+}
+
+/// The server's settings: where to listen, connection limits and timeouts, shutdown.
+public struct HTTPServerConfiguration: Sendable {
+  /// An IPv4 or IPv6 address; `localhost` means 127.0.0.1.
+  public var host = "127.0.0.1"
+  /// 0 picks a free port (`HTTPServer.start` returns it).
+  public var port = 8080
+  public var connection = ConnectionConfiguration()
+  /// Connections beyond this wait in the kernel's backlog until one closes.
+  public var maxConnections = 1024
+  /// After SIGTERM, connections still open after this are closed. Milliseconds.
+  public var shutdownGrace: UInt64 = 8_000
+  /// After a response that closes the connection, what the peer still sends is read and
+  /// dropped for at most this long, so that it reads the response rather than a reset.
+  public var lingerTimeout: UInt64 = 2_000
+  /// Whether SIGTERM and SIGINT start a graceful shutdown (off for servers embedded in tests).
+  public var handlesSignals = true
+
+  public init() {}
+}

@@ -1,0 +1,184 @@
+import Foundation
+import HTTPCore
+import Logging
+import Testing
+
+@testable import HTTPServer
+
+/// A server on port 0 running its loop on a thread of its own, for one test.
+final class LiveServer: @unchecked Sendable {
+  let server: HTTPServer
+  let port: Int
+  private let finished = DispatchSemaphore(value: 0)
+  private var status: Int32 = -1
+
+  init(
+    _ configure: (inout HTTPServerConfiguration) -> Void = { _ in },
+    responder: any HTTPResponder = TestResponder()
+  ) throws {
+    var configuration = HTTPServerConfiguration()
+    configuration.port = 0
+    configuration.handlesSignals = false
+    configuration.shutdownGrace = 1_000
+    configuration.lingerTimeout = 500
+    configure(&configuration)
+    var logger = Logger(label: "test")
+    logger.logLevel = .critical
+    server = HTTPServer(configuration: configuration, responder: responder, logger: logger)
+    port = try server.start()
+    let thread = Thread { [self] in
+      status = server.run()
+      finished.signal()
+    }
+    thread.start()
+  }
+
+  /// Shuts the server down gracefully and returns `run()`'s status, or nil if it took
+  /// longer than `seconds`.
+  func stop(within seconds: Double = 5) -> Int32? {
+    server.requestShutdown()
+    return finished.wait(timeout: .now() + seconds) == .success ? status : nil
+  }
+
+  func connect() -> RawClient { RawClient(port: port) }
+
+  /// A request on a fresh connection: the control that shows the server still serves others.
+  func freshRequestSucceeds() -> Bool {
+    let client = connect()
+    client.send("GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+    return client.readUntilClosed().hasPrefix("HTTP/1.1 200 OK\r\n")
+  }
+}
+
+/// Answers `/health`, `/echo` (the body back), `/big` (1 MiB) and `/slow` (after 300 ms).
+final class TestResponder: HTTPResponder, @unchecked Sendable {
+  func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse {
+    switch request.path {
+    case "/echo":
+      return HTTPResponse(status: .ok, body: request.body)
+    case "/big":
+      return HTTPResponse(status: .ok, body: Array(repeating: UInt8(ascii: "x"), count: 8 << 20))
+    case "/slow":
+      usleep(300_000)
+      return HTTPResponse(status: .ok, contentType: "text/plain", body: "slow")
+    case "/readyz":
+      return HTTPResponse(status: context.isDraining ? .serviceUnavailable : .ok)
+    default:
+      return HTTPResponse(status: .ok, contentType: "application/json", body: #"{"status":"ok"}"#)
+    }
+  }
+}
+
+/// A blocking TCP client that sends exactly the bytes it is given.
+final class RawClient {
+  let fd: Int32
+
+  init(port: Int) {
+    fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    precondition(connected == 0, "connect failed: \(errno)")
+    setTimeout(seconds: 5)
+  }
+
+  deinit { close(fd) }
+
+  func setTimeout(seconds: Double) {
+    var timeout = timeval(
+      tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1e6))
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+  }
+
+  @discardableResult
+  func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+
+  @discardableResult
+  func send(_ bytes: [UInt8]) -> Bool {
+    var sent = 0
+    while sent < bytes.count {
+      let count = bytes[sent...].withUnsafeBytes {
+        Foundation.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
+      guard count > 0 else { return false }
+      sent += count
+    }
+    return true
+  }
+
+  /// Everything until the server closes (or the timeout passes), as text.
+  func readUntilClosed() -> String {
+    String(decoding: readBytes(until: { _ in false }), as: UTF8.self)
+  }
+
+  /// Whether the server closed the connection: EOF within the timeout.
+  func serverClosed() -> Bool {
+    var byte: UInt8 = 0
+    return recv(fd, &byte, 1, 0) == 0
+  }
+
+  /// One response: its head and as much body as its Content-Length says.
+  func readResponse() -> String {
+    let bytes = readBytes { bytes in
+      let text = String(decoding: bytes, as: UTF8.self)
+      guard let end = text.range(of: "\r\n\r\n") else { return false }
+      let length =
+        text[..<end.lowerBound].split(separator: "\r\n")
+        .first { $0.lowercased().hasPrefix("content-length:") }
+        .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+      return text.utf8.count >= text.utf8.distance(from: text.startIndex, to: end.upperBound)
+        + length
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Half-closes: the server sees EOF, and can still answer.
+  func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
+  /// Closes with a reset (SO_LINGER 0) instead of a FIN.
+  func reset() {
+    var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
+    setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
+    shutdown(fd, Int32(SHUT_RDWR))
+  }
+
+  private func readBytes(until complete: ([UInt8]) -> Bool) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while !complete(bytes) {
+      let count = recv(fd, &chunk, chunk.count, 0)
+      guard count > 0 else { break }
+      bytes += chunk[..<count]
+    }
+    return bytes
+  }
+}
+
+/// The number of open file descriptors of this process.
+func openFileDescriptors() -> Int {
+  (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+}
+
+/// Whether `text` is exactly one response: a head and the body its Content-Length announces.
+func isSingleResponse(_ text: String) -> Bool {
+  let bytes = Array(text.utf8)
+  guard let end = bytes.indices.first(where: { bytes[$0...].starts(with: Array("\r\n\r\n".utf8)) })
+  else { return false }
+  let head = String(decoding: bytes[..<end], as: UTF8.self).lowercased()
+  let length =
+    head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+    .flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) } ?? 0
+  return bytes.count == end + 4 + length
+}
+
+/// The status code of a raw response.
+func statusCode(_ response: String) -> Int? {
+  guard response.hasPrefix("HTTP/1.1 ") else { return nil }
+  return Int(response.dropFirst(9).prefix(3))
+}

@@ -1,0 +1,369 @@
+import Foundation
+import HTTPCore
+import Testing
+
+@testable import HTTPServer
+
+/// Checklists A–F of server-engineering.md 2.6 against a real libuv loop on port 0, over real
+/// sockets. Serialized: the file descriptor counts are per process.
+@Suite(.serialized) struct LiveServerTests {
+  static let get = "GET /health HTTP/1.1\r\nHost: t\r\n\r\n"
+
+  /// One server started and stopped first, so that descriptors the runtime opens once (for
+  /// threads and dispatch) are open before any baseline is taken.
+  static let warmUp: Void = {
+    let live = try! LiveServer()
+    live.connect().send(get)
+    _ = live.stop()
+  }()
+
+  /// Runs `body` against a fresh server; afterwards the server must stop cleanly (status 0, so
+  /// `uv_loop_close` succeeded) and every file descriptor it opened must be closed.
+  func withServer(
+    _ configure: (inout HTTPServerConfiguration) -> Void = { _ in },
+    _ body: (LiveServer) throws -> Void
+  ) throws {
+    _ = Self.warmUp
+    let baseline = openFileDescriptors()
+    let live = try LiveServer(configure)
+    try body(live)
+    #expect(live.stop() == 0)
+    #expect(openFileDescriptors() == baseline)
+  }
+
+  @Test func getWithKeepAliveThenAnotherOnTheSameConnection() throws {
+    try withServer { live in
+      let client = live.connect()
+      client.send(Self.get)
+      let first = client.readResponse()
+      #expect(first.hasPrefix("HTTP/1.1 200 OK\r\nDate: "))
+      #expect(
+        first.hasSuffix(
+          "\r\nContent-Type: application/json\r\nContent-Length: 15\r\n\r\n{\"status\":\"ok\"}"))
+      client.send(Self.get)
+      #expect(statusCode(client.readResponse()) == 200)
+    }
+  }
+
+  @Test(arguments: [
+    (
+      "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /x HTTP/1.1\r\nHost: t\r\n\r\n",
+      400
+    ),
+    ("GET / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding : chunked\r\n\r\n", 400),
+    ("GET / HTTP/1.1\r\nHost: t\r\nX-Abc: \rxTransfer-Encoding: chunked\r\n\r\n", 400),
+    ("GET / HTTP/1.1\nHost: t\n\n", 400),
+    ("GET / HTTP/1.1\r\nHost: t\r\nX: a\r\n b\r\n\r\n", 400),
+    ("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nxxYY0\r\n\r\n", 400),
+    ("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 4, 5\r\n\r\nbody", 400),
+    ("GET / HTTP/9.9\r\nHost: t\r\n\r\n", 505),
+    ("GET / HTTP/1.1\r\n\r\n", 400),
+    ("GET /a b HTTP/1.1\r\nHost: t\r\n\r\n", 400),
+    ("CONNECT t:443 HTTP/1.1\r\nHost: t\r\n\r\n", 501),
+  ])
+  func smugglingCorpusIsRefusedAndClosed_A(request: String, status: Int) throws {
+    try withServer { live in
+      let client = live.connect()
+      client.send(request)
+      let response = client.readUntilClosed()
+      #expect(statusCode(response) == status)
+      #expect(response.contains("\r\nConnection: close\r\n"))
+      #expect(isSingleResponse(response), "exactly one response")
+      #expect(live.freshRequestSucceeds())
+    }
+  }
+
+  @Test func pipelinedRequestsAreAnsweredInOrder_A14() throws {
+    try withServer { live in
+      let client = live.connect()
+      client.send(
+        "GET /1 HTTP/1.1\r\nHost: t\r\n\r\nPOST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabc"
+          + "GET /3 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+      let responses = client.readUntilClosed().components(separatedBy: "HTTP/1.1 200 OK")
+        .dropFirst()
+      #expect(responses.count == 3)
+      #expect(responses.dropFirst().first?.hasSuffix("\r\n\r\nabc") == true)
+    }
+  }
+
+  @Test func requestSentOneByteAtATimeIsServed_A16() throws {
+    try withServer { live in
+      let client = live.connect()
+      for byte in "GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".utf8 {
+        client.send([byte])
+        usleep(2_000)
+      }
+      #expect(statusCode(client.readUntilClosed()) == 200)
+    }
+  }
+
+  @Test func garbageAfterAValidRequestGets400AndClose_A17() throws {
+    try withServer { live in
+      let client = live.connect()
+      client.send(Self.get + "garbage\r\n\r\n")
+      let response = client.readUntilClosed()
+      #expect(response.hasPrefix("HTTP/1.1 200 OK"))
+      #expect(response.contains("HTTP/1.1 400 Bad Request"))
+    }
+  }
+
+  @Test func expectContinueIsAnsweredBeforeTheBody() throws {
+    try withServer { live in
+      let client = live.connect()
+      client.send(
+        "POST /echo HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n")
+      #expect(client.readResponse() == "HTTP/1.1 100 Continue\r\n\r\n")
+      client.send("hi")
+      #expect(client.readResponse().hasSuffix("\r\n\r\nhi"))
+    }
+  }
+
+  // MARK: B. Size limits
+
+  @Test func hugeHeaderIs431_B1() throws {
+    try withServer { live in
+      let client = live.connect()
+      client.send(
+        "GET / HTTP/1.1\r\nHost: t\r\nX: \(String(repeating: "a", count: 100_000))\r\n\r\n")
+      #expect(statusCode(client.readUntilClosed()) == 431)
+      #expect(live.freshRequestSucceeds())
+    }
+  }
+
+  @Test func longRequestLineIs414_B2() throws {
+    try withServer { live in
+      let client = live.connect()
+      client.send("GET /\(String(repeating: "a", count: 9 * 1024)) HTTP/1.1\r\nHost: t\r\n\r\n")
+      #expect(statusCode(client.readUntilClosed()) == 414)
+    }
+  }
+
+  @Test func tooManyHeadersIs431_B3() throws {
+    try withServer { live in
+      let client = live.connect()
+      client.send(
+        "GET / HTTP/1.1\r\nHost: t\r\n" + (0...100).map { "X-\($0): v\r\n" }.joined() + "\r\n")
+      #expect(statusCode(client.readUntilClosed()) == 431)
+    }
+  }
+
+  @Test func oversizedBodyGets413AndTheClientSeesIt_B4() throws {
+    try withServer { live in
+      let client = live.connect()
+      let head = "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 2000000\r\n\r\n"
+      client.send(Array(head.utf8) + Array(repeating: UInt8(ascii: "x"), count: 2_000_000))
+      #expect(statusCode(client.readUntilClosed()) == 413)
+      #expect(live.freshRequestSucceeds())
+    }
+  }
+
+  @Test func bodyAtExactlyTheLimitIsAccepted_B5() throws {
+    try withServer { live in
+      let client = live.connect()
+      let head =
+        "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1048576\r\nConnection: close\r\n\r\n"
+      client.send(Array(head.utf8) + Array(repeating: UInt8(ascii: "y"), count: 1_048_576))
+      let response = client.readUntilClosed()
+      #expect(statusCode(response) == 200)
+      #expect(response.utf8.count > 1_048_576)
+    }
+  }
+
+  @Test func shortBodyTimesOutWith408_B6() throws {
+    try withServer({ $0.connection.bodyTimeout = 200 }) { live in
+      let client = live.connect()
+      client.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\n12345")
+      #expect(statusCode(client.readUntilClosed()) == 408)
+    }
+  }
+
+  @Test func thousandthRequestOnAConnectionClosesIt_B8() throws {
+    try withServer { live in
+      let client = live.connect()
+      for index in 1...1000 {
+        client.send(Self.get)
+        let response = client.readResponse()
+        guard statusCode(response) == 200 else {
+          Issue.record("request \(index): \(response)")
+          return
+        }
+        #expect(response.contains("Connection: close") == (index == 1000))
+      }
+      #expect(client.serverClosed())
+    }
+  }
+
+  // MARK: C. Slow clients
+
+  @Test func silentConnectionIsClosedAfterTheHeaderTimeout_C1() throws {
+    try withServer({ $0.connection.headerTimeout = 200 }) { live in
+      let client = live.connect()
+      #expect(client.readUntilClosed() == "")
+    }
+  }
+
+  @Test func slowlorisGets408AtTheHeaderTimeoutFromTheFirstByte_C2() throws {
+    try withServer({ $0.connection.headerTimeout = 400 }) { live in
+      let client = live.connect()
+      let started = Date()
+      client.send("GET / HTTP/1.1\r\n")
+      for _ in 0..<5 {
+        usleep(100_000)
+        client.send("X")
+      }
+      let response = client.readUntilClosed()
+      #expect(statusCode(response) == 408)
+      #expect(Date().timeIntervalSince(started) < 1.5)
+    }
+  }
+
+  @Test func manySlowlorisConnectionsDoNotStarveOthers_C3() throws {
+    try withServer({ $0.connection.headerTimeout = 1_000 }) { live in
+      let slow = (0..<200).map { _ in live.connect() }
+      for client in slow { client.send("GET / HTTP/1.1\r\n") }
+      for _ in 0..<5 {
+        let started = Date()
+        #expect(live.freshRequestSucceeds())
+        #expect(Date().timeIntervalSince(started) < 1)
+      }
+      for client in slow { #expect(statusCode(client.readUntilClosed()) == 408) }
+    }
+  }
+
+  @Test func idleKeepAliveConnectionIsClosed_C5() throws {
+    try withServer({ $0.connection.keepAliveTimeout = 200 }) { live in
+      let client = live.connect()
+      client.send(Self.get)
+      #expect(statusCode(client.readResponse()) == 200)
+      #expect(client.serverClosed())
+    }
+  }
+
+  @Test func readerThatNeverReadsIsDroppedAfterTheSendTimeout_C6() throws {
+    try withServer({ $0.connection.sendTimeout = 300 }) { live in
+      let client = live.connect()
+      client.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\n")
+      usleep(800_000)
+      #expect(live.server.connectionCount == 0)
+      #expect(live.freshRequestSucceeds())
+    }
+  }
+
+  // MARK: D. Connection faults
+
+  @Test func clientResetAfterItsRequestHarmsNothing_D1() throws {
+    try withServer { live in
+      for _ in 0..<20 {
+        let client = live.connect()
+        client.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\n")
+        client.reset()
+      }
+      #expect(live.freshRequestSucceeds())
+    }
+  }
+
+  @Test func halfClosedClientStillGetsItsResponse_D2() throws {
+    try withServer { live in
+      let client = live.connect()
+      client.send(Self.get)
+      client.shutdownWrite()
+      #expect(statusCode(client.readUntilClosed()) == 200)
+    }
+  }
+
+  @Test func halfCloseMidHeadClosesWithoutAResponse_D3() throws {
+    try withServer { live in
+      let client = live.connect()
+      client.send("GET / HTTP/1.1\r\nHo")
+      client.shutdownWrite()
+      #expect(client.readUntilClosed() == "")
+    }
+  }
+
+  @Test func thousandsOfEmptyConnectionsLeaveNothingBehind_D5() throws {
+    try withServer { live in
+      for _ in 0..<2_000 { _ = live.connect() }
+      #expect(live.freshRequestSucceeds())
+    }
+  }
+
+  // MARK: E. Resources
+
+  @Test func connectionsBeyondTheLimitWaitForASlot_E1() throws {
+    try withServer({ $0.maxConnections = 2 }) { live in
+      let first = live.connect()
+      first.send(Self.get)
+      #expect(statusCode(first.readResponse()) == 200)
+      let second = live.connect()
+      second.send(Self.get)
+      #expect(statusCode(second.readResponse()) == 200)
+      let waiting = live.connect()
+      waiting.setTimeout(seconds: 0.3)
+      waiting.send(Self.get)
+      #expect(waiting.readResponse() == "")
+      waiting.setTimeout(seconds: 5)
+      first.send("GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+      _ = first.readUntilClosed()
+      #expect(statusCode(waiting.readResponse()) == 200)
+    }
+  }
+
+  // MARK: F. Shutdown
+
+  @Test func shutdownWithNoConnectionsIsQuick_F1() throws {
+    let baseline = openFileDescriptors()
+    let live = try LiveServer()
+    let started = Date()
+    #expect(live.stop() == 0)
+    #expect(Date().timeIntervalSince(started) < 1)
+    #expect(openFileDescriptors() == baseline)
+  }
+
+  @Test func shutdownClosesIdleConnections_F2() throws {
+    let live = try LiveServer()
+    let clients = (0..<10).map { _ in live.connect() }
+    for client in clients {
+      client.send(Self.get)
+      #expect(statusCode(client.readResponse()) == 200)
+    }
+    #expect(live.stop() == 0)
+    for client in clients { #expect(client.serverClosed()) }
+  }
+
+  @Test func responseBeingWrittenAtShutdownIsDeliveredWhole_F3() throws {
+    let live = try LiveServer()
+    let client = live.connect()
+    client.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\n")
+    usleep(100_000)
+    live.server.requestShutdown()
+    let response = client.readUntilClosed()
+    #expect(statusCode(response) == 200)
+    #expect(isSingleResponse(response))
+    #expect(live.stop() == 0)
+  }
+
+  @Test func stuckClientIsForceClosedAtTheGraceDeadline_F4() throws {
+    let live = try LiveServer { $0.shutdownGrace = 300 }
+    let client = live.connect()
+    client.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\n")
+    usleep(100_000)
+    let started = Date()
+    #expect(live.stop() == 0)
+    #expect(Date().timeIntervalSince(started) < 2)
+    _ = client
+  }
+
+  @Test func requestInFlightAtShutdownIsAnsweredWithConnectionClose_F3() throws {
+    let live = try LiveServer()
+    let client = live.connect()
+    client.send("GET /readyz HTTP/1.1\r\n")
+    usleep(50_000)
+    live.server.requestShutdown()
+    usleep(50_000)
+    client.send("Host: t\r\n\r\n")
+    let response = client.readUntilClosed()
+    #expect(statusCode(response) == 503)
+    #expect(response.contains("\r\nConnection: close\r\n"))
+    #expect(live.stop() == 0)
+  }
+}
