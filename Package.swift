@@ -6,9 +6,15 @@ let package = Package(
   products: [
     .library(name: "LifecycleEngine", targets: ["LifecycleEngine"]),
     .library(name: "HTTPCore", targets: ["HTTPCore"]),
+    .executable(name: "lifecycled", targets: ["lifecycled"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-log", from: "1.16.2")
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+    .package(
+      url: "https://github.com/apple/swift-configuration", from: "1.4.0",
+      traits: [.defaults, "CommandLineArguments"]),
   ],
   targets: [
     // The pure simulator core: no I/O, no libuv, no wall clock, no Foundation.
@@ -23,6 +29,21 @@ let package = Package(
       name: "HTTPServer",
       dependencies: ["CLibUV", "HTTPCore", .product(name: "Logging", package: "swift-log")]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+    // Configuration, logging and the wiring of the service: the builder main and tests share.
+    .target(
+      name: "LifecycledService",
+      dependencies: [
+        "HTTPServer",
+        .product(name: "Configuration", package: "swift-configuration"),
+        .product(name: "SystemPackage", package: "swift-system"),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
+    .testTarget(name: "LifecycledServiceTests", dependencies: ["LifecycledService"]),
+    .executableTarget(
+      name: "lifecycled",
+      dependencies: [
+        "LifecycledService", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
     // Figures for the README; run by `scripts/bench`, never by the tests.
     .executableTarget(
       name: "EngineBenchmark",

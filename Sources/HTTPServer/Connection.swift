@@ -17,6 +17,7 @@ final class Connection {
   private var machine: ConnectionStateMachine
   private var pendingWrite: UnsafeMutableRawBufferPointer?
   private var isReading = false
+  private var peerSentEOF = false
   private var armedDeadline: UInt64?
   private var phase = Phase.open
   private var openHandles = 2
@@ -86,8 +87,8 @@ final class Connection {
         guard write(bytes) else { return updateReadingAndTimer() }
         machine.writeCompleted(now: now.milliseconds)
       case .close:
-        // A stalled write (the send timeout) cannot be drained behind: close at once.
-        return pendingWrite == nil ? linger() : abort()
+        // Linger only while the peer may still send; a stalled write cannot be waited out.
+        return peerSentEOF || pendingWrite != nil ? abort() : linger()
       }
     }
     updateReadingAndTimer()
@@ -183,6 +184,7 @@ final class Connection {
         UnsafeRawBufferPointer(rebasing: server.readBuffer[..<count]), now: uv_now(server.loop))
       drive()
     case .open where count == Int(UV_EOF.rawValue):
+      peerSentEOF = true
       machine.peerClosed()
       drive()
     case .lingering where count > 0:

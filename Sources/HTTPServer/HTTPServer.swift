@@ -1,5 +1,5 @@
 import CLibUV
-public import HTTPCore
+import HTTPCore
 public import Logging
 
 #if canImport(Glibc)

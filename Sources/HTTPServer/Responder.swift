@@ -20,7 +20,7 @@ public struct RequestContext: Sendable {
 }
 
 /// The server's settings: where to listen, connection limits and timeouts, shutdown.
-public struct HTTPServerConfiguration: Sendable {
+public struct HTTPServerConfiguration: Sendable, Hashable {
   /// An IPv4 or IPv6 address; `localhost` means 127.0.0.1.
   public var host = "127.0.0.1"
   /// 0 picks a free port (`HTTPServer.start` returns it).

@@ -280,6 +280,18 @@ import Testing
     }
   }
 
+  @Test func connectionThePeerClosesIsFreedWithoutLingering() throws {
+    try withServer({ $0.lingerTimeout = 5_000 }) { live in
+      let client = live.connect()
+      client.send(Self.get)
+      #expect(statusCode(client.readResponse()) == 200)
+      client.shutdownWrite()
+      #expect(client.serverClosed())
+      usleep(100_000)
+      #expect(live.server.connectionCount == 0)
+    }
+  }
+
   @Test func thousandsOfEmptyConnectionsLeaveNothingBehind_D5() throws {
     try withServer { live in
       for _ in 0..<2_000 { _ = live.connect() }

@@ -1,0 +1,193 @@
+import Configuration
+public import HTTPServer
+public import Logging
+
+/// Everything the service is configured with. The defaults are the embedded configuration.
+public struct ServiceConfiguration: Sendable, Equatable {
+  public var server = HTTPServerConfiguration()
+  public var logLevel = Logger.Level.info
+
+  public init() {}
+}
+
+/// A configuration value that is present but unusable; the service exits with status 2.
+public struct ConfigurationError: Error, Equatable, CustomStringConvertible {
+  public var key: String
+  public var message: String
+
+  public init(key: String, message: String) {
+    self.key = key
+    self.message = message
+  }
+
+  public var description: String {
+    let setting = Setting.named(key)
+    let names = setting.map { " (\($0.environmentVariable), \($0.flag))" } ?? ""
+    return "configuration key '\(key)'\(names): \(message)"
+  }
+}
+
+/// One configuration key: its name in files, how it reads and where it goes.
+///
+/// The table in `Setting.all` is the only list of keys: loading, unknown-key checks, the
+/// environment and flag names, and the printed configuration all come from it.
+struct Setting {
+  let key: String
+  let summary: String
+  let apply: (ConfigReader, inout ServiceConfiguration) throws(ConfigurationError) -> Void
+  let render: (ServiceConfiguration) -> String
+
+  /// `LIFECYCLED_MAX_CONNECTIONS` for `maxConnections`.
+  var environmentVariable: String { "LIFECYCLED_" + words.joined(separator: "_").uppercased() }
+
+  /// `--max-connections` for `maxConnections`.
+  var flag: String { "--" + words.joined(separator: "-").lowercased() }
+
+  private var words: [String] {
+    key.reduce(into: [""]) { words, character in
+      if character.isUppercase { words.append("") }
+      words[words.count - 1].append(character)
+    }
+  }
+
+  static func named(_ key: String) -> Setting? { all.first { $0.key == key } }
+
+  static var all: [Setting] {
+    [
+      text("host", "address to listen on (IPv4 or IPv6; localhost is 127.0.0.1)", \.server.host),
+      integer("port", "port to listen on; 0 picks a free one", \.server.port, 0...65535),
+      integer(
+        "maxConnections", "open connections; more wait in the backlog", \.server.maxConnections,
+        1...1_000_000),
+      integer(
+        "maxRequestLineBytes", "longest request line (414 beyond)",
+        \.server.connection.limits.maxRequestLineBytes, 64...1_048_576),
+      integer(
+        "maxHeaderBytes", "largest header section (431 beyond)",
+        \.server.connection.limits.maxHeaderBytes, 256...1_048_576),
+      integer(
+        "maxHeaderCount", "most header fields (431 beyond)",
+        \.server.connection.limits.maxHeaderCount, 1...10_000),
+      integer(
+        "maxBodyBytes", "largest request body (413 beyond)",
+        \.server.connection.limits.maxBodyBytes, 0...1_073_741_824),
+      integer(
+        "maxRequestsPerConnection", "requests on one keep-alive connection",
+        \.server.connection.maxRequestsPerConnection, 1...1_000_000),
+      seconds(
+        "headerTimeoutSeconds", "a request head must arrive within this of its first byte (408)",
+        \.server.connection.headerTimeout),
+      seconds(
+        "bodyTimeoutSeconds", "longest pause while reading a body (408)",
+        \.server.connection.bodyTimeout),
+      seconds(
+        "requestTimeoutSeconds", "a whole request must arrive within this (408)",
+        \.server.connection.requestTimeout),
+      seconds(
+        "keepAliveTimeoutSeconds", "idle keep-alive connections close after this",
+        \.server.connection.keepAliveTimeout),
+      seconds(
+        "sendTimeoutSeconds", "a response the client does not read within this is dropped",
+        \.server.connection.sendTimeout),
+      seconds(
+        "shutdownGraceSeconds", "on SIGTERM, connections still open after this are closed",
+        \.server.shutdownGrace),
+      seconds(
+        "lingerSeconds",
+        "after a closing response, the client's remaining bytes are drained this long",
+        \.server.lingerTimeout),
+      logLevel(),
+    ]
+  }
+
+  // MARK: Kinds of setting
+
+  private static func text(
+    _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, String>
+  ) -> Setting {
+    Setting(
+      key: key, summary: summary,
+      apply: { reader, configuration throws(ConfigurationError) in
+        if let value = try read(key, from: reader, as: "a string", { reader.string(forKey: $0) }) {
+          guard !value.isEmpty else {
+            throw ConfigurationError(key: key, message: "must not be empty")
+          }
+          configuration[keyPath: path] = value
+        }
+      },
+      render: { "\"\($0[keyPath: path])\"" })
+  }
+
+  private static func integer(
+    _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, Int>,
+    _ range: ClosedRange<Int>
+  ) -> Setting {
+    Setting(
+      key: key, summary: summary,
+      apply: { reader, configuration throws(ConfigurationError) in
+        let expected = "an integer from \(range.lowerBound) to \(range.upperBound)"
+        if let value = try read(key, from: reader, as: expected, { reader.int(forKey: $0) }) {
+          guard range.contains(value) else {
+            throw ConfigurationError(key: key, message: "must be \(expected), not \(value)")
+          }
+          configuration[keyPath: path] = value
+        }
+      },
+      render: { "\($0[keyPath: path])" })
+  }
+
+  /// A duration written in seconds (fractions allowed), kept in milliseconds.
+  private static func seconds(
+    _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, UInt64>
+  ) -> Setting {
+    Setting(
+      key: key, summary: summary,
+      apply: { reader, configuration throws(ConfigurationError) in
+        let expected = "a number of seconds from 0.001 to 86400"
+        if let value = try read(key, from: reader, as: expected, { reader.double(forKey: $0) }) {
+          guard value >= 0.001, value <= 86_400 else {
+            throw ConfigurationError(key: key, message: "must be \(expected), not \(value)")
+          }
+          configuration[keyPath: path] = UInt64((value * 1000).rounded())
+        }
+      },
+      render: { configuration in
+        let milliseconds = configuration[keyPath: path]
+        return milliseconds % 1000 == 0
+          ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)"
+      })
+  }
+
+  private static func logLevel() -> Setting {
+    let levels = Logger.Level.allCases.map(\.rawValue)
+    return Setting(
+      key: "logLevel", summary: "least severe log level written: \(levels.joined(separator: ", "))",
+      apply: { reader, configuration throws(ConfigurationError) in
+        let expected = "one of \(levels.joined(separator: ", "))"
+        if let value = try read(
+          "logLevel", from: reader, as: expected, { reader.string(forKey: $0) })
+        {
+          guard let level = Logger.Level(rawValue: value.lowercased()) else {
+            throw ConfigurationError(
+              key: "logLevel", message: "must be \(expected), not '\(value)'")
+          }
+          configuration.logLevel = level
+        }
+      },
+      render: { "\"\($0.logLevel.rawValue)\"" })
+  }
+
+  /// The value of `key` read by `typed`; nil if no provider has it, an error naming the key if
+  /// one has it in a form `typed` cannot read.
+  private static func read<Value>(
+    _ key: String, from reader: ConfigReader, as expected: String,
+    _ typed: (ConfigKey) -> Value?
+  ) throws(ConfigurationError) -> Value? {
+    if let value = typed(ConfigKey(key)) { return value }
+    let present =
+      reader.string(forKey: ConfigKey(key)) != nil || reader.double(forKey: ConfigKey(key)) != nil
+      || reader.bool(forKey: ConfigKey(key)) != nil
+    if present { throw ConfigurationError(key: key, message: "must be \(expected)") }
+    return nil
+  }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import HTTPServer
+import Testing
+
+@testable import LifecycledService
+
+/// Loading the configuration: precedence, bad values, names, and the shipped file.
+@Suite struct ConfigurationTests {
+  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  func file(_ json: String) throws -> String {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("lifecycled-\(UUID().uuidString).json").path
+    try json.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test func embeddedDefaults() async throws {
+    let configuration = try await ServiceConfiguration.load(environment: [:])
+    #expect(configuration == ServiceConfiguration())
+    #expect(configuration.server.host == "127.0.0.1")
+    #expect(configuration.server.port == 8080)
+    #expect(configuration.server.connection.headerTimeout == 10_000)
+    #expect(configuration.logLevel == .info)
+  }
+
+  @Test func shippedConfigFileIsExactlyTheEmbeddedDefaults() throws {
+    let shipped = try String(
+      contentsOf: Self.repository.appendingPathComponent("config/lifecycled.json"), encoding: .utf8)
+    #expect(shipped == ServiceConfiguration().json)
+  }
+
+  @Test func shippedConfigFileLoadsToTheDefaults() async throws {
+    let path = Self.repository.appendingPathComponent("config/lifecycled.json").path
+    #expect(
+      try await ServiceConfiguration.load(environment: [:], file: path) == ServiceConfiguration())
+  }
+
+  @Test func flagsOverrideEnvironmentOverridesFileOverridesDefaults() async throws {
+    let path = try file(
+      #"{"port": 1001, "maxConnections": 7, "headerTimeoutSeconds": 2.5, "logLevel": "debug"}"#)
+    let environment = ["LIFECYCLED_PORT": "1002", "LIFECYCLED_MAX_CONNECTIONS": "8"]
+    let configuration = try await ServiceConfiguration.load(
+      arguments: ["--port", "1003"], environment: environment, file: path)
+    #expect(configuration.server.port == 1003)
+    #expect(configuration.server.maxConnections == 8)
+    #expect(configuration.server.connection.headerTimeout == 2_500)
+    #expect(configuration.logLevel == .debug)
+    #expect(configuration.server.host == "127.0.0.1")
+  }
+
+  @Test func fileNamedByTheEnvironment() async throws {
+    let path = try file(#"{"host": "0.0.0.0"}"#)
+    let configuration = try await ServiceConfiguration.load(environment: ["LIFECYCLED_CONFIG": path]
+    )
+    #expect(configuration.server.host == "0.0.0.0")
+  }
+
+  @Test func flagsAcceptTheEqualsForm() async throws {
+    let configuration = try await ServiceConfiguration.load(
+      arguments: ["--max-body-bytes=2048", "--keep-alive-timeout-seconds", "0.5"], environment: [:])
+    #expect(configuration.server.connection.limits.maxBodyBytes == 2048)
+    #expect(configuration.server.connection.keepAliveTimeout == 500)
+  }
+
+  @Test(arguments: [
+    (
+      ["LIFECYCLED_PORT": "http"],
+      "configuration key 'port' (LIFECYCLED_PORT, --port): must be an integer from 0 to 65535"
+    ),
+    (
+      ["LIFECYCLED_PORT": "70000"],
+      "configuration key 'port' (LIFECYCLED_PORT, --port): must be an integer from 0 to 65535, not 70000"
+    ),
+    (
+      ["LIFECYCLED_SEND_TIMEOUT_SECONDS": "-1"],
+      "configuration key 'sendTimeoutSeconds' (LIFECYCLED_SEND_TIMEOUT_SECONDS, --send-timeout-seconds): must be a number of seconds from 0.001 to 86400, not -1.0"
+    ),
+    (
+      ["LIFECYCLED_LOG_LEVEL": "loud"],
+      "configuration key 'logLevel' (LIFECYCLED_LOG_LEVEL, --log-level): must be one of trace, debug, info, notice, warning, error, critical, not 'loud'"
+    ),
+    (
+      ["LIFECYCLED_HOST": ""],
+      "configuration key 'host' (LIFECYCLED_HOST, --host): must not be empty"
+    ),
+    (
+      ["LIFECYCLED_MAX_CONECTIONS": "5"],
+      "configuration key 'LIFECYCLED_MAX_CONECTIONS': is not a configuration variable"
+    ),
+  ])
+  func badEnvironmentIsOneLineNamingTheKey(environment: [String: String], message: String) async {
+    await #expect(throws: ConfigurationError.self) {
+      try await ServiceConfiguration.load(environment: environment)
+    }
+    do {
+      _ = try await ServiceConfiguration.load(environment: environment)
+    } catch {
+      #expect(error.description == message)
+    }
+  }
+
+  @Test func unknownFlagIsRefused() async {
+    do {
+      _ = try await ServiceConfiguration.load(arguments: ["--prot", "1"], environment: [:])
+      Issue.record("accepted --prot")
+    } catch {
+      #expect(error.description == "configuration key '--prot': is not an option; see --help")
+    }
+  }
+
+  @Test func missingOrMalformedFileIsRefused() async throws {
+    for path in ["/nonexistent/lifecycled.json", try file("{not json")] {
+      do {
+        _ = try await ServiceConfiguration.load(environment: [:], file: path)
+        Issue.record("accepted \(path)")
+      } catch {
+        #expect(error.key == "config")
+        #expect(error.description.hasPrefix("configuration key 'config': cannot read '\(path)'"))
+      }
+    }
+  }
+
+  @Test func wronglyTypedFileValueIsRefused() async throws {
+    let path = try file(#"{"port": "eighty"}"#)
+    do {
+      _ = try await ServiceConfiguration.load(environment: [:], file: path)
+      Issue.record("accepted a string port")
+    } catch {
+      #expect(error.key == "port")
+    }
+  }
+
+  @Test func namesDeriveFromTheKey() {
+    let setting = Setting.named("keepAliveTimeoutSeconds")
+    #expect(setting?.environmentVariable == "LIFECYCLED_KEEP_ALIVE_TIMEOUT_SECONDS")
+    #expect(setting?.flag == "--keep-alive-timeout-seconds")
+    #expect(Set(Setting.all.map(\.key)).count == Setting.all.count)
+  }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+
+/// The `lifecycled` binary, started as a user (or a container) would: in a clean environment,
+/// with a real HTTP client (curl) and real signals.
+@Suite(.serialized) struct ExecutableTests {
+  /// The built binary: beside the test bundle in the build directory.
+  static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    .appendingPathComponent("lifecycled")
+
+  @Test func versionAndPrintedDefaults() throws {
+    #expect(try run(["--version"]).output == "0.1.0\n")
+    let printed = try run(["--print-config"])
+    #expect(printed.status == 0)
+    #expect(printed.output.contains("\"host\": \"127.0.0.1\",\n  \"port\": 8080,"))
+  }
+
+  @Test func servesARealClientThenStopsCleanlyOnSIGTERM() throws {
+    let service = try RunningService(["--port", "0"])
+    let health = try curl("http://127.0.0.1:\(service.port)/health")
+    #expect(health.hasPrefix("200 {\"status\":\"ok\",\"version\":\"0.1.0\","))
+    #expect(try curl("http://127.0.0.1:\(service.port)/readyz") == "200 {\"status\":\"ready\"}")
+    service.signal(SIGTERM)
+    #expect(service.waitForExit() == 0)
+    #expect(service.log.contains("shutdown.begin"))
+    #expect(service.log.contains("shutdown.complete"))
+    #expect(service.log.contains("method=GET path=/health status=200"))
+  }
+
+  @Test func sigintStopsCleanlyToo() throws {
+    let service = try RunningService(["--port", "0"])
+    service.signal(SIGINT)
+    #expect(service.waitForExit() == 0)
+  }
+
+  @Test func secondSignalDuringShutdownExitsAtOnce_F5() throws {
+    let service = try RunningService(["--port", "0"])
+    let client = try PartialRequest(port: service.port)  // keeps the drain waiting
+    service.signal(SIGTERM)
+    usleep(200_000)
+    service.signal(SIGTERM)
+    #expect(service.waitForExit(seconds: 2) == 143)
+    #expect(service.log.contains("shutdown.forced"))
+    _ = client
+  }
+
+  @Test func healthcheckReportsReadiness() throws {
+    let service = try RunningService(["--port", "0"])
+    let ready = try run(["healthcheck", "--port", String(service.port)])
+    #expect(ready.status == 0)
+    service.signal(SIGTERM)
+    #expect(service.waitForExit() == 0)
+    let gone = try run(["healthcheck", "--port", String(service.port)])
+    #expect(gone.status == 1)
+    #expect(gone.errors.hasPrefix("lifecycled: not ready (cannot connect to 127.0.0.1:"))
+  }
+
+  @Test func badConfigurationExits2WithOneLine() throws {
+    let result = try run([], environment: ["LIFECYCLED_MAX_CONNECTIONS": "lots"])
+    #expect(result.status == 2)
+    #expect(
+      result.errors
+        == "lifecycled: configuration key 'maxConnections' (LIFECYCLED_MAX_CONNECTIONS, --max-connections): must be an integer from 1 to 1000000\n"
+    )
+  }
+
+  @Test func portInUseExits1() throws {
+    let service = try RunningService(["--port", "0"])
+    let second = try run(["--port", String(service.port)])
+    #expect(second.status == 1)
+    #expect(second.errors.contains("cannot listen"))
+    service.signal(SIGTERM)
+    #expect(service.waitForExit() == 0)
+  }
+
+  // MARK: Helpers
+
+  struct Result {
+    var status: Int32
+    var output: String
+    var errors: String
+  }
+
+  /// Runs the binary to completion.
+  func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    let process = Process()
+    process.executableURL = Self.binary
+    process.arguments = arguments
+    process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+      errors: String(decoding: errorData, as: UTF8.self))
+  }
+
+  /// `curl -s`: the status code, a space, and the body.
+  func curl(_ url: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+    process.arguments = ["-s", "-w", "%{http_code} ", "-o", "/dev/stderr", url]
+    let output = Pipe()
+    let body = Pipe()
+    process.standardOutput = output
+    process.standardError = body
+    try process.run()
+    let status = output.fileHandleForReading.readDataToEndOfFile()
+    let content = body.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: status + content, as: UTF8.self)
+  }
+}
+
+/// The binary serving in the background; its log is collected from stderr.
+final class RunningService {
+  let process = Process()
+  private let errors = Pipe()
+  private(set) var log = ""
+  private(set) var port = 0
+
+  init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    process.executableURL = ExecutableTests.binary
+    process.arguments = arguments
+    process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+    process.standardError = errors
+    try process.run()
+    while !log.contains("listening") {
+      let data = errors.fileHandleForReading.availableData
+      guard !data.isEmpty else { throw ServiceError.exited(log) }
+      log += String(decoding: data, as: UTF8.self)
+    }
+    let address = log.components(separatedBy: "http://127.0.0.1:")[1]
+    port = Int(address.prefix { $0.isNumber })!
+  }
+
+  func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+  /// The exit status, or nil if the process still runs after `seconds`.
+  func waitForExit(seconds: Double = 5) -> Int32? {
+    let deadline = Date().addingTimeInterval(seconds)
+    while process.isRunning, Date() < deadline { usleep(10_000) }
+    guard !process.isRunning else {
+      process.terminate()
+      return nil
+    }
+    log += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    return process.terminationStatus
+  }
+
+  enum ServiceError: Error { case exited(String) }
+}
+
+/// A connection holding half a request, so a graceful shutdown has to wait for it.
+final class PartialRequest {
+  let fd: Int32
+
+  init(port: Int) throws {
+    fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    _ = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    let head = Array("GET /health HTTP/1.1\r\n".utf8)
+    _ = send(fd, head, head.count, Int32(MSG_NOSIGNAL))
+  }
+
+  deinit { close(fd) }
+}
