@@ -160,9 +160,22 @@ final class RawClient {
   }
 }
 
-/// The number of open file descriptors of this process.
-func openFileDescriptors() -> Int {
-  (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+/// Open sockets whose local port is `port`: a server's listener and accepted connections.
+///
+/// Read from /proc/net/tcp and tcp6; sockets in TIME_WAIT belong to no process (inode 0) and
+/// are not counted.
+func openSockets(onPort port: Int) -> Int {
+  ["/proc/net/tcp", "/proc/net/tcp6"].reduce(0) { count, table in
+    let lines = (try? String(contentsOfFile: table, encoding: .utf8))?.split(separator: "\n") ?? []
+    return count
+      + lines.dropFirst().filter { line in
+        let fields = line.split(separator: " ")
+        guard fields.count > 9, let local = fields[1].split(separator: ":").last else {
+          return false
+        }
+        return Int(local, radix: 16) == port && fields[9] != "0"
+      }.count
+  }
 }
 
 /// Whether `text` is exactly one response: a head and the body its Content-Length announces.

@@ -5,30 +5,20 @@ import Testing
 @testable import HTTPServer
 
 /// Checklists A–F of server-engineering.md 2.6 against a real libuv loop on port 0, over real
-/// sockets. Serialized: the file descriptor counts are per process.
+/// sockets. Serialized so that slow-client tests do not compete for the CPU.
 @Suite(.serialized) struct LiveServerTests {
   static let get = "GET /health HTTP/1.1\r\nHost: t\r\n\r\n"
 
-  /// One server started and stopped first, so that descriptors the runtime opens once (for
-  /// threads and dispatch) are open before any baseline is taken.
-  static let warmUp: Void = {
-    let live = try! LiveServer()
-    live.connect().send(get)
-    _ = live.stop()
-  }()
-
   /// Runs `body` against a fresh server; afterwards the server must stop cleanly (status 0, so
-  /// `uv_loop_close` succeeded) and every file descriptor it opened must be closed.
+  /// `uv_loop_close` found every handle closed) and leave no socket open on its port.
   func withServer(
     _ configure: (inout HTTPServerConfiguration) -> Void = { _ in },
     _ body: (LiveServer) throws -> Void
   ) throws {
-    _ = Self.warmUp
-    let baseline = openFileDescriptors()
     let live = try LiveServer(configure)
     try body(live)
     #expect(live.stop() == 0)
-    #expect(openFileDescriptors() == baseline)
+    #expect(openSockets(onPort: live.port) == 0)
   }
 
   @Test func getWithKeepAliveThenAnotherOnTheSameConnection() throws {
@@ -323,12 +313,12 @@ import Testing
   // MARK: F. Shutdown
 
   @Test func shutdownWithNoConnectionsIsQuick_F1() throws {
-    let baseline = openFileDescriptors()
     let live = try LiveServer()
+    #expect(openSockets(onPort: live.port) == 1)
     let started = Date()
     #expect(live.stop() == 0)
     #expect(Date().timeIntervalSince(started) < 1)
-    #expect(openFileDescriptors() == baseline)
+    #expect(openSockets(onPort: live.port) == 0)
   }
 
   @Test func shutdownClosesIdleConnections_F2() throws {
