@@ -22,7 +22,10 @@ let package = Package(
     .testTarget(name: "LifecycleEngineTests", dependencies: ["LifecycleEngine"]),
     // HTTP/1.1 without I/O: the strict parser and the connection state machine.
     .target(name: "HTTPCore"),
-    .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
+    .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "HTTPParserFuzzer"]),
+    // The parser under libFuzzer (scripts/fuzz); built normally, it replays corpus files.
+    .executableTarget(
+      name: "HTTPParserFuzzer", dependencies: ["HTTPCore"], path: "Tests/Fuzz/HTTPParserFuzzer"),
     .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
     // The libuv shell around HTTPCore: sockets, timers, signals, shutdown. Knows no API.
     .target(

@@ -157,6 +157,8 @@ public struct HTTPParser {
       if buffer.count - start > limit + 1 { throw tooLong }  // +1: its CR may have arrived
       return nil
     }
+    // The same verdict however the bytes were split: too long before anything else.
+    if lf - start > limit + 1 { throw tooLong }
     guard lf > start, buffer[lf - 1] == .cr else { throw .badRequest("a line ends in a bare LF") }
     let line = buffer[start..<(lf - 1)]
     if line.count > limit { throw tooLong }
