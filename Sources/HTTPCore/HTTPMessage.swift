@@ -59,12 +59,12 @@ public struct HTTPRequest: Hashable, Sendable {
 
   /// The target without its query.
   public var path: Substring {
-    target.firstIndex(of: "?").map { target[..<$0] } ?? target[...]
+    target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
   }
 
   /// The query after `?`, if any.
   public var query: Substring? {
-    target.firstIndex(of: "?").map { target[target.index(after: $0)...] }
+    target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[target.utf8.index(after: $0)...] }
   }
 
   /// Whether the client wants the connection kept open after the response (RFC 9112 §9.3).
@@ -137,8 +137,14 @@ public struct HTTPResponse: Hashable, Sendable {
     date: String, keepAlive: Bool, minorVersion: Int = 1, omitBody: Bool = false
   ) -> [UInt8] {
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(128 + body.count)
-    bytes.append(contentsOf: "HTTP/1.1 \(status.code) \(status.reason)\r\nDate: \(date)\r\n".utf8)
+    bytes.reserveCapacity(160 + body.count)
+    bytes.append(contentsOf: "HTTP/1.1 ".utf8)
+    bytes.appendDecimal(status.code)
+    bytes.append(.space)
+    bytes.append(contentsOf: status.reason.utf8)
+    bytes.append(contentsOf: "\r\nDate: ".utf8)
+    bytes.append(contentsOf: date.utf8)
+    bytes.append(contentsOf: "\r\n".utf8)
     for (name, value) in headers {
       bytes.append(contentsOf: name.utf8)
       bytes.append(contentsOf: ": ".utf8)
@@ -146,7 +152,9 @@ public struct HTTPResponse: Hashable, Sendable {
       bytes.append(contentsOf: "\r\n".utf8)
     }
     if !status.forbidsContent {
-      bytes.append(contentsOf: "Content-Length: \(body.count)\r\n".utf8)
+      bytes.append(contentsOf: "Content-Length: ".utf8)
+      bytes.appendDecimal(body.count)
+      bytes.append(contentsOf: "\r\n".utf8)
     }
     if !keepAlive {
       bytes.append(contentsOf: "Connection: close\r\n".utf8)
@@ -173,6 +181,14 @@ extension StringProtocol {
       let last = string.lastIndex(where: { !isOWS($0) })
     else { return "" }
     return string[first...last]
+  }
+}
+
+extension [UInt8] {
+  /// Appends the decimal digits of a non-negative number.
+  mutating func appendDecimal(_ number: Int) {
+    if number >= 10 { appendDecimal(number / 10) }
+    append(UInt8(ascii: "0") + UInt8(number % 10))
   }
 }
 

@@ -94,9 +94,9 @@ public struct HTTPParser {
       case .failed:
         return nil
       case .requestLine:
-        let tooLong = HTTPError(
-          .uriTooLong, "the request line is longer than \(limits.maxRequestLineBytes) bytes")
-        guard let line = try nextLine(limit: limits.maxRequestLineBytes, tooLong: tooLong) else {
+        let limit = limits.maxRequestLineBytes
+        let tooLong = { HTTPError(.uriTooLong, "the request line is longer than \(limit) bytes") }
+        guard let line = try nextLine(limit: limit, tooLong: tooLong) else {
           return nil
         }
         if line.isEmpty { continue }  // RFC 9112 §2.2: empty lines before a request are ignored
@@ -118,7 +118,7 @@ public struct HTTPParser {
         }
         return completeRequest()
       case .chunkSize:
-        let tooLong = HTTPError.badRequest("a chunk size line is longer than 1024 bytes")
+        let tooLong = { HTTPError.badRequest("a chunk size line is longer than 1024 bytes") }
         guard let line = try nextLine(limit: 1024, tooLong: tooLong) else { return nil }
         let size = try parseChunkSize(line)
         state = size == 0 ? .trailerFields : .chunkData(remaining: size)
@@ -149,19 +149,20 @@ public struct HTTPParser {
   // MARK: Lines
 
   /// The next CRLF-terminated line (without its CRLF), consumed; nil until one is complete.
-  private mutating func nextLine(limit: Int, tooLong: HTTPError) throws(HTTPError) -> ArraySlice<
-    UInt8
-  >? {
+  /// `tooLong` makes the error for a line over `limit` (only then: it costs a string).
+  private mutating func nextLine(limit: Int, tooLong: () -> HTTPError) throws(HTTPError)
+    -> ArraySlice<UInt8>?
+  {
     guard let lf = buffer[max(start, scanFrom)...].firstIndex(of: .lf) else {
       scanFrom = buffer.count
-      if buffer.count - start > limit + 1 { throw tooLong }  // +1: its CR may have arrived
+      if buffer.count - start > limit + 1 { throw tooLong() }  // +1: its CR may have arrived
       return nil
     }
     // The same verdict however the bytes were split: too long before anything else.
-    if lf - start > limit + 1 { throw tooLong }
+    if lf - start > limit + 1 { throw tooLong() }
     guard lf > start, buffer[lf - 1] == .cr else { throw .badRequest("a line ends in a bare LF") }
     let line = buffer[start..<(lf - 1)]
-    if line.count > limit { throw tooLong }
+    if line.count > limit { throw tooLong() }
     if line.contains(.cr) { throw .badRequest("a line contains a bare CR") }
     start = lf + 1
     scanFrom = start
@@ -170,9 +171,11 @@ public struct HTTPParser {
 
   /// The next header or trailer field line, counted against the field limits.
   private mutating func nextFieldLine() throws(HTTPError) -> ArraySlice<UInt8>? {
-    let tooLarge = HTTPError(
-      .requestHeaderFieldsTooLarge,
-      "the header fields are larger than \(limits.maxHeaderBytes) bytes")
+    let maxHeaderBytes = limits.maxHeaderBytes
+    let tooLarge = {
+      HTTPError(
+        .requestHeaderFieldsTooLarge, "the header fields are larger than \(maxHeaderBytes) bytes")
+    }
     let budget = limits.maxHeaderBytes - fieldBytes - 2
     guard let line = try nextLine(limit: max(budget, 0), tooLong: tooLarge) else { return nil }
     fieldBytes += line.count + 2
@@ -188,17 +191,14 @@ public struct HTTPParser {
 
   // MARK: Request line and fields
 
-  private static let implementedMethods: Set<String> = [
-    "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS",
-  ]
-
   /// `method SP request-target SP HTTP-version` (RFC 9112 §3).
   private mutating func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPError) {
-    let parts = line.split(separator: .space, omittingEmptySubsequences: false)
-    guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
-      throw .badRequest("the request line is not 'method target version'")
-    }
-    let (method, target, version) = (parts[0], parts[1], parts[2])
+    guard let firstSpace = line.firstIndex(of: .space), let lastSpace = line.lastIndex(of: .space),
+      firstSpace < lastSpace, firstSpace > line.startIndex
+    else { throw .badRequest("the request line is not 'method target version'") }
+    let method = line[..<firstSpace]
+    let target = line[(firstSpace + 1)..<lastSpace]
+    let version = line[(lastSpace + 1)...]
     guard method.allSatisfy(\.isTokenCharacter) else {
       throw .badRequest("the method is not a token")
     }
@@ -211,11 +211,12 @@ public struct HTTPParser {
       throw HTTPError(.httpVersionNotSupported, "only HTTP/1.x is supported")
     }
     let methodName = String(decoding: method, as: UTF8.self)
-    guard Self.implementedMethods.contains(methodName) else {
-      throw HTTPError(.notImplemented, "the method \(methodName) is not implemented")
+    switch methodName {
+    case "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS": break
+    default: throw HTTPError(.notImplemented, "the method \(methodName) is not implemented")
     }
-    guard target.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-      throw .badRequest("the request target contains a byte that is not visible ASCII")
+    guard !target.isEmpty, target.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+      throw .badRequest("the request target is empty or has a byte that is not visible ASCII")
     }
     request = HTTPRequest(
       method: methodName, target: try Self.originForm(of: target, method: methodName),
@@ -265,13 +266,24 @@ public struct HTTPParser {
 
   /// Checks the head and chooses the body's framing (RFC 9112 §6).
   private mutating func finishHead() throws(HTTPError) -> HTTPParserEvent? {
-    let headers = request.headers
-    let hosts = headers.values(of: "Host").count
+    var hosts = 0
+    var transferEncodings: [String] = []
+    var contentLengths: [String] = []
+    var expectation: String?
+    for (name, value) in request.headers {
+      if name.equalsIgnoringASCIICase("Host") {
+        hosts += 1
+      } else if name.equalsIgnoringASCIICase("Content-Length") {
+        contentLengths.append(value)
+      } else if name.equalsIgnoringASCIICase("Transfer-Encoding") {
+        transferEncodings.append(value)
+      } else if name.equalsIgnoringASCIICase("Expect") {
+        expectation = expectation ?? value
+      }
+    }
     if hosts > 1 || (hosts == 0 && request.minorVersion == 1) {
       throw .badRequest("an HTTP/1.1 request needs exactly one Host header field")
     }
-    let transferEncodings = headers.values(of: "Transfer-Encoding")
-    let contentLengths = headers.values(of: "Content-Length")
     if !transferEncodings.isEmpty {
       if request.minorVersion == 0 {
         throw .badRequest("Transfer-Encoding in an HTTP/1.0 request")
@@ -304,7 +316,7 @@ public struct HTTPParser {
     } else {
       return completeRequest()
     }
-    if let expectation = headers["Expect"] {
+    if let expectation {
       guard expectation.equalsIgnoringASCIICase("100-continue") else {
         throw HTTPError(.expectationFailed, "only the expectation 100-continue is supported")
       }

@@ -9,7 +9,8 @@ import Logging
 /// so no callback ever finds it gone. Bytes handed to `uv_write` are its own copy, freed in the
 /// write callback, which libuv calls even when the connection is closed underneath.
 final class Connection {
-  unowned let server: HTTPServer
+  /// The server outlives its connections (it holds each until both handles are closed).
+  unowned(unsafe) let server: HTTPServer
   let tcp: UnsafeMutablePointer<uv_tcp_t>
   private let timer: UnsafeMutablePointer<uv_timer_t>
   private let writeRequest: UnsafeMutablePointer<uv_write_t>
@@ -143,17 +144,17 @@ final class Connection {
     drive()
   }
 
-  /// Reads only while the machine wants bytes, and arms the timer for its deadline.
+  /// Reads only while the machine wants bytes, and has the timer fire by its deadline.
+  ///
+  /// The timer is re-armed only when the deadline moves earlier: the keep-alive deadline moves
+  /// later with every request, and a timer that fires early finds nothing due and re-arms.
   private func updateReadingAndTimer() {
     guard case .open = phase else { return }
     setReading(machine.wantsToRead)
-    let deadline = machine.deadline
-    guard deadline != armedDeadline else { return }
-    armedDeadline = deadline
-    guard let deadline else {
-      uv_timer_stop(timer)
+    guard let deadline = machine.deadline, armedDeadline.map({ deadline < $0 }) ?? true else {
       return
     }
+    armedDeadline = deadline
     let now = uv_now(server.loop)
     uv_timer_start(
       timer, { timer in Connection.from(timer).timerFired() }, deadline > now ? deadline - now : 0,

@@ -19,28 +19,47 @@ public final class OperationsResponder: HTTPResponder {
 
   public func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse {
     requests += 1
-    let endpoints = ["/livez", "/readyz", "/health"]
-    guard endpoints.contains(String(request.path)) else {
-      return problem(.notFound, "no resource at \(request.path)")
+    let path = request.path
+    guard path == "/livez" || path == "/readyz" || path == "/health" else {
+      return problem(.notFound, "no resource at \(path)")
     }
     guard request.method == "GET" || request.method == "HEAD" else {
-      var response = problem(.methodNotAllowed, "\(request.path) allows GET and HEAD")
+      var response = problem(.methodNotAllowed, "\(path) allows GET and HEAD")
       response.headers.append(name: "Allow", value: "GET, HEAD")
       return response
     }
-    switch request.path {
+    switch path {
     case "/livez":
       return json(.ok, #"{"status":"ok"}"#)
     case "/readyz":
       return context.isDraining
         ? json(.serviceUnavailable, #"{"status":"draining"}"#) : json(.ok, #"{"status":"ready"}"#)
     default:
-      let uptime = Double(context.now - startedAt) / 1000
-      return json(
-        .ok,
-        #"{"status":"\#(context.isDraining ? "draining" : "ok")","version":"\#(Version.current)","#
-          + #""uptimeSeconds":\#(uptime),"requests":\#(requests)}"#)
+      return HTTPResponse(
+        status: .ok, headers: HTTPHeaders([("Content-Type", "application/json")]),
+        body: health(uptimeMilliseconds: context.now - startedAt, draining: context.isDraining))
     }
+  }
+
+  /// `{"status":…,"version":…,"uptimeSeconds":…,"requests":…}`, written straight as bytes.
+  private func health(uptimeMilliseconds uptime: UInt64, draining: Bool) -> [UInt8] {
+    var body: [UInt8] = []
+    body.reserveCapacity(96)
+    body += #"{"status":""#.utf8
+    body += (draining ? "draining" : "ok").utf8
+    body += #"","version":""#.utf8
+    body += Version.current.utf8
+    body += #"","uptimeSeconds":"#.utf8
+    body += String(uptime / 1000).utf8
+    let millis = uptime % 1000
+    body += [
+      UInt8(ascii: "."), UInt8(ascii: "0") + UInt8(millis / 100),
+      UInt8(ascii: "0") + UInt8(millis / 10 % 10), UInt8(ascii: "0") + UInt8(millis % 10),
+    ]
+    body += #","requests":"#.utf8
+    body += String(requests).utf8
+    body += "}".utf8
+    return body
   }
 
   private func json(_ status: HTTPStatus, _ body: String) -> HTTPResponse {

@@ -31,7 +31,7 @@ import Testing
     _ = respond("GET", "/livez")
     #expect(
       body(respond("GET", "/health?verbose"))
-        == #"{"status":"ok","version":"0.1.0","uptimeSeconds":2.5,"requests":2}"#)
+        == #"{"status":"ok","version":"0.1.0","uptimeSeconds":2.500,"requests":2}"#)
   }
 
   @Test func unknownPathIs404Problem() {
