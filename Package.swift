@@ -1,6 +1,13 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// The per-request path runs on one thread that owns every connection, so overlapping access is
+/// ruled out by design; release builds skip the dynamic exclusivity checks there (debug builds,
+/// and so the tests, keep them).
+let hotPath: [SwiftSetting] = [
+  .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+]
+
 let package = Package(
   name: "lifecycled",
   products: [
@@ -21,7 +28,7 @@ let package = Package(
     .target(name: "LifecycleEngine"),
     .testTarget(name: "LifecycleEngineTests", dependencies: ["LifecycleEngine"]),
     // HTTP/1.1 without I/O: the strict parser and the connection state machine.
-    .target(name: "HTTPCore"),
+    .target(name: "HTTPCore", swiftSettings: hotPath),
     .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "HTTPParserFuzzer"]),
     // The parser under libFuzzer (scripts/fuzz); built normally, it replays corpus files.
     .executableTarget(
@@ -30,7 +37,8 @@ let package = Package(
     // The libuv shell around HTTPCore: sockets, timers, signals, shutdown. Knows no API.
     .target(
       name: "HTTPServer",
-      dependencies: ["CLibUV", "HTTPCore", .product(name: "Logging", package: "swift-log")]),
+      dependencies: ["CLibUV", "HTTPCore", .product(name: "Logging", package: "swift-log")],
+      swiftSettings: hotPath),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     // Configuration, logging and the wiring of the service: the builder main and tests share.
     .target(

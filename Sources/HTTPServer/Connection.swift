@@ -96,10 +96,12 @@ final class Connection {
   }
 
   private func respond(to request: HTTPRequest, at now: Moment) {
-    let started = uv_hrtime()
+    let logged = server.logger.logLevel <= .info
+    let started = logged ? uv_hrtime() : 0
     let response = server.responder.respond(
       to: request, context: RequestContext(isDraining: server.isDraining, now: now.milliseconds))
     machine.responded(response, at: now)
+    guard logged else { return }
     server.logger.info(
       "request",
       metadata: [
@@ -173,7 +175,8 @@ final class Connection {
       { handle, _, buffer in
         let readBuffer = Connection.from(handle).server.readBuffer
         buffer!.pointee = uv_buf_init(
-          readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(readBuffer.count))
+          UnsafeMutableRawPointer(readBuffer.baseAddress!).assumingMemoryBound(to: CChar.self),
+          UInt32(readBuffer.count))
       },
       { stream, count, _ in Connection.from(stream).didRead(count) })
   }
@@ -182,7 +185,7 @@ final class Connection {
     switch phase {
     case .open where count > 0:
       machine.received(
-        UnsafeRawBufferPointer(rebasing: server.readBuffer[..<count]), now: uv_now(server.loop))
+        UnsafeBufferPointer(rebasing: server.readBuffer[..<count]), now: uv_now(server.loop))
       drive()
     case .open where count == Int(UV_EOF.rawValue):
       peerSentEOF = true

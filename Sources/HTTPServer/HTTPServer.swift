@@ -25,7 +25,7 @@ public final class HTTPServer: @unchecked Sendable {
   private let graceTimer: UnsafeMutablePointer<uv_timer_t>
   private let signals: [UnsafeMutablePointer<uv_signal_t>]
   /// One buffer for every read: libuv fills it and the connection copies out at once.
-  let readBuffer: UnsafeMutableRawBufferPointer
+  let readBuffer: UnsafeMutableBufferPointer<UInt8>
 
   private var connections: [ObjectIdentifier: Connection] = [:]
   private var acceptPending = false
@@ -49,7 +49,7 @@ public final class HTTPServer: @unchecked Sendable {
     wakeup = .allocate(capacity: 1)
     graceTimer = .allocate(capacity: 1)
     signals = configuration.handlesSignals ? [.allocate(capacity: 1), .allocate(capacity: 1)] : []
-    readBuffer = .allocate(byteCount: 65_536, alignment: 16)
+    readBuffer = .allocate(capacity: 65_536)
   }
 
   deinit {

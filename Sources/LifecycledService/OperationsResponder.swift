@@ -36,7 +36,7 @@ public final class OperationsResponder: HTTPResponder {
         ? json(.serviceUnavailable, #"{"status":"draining"}"#) : json(.ok, #"{"status":"ready"}"#)
     default:
       return HTTPResponse(
-        status: .ok, headers: HTTPHeaders([("Content-Type", "application/json")]),
+        status: .ok, headers: Self.jsonHeaders,
         body: health(uptimeMilliseconds: context.now - startedAt, draining: context.isDraining))
     }
   }
@@ -62,8 +62,11 @@ public final class OperationsResponder: HTTPResponder {
     return body
   }
 
+  /// Shared by every JSON response, so none allocates its header list.
+  private static let jsonHeaders = HTTPHeaders([("Content-Type", "application/json")])
+
   private func json(_ status: HTTPStatus, _ body: String) -> HTTPResponse {
-    HTTPResponse(status: status, contentType: "application/json", body: body)
+    HTTPResponse(status: status, headers: Self.jsonHeaders, body: Array(body.utf8))
   }
 
   private func problem(_ status: HTTPStatus, _ detail: String) -> HTTPResponse {

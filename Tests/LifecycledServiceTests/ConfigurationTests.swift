@@ -132,6 +132,15 @@ import Testing
     }
   }
 
+  @Test func readmeDocumentsEveryKey() throws {
+    let readme = try String(
+      contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+    for setting in Setting.all {
+      let row = "| `\(setting.key)` | `\(setting.environmentVariable)` | `\(setting.flag)` | "
+      #expect(readme.contains(row), "README lacks the row of \(setting.key)")
+    }
+  }
+
   @Test func namesDeriveFromTheKey() {
     let setting = Setting.named("keepAliveTimeoutSeconds")
     #expect(setting?.environmentVariable == "LIFECYCLED_KEEP_ALIVE_TIMEOUT_SECONDS")
