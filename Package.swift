@@ -27,6 +27,9 @@ let package = Package(
     // The pure simulator core: no I/O, no libuv, no wall clock, no Foundation.
     .target(name: "LifecycleEngine"),
     .testTarget(name: "LifecycleEngineTests", dependencies: ["LifecycleEngine"]),
+    // The JSON API over the engine: knows nothing of HTTP framing or sockets.
+    .target(name: "LifecycleAPI", dependencies: ["LifecycleEngine"]),
+    .testTarget(name: "LifecycleAPITests", dependencies: ["LifecycleAPI"]),
     // HTTP/1.1 without I/O: the strict parser and the connection state machine.
     .target(name: "HTTPCore", swiftSettings: hotPath),
     .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "HTTPParserFuzzer"]),
