@@ -47,7 +47,7 @@ let package = Package(
     .target(
       name: "LifecycledService",
       dependencies: [
-        "HTTPServer",
+        "HTTPServer", "LifecycleAPI",
         .product(name: "Configuration", package: "swift-configuration"),
         .product(name: "SystemPackage", package: "swift-system"),
         .product(name: "Logging", package: "swift-log"),

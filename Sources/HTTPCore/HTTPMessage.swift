@@ -105,6 +105,17 @@ public struct HTTPStatus: Hashable, Sendable {
   public static let serviceUnavailable = HTTPStatus(503, "Service Unavailable")
   public static let httpVersionNotSupported = HTTPStatus(505, "HTTP Version Not Supported")
 
+  /// The status for `code`, with its reason phrase from RFC 9110 when it is one of those above.
+  public init(code: Int) {
+    let known: [HTTPStatus] = [
+      .ok, .created, .noContent, .badRequest, .notFound, .methodNotAllowed, .requestTimeout,
+      .conflict, .contentTooLarge, .uriTooLong, .unsupportedMediaType, .expectationFailed,
+      .unprocessableContent, .requestHeaderFieldsTooLarge, .internalServerError, .notImplemented,
+      .serviceUnavailable, .httpVersionNotSupported,
+    ]
+    self = known.first { $0.code == code } ?? HTTPStatus(code, "Status \(code)")
+  }
+
   /// Whether a response with this status never carries content (RFC 9110 §6.4.1).
   var forbidsContent: Bool { code < 200 || code == 204 || code == 304 }
 }

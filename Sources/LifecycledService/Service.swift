@@ -19,7 +19,8 @@ public enum Service {
   public static func makeServer(configuration: ServiceConfiguration, logger: Logger) -> HTTPServer {
     HTTPServer(
       configuration: configuration.server,
-      responder: OperationsResponder(startedAt: monotonicMilliseconds()), logger: logger)
+      responder: APIResponder(configuration: configuration.engine, now: monotonicMilliseconds()),
+      logger: logger)
   }
 
   /// Starts listening, serves until a signal shuts it down, and returns the exit status:

@@ -1,10 +1,13 @@
 import Configuration
 public import HTTPServer
+public import LifecycleEngine
 public import Logging
 
 /// Everything the service is configured with. The defaults are the embedded configuration.
 public struct ServiceConfiguration: Sendable, Equatable {
   public var server = HTTPServerConfiguration()
+  /// The simulator's settings; their configuration keys come with the API's realtime scheduler.
+  public var engine = EngineConfiguration()
   public var logLevel = Logger.Level.info
 
   public init() {}

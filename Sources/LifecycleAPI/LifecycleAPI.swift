@@ -1,0 +1,236 @@
+public import LifecycleEngine
+
+/// The lifecycle simulator's JSON API (SPEC section 5): requests in, responses out, against one
+/// engine. No sockets, no HTTP framing: the service adapts it to the server.
+public final class LifecycleAPI {
+  public let engine: Engine
+  private let version: String
+  private let startedAt: Instant
+
+  public init(engine: Engine, version: String, now: Instant) {
+    self.engine = engine
+    self.version = version
+    startedAt = now
+  }
+
+  /// Answers one request at host time `now`.
+  public func handle(_ request: APIRequest, now: Instant, isDraining: Bool = false) -> APIResponse {
+    do {
+      return try respond(to: request, now: now, isDraining: isDraining)
+    } catch let problem as Problem {
+      return problem.response
+    } catch let error as EngineError {
+      return Problem(error).response
+    } catch {
+      preconditionFailure("handlers throw only problems and engine errors, not \(error)")
+    }
+  }
+
+  private func respond(to request: APIRequest, now: Instant, isDraining: Bool) throws
+    -> APIResponse
+  {
+    guard let route = Route(path: request.path) else {
+      throw Problem(kind: .notFound, detail: "no resource at \(request.path)")
+    }
+    let method = request.method == "HEAD" ? "GET" : request.method
+    guard route.methods.contains(method) else {
+      let allowed = route.methods + (route.methods.contains("GET") ? ["HEAD"] : [])
+      throw Problem(
+        kind: .methodNotAllowed,
+        detail: "\(request.path) allows \(allowed.joined(separator: ", "))", allow: allowed)
+    }
+    let query = try Query(request.query, allowed: route.queryParameters)
+    switch (route, method) {
+    case (.livez, _):
+      return .json(200, .object([("status", .string("ok"))]))
+    case (.readyz, _):
+      return isDraining
+        ? .json(503, .object([("status", .string("draining"))]))
+        : .json(200, .object([("status", .string("ready"))]))
+    case (.health, _):
+      return .json(200, health(now: now, isDraining: isDraining))
+    case (.reset, _):
+      engine.reset(now: now)
+      return APIResponse(status: 204, contentType: "application/json", body: [])
+    case (.devices, "GET"):
+      return .json(200, .object([("devices", .array(engine.devices(now: now).map(View.device)))]))
+    case (.devices, _):
+      let spec = try Decode.device(try body(of: request))
+      return .json(201, View.device(try engine.createDevice(spec, now: now)))
+    case (.device(let id), "GET"):
+      return .json(200, View.device(try engine.device(id, now: now)))
+    case (.device(let id), _):
+      try engine.removeDevice(id, now: now)
+      return APIResponse(status: 204, contentType: "application/json", body: [])
+    case (.deviceEvents(let device), _):
+      return try deviceEvents(try body(of: request), device: device, now: now)
+    case (.clock(let device), _):
+      let snapshot = try engine.device(device, now: now)
+      return .json(
+        200,
+        .object([
+          ("device", .string(device)), ("clock", .string(snapshot.clock.rawValue)),
+          ("now", View.time(snapshot.now)), ("nextDeadline", View.time(snapshot.nextDeadline)),
+        ]))
+    case (.clockAdvance(let device), _):
+      return try advance(try body(of: request), device: device, now: now)
+    case (.journal(let device), _):
+      let page = try engine.journal(
+        of: device, since: try query.integer("since") ?? 0, app: try query.name("app"),
+        limit: try query.integer("limit", max: 10_000) ?? 1_000, now: now)
+      return .json(
+        200,
+        .object([
+          ("entries", .array(page.entries.map(View.journalEntry))),
+          ("dropped", .integer(page.dropped)),
+        ]))
+    case (.jetsam(let device), _):
+      let page = try engine.jetsamLog(of: device, now: now)
+      return .json(
+        200,
+        .object([
+          ("kills", .array(page.records.map(View.jetsamRecord))),
+          ("dropped", .integer(page.dropped)),
+        ]))
+    case (.apps(let device), "GET"):
+      return .json(
+        200, .object([("apps", .array(try engine.apps(on: device, now: now).map(View.app)))]))
+    case (.apps(let device), _):
+      let spec = try Decode.app(try body(of: request))
+      return .json(201, View.app(try engine.createApp(spec, on: device, now: now)))
+    case (.app(let device, let app), "GET"):
+      return .json(200, View.app(try engine.app(app, on: device, now: now)))
+    case (.app(let device, let app), _):
+      try engine.removeApp(app, on: device, now: now)
+      return APIResponse(status: 204, contentType: "application/json", body: [])
+    case (.appEvents(let device, let app), _):
+      return try appEvents(try body(of: request), app: app, device: device, now: now)
+    case (.callbacks(let device, let app), _):
+      let callbacks = try engine.callbacks(
+        of: app, on: device, since: try query.integer("since") ?? 0,
+        limit: try query.integer("limit", max: 10_000) ?? 1_000, now: now)
+      return .json(200, .object([("callbacks", .array(callbacks.map(View.callback)))]))
+    }
+  }
+
+  // MARK: Events
+
+  private func appEvents(_ body: JSON, app: String, device: String, now: Instant) throws
+    -> APIResponse
+  {
+    let (events, isArray) = try Decode.events(body, Decode.appEvent)
+    var results: [JSON] = []
+    for (index, event) in events.enumerated() {
+      let before = try engine.app(app, on: device, now: now).state
+      do {
+        let outcome = try engine.apply(event, to: app, on: device, now: now)
+        let after = try engine.app(app, on: device, now: now).state
+        results.append(
+          eventResult(
+            outcome, device: device, app: app, event: View.event(.app(event)),
+            previousState: before.rawValue, state: after.rawValue))
+      } catch {
+        throw refusal(error, at: index, applied: results, isArray: isArray)
+      }
+    }
+    return .json(200, isArray ? .object([("results", .array(results))]) : results[0])
+  }
+
+  private func deviceEvents(_ body: JSON, device: String, now: Instant) throws -> APIResponse {
+    let (events, isArray) = try Decode.events(body, Decode.deviceEvent)
+    var results: [JSON] = []
+    for (index, event) in events.enumerated() {
+      let before = try engine.device(device, now: now).locked
+      do {
+        let outcome = try engine.apply(event, on: device, now: now)
+        let after = try engine.device(device, now: now).locked
+        results.append(
+          eventResult(
+            outcome, device: device, app: nil, event: View.event(.device(event)),
+            previousState: before ? "locked" : "unlocked", state: after ? "locked" : "unlocked"))
+      } catch {
+        throw refusal(error, at: index, applied: results, isArray: isArray)
+      }
+    }
+    return .json(200, isArray ? .object([("results", .array(results))]) : results[0])
+  }
+
+  /// The response of one event (SPEC section 5).
+  private func eventResult(
+    _ outcome: EventOutcome, device: String, app: String?, event: JSON, previousState: String,
+    state: String
+  ) -> JSON {
+    .object([
+      ("device", .string(device)), ("app", app.map(JSON.string) ?? .null), ("event", event),
+      ("previousState", .string(previousState)), ("state", .string(state)),
+      ("callbacks", .array(outcome.callbacks.map(View.callback))),
+      ("transitions", .array(outcome.transitions.map(View.transition))),
+      (
+        "effects",
+        .array(
+          outcome.effects(excluding: app).map { effect in
+            .object([
+              ("app", .string(effect.app)),
+              ("previousState", .string(effect.previousState.rawValue)),
+              ("state", .string(effect.state.rawValue)),
+            ])
+          })
+      ),
+      ("result", View.result(outcome.result)),
+    ])
+  }
+
+  /// A refused event of a scenario: the results already applied go with the refusal.
+  private func refusal(_ error: EngineError, at index: Int, applied: [JSON], isArray: Bool)
+    -> Problem
+  {
+    var problem = Problem(error)
+    if isArray {
+      problem.extensions += [("failedIndex", .integer(index)), ("results", .array(applied))]
+    }
+    return problem
+  }
+
+  private func advance(_ body: JSON, device: String, now: Instant) throws -> APIResponse {
+    var fields = Fields(body)
+    let seconds = fields.seconds("seconds", in: 0...315_360_000, required: true)
+    if let problem = fields.problem() { throw problem }
+    let outcome = try engine.advanceClock(of: device, by: seconds ?? .zero, now: now)
+    let snapshot = try engine.device(device, now: now)
+    return .json(
+      200,
+      .object([
+        ("advanced", .double((seconds ?? .zero).secondsValue)), ("now", View.time(snapshot.now)),
+        ("callbacks", .array(outcome.callbacks.map(View.callback))),
+        ("transitions", .array(outcome.transitions.map(View.transition))),
+      ]))
+  }
+
+  private func health(now: Instant, isDraining: Bool) -> JSON {
+    let devices = engine.devices(now: now)
+    return .object([
+      ("status", .string(isDraining ? "draining" : "ok")), ("version", .string(version)),
+      ("uptimeSeconds", .double((now - startedAt).secondsValue)),
+      ("devices", .integer(devices.count)), ("apps", .integer(devices.map(\.apps).reduce(0, +))),
+    ])
+  }
+
+  // MARK: Plumbing
+
+  /// The JSON body of a request that must have one.
+  private func body(of request: APIRequest) throws(Problem) -> JSON {
+    let mediaType = request.contentType.map {
+      $0.prefix { $0 != ";" }.filter { $0 != " " && $0 != "\t" }.lowercased()
+    }
+    guard mediaType == "application/json" else {
+      throw Problem(
+        kind: .unsupportedMediaType,
+        detail: "the body must be application/json, not \(request.contentType ?? "absent")")
+    }
+    do {
+      return try JSON.parse(request.body)
+    } catch {
+      throw Problem(kind: .invalidJSON, detail: error.description)
+    }
+  }
+}

@@ -1,0 +1,149 @@
+import LifecycleEngine
+
+/// A request as the API sees it: no framing, no connection, only what routing and decoding use.
+public struct APIRequest: Sendable {
+  public var method: String
+  /// The path without its query, such as `/v1/devices/ci-1/apps`.
+  public var path: Substring
+  /// The raw query after `?`, if any.
+  public var query: Substring?
+  /// The media type of the body (parameters such as `charset` included), if sent.
+  public var contentType: String?
+  public var body: [UInt8]
+
+  public init(
+    method: String, path: Substring, query: Substring? = nil, contentType: String? = nil,
+    body: [UInt8] = []
+  ) {
+    self.method = method
+    self.path = path
+    self.query = query
+    self.contentType = contentType
+    self.body = body
+  }
+}
+
+/// A response as the API produces it; the HTTP layer adds the framing.
+public struct APIResponse: Sendable {
+  public var status: Int
+  public var contentType: String
+  /// The methods a 405 lists in `Allow`.
+  public var allow: [String]?
+  public var body: [UInt8]
+
+  public init(status: Int, contentType: String, allow: [String]? = nil, body: [UInt8]) {
+    self.status = status
+    self.contentType = contentType
+    self.allow = allow
+    self.body = body
+  }
+
+  static func json(_ status: Int, _ value: JSON) -> APIResponse {
+    APIResponse(status: status, contentType: "application/json", body: value.bytes)
+  }
+}
+
+/// An error answered as an RFC 9457 problem document with a stable `type`.
+struct Problem: Error {
+  /// The problem types this API uses; `urn:lifecycled:problem:<name>` on the wire.
+  enum Kind: String {
+    case invalidJSON = "invalid-json"
+    case validation
+    case notFound = "not-found"
+    case methodNotAllowed = "method-not-allowed"
+    case unsupportedMediaType = "unsupported-media-type"
+    case alreadyExists = "already-exists"
+    case limitReached = "limit-reached"
+    case permanent
+    case eventRefused = "event-refused"
+
+    var status: Int {
+      switch self {
+      case .invalidJSON: 400
+      case .notFound: 404
+      case .methodNotAllowed: 405
+      case .unsupportedMediaType: 415
+      case .validation: 422
+      case .alreadyExists, .limitReached, .permanent, .eventRefused: 409
+      }
+    }
+
+    var title: String {
+      switch self {
+      case .invalidJSON: "The body is not valid JSON"
+      case .validation: "A field is invalid"
+      case .notFound: "No such resource"
+      case .methodNotAllowed: "Method not allowed"
+      case .unsupportedMediaType: "The body must be application/json"
+      case .alreadyExists: "The resource already exists"
+      case .limitReached: "A limit is reached"
+      case .permanent: "The resource cannot be removed"
+      case .eventRefused: "The event is impossible in the current state"
+      }
+    }
+  }
+
+  var kind: Kind
+  var detail: String
+  /// Extension members, such as `currentState` and `allowedEvents`.
+  var extensions: [(String, JSON)] = []
+  var allow: [String]?
+
+  var response: APIResponse {
+    let document = JSON.object(
+      [
+        ("type", .string("urn:lifecycled:problem:\(kind.rawValue)")),
+        ("title", .string(kind.title)), ("status", .integer(kind.status)),
+        ("detail", .string(detail)),
+      ] + extensions)
+    return APIResponse(
+      status: kind.status, contentType: "application/problem+json", allow: allow,
+      body: document.bytes)
+  }
+
+  static func validation(_ field: String, _ message: String) -> Problem {
+    Problem(
+      kind: .validation, detail: "\(field) \(message)",
+      extensions: [
+        (
+          "validation",
+          .array([.object([("field", .string(field)), ("message", .string(message))])])
+        )
+      ])
+  }
+}
+
+extension Problem {
+  /// The problem an engine error answers with.
+  init(_ error: EngineError) {
+    switch error {
+    case .unknownDevice(let id):
+      self.init(kind: .notFound, detail: "no device '\(id)'")
+    case .unknownApp(let device, let app):
+      self.init(kind: .notFound, detail: "no app '\(app)' on device '\(device)'")
+    case .deviceExists(let id):
+      self.init(kind: .alreadyExists, detail: "a device '\(id)' exists already")
+    case .appExists(let device, let app):
+      self.init(
+        kind: .alreadyExists, detail: "an app '\(app)' exists on device '\(device)' already")
+    case .defaultDeviceIsPermanent:
+      self.init(kind: .permanent, detail: "the default device cannot be removed; reset it instead")
+    case .tooManyDevices(let limit):
+      self.init(kind: .limitReached, detail: "at most \(limit) devices")
+    case .tooManyApps(let device, let limit):
+      self.init(kind: .limitReached, detail: "at most \(limit) apps on device '\(device)'")
+    case .invalid(let issues):
+      self = Fields.problem(issues.map { ($0.field, $0.message) })!
+    case .refused(let refusal):
+      self.init(
+        kind: .eventRefused,
+        detail:
+          "\(refusal.event.rawValue) refused: \(refusal.reason.detail) (state \(refusal.currentState))",
+        extensions: [
+          ("event", .string(refusal.event.rawValue)),
+          ("currentState", .string(refusal.currentState)),
+          ("allowedEvents", .array(refusal.allowedEvents.map { .string($0.rawValue) })),
+        ])
+    }
+  }
+}

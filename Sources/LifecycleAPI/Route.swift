@@ -1,0 +1,81 @@
+import LifecycleEngine
+
+/// A resource of the API, found from a path. `/v1/apps/...` paths address the `default` device.
+enum Route: Equatable {
+  case devices
+  case device(String)
+  case deviceEvents(String)
+  case clock(String)
+  case clockAdvance(String)
+  case journal(String)
+  case jetsam(String)
+  case apps(device: String)
+  case app(device: String, app: String)
+  case appEvents(device: String, app: String)
+  case callbacks(device: String, app: String)
+  case livez, readyz, health, reset
+
+  init?(path: Substring) {
+    guard path.hasPrefix("/") else { return nil }
+    let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+      .map(String.init)
+    for (pattern, make) in Self.patterns where pattern.count == segments.count {
+      var captured: [String] = []
+      let matches = zip(pattern, segments).allSatisfy { expected, segment in
+        guard expected == "*" else { return expected == segment }
+        captured.append(segment)
+        return !segment.isEmpty
+      }
+      if matches {
+        self = make(captured)
+        return
+      }
+    }
+    return nil
+  }
+
+  /// Path patterns, `*` standing for one non-empty segment, and the route each makes.
+  private static let patterns: [([String], @Sendable ([String]) -> Route)] = {
+    let defaultDevice = Engine.defaultDeviceID
+    return [
+      (["livez"], { _ in .livez }), (["readyz"], { _ in .readyz }),
+      (["health"], { _ in .health }), (["__admin", "reset"], { _ in .reset }),
+      (["v1", "devices"], { _ in .devices }),
+      (["v1", "devices", "*"], { .device($0[0]) }),
+      (["v1", "devices", "*", "events"], { .deviceEvents($0[0]) }),
+      (["v1", "devices", "*", "clock"], { .clock($0[0]) }),
+      (["v1", "devices", "*", "clock", "advance"], { .clockAdvance($0[0]) }),
+      (["v1", "devices", "*", "journal"], { .journal($0[0]) }),
+      (["v1", "devices", "*", "jetsam"], { .jetsam($0[0]) }),
+      (["v1", "devices", "*", "apps"], { .apps(device: $0[0]) }),
+      (["v1", "devices", "*", "apps", "*"], { .app(device: $0[0], app: $0[1]) }),
+      (["v1", "devices", "*", "apps", "*", "events"], { .appEvents(device: $0[0], app: $0[1]) }),
+      (
+        ["v1", "devices", "*", "apps", "*", "callbacks"], { .callbacks(device: $0[0], app: $0[1]) }
+      ),
+      (["v1", "apps"], { _ in .apps(device: defaultDevice) }),
+      (["v1", "apps", "*"], { .app(device: defaultDevice, app: $0[0]) }),
+      (["v1", "apps", "*", "events"], { .appEvents(device: defaultDevice, app: $0[0]) }),
+      (["v1", "apps", "*", "callbacks"], { .callbacks(device: defaultDevice, app: $0[0]) }),
+    ]
+  }()
+
+  /// The query parameters the resource takes.
+  var queryParameters: [String] {
+    switch self {
+    case .journal: ["since", "app", "limit"]
+    case .callbacks: ["since", "limit"]
+    default: []
+    }
+  }
+
+  /// The methods the resource answers, for `Allow`.
+  var methods: [String] {
+    switch self {
+    case .devices, .apps: ["GET", "POST"]
+    case .device, .app: ["GET", "DELETE"]
+    case .deviceEvents, .clockAdvance, .appEvents, .reset: ["POST"]
+    case .clock, .journal, .jetsam, .callbacks, .livez, .readyz, .health: ["GET"]
+    }
+  }
+}

@@ -1,0 +1,206 @@
+import LifecycleEngine
+import Testing
+
+@testable import LifecycleAPI
+
+/// The API without sockets: every endpoint and every error status.
+@Suite struct APITests {
+  let api: LifecycleAPI
+
+  init() {
+    var configuration = EngineConfiguration()
+    configuration.deviceDefaults.clock = .manual
+    api = LifecycleAPI(
+      engine: Engine(configuration: configuration, now: .zero), version: "9.9.9", now: .zero)
+  }
+
+  @discardableResult
+  func call(
+    _ method: String, _ target: String, _ body: String? = nil,
+    contentType: String? = "application/json"
+  ) -> (status: Int, body: String, json: JSON?, allow: [String]?) {
+    let parts = target.split(separator: "?", maxSplits: 1)
+    let response = api.handle(
+      APIRequest(
+        method: method, path: parts[0], query: parts.count > 1 ? parts[1] : nil,
+        contentType: body == nil ? nil : contentType, body: Array((body ?? "").utf8)),
+      now: .zero)
+    let text = String(decoding: response.body, as: UTF8.self)
+    return (response.status, text, try? JSON.parse(response.body), response.allow)
+  }
+
+  @Test func operationalEndpoints() {
+    #expect(call("GET", "/livez").body == #"{"status":"ok"}"#)
+    #expect(call("GET", "/readyz").body == #"{"status":"ready"}"#)
+    #expect(
+      call("GET", "/health").body
+        == #"{"status":"ok","version":"9.9.9","uptimeSeconds":0.0,"devices":1,"apps":0}"#)
+  }
+
+  @Test func homeOnASceneAppAnswersAsSPECSection5Shows() {
+    #expect(call("POST", "/v1/apps", #"{"name":"mail"}"#).status == 201)
+    #expect(call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#).status == 200)
+    let home = call("POST", "/v1/apps/mail/events", #"{"type":"home"}"#)
+    #expect(home.status == 200)
+    #expect(
+      home.body
+        == #"{"device":"default","app":"mail","event":{"type":"home"},"previousState":"active","state":"background","#
+        + #""callbacks":[{"seq":12,"time":0.0,"app":"mail","scene":"main","method":"sceneWillResignActive(_:)","notifications":["UIScene.willDeactivateNotification","UIApplication.willResignActiveNotification"],"state":"inactive","sceneState":"foregroundInactive"},"#
+        + #"{"seq":14,"time":0.0,"app":"mail","scene":"main","method":"sceneDidEnterBackground(_:)","notifications":["UIScene.didEnterBackgroundNotification","UIApplication.didEnterBackgroundNotification"],"state":"background","sceneState":"background"}],"#
+        + #""transitions":[{"seq":13,"time":0.0,"app":"mail","from":"active","to":"inactive","cause":"home"},{"seq":15,"time":0.0,"app":"mail","from":"inactive","to":"background","cause":"home"}],"#
+        + #""effects":[],"result":null}"#)
+  }
+
+  @Test func scenarioStopsAtTheRefusedEventAndReportsWhatWasApplied() {
+    call("POST", "/v1/devices", #"{"id":"ci-1"}"#)
+    call("POST", "/v1/devices/ci-1/apps", #"{"name":"a","lifecycle":"appDelegate"}"#)
+    let response = call(
+      "POST", "/v1/devices/ci-1/apps/a/events",
+      #"[{"type":"launch"},{"type":"beginBackgroundTask","name":"sync"},{"type":"closeSwitcher"},{"type":"home"}]"#
+    )
+    #expect(response.status == 409)
+    #expect(response.json?["type"] == .string("urn:lifecycled:problem:event-refused"))
+    #expect(response.json?["currentState"] == .string("active"))
+    #expect(response.json?["failedIndex"] == .integer(2))
+    guard case .array(let results)? = response.json?["results"] else {
+      Issue.record("no results")
+      return
+    }
+    #expect(results.count == 2)
+    #expect(results[1]["result"] == .object([("taskId", .integer(1)), ("expiresAt", .null)]))
+    #expect(call("GET", "/v1/devices/ci-1/apps/a").json?["state"] == .string("active"))
+  }
+
+  @Test func clockAdvanceFiresDeadlines() {
+    call("POST", "/v1/apps", #"{"name":"mail"}"#)
+    call("POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
+    let advance = call("POST", "/v1/devices/default/clock/advance", #"{"seconds":2.5}"#)
+    #expect(advance.json?["advanced"] == .double(2.5))
+    #expect(advance.json?["now"] == .double(2.5))
+    guard case .array(let transitions)? = advance.json?["transitions"] else { return }
+    #expect(transitions.first?["cause"] == .string("suspension"))
+    #expect(transitions.first?["time"] == .double(2.0))
+    #expect(
+      call("GET", "/v1/devices/default/clock").body
+        == #"{"device":"default","clock":"manual","now":2.5,"nextDeadline":null}"#)
+  }
+
+  @Test func deviceEventsAnswerWithTheLockState() {
+    let lock = call("POST", "/v1/devices/default/events", #"{"type":"lock"}"#)
+    #expect(lock.json?["previousState"] == .string("unlocked"))
+    #expect(lock.json?["state"] == .string("locked"))
+    #expect(lock.json?["app"] == .null)
+  }
+
+  @Test func journalAndJetsamLog() {
+    call("POST", "/v1/apps", #"{"name":"mail","lifecycle":"appDelegate"}"#)
+    call(
+      "POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"purge","reason":"highwater"}]"#)
+    let journal = call("GET", "/v1/devices/default/journal?since=1&limit=2&app=mail")
+    guard case .array(let entries)? = journal.json?["entries"] else { return }
+    #expect(entries.count == 2)
+    #expect(entries.first?["kind"] == .string("callback"))
+    #expect(
+      call("GET", "/v1/devices/default/jetsam").body
+        == #"{"kills":[{"time":0.0,"app":"mail","reason":"highwater","footprintMB":100,"state":"active"}],"dropped":0}"#
+    )
+    let callbacks = call("GET", "/v1/apps/mail/callbacks?limit=1")
+    #expect(callbacks.body.hasPrefix(#"{"callbacks":[{"seq":2,"#))
+  }
+
+  @Test func resetBringsBackTheStart() {
+    call("POST", "/v1/devices", #"{"id":"x"}"#)
+    #expect(call("POST", "/__admin/reset").status == 204)
+    #expect(call("POST", "/__admin/reset").status == 204)
+    #expect(call("GET", "/v1/devices/x").status == 404)
+  }
+
+  // MARK: Errors
+
+  @Test func unknownPathsAndResourcesAre404() {
+    #expect(call("GET", "/v2/devices").status == 404)
+    #expect(call("GET", "/v1/devices/").status == 404)
+    let missing = call("GET", "/v1/apps/ghost")
+    #expect(missing.status == 404)
+    #expect(
+      missing.body
+        == #"{"type":"urn:lifecycled:problem:not-found","title":"No such resource","status":404,"detail":"no app 'ghost' on device 'default'"}"#
+    )
+  }
+
+  @Test func wrongMethodIs405WithAllow_G6() {
+    let response = call("PUT", "/v1/devices")
+    #expect(response.status == 405)
+    #expect(response.allow == ["GET", "POST", "HEAD"])
+  }
+
+  @Test func nonJSONBodyIs415_G5() {
+    #expect(call("POST", "/v1/apps", #"{"name":"a"}"#, contentType: "text/plain").status == 415)
+    #expect(
+      call("POST", "/v1/apps", #"{"name":"a"}"#, contentType: "application/json; charset=utf-8")
+        .status == 201)
+  }
+
+  @Test func malformedJSONIs400_G2() {
+    let response = call("POST", "/v1/apps", #"{"name":"a",}"#)
+    #expect(response.status == 400)
+    #expect(response.json?["detail"] == .string("an object key must be a string at byte 12"))
+  }
+
+  @Test func validationNamesEveryBadField() {
+    let response = call(
+      "POST", "/v1/apps",
+      #"{"name":"-bad","memoryMB":-1,"color":"red","behavior":{"didEnterBackgroundSeconds":"slow"}}"#
+    )
+    #expect(response.status == 422)
+    #expect(
+      response.json?["validation"]
+        == .array([
+          .object([
+            ("field", .string("memoryMB")),
+            ("message", .string("must be an integer from 0 to 1048576")),
+          ]),
+          .object([
+            ("field", .string("behavior.didEnterBackgroundSeconds")),
+            ("message", .string("must be a number from 0.0 to 86400.0")),
+          ]),
+          .object([("field", .string("color")), ("message", .string("is not a known field"))]),
+        ]))
+    let invalidName = call("POST", "/v1/apps", #"{"name":"-bad"}"#)
+    #expect(invalidName.status == 422)
+    #expect(invalidName.json?["validation"] != nil)
+  }
+
+  @Test func eventValidation() {
+    call("POST", "/v1/apps", #"{"name":"mail"}"#)
+    #expect(call("POST", "/v1/apps/mail/events", #"{"type":"fly"}"#).status == 422)
+    #expect(call("POST", "/v1/apps/mail/events", #"{"type":"lock"}"#).status == 422)
+    #expect(call("POST", "/v1/apps/mail/events", #"{"type":"backgroundLaunch"}"#).status == 422)
+    #expect(call("POST", "/v1/apps/mail/events", "[]").status == 422)
+    let numbers = call(
+      "POST", "/v1/apps/mail/events", #"{"type":"setMemory","memoryMB":9223372036854775808}"#)
+    #expect(numbers.status == 422)
+  }
+
+  @Test func refusedEventIs409WithStateAndAllowedEvents_G7() {
+    call("POST", "/v1/apps", #"{"name":"mail"}"#)
+    let response = call("POST", "/v1/apps/mail/events", #"{"type":"home"}"#)
+    #expect(response.status == 409)
+    #expect(
+      response.body
+        == #"{"type":"urn:lifecycled:problem:event-refused","title":"The event is impossible in the current state","status":409,"detail":"home refused: the event is not possible in the current state (state notRunning)","event":"home","currentState":"notRunning","allowedEvents":["launch"]}"#
+    )
+  }
+
+  @Test func duplicatesAndTheDefaultDeviceAre409() {
+    call("POST", "/v1/apps", #"{"name":"mail"}"#)
+    #expect(call("POST", "/v1/apps", #"{"name":"mail"}"#).status == 409)
+    #expect(call("DELETE", "/v1/devices/default").status == 409)
+  }
+
+  @Test func unknownQueryParametersAre422() {
+    #expect(call("GET", "/v1/devices/default/journal?sinse=1").status == 422)
+    #expect(call("GET", "/v1/devices/default/journal?limit=-1").status == 422)
+    #expect(call("GET", "/v1/devices?x=1").status == 422)
+  }
+}
