@@ -101,6 +101,7 @@ final class Connection {
     let response = server.responder.respond(
       to: request, context: RequestContext(isDraining: server.isDraining, now: now.milliseconds))
     machine.responded(response, at: now)
+    server.armClientTimer()
     guard logged else { return }
     server.logger.info(
       "request",

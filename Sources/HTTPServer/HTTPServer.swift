@@ -17,12 +17,16 @@ public import Logging
 public final class HTTPServer: @unchecked Sendable {
   public let configuration: HTTPServerConfiguration
   let responder: any HTTPResponder
+  private let timerClient: (any HTTPTimerClient)?
   let logger: Logger
 
   let loop: UnsafeMutablePointer<uv_loop_t>
   private let listener: UnsafeMutablePointer<uv_tcp_t>
   private let wakeup: UnsafeMutablePointer<uv_async_t>
   private let graceTimer: UnsafeMutablePointer<uv_timer_t>
+  /// Armed to the timer client's next deadline.
+  private let clientTimer: UnsafeMutablePointer<uv_timer_t>
+  private var clientTimerDeadline: UInt64?
   private let signals: [UnsafeMutablePointer<uv_signal_t>]
   /// One buffer for every read: libuv fills it and the connection copies out at once.
   let readBuffer: UnsafeMutableBufferPointer<UInt8>
@@ -39,15 +43,18 @@ public final class HTTPServer: @unchecked Sendable {
   }
 
   public init(
-    configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger
+    configuration: HTTPServerConfiguration, responder: any HTTPResponder,
+    timerClient: (any HTTPTimerClient)? = nil, logger: Logger
   ) {
     self.configuration = configuration
     self.responder = responder
+    self.timerClient = timerClient
     self.logger = logger
     loop = .allocate(capacity: 1)
     listener = .allocate(capacity: 1)
     wakeup = .allocate(capacity: 1)
     graceTimer = .allocate(capacity: 1)
+    clientTimer = .allocate(capacity: 1)
     signals = configuration.handlesSignals ? [.allocate(capacity: 1), .allocate(capacity: 1)] : []
     readBuffer = .allocate(capacity: 65_536)
   }
@@ -55,7 +62,7 @@ public final class HTTPServer: @unchecked Sendable {
   deinit {
     for handle in [
       UnsafeMutableRawPointer(listener), UnsafeMutableRawPointer(wakeup),
-      UnsafeMutableRawPointer(graceTimer),
+      UnsafeMutableRawPointer(graceTimer), UnsafeMutableRawPointer(clientTimer),
     ]
       + signals.map(UnsafeMutableRawPointer.init)
     {
@@ -76,6 +83,7 @@ public final class HTTPServer: @unchecked Sendable {
     uv_tcp_init(loop, listener)
     uv_async_init(loop, wakeup) { handle in HTTPServer.from(handle).beginShutdown(signal: nil) }
     uv_timer_init(loop, graceTimer)
+    uv_timer_init(loop, clientTimer)
     for handle in [cuv_handle(listener)] + auxiliaryHandles { handle?.pointee.data = context }
     for (handle, number) in zip(signals, [SIGTERM, SIGINT]) {
       uv_signal_init(loop, handle)
@@ -106,6 +114,7 @@ public final class HTTPServer: @unchecked Sendable {
       throw error
     }
     state = .running
+    armClientTimer()
     return boundPort
   }
 
@@ -153,6 +162,30 @@ public final class HTTPServer: @unchecked Sendable {
   var isDraining: Bool {
     if case .running = state { return false }
     return true
+  }
+
+  // MARK: The timer client
+
+  /// Arms the client's timer to its next deadline if that moved; called after every response.
+  func armClientTimer() {
+    guard let timerClient, case .running = state else { return }
+    let deadline = timerClient.nextDeadline
+    guard deadline != clientTimerDeadline else { return }
+    clientTimerDeadline = deadline
+    guard let deadline else {
+      uv_timer_stop(clientTimer)
+      return
+    }
+    let now = uv_now(loop)
+    uv_timer_start(
+      clientTimer, { timer in HTTPServer.from(timer).clientTimerFired() },
+      deadline > now ? deadline - now : 0, 0)
+  }
+
+  private func clientTimerFired() {
+    clientTimerDeadline = nil
+    timerClient?.timerFired(now: uv_now(loop))
+    armClientTimer()
   }
 
   // MARK: Connections
@@ -230,7 +263,8 @@ public final class HTTPServer: @unchecked Sendable {
 
   /// The handles besides the listener that keep the loop alive until shutdown completes.
   private var auxiliaryHandles: [UnsafeMutablePointer<uv_handle_t>?] {
-    [cuv_handle(wakeup), cuv_handle(graceTimer)] + signals.map { cuv_handle($0) }
+    [cuv_handle(wakeup), cuv_handle(graceTimer), cuv_handle(clientTimer)]
+      + signals.map { cuv_handle($0) }
   }
 
   // MARK: C plumbing

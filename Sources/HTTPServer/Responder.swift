@@ -6,6 +6,15 @@ public protocol HTTPResponder: AnyObject {
   func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse
 }
 
+/// Work the application wants run at times of its choosing, such as the simulator's
+/// deadlines. The server keeps one timer armed to `nextDeadline`, re-arming it after every
+/// response and every firing.
+public protocol HTTPTimerClient: AnyObject {
+  /// When `timerFired` is next due, on the loop's clock in milliseconds; nil for never.
+  var nextDeadline: UInt64? { get }
+  func timerFired(now: UInt64)
+}
+
 /// What the server tells a responder besides the request.
 public struct RequestContext: Sendable {
   /// The server is shutting down: readiness probes should fail.

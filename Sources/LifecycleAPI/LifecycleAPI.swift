@@ -6,11 +6,31 @@ public final class LifecycleAPI {
   public let engine: Engine
   private let version: String
   private let startedAt: Instant
+  /// Told of every kill (crash, purge, watchdog, background time, jetsam) as it happens,
+  /// whether a request or a deadline caused it.
+  public var onKill: ((_ device: String, _ transition: Transition) -> Void)?
 
   public init(engine: Engine, version: String, now: Instant) {
     self.engine = engine
     self.version = version
     startedAt = now
+  }
+
+  /// Fires every deadline of the realtime devices due by `now` (the server's timer calls it).
+  public func fireDeadlines(now: Instant) {
+    for activity in engine.advance(to: now) {
+      reportKills(activity.outcome, device: activity.device)
+    }
+  }
+
+  /// When `fireDeadlines` is next due, on the host clock.
+  public var nextDeadline: Instant? { engine.nextDeadline }
+
+  private func reportKills(_ outcome: EventOutcome, device: String) {
+    guard let onKill else { return }
+    for transition in outcome.transitions where transition.to == .notRunning {
+      if transition.cause != .event(.terminate) { onKill(device, transition) }
+    }
   }
 
   /// Answers one request at host time `now`.
@@ -124,6 +144,7 @@ public final class LifecycleAPI {
       let before = try engine.app(app, on: device, now: now).state
       do {
         let outcome = try engine.apply(event, to: app, on: device, now: now)
+        reportKills(outcome, device: device)
         let after = try engine.app(app, on: device, now: now).state
         results.append(
           eventResult(
@@ -143,6 +164,7 @@ public final class LifecycleAPI {
       let before = try engine.device(device, now: now).locked
       do {
         let outcome = try engine.apply(event, on: device, now: now)
+        reportKills(outcome, device: device)
         let after = try engine.device(device, now: now).locked
         results.append(
           eventResult(
@@ -196,6 +218,7 @@ public final class LifecycleAPI {
     let seconds = fields.seconds("seconds", in: 0...315_360_000, required: true)
     if let problem = fields.problem() { throw problem }
     let outcome = try engine.advanceClock(of: device, by: seconds ?? .zero, now: now)
+    reportKills(outcome, device: device)
     let snapshot = try engine.device(device, now: now)
     return .json(
       200,

@@ -2,23 +2,41 @@ import HTTPCore
 import HTTPServer
 import LifecycleAPI
 import LifecycleEngine
+import Logging
 
 /// The service's version, as `--version` and `/health` report it.
 public enum Version {
   public static let current = "0.1.0"
 }
 
-/// Serves the JSON API over the HTTP server: converts the messages, and gives the engine the
-/// loop's clock as its host time.
-final class APIResponder: HTTPResponder {
+/// Serves the JSON API over the HTTP server: converts the messages, gives the engine the loop's
+/// clock as its host time, fires realtime deadlines on the server's timer, and logs every kill.
+final class APIResponder: HTTPResponder, HTTPTimerClient {
   let api: LifecycleAPI
 
   /// - Parameter now: the loop clock when the service starts, in milliseconds.
-  init(configuration: EngineConfiguration, now: UInt64) {
+  init(configuration: EngineConfiguration, now: UInt64, logger: Logger) {
     let start = Instant(milliseconds: Int64(now))
     api = LifecycleAPI(
       engine: Engine(configuration: configuration, now: start), version: Version.current,
       now: start)
+    api.onKill = { device, transition in
+      var metadata: Logger.Metadata = [
+        "device": "\(device)", "app": "\(transition.app)", "cause": "\(transition.cause.name)",
+        "state": "\(transition.from.rawValue)", "time": "\(transition.time.seconds)",
+      ]
+      if let code = transition.terminationCode { metadata["code"] = "\(code.rawValue)" }
+      if case .jetsam(let reason) = transition.cause { metadata["reason"] = "\(reason.rawValue)" }
+      logger.notice("lifecycle.kill", metadata: metadata)
+    }
+  }
+
+  var nextDeadline: UInt64? {
+    api.nextDeadline.map { UInt64(max(0, $0.milliseconds)) }
+  }
+
+  func timerFired(now: UInt64) {
+    api.fireDeadlines(now: Instant(milliseconds: Int64(now)))
   }
 
   func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse {

@@ -17,9 +17,10 @@ public enum Service {
 
   /// The server, not yet started.
   public static func makeServer(configuration: ServiceConfiguration, logger: Logger) -> HTTPServer {
-    HTTPServer(
-      configuration: configuration.server,
-      responder: APIResponder(configuration: configuration.engine, now: monotonicMilliseconds()),
+    let responder = APIResponder(
+      configuration: configuration.engine, now: monotonicMilliseconds(), logger: logger)
+    return HTTPServer(
+      configuration: configuration.server, responder: responder, timerClient: responder,
       logger: logger)
   }
 

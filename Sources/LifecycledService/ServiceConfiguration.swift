@@ -46,11 +46,17 @@ struct Setting {
   /// `--max-connections` for `maxConnections`.
   var flag: String { "--" + words.joined(separator: "-").lowercased() }
 
+  /// The key's words, split where a lowercase letter meets an uppercase one (`limitMB` is
+  /// `limit`, `MB`), as swift-configuration splits keys for variables and flags.
   private var words: [String] {
-    key.reduce(into: [""]) { words, character in
-      if character.isUppercase { words.append("") }
+    var words = [""]
+    var previous: Character?
+    for character in key {
+      if character.isUppercase, previous?.isLowercase == true { words.append("") }
       words[words.count - 1].append(character)
+      previous = character
     }
+    return words
   }
 
   static func named(_ key: String) -> Setting? { all.first { $0.key == key } }
@@ -100,6 +106,45 @@ struct Setting {
         "after a closing response, the client's remaining bytes are drained this long",
         \.server.lingerTimeout),
       logLevel(),
+      choice(
+        "deviceClock", "clock of new devices and of the default device: manual or realtime",
+        \.engine.deviceDefaults.clock),
+      integer(
+        "deviceMemoryLimitMB", "memory budget of a new device",
+        \.engine.deviceDefaults.memoryLimitMB, 1...1_048_576),
+      integer(
+        "devicePerAppLimitMB", "per-app memory limit of a new device",
+        \.engine.deviceDefaults.perAppLimitMB, 1...1_048_576),
+      flag(
+        "devicePasscode", "whether a new device has a passcode (protected-data callbacks)",
+        \.engine.deviceDefaults.passcode),
+      integer("maxDevices", "devices at most", \.engine.limits.maxDevices, 1...100_000),
+      integer(
+        "maxAppsPerDevice", "apps on one device at most", \.engine.limits.maxAppsPerDevice,
+        1...100_000),
+      integer(
+        "journalSize", "entries each device's journal keeps (older ones are dropped and counted)",
+        \.engine.limits.journalCapacity, 1...10_000_000),
+      integer(
+        "jetsamLogSize", "kills each device's jetsam log keeps", \.engine.limits.jetsamLogCapacity,
+        1...1_000_000),
+      duration(
+        "suspendDelaySeconds",
+        "an idle background app is suspended this long after didEnterBackground returns",
+        \.engine.scheduler.suspendDelay),
+      duration(
+        "watchdogSeconds", "didEnterBackground running longer gets the app killed (0x8badf00d)",
+        \.engine.scheduler.watchdog),
+      duration(
+        "backgroundTaskSeconds", "background tasks expire this long after entering the background",
+        \.engine.scheduler.backgroundTask),
+      duration(
+        "expirationGraceSeconds",
+        "an expired task not ended gets its app killed this long after (0x2182bad2)",
+        \.engine.scheduler.expirationGrace),
+      duration(
+        "backgroundWorkSeconds", "time a background launch has to complete its work",
+        \.engine.scheduler.backgroundWork),
     ]
   }
 
@@ -146,19 +191,73 @@ struct Setting {
     Setting(
       key: key, summary: summary,
       apply: { reader, configuration throws(ConfigurationError) in
-        let expected = "a number of seconds from 0.001 to 86400"
-        if let value = try read(key, from: reader, as: expected, { reader.double(forKey: $0) }) {
-          guard value >= 0.001, value <= 86_400 else {
-            throw ConfigurationError(key: key, message: "must be \(expected), not \(value)")
-          }
-          configuration[keyPath: path] = UInt64((value * 1000).rounded())
+        if let milliseconds = try readMilliseconds(key, from: reader) {
+          configuration[keyPath: path] = milliseconds
         }
       },
-      render: { configuration in
-        let milliseconds = configuration[keyPath: path]
-        return milliseconds % 1000 == 0
-          ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)"
-      })
+      render: { renderSeconds(milliseconds: $0[keyPath: path]) })
+  }
+
+  /// A duration written in seconds (fractions allowed), kept as a `Duration`.
+  private static func duration(
+    _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, Duration>
+  ) -> Setting {
+    Setting(
+      key: key, summary: summary,
+      apply: { reader, configuration throws(ConfigurationError) in
+        if let milliseconds = try readMilliseconds(key, from: reader) {
+          configuration[keyPath: path] = .milliseconds(Int64(milliseconds))
+        }
+      },
+      render: { renderSeconds(milliseconds: UInt64($0[keyPath: path].wholeMilliseconds)) })
+  }
+
+  private static func readMilliseconds(_ key: String, from reader: ConfigReader)
+    throws(ConfigurationError) -> UInt64?
+  {
+    let expected = "a number of seconds from 0.001 to 86400"
+    guard let value = try read(key, from: reader, as: expected, { reader.double(forKey: $0) })
+    else { return nil }
+    guard value >= 0.001, value <= 86_400 else {
+      throw ConfigurationError(key: key, message: "must be \(expected), not \(value)")
+    }
+    return UInt64((value * 1000).rounded())
+  }
+
+  private static func renderSeconds(milliseconds: UInt64) -> String {
+    milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)"
+  }
+
+  private static func flag(
+    _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, Bool>
+  ) -> Setting {
+    Setting(
+      key: key, summary: summary,
+      apply: { reader, configuration throws(ConfigurationError) in
+        if let value = try read(key, from: reader, as: "true or false", { reader.bool(forKey: $0) })
+        {
+          configuration[keyPath: path] = value
+        }
+      },
+      render: { "\($0[keyPath: path])" })
+  }
+
+  /// One of the raw values of an enumeration.
+  private static func choice<T: RawRepresentable<String> & CaseIterable>(
+    _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, T>
+  ) -> Setting {
+    Setting(
+      key: key, summary: summary,
+      apply: { reader, configuration throws(ConfigurationError) in
+        let expected = "one of \(T.allCases.map(\.rawValue).joined(separator: ", "))"
+        if let value = try read(key, from: reader, as: expected, { reader.string(forKey: $0) }) {
+          guard let choice = T(rawValue: value) else {
+            throw ConfigurationError(key: key, message: "must be \(expected), not '\(value)'")
+          }
+          configuration[keyPath: path] = choice
+        }
+      },
+      render: { "\"\($0[keyPath: path].rawValue)\"" })
   }
 
   private static func logLevel() -> Setting {

@@ -50,6 +50,20 @@ import Testing
     #expect(configuration.server.host == "127.0.0.1")
   }
 
+  @Test func engineKeysReachTheEngine() async throws {
+    let configuration = try await ServiceConfiguration.load(
+      arguments: [
+        "--suspend-delay-seconds", "0.25", "--device-clock", "manual",
+        "--device-memory-limit-mb", "512",
+      ],
+      environment: ["LIFECYCLED_DEVICE_PASSCODE": "false", "LIFECYCLED_JOURNAL_SIZE": "50"])
+    #expect(configuration.engine.scheduler.suspendDelay == .milliseconds(250))
+    #expect(configuration.engine.deviceDefaults.clock == .manual)
+    #expect(!configuration.engine.deviceDefaults.passcode)
+    #expect(configuration.engine.limits.journalCapacity == 50)
+    #expect(configuration.engine.deviceDefaults.memoryLimitMB == 512)
+  }
+
   @Test func fileNamedByTheEnvironment() async throws {
     let path = try file(#"{"host": "0.0.0.0"}"#)
     let configuration = try await ServiceConfiguration.load(environment: ["LIFECYCLED_CONFIG": path]

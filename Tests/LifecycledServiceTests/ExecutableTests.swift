@@ -27,6 +27,26 @@ import Testing
     #expect(service.log.contains("method=GET path=/health status=200"))
   }
 
+  @Test func realtimeDeadlinesFireWithoutRequestsAndKillsAreLogged() throws {
+    let service = try RunningService(
+      ["--port", "0"], environment: ["LIFECYCLED_WATCHDOG_SECONDS": "0.2"])
+    let base = "http://127.0.0.1:\(service.port)"
+    #expect(
+      try curl(
+        "\(base)/v1/apps", post: #"{"name":"slow","behavior":{"didEnterBackgroundSeconds":1}}"#
+      ).hasPrefix("201 "))
+    #expect(
+      try curl("\(base)/v1/apps/slow/events", post: #"[{"type":"launch"},{"type":"home"}]"#)
+        .hasPrefix("200 "))
+    usleep(600_000)  // the watchdog (0.2 s) fires on the server's timer, with no request
+    service.signal(SIGTERM)
+    #expect(service.waitForExit() == 0)
+    #expect(
+      service.log.contains(
+        "app=slow cause=watchdog code=0x8badf00d device=default state=background"))
+    #expect(service.log.contains("lifecycle.kill"))
+  }
+
   @Test func sigintStopsCleanlyToo() throws {
     let service = try RunningService(["--port", "0"])
     service.signal(SIGINT)
@@ -100,11 +120,13 @@ import Testing
       errors: String(decoding: errorData, as: UTF8.self))
   }
 
-  /// `curl -s`: the status code, a space, and the body.
-  func curl(_ url: String) throws -> String {
+  /// `curl -s`: the status code, a space, and the body; with `post`, a JSON POST.
+  func curl(_ url: String, post body: String? = nil) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-    process.arguments = ["-s", "-w", "%{http_code} ", "-o", "/dev/stderr", url]
+    process.arguments =
+      ["-s", "-w", "%{http_code} ", "-o", "/dev/stderr", url]
+      + (body.map { ["-H", "Content-Type: application/json", "--data", $0] } ?? [])
     let output = Pipe()
     let body = Pipe()
     process.standardOutput = output
