@@ -150,133 +150,101 @@ struct Setting {
 
   // MARK: Kinds of setting
 
-  private static func text(
-    _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, String>
+  /// A setting read as `Raw` from the providers, converted to `Value` (nil: out of range).
+  private static func make<Raw, Value>(
+    _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, Value>,
+    expected: String, read typed: @escaping (ConfigReader, ConfigKey) -> Raw?,
+    convert: @escaping (Raw) -> Value?, render: @escaping (Value) -> String
   ) -> Setting {
     Setting(
       key: key, summary: summary,
       apply: { reader, configuration throws(ConfigurationError) in
-        if let value = try read(key, from: reader, as: "a string", { reader.string(forKey: $0) }) {
-          guard !value.isEmpty else {
-            throw ConfigurationError(key: key, message: "must not be empty")
-          }
-          configuration[keyPath: path] = value
+        guard let raw = try read(key, from: reader, as: expected, { typed(reader, $0) }) else {
+          return
         }
+        guard let value = convert(raw) else {
+          let shown = (raw as? String).map { "'\($0)'" } ?? "\(raw)"
+          throw ConfigurationError(key: key, message: "must be \(expected), not \(shown)")
+        }
+        configuration[keyPath: path] = value
       },
-      render: { "\"\($0[keyPath: path])\"" })
+      render: { render($0[keyPath: path]) })
+  }
+
+  private static func text(
+    _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, String>
+  ) -> Setting {
+    make(
+      key, summary, path, expected: "a non-empty string", read: { $0.string(forKey: $1) },
+      convert: { $0.isEmpty ? nil : $0 }, render: { "\"\($0)\"" })
   }
 
   private static func integer(
     _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, Int>,
     _ range: ClosedRange<Int>
   ) -> Setting {
-    Setting(
-      key: key, summary: summary,
-      apply: { reader, configuration throws(ConfigurationError) in
-        let expected = "an integer from \(range.lowerBound) to \(range.upperBound)"
-        if let value = try read(key, from: reader, as: expected, { reader.int(forKey: $0) }) {
-          guard range.contains(value) else {
-            throw ConfigurationError(key: key, message: "must be \(expected), not \(value)")
-          }
-          configuration[keyPath: path] = value
-        }
-      },
-      render: { "\($0[keyPath: path])" })
-  }
-
-  /// A duration written in seconds (fractions allowed), kept in milliseconds.
-  private static func seconds(
-    _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, UInt64>
-  ) -> Setting {
-    Setting(
-      key: key, summary: summary,
-      apply: { reader, configuration throws(ConfigurationError) in
-        if let milliseconds = try readMilliseconds(key, from: reader) {
-          configuration[keyPath: path] = milliseconds
-        }
-      },
-      render: { renderSeconds(milliseconds: $0[keyPath: path]) })
-  }
-
-  /// A duration written in seconds (fractions allowed), kept as a `Duration`.
-  private static func duration(
-    _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, Duration>
-  ) -> Setting {
-    Setting(
-      key: key, summary: summary,
-      apply: { reader, configuration throws(ConfigurationError) in
-        if let milliseconds = try readMilliseconds(key, from: reader) {
-          configuration[keyPath: path] = .milliseconds(Int64(milliseconds))
-        }
-      },
-      render: { renderSeconds(milliseconds: UInt64($0[keyPath: path].wholeMilliseconds)) })
-  }
-
-  private static func readMilliseconds(_ key: String, from reader: ConfigReader)
-    throws(ConfigurationError) -> UInt64?
-  {
-    let expected = "a number of seconds from 0.001 to 86400"
-    guard let value = try read(key, from: reader, as: expected, { reader.double(forKey: $0) })
-    else { return nil }
-    guard value >= 0.001, value <= 86_400 else {
-      throw ConfigurationError(key: key, message: "must be \(expected), not \(value)")
-    }
-    return UInt64((value * 1000).rounded())
-  }
-
-  private static func renderSeconds(milliseconds: UInt64) -> String {
-    milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)"
+    make(
+      key, summary, path, expected: "an integer from \(range.lowerBound) to \(range.upperBound)",
+      read: { $0.int(forKey: $1) }, convert: { range.contains($0) ? $0 : nil },
+      render: { "\($0)" })
   }
 
   private static func flag(
     _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, Bool>
   ) -> Setting {
-    Setting(
-      key: key, summary: summary,
-      apply: { reader, configuration throws(ConfigurationError) in
-        if let value = try read(key, from: reader, as: "true or false", { reader.bool(forKey: $0) })
-        {
-          configuration[keyPath: path] = value
-        }
-      },
-      render: { "\($0[keyPath: path])" })
+    make(
+      key, summary, path, expected: "true or false", read: { $0.bool(forKey: $1) },
+      convert: { $0 }, render: { "\($0)" })
   }
 
   /// One of the raw values of an enumeration.
   private static func choice<T: RawRepresentable<String> & CaseIterable>(
     _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, T>
   ) -> Setting {
-    Setting(
-      key: key, summary: summary,
-      apply: { reader, configuration throws(ConfigurationError) in
-        let expected = "one of \(T.allCases.map(\.rawValue).joined(separator: ", "))"
-        if let value = try read(key, from: reader, as: expected, { reader.string(forKey: $0) }) {
-          guard let choice = T(rawValue: value) else {
-            throw ConfigurationError(key: key, message: "must be \(expected), not '\(value)'")
-          }
-          configuration[keyPath: path] = choice
-        }
-      },
-      render: { "\"\($0[keyPath: path].rawValue)\"" })
+    make(
+      key, summary, path,
+      expected: "one of \(T.allCases.map(\.rawValue).joined(separator: ", "))",
+      read: { $0.string(forKey: $1) }, convert: { T(rawValue: $0) },
+      render: { "\"\($0.rawValue)\"" })
   }
 
   private static func logLevel() -> Setting {
-    let levels = Logger.Level.allCases.map(\.rawValue)
-    return Setting(
-      key: "logLevel", summary: "least severe log level written: \(levels.joined(separator: ", "))",
-      apply: { reader, configuration throws(ConfigurationError) in
-        let expected = "one of \(levels.joined(separator: ", "))"
-        if let value = try read(
-          "logLevel", from: reader, as: expected, { reader.string(forKey: $0) })
-        {
-          guard let level = Logger.Level(rawValue: value.lowercased()) else {
-            throw ConfigurationError(
-              key: "logLevel", message: "must be \(expected), not '\(value)'")
-          }
-          configuration.logLevel = level
-        }
-      },
-      render: { "\"\($0.logLevel.rawValue)\"" })
+    make(
+      "logLevel",
+      "least severe log level written: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))",
+      \.logLevel,
+      expected: "one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))",
+      read: { $0.string(forKey: $1) }, convert: { Logger.Level(rawValue: $0.lowercased()) },
+      render: { "\"\($0.rawValue)\"" })
+  }
+
+  /// A duration written in seconds (fractions allowed), kept in milliseconds.
+  private static func seconds(
+    _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, UInt64>
+  ) -> Setting {
+    make(
+      key, summary, path, expected: secondsRange, read: { $0.double(forKey: $1) },
+      convert: milliseconds, render: renderSeconds)
+  }
+
+  /// A duration written in seconds (fractions allowed), kept as a `Duration`.
+  private static func duration(
+    _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, Duration>
+  ) -> Setting {
+    make(
+      key, summary, path, expected: secondsRange, read: { $0.double(forKey: $1) },
+      convert: { milliseconds($0).map { .milliseconds(Int64($0)) } },
+      render: { renderSeconds(UInt64($0.wholeMilliseconds)) })
+  }
+
+  private static let secondsRange = "a number of seconds from 0.001 to 86400"
+
+  private static func milliseconds(_ seconds: Double) -> UInt64? {
+    (0.001...86_400).contains(seconds) ? UInt64((seconds * 1000).rounded()) : nil
+  }
+
+  private static func renderSeconds(_ milliseconds: UInt64) -> String {
+    milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)"
   }
 
   /// The value of `key` read by `typed`; nil if no provider has it, an error naming the key if

@@ -97,7 +97,7 @@ import Testing
     ),
     (
       ["LIFECYCLED_HOST": ""],
-      "configuration key 'host' (LIFECYCLED_HOST, --host): must not be empty"
+      "configuration key 'host' (LIFECYCLED_HOST, --host): must be a non-empty string, not ''"
     ),
     (
       ["LIFECYCLED_MAX_CONECTIONS": "5"],
