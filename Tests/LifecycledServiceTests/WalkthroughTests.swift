@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// The README's walkthrough, run verbatim against the binary: each command must print exactly
+/// what the README shows after it.
+@Suite(.serialized) struct WalkthroughTests {
+  /// The `$ command` lines inside the walkthrough's code blocks, each with the output below it.
+  static func steps() throws -> [(command: String, output: String)] {
+    let readme = try String(
+      contentsOf: ConfigurationTests.repository.appendingPathComponent("README.md"), encoding: .utf8
+    )
+    let section = readme.components(separatedBy: "<!-- walkthrough -->")[1]
+      .components(separatedBy: "<!-- /walkthrough -->")[0]
+    var steps: [(command: String, output: String)] = []
+    var inCode = false
+    for line in section.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.hasPrefix("```") {
+        inCode.toggle()
+      } else if inCode, line.hasPrefix("$ ") {
+        steps.append((String(line.dropFirst(2)), ""))
+      } else if inCode, !steps.isEmpty {
+        let last = steps.removeLast()
+        steps.append((last.command, last.output.isEmpty ? String(line) : last.output + "\n" + line))
+      }
+    }
+    return steps
+  }
+
+  @Test func readmeWalkthroughPrintsWhatItShows() throws {
+    let steps = try Self.steps()
+    #expect(steps.count == 9)
+    let service = try RunningService(["--port", "0"])
+    for step in steps {
+      let command = step.command.replacingOccurrences(
+        of: "localhost:8080", with: "127.0.0.1:\(service.port)")
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = ["-c", command]
+      let output = Pipe()
+      process.standardOutput = output
+      try process.run()
+      let printed = String(
+        decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      #expect(
+        printed.trimmingCharacters(in: .newlines) == step.output, "\(step.command)")
+    }
+    service.signal(SIGTERM)
+    #expect(service.waitForExit() == 0)
+  }
+}
