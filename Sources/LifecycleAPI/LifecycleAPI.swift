@@ -69,6 +69,9 @@ public final class LifecycleAPI {
         : .json(200, .object([("status", .string("ready"))]))
     case (.health, _):
       return .json(200, health(now: now, isDraining: isDraining))
+    case (.openapi, _):
+      return APIResponse(
+        status: 200, contentType: "application/yaml", body: Array(OpenAPIDocument.yaml.utf8))
     case (.reset, _):
       engine.reset(now: now)
       return APIResponse(status: 204, contentType: "application/json", body: [])

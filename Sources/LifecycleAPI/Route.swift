@@ -13,7 +13,7 @@ enum Route: Equatable {
   case app(device: String, app: String)
   case appEvents(device: String, app: String)
   case callbacks(device: String, app: String)
-  case livez, readyz, health, reset
+  case livez, readyz, health, reset, openapi
 
   init?(path: Substring) {
     guard path.hasPrefix("/") else { return nil }
@@ -40,6 +40,7 @@ enum Route: Equatable {
     return [
       (["livez"], { _ in .livez }), (["readyz"], { _ in .readyz }),
       (["health"], { _ in .health }), (["__admin", "reset"], { _ in .reset }),
+      (["openapi.yaml"], { _ in .openapi }),
       (["v1", "devices"], { _ in .devices }),
       (["v1", "devices", "*"], { .device($0[0]) }),
       (["v1", "devices", "*", "events"], { .deviceEvents($0[0]) }),
@@ -75,7 +76,7 @@ enum Route: Equatable {
     case .devices, .apps: ["GET", "POST"]
     case .device, .app: ["GET", "DELETE"]
     case .deviceEvents, .clockAdvance, .appEvents, .reset: ["POST"]
-    case .clock, .journal, .jetsam, .callbacks, .livez, .readyz, .health: ["GET"]
+    case .clock, .journal, .jetsam, .callbacks, .livez, .readyz, .health, .openapi: ["GET"]
     }
   }
 }

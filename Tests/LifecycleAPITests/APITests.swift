@@ -1,3 +1,4 @@
+import Foundation
 import LifecycleEngine
 import Testing
 
@@ -35,6 +36,15 @@ import Testing
     #expect(
       call("GET", "/health").body
         == #"{"status":"ok","version":"9.9.9","uptimeSeconds":0.0,"devices":1,"apps":0}"#)
+  }
+
+  @Test func servesItsContractExactlyAsCommitted() throws {
+    let response = call("GET", "/openapi.yaml")
+    #expect(response.status == 200)
+    let committed = try String(
+      contentsOfFile: #filePath.components(separatedBy: "/Tests/")[0] + "/openapi.yaml",
+      encoding: .utf8)
+    #expect(response.body + "\n" == committed, "run scripts/embed-openapi")
   }
 
   @Test func homeOnASceneAppAnswersAsSPECSection5Shows() {
