@@ -210,10 +210,11 @@ public struct HTTPParser {
     guard major == 1 else {
       throw HTTPError(.httpVersionNotSupported, "only HTTP/1.x is supported")
     }
+    // Which methods a resource answers is the application's business (405 with Allow); only
+    // CONNECT, which would turn the connection into a tunnel, is refused here.
     let methodName = String(decoding: method, as: UTF8.self)
-    switch methodName {
-    case "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS": break
-    default: throw HTTPError(.notImplemented, "the method \(methodName) is not implemented")
+    if methodName == "CONNECT" {
+      throw HTTPError(.notImplemented, "CONNECT is not implemented: no tunnels")
     }
     guard !target.isEmpty, target.allSatisfy({ (0x21...0x7E).contains($0) }) else {
       throw .badRequest("the request target is empty or has a byte that is not visible ASCII")

@@ -41,7 +41,14 @@ struct Fields {
 
   mutating func integer(_ key: String, in range: ClosedRange<Int>, required: Bool = false) -> Int? {
     guard let value = member(key, required: required) else { return nil }
-    guard case .integer(let number) = value, range.contains(number) else {
+    // JSON has one number type: 154.0 is the integer 154 (as JSON Schema's integer says).
+    let integer: Int? =
+      switch value {
+      case .integer(let integer): integer
+      case .double(let double) where double.rounded() == double && abs(double) < 9e15: Int(double)
+      default: nil
+      }
+    guard let number = integer, range.contains(number) else {
       issues.append(
         (name(key), "must be an integer from \(range.lowerBound) to \(range.upperBound)"))
       return nil

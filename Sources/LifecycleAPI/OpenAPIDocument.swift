@@ -41,7 +41,7 @@ enum OpenAPIDocument {
           summary: The process is alive.
           responses:
             "200":
-              description: Alive.
+              description: "Alive."
               content:
                 application/json:
                   schema: { $ref: "#/components/schemas/Status" }
@@ -55,13 +55,13 @@ enum OpenAPIDocument {
           summary: Ready for traffic; 503 while shutting down.
           responses:
             "200":
-              description: Ready.
+              description: "Ready."
               content:
                 application/json:
                   schema: { $ref: "#/components/schemas/Status" }
                   example: { status: ready }
             "503":
-              description: Draining after SIGTERM.
+              description: "Draining after SIGTERM."
               content:
                 application/json:
                   schema: { $ref: "#/components/schemas/Status" }
@@ -75,7 +75,7 @@ enum OpenAPIDocument {
           summary: Status, version, uptime and counts.
           responses:
             "200":
-              description: Health.
+              description: "Health."
               content:
                 application/json:
                   schema: { $ref: "#/components/schemas/Health" }
@@ -98,7 +98,7 @@ enum OpenAPIDocument {
           summary: Every device, in id order.
           responses:
             "200":
-              description: The devices.
+              description: "The devices."
               content:
                 application/json:
                   schema:
@@ -121,7 +121,7 @@ enum OpenAPIDocument {
                 example: { id: ci-1, clock: manual, memoryLimitMB: 2048 }
           responses:
             "201":
-              description: Created.
+              description: "Created."
               content:
                 application/json:
                   schema: { $ref: "#/components/schemas/Device" }
@@ -138,7 +138,7 @@ enum OpenAPIDocument {
           operationId: getDevice
           responses:
             "200":
-              description: The device.
+              description: "The device."
               content:
                 application/json:
                   schema: { $ref: "#/components/schemas/Device" }
@@ -196,7 +196,7 @@ enum OpenAPIDocument {
           operationId: getClock
           responses:
             "200":
-              description: The device's clock.
+              description: "The device's clock."
               content:
                 application/json:
                   schema: { $ref: "#/components/schemas/Clock" }
@@ -223,7 +223,7 @@ enum OpenAPIDocument {
                 example: { seconds: 5 }
           responses:
             "200":
-              description: What happened while the clock moved.
+              description: "What happened while the clock moved."
               content:
                 application/json:
                   schema: { $ref: "#/components/schemas/ClockAdvance" }
@@ -244,11 +244,11 @@ enum OpenAPIDocument {
             - { $ref: "#/components/parameters/Limit" }
             - name: app
               in: query
-              description: Only entries of this app.
-              schema: { type: string, minLength: 1, maxLength: 64 }
+              description: "Only entries of this app."
+              schema: { $ref: "#/components/schemas/Name" }
           responses:
             "200":
-              description: A slice of the journal.
+              description: "A slice of the journal."
               content:
                 application/json:
                   schema: { $ref: "#/components/schemas/Journal" }
@@ -264,7 +264,7 @@ enum OpenAPIDocument {
           summary: Every jetsam kill of the device, oldest first.
           responses:
             "200":
-              description: The jetsam log.
+              description: "The jetsam log."
               content:
                 application/json:
                   schema: { $ref: "#/components/schemas/JetsamLog" }
@@ -279,7 +279,7 @@ enum OpenAPIDocument {
           summary: Every app of the device, in name order.
           responses:
             "200":
-              description: The apps.
+              description: "The apps."
               content:
                 application/json:
                   schema:
@@ -303,7 +303,7 @@ enum OpenAPIDocument {
                 example: { name: mail, lifecycle: scene, memoryMB: 150, backgroundModes: [fetch] }
           responses:
             "201":
-              description: Created.
+              description: "Created."
               content:
                 application/json:
                   schema: { $ref: "#/components/schemas/App" }
@@ -321,7 +321,7 @@ enum OpenAPIDocument {
           operationId: getApp
           responses:
             "200":
-              description: The app.
+              description: "The app."
               content:
                 application/json:
                   schema: { $ref: "#/components/schemas/App" }
@@ -382,7 +382,7 @@ enum OpenAPIDocument {
             - { $ref: "#/components/parameters/Limit" }
           responses:
             "200":
-              description: The callbacks.
+              description: "The callbacks."
               content:
                 application/json:
                   schema:
@@ -402,7 +402,7 @@ enum OpenAPIDocument {
           summary: Every app of the device, in name order.
           responses:
             "200":
-              description: The apps.
+              description: "The apps."
               content:
                 application/json:
                   schema:
@@ -426,7 +426,7 @@ enum OpenAPIDocument {
                 example: { name: mail, lifecycle: scene, memoryMB: 150, backgroundModes: [fetch] }
           responses:
             "201":
-              description: Created.
+              description: "Created."
               content:
                 application/json:
                   schema: { $ref: "#/components/schemas/App" }
@@ -444,7 +444,7 @@ enum OpenAPIDocument {
           operationId: getAppOnDefaultDevice
           responses:
             "200":
-              description: The app.
+              description: "The app."
               content:
                 application/json:
                   schema: { $ref: "#/components/schemas/App" }
@@ -505,7 +505,7 @@ enum OpenAPIDocument {
             - { $ref: "#/components/parameters/Limit" }
           responses:
             "200":
-              description: The callbacks.
+              description: "The callbacks."
               content:
                 application/json:
                   schema:
@@ -535,7 +535,7 @@ enum OpenAPIDocument {
           name: since
           in: query
           description: Only entries whose `seq` is greater.
-          schema: { type: integer, minimum: 0 }
+          schema: { type: integer, format: int64, minimum: 0, maximum: 9223372036854775807 }
         Limit:
           name: limit
           in: query
@@ -584,7 +584,7 @@ enum OpenAPIDocument {
           description: >
             Refused by the HTTP layer, with `Connection: close`: 400 malformed request, 408
             request timeout, 413 body too large, 414 request line too long, 417 unsupported
-            expectation, 431 header fields too large, 501 method or transfer coding not
+            expectation, 431 header fields too large, 501 CONNECT or a transfer coding not
             implemented, 505 HTTP version not supported.
           content:
             application/problem+json:
@@ -740,7 +740,7 @@ enum OpenAPIDocument {
             lifecycle: { type: string, enum: [scene, appDelegate] }
             state: { $ref: "#/components/schemas/AppState" }
             sceneState:
-              description: The state of the app's scene `main`; null for app-delegate apps.
+              description: "The state of the app's scene `main`; null for app-delegate apps."
               oneOf: [{ $ref: "#/components/schemas/SceneState" }, { type: "null" }]
             memoryMB: { type: integer, minimum: 0 }
             backgroundMemoryMB: { type: integer, minimum: 0 }
@@ -789,42 +789,121 @@ enum OpenAPIDocument {
                 kills: { type: integer, minimum: 0 }
 
         AppEvent:
-          type: object
-          required: [type]
-          additionalProperties: false
-          description: >
-            One app event. Parameters by type: launch `url`?; interruptionBegan `source`;
-            interruptionEnded `outcome`?; purge `reason`?; backgroundLaunch `reason`;
-            beginBackgroundTask `name`?; endBackgroundTask `id`; setMemory `memoryMB`. Other members
-            are refused.
-          properties:
-            type:
-              type: string
-              enum:
-                - launch
-                - home
-                - openSwitcher
-                - closeSwitcher
-                - interruptionBegan
-                - interruptionEnded
-                - terminate
-                - crash
-                - purge
-                - backgroundLaunch
-                - backgroundWorkCompleted
-                - beginBackgroundTask
-                - endBackgroundTask
-                - memoryWarning
-                - setMemory
-            url: { type: string, minLength: 1, maxLength: 2048 }
-            source: { type: string, enum: [call, alert, notificationCenter, controlCenter, siri] }
-            outcome: { type: string, enum: [resumed, backgrounded], default: resumed }
-            reason:
-              type: string
-              description: "purge: a JetsamReason (default vm-pageshortage); backgroundLaunch: fetch, remoteNotification, location or processing."
-            name: { type: string, maxLength: 256 }
-            id: { type: integer, minimum: 1 }
-            memoryMB: { type: integer, minimum: 0, maximum: 1048576 }
+          description: One app event; each type takes only the parameters listed with it.
+          oneOf:
+            - title: launch
+              description: "The user opens the app (cold launch, or back from background or suspension)."
+              type: object
+              required: [type]
+              additionalProperties: false
+              properties:
+                type: { const: launch }
+                url: { type: string, minLength: 1, maxLength: 2048 }
+            - title: home
+              description: "The user goes to the home screen."
+              type: object
+              required: [type]
+              additionalProperties: false
+              properties:
+                type: { const: home }
+            - title: openSwitcher
+              description: "The app switcher shows over the app."
+              type: object
+              required: [type]
+              additionalProperties: false
+              properties:
+                type: { const: openSwitcher }
+            - title: closeSwitcher
+              description: "The switcher is dismissed back to the app."
+              type: object
+              required: [type]
+              additionalProperties: false
+              properties:
+                type: { const: closeSwitcher }
+            - title: interruptionBegan
+              description: "A call, alert, Notification or Control Center, or Siri covers the app."
+              type: object
+              required: [type, source]
+              additionalProperties: false
+              properties:
+                type: { const: interruptionBegan }
+                source: { type: string, enum: [call, alert, notificationCenter, controlCenter, siri] }
+            - title: interruptionEnded
+              description: "The interruption ends: back to the app, or the app goes to the background (a call accepted)."
+              type: object
+              required: [type]
+              additionalProperties: false
+              properties:
+                type: { const: interruptionEnded }
+                outcome: { type: string, enum: [resumed, backgrounded], default: resumed }
+            - title: terminate
+              description: "The user force-quits the app from the switcher."
+              type: object
+              required: [type]
+              additionalProperties: false
+              properties:
+                type: { const: terminate }
+            - title: crash
+              description: "The process dies; no callbacks."
+              type: object
+              required: [type]
+              additionalProperties: false
+              properties:
+                type: { const: crash }
+            - title: purge
+              description: "The system kills the app to reclaim memory; no callbacks."
+              type: object
+              required: [type]
+              additionalProperties: false
+              properties:
+                type: { const: purge }
+                reason: { $ref: "#/components/schemas/JetsamReason" }
+            - title: backgroundLaunch
+              description: "The system launches or wakes the app in the background; needs the matching background mode."
+              type: object
+              required: [type, reason]
+              additionalProperties: false
+              properties:
+                type: { const: backgroundLaunch }
+                reason: { type: string, enum: [fetch, remoteNotification, location, processing] }
+            - title: backgroundWorkCompleted
+              description: "The app calls the completion handler of its background work."
+              type: object
+              required: [type]
+              additionalProperties: false
+              properties:
+                type: { const: backgroundWorkCompleted }
+            - title: beginBackgroundTask
+              description: "The app begins a background task; the result carries its id."
+              type: object
+              required: [type]
+              additionalProperties: false
+              properties:
+                type: { const: beginBackgroundTask }
+                name: { type: string, maxLength: 256 }
+            - title: endBackgroundTask
+              description: "The app ends a background task."
+              type: object
+              required: [type, id]
+              additionalProperties: false
+              properties:
+                type: { const: endBackgroundTask }
+                id: { type: integer, minimum: 1 }
+            - title: memoryWarning
+              description: "A memory warning to this app."
+              type: object
+              required: [type]
+              additionalProperties: false
+              properties:
+                type: { const: memoryWarning }
+            - title: setMemory
+              description: "The app's footprint in its current phase (foreground or background) changes."
+              type: object
+              required: [type, memoryMB]
+              additionalProperties: false
+              properties:
+                type: { const: setMemory }
+                memoryMB: { type: integer, minimum: 0, maximum: 1048576 }
         DeviceEvent:
           type: object
           required: [type]
@@ -858,7 +937,7 @@ enum OpenAPIDocument {
             to: { $ref: "#/components/schemas/AppState" }
             cause:
               type: string
-              description: The event type, or suspension, watchdog, backgroundTaskExpiration, backgroundWorkTimeout, jetsam.
+              description: "The event type, or suspension, watchdog, backgroundTaskExpiration, backgroundWorkTimeout, jetsam."
             terminationCode: { type: string, enum: ["0x8badf00d", "0x2182bad2"] }
             jetsamReason: { $ref: "#/components/schemas/JetsamReason" }
         EventResponse:

@@ -1,4 +1,7 @@
-/// The parameters of a query string, strictly: only those the route takes, each once.
+import LifecycleEngine
+
+/// The parameters of a query string, strictly: only those the route takes, each once, their
+/// values percent-decoded.
 struct Query {
   private var values: [String: String] = [:]
 
@@ -15,7 +18,10 @@ struct Query {
             : "is not a query parameter; allowed: \(allowed.joined(separator: ", "))")
       }
       guard values[key] == nil else { throw Problem.validation(key, "is given more than once") }
-      values[key] = parts.count > 1 ? String(parts[1]) : ""
+      guard let value = Self.percentDecoded(parts.count > 1 ? parts[1] : "") else {
+        throw Problem.validation(key, "is not valid percent-encoded UTF-8")
+      }
+      values[key] = value
     }
   }
 
@@ -28,12 +34,29 @@ struct Query {
     return value
   }
 
-  /// An app name parameter (1 to 64 bytes; a name no app has matches nothing).
+  /// An app name parameter.
   func name(_ key: String) throws(Problem) -> String? {
     guard let text = values[key] else { return nil }
-    guard (1...64).contains(text.utf8.count) else {
-      throw Problem.validation(key, "must be 1 to 64 bytes long")
+    guard Engine.isValidName(text) else {
+      throw Problem.validation(key, "must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
     }
     return text
+  }
+
+  /// `%XX` sequences decoded; nil if one is malformed or the bytes are not UTF-8.
+  static func percentDecoded(_ text: Substring) -> String? {
+    var bytes: [UInt8] = []
+    var utf8 = text.utf8.makeIterator()
+    while let byte = utf8.next() {
+      guard byte == UInt8(ascii: "%") else {
+        bytes.append(byte)
+        continue
+      }
+      guard let high = utf8.next(), let low = utf8.next(),
+        let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+      else { return nil }
+      bytes.append(value)
+    }
+    return String(validating: bytes, as: UTF8.self)
   }
 }

@@ -25,6 +25,11 @@ public final class Engine {
     createDefaultDevice(now: now)
   }
 
+  /// Whether `name` is a valid device or app name: `^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`.
+  public static func isValidName(_ name: String) -> Bool {
+    Validation.isValidName(name)
+  }
+
   /// The earliest instant, on the host clock, at which a realtime device has work due.
   public var nextDeadline: Instant? { realtimeDeadlines.min?.priority.time }
 

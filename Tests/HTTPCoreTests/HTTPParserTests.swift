@@ -169,9 +169,18 @@ func errorStatus(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Int? {
     #expect(errorStatus("\(line)\r\nHost: a\r\n\r\n") == 400)
   }
 
-  @Test(arguments: ["GETT", "CONNECT", "TRACE", "BREW"])
-  func unimplementedMethodsAre501_A12_A13(method: String) {
-    #expect(errorStatus("\(method) / HTTP/1.1\r\nHost: a\r\n\r\n") == 501)
+  @Test func connectIsNotImplemented_A13() {
+    #expect(errorStatus("CONNECT a:443 HTTP/1.1\r\nHost: a\r\n\r\n") == 501)
+  }
+
+  @Test(arguments: ["GETT", "TRACE", "QUERY", "BREW"])
+  func otherMethodTokensAreTheApplicationsToAnswer(method: String) {
+    guard case .request(let request) = events("\(method) / HTTP/1.1\r\nHost: a\r\n\r\n").first
+    else {
+      Issue.record("\(method) was refused")
+      return
+    }
+    #expect(request.method == method)
   }
 
   @Test func requestTargetsMustBeVisibleASCII() {

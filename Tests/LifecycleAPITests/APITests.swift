@@ -212,5 +212,8 @@ import Testing
     #expect(call("GET", "/v1/devices/default/journal?sinse=1").status == 422)
     #expect(call("GET", "/v1/devices/default/journal?limit=-1").status == 422)
     #expect(call("GET", "/v1/devices?x=1").status == 422)
+    #expect(call("GET", "/v1/devices/default/journal?app=a%20b").status == 422)
+    #expect(call("GET", "/v1/devices/default/journal?app=%6Dail").status == 200)
+    #expect(call("GET", "/v1/devices/default/journal?app=%ZZ").status == 422)
   }
 }
