@@ -9,6 +9,7 @@ public final class LifecycleAPI {
   /// Told of every kill (crash, purge, watchdog, background time, jetsam) as it happens,
   /// whether a request or a deadline caused it.
   public var onKill: ((_ device: String, _ transition: Transition) -> Void)?
+  private var metrics = Metrics()
 
   public init(engine: Engine, version: String, now: Instant) {
     self.engine = engine
@@ -19,39 +20,46 @@ public final class LifecycleAPI {
   /// Fires every deadline of the realtime devices due by `now` (the server's timer calls it).
   public func fireDeadlines(now: Instant) {
     for activity in engine.advance(to: now) {
-      reportKills(activity.outcome, device: activity.device)
+      record(activity.outcome, device: activity.device)
     }
   }
 
   /// When `fireDeadlines` is next due, on the host clock.
   public var nextDeadline: Instant? { engine.nextDeadline }
 
-  private func reportKills(_ outcome: EventOutcome, device: String) {
-    guard let onKill else { return }
+  /// Counts what an outcome did, and reports its kills.
+  private func record(_ outcome: EventOutcome, device: String) {
+    metrics.count(outcome)
     for transition in outcome.transitions where transition.to == .notRunning {
-      if transition.cause != .event(.terminate) { onKill(device, transition) }
+      guard transition.cause != .event(.terminate) else { continue }
+      metrics.count(kill: transition)
+      onKill?(device, transition)
     }
   }
 
   /// Answers one request at host time `now`.
   public func handle(_ request: APIRequest, now: Instant, isDraining: Bool = false) -> APIResponse {
+    let route = Route(path: request.path)
+    let response: APIResponse
     do {
-      return try respond(to: request, now: now, isDraining: isDraining)
+      guard let route else {
+        throw Problem(kind: .notFound, detail: "no resource at \(request.path)")
+      }
+      response = try respond(to: request, route: route, now: now, isDraining: isDraining)
     } catch let problem as Problem {
-      return problem.response
+      response = problem.response
     } catch let error as EngineError {
-      return Problem(error).response
+      response = Problem(error).response
     } catch {
       preconditionFailure("handlers throw only problems and engine errors, not \(error)")
     }
+    metrics.count(request: route?.template ?? "unmatched", status: response.status)
+    return response
   }
 
-  private func respond(to request: APIRequest, now: Instant, isDraining: Bool) throws
-    -> APIResponse
+  private func respond(to request: APIRequest, route: Route, now: Instant, isDraining: Bool)
+    throws -> APIResponse
   {
-    guard let route = Route(path: request.path) else {
-      throw Problem(kind: .notFound, detail: "no resource at \(request.path)")
-    }
     let method = request.method == "HEAD" ? "GET" : request.method
     guard route.methods.contains(method) else {
       let allowed = route.methods + (route.methods.contains("GET") ? ["HEAD"] : [])
@@ -69,6 +77,10 @@ public final class LifecycleAPI {
         : .json(200, .object([("status", .string("ready"))]))
     case (.health, _):
       return .json(200, health(now: now, isDraining: isDraining))
+    case (.metrics, _):
+      return APIResponse(
+        status: 200, contentType: "text/plain; version=0.0.4",
+        body: Array(metrics.exposition(devices: engine.devices(now: now)).utf8))
     case (.openapi, _):
       return APIResponse(
         status: 200, contentType: "application/yaml", body: Array(OpenAPIDocument.yaml.utf8))
@@ -147,7 +159,8 @@ public final class LifecycleAPI {
       let before = try engine.app(app, on: device, now: now).state
       do {
         let outcome = try engine.apply(event, to: app, on: device, now: now)
-        reportKills(outcome, device: device)
+        metrics.count(event: event.type)
+        record(outcome, device: device)
         let after = try engine.app(app, on: device, now: now).state
         results.append(
           eventResult(
@@ -167,7 +180,8 @@ public final class LifecycleAPI {
       let before = try engine.device(device, now: now).locked
       do {
         let outcome = try engine.apply(event, on: device, now: now)
-        reportKills(outcome, device: device)
+        metrics.count(event: event.type)
+        record(outcome, device: device)
         let after = try engine.device(device, now: now).locked
         results.append(
           eventResult(
@@ -221,7 +235,7 @@ public final class LifecycleAPI {
     let seconds = fields.seconds("seconds", in: 0...315_360_000, required: true)
     if let problem = fields.problem() { throw problem }
     let outcome = try engine.advanceClock(of: device, by: seconds ?? .zero, now: now)
-    reportKills(outcome, device: device)
+    record(outcome, device: device)
     let snapshot = try engine.device(device, now: now)
     return .json(
       200,

@@ -81,6 +81,23 @@ enum OpenAPIDocument {
                   schema: { $ref: "#/components/schemas/Health" }
             "405": { $ref: "#/components/responses/MethodNotAllowed" }
             default: { $ref: "#/components/responses/ProtocolError" }
+      /metrics:
+        get:
+          tags: [operations]
+          operationId: metrics
+          summary: Prometheus metrics (text exposition format 0.0.4).
+          description: >
+            lifecycled_http_requests_total{route,status}, lifecycled_events_total{type},
+            lifecycled_transitions_total, lifecycled_kills_total{cause,reason},
+            lifecycled_devices, lifecycled_apps, lifecycled_journal_dropped_total.
+          responses:
+            "200":
+              description: The metrics.
+              content:
+                text/plain:
+                  schema: { type: string }
+            "405": { $ref: "#/components/responses/MethodNotAllowed" }
+            default: { $ref: "#/components/responses/ProtocolError" }
       /__admin/reset:
         post:
           tags: [operations]

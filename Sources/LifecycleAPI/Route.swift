@@ -13,7 +13,7 @@ enum Route: Equatable {
   case app(device: String, app: String)
   case appEvents(device: String, app: String)
   case callbacks(device: String, app: String)
-  case livez, readyz, health, reset, openapi
+  case livez, readyz, health, reset, openapi, metrics
 
   init?(path: Substring) {
     guard path.hasPrefix("/") else { return nil }
@@ -40,7 +40,7 @@ enum Route: Equatable {
     return [
       (["livez"], { _ in .livez }), (["readyz"], { _ in .readyz }),
       (["health"], { _ in .health }), (["__admin", "reset"], { _ in .reset }),
-      (["openapi.yaml"], { _ in .openapi }),
+      (["openapi.yaml"], { _ in .openapi }), (["metrics"], { _ in .metrics }),
       (["v1", "devices"], { _ in .devices }),
       (["v1", "devices", "*"], { .device($0[0]) }),
       (["v1", "devices", "*", "events"], { .deviceEvents($0[0]) }),
@@ -61,6 +61,29 @@ enum Route: Equatable {
     ]
   }()
 
+  /// The path template, as `openapi.yaml` writes it: the `route` label of the request metrics.
+  var template: String {
+    switch self {
+    case .devices: "/v1/devices"
+    case .device: "/v1/devices/{device}"
+    case .deviceEvents: "/v1/devices/{device}/events"
+    case .clock: "/v1/devices/{device}/clock"
+    case .clockAdvance: "/v1/devices/{device}/clock/advance"
+    case .journal: "/v1/devices/{device}/journal"
+    case .jetsam: "/v1/devices/{device}/jetsam"
+    case .apps: "/v1/devices/{device}/apps"
+    case .app: "/v1/devices/{device}/apps/{app}"
+    case .appEvents: "/v1/devices/{device}/apps/{app}/events"
+    case .callbacks: "/v1/devices/{device}/apps/{app}/callbacks"
+    case .livez: "/livez"
+    case .readyz: "/readyz"
+    case .health: "/health"
+    case .reset: "/__admin/reset"
+    case .openapi: "/openapi.yaml"
+    case .metrics: "/metrics"
+    }
+  }
+
   /// The query parameters the resource takes.
   var queryParameters: [String] {
     switch self {
@@ -76,7 +99,8 @@ enum Route: Equatable {
     case .devices, .apps: ["GET", "POST"]
     case .device, .app: ["GET", "DELETE"]
     case .deviceEvents, .clockAdvance, .appEvents, .reset: ["POST"]
-    case .clock, .journal, .jetsam, .callbacks, .livez, .readyz, .health, .openapi: ["GET"]
+    case .clock, .journal, .jetsam, .callbacks, .livez, .readyz, .health, .openapi, .metrics:
+      ["GET"]
     }
   }
 }

@@ -118,6 +118,40 @@ import Testing
     #expect(callbacks.body.hasPrefix(#"{"callbacks":[{"seq":2,"#))
   }
 
+  @Test func metricsCountRequestsEventsTransitionsAndKills() {
+    call("POST", "/v1/apps", #"{"name":"mail","lifecycle":"appDelegate"}"#)
+    call("POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"crash"}]"#)
+    call("GET", "/nowhere")
+    #expect(
+      call("GET", "/metrics").body == """
+        # HELP lifecycled_http_requests_total Requests answered, by route and status.
+        # TYPE lifecycled_http_requests_total counter
+        lifecycled_http_requests_total{route="/v1/devices/{device}/apps",status="201"} 1
+        lifecycled_http_requests_total{route="/v1/devices/{device}/apps/{app}/events",status="200"} 1
+        lifecycled_http_requests_total{route="unmatched",status="404"} 1
+        # HELP lifecycled_events_total Events applied, by type.
+        # TYPE lifecycled_events_total counter
+        lifecycled_events_total{type="crash"} 1
+        lifecycled_events_total{type="launch"} 1
+        # HELP lifecycled_transitions_total App state transitions.
+        # TYPE lifecycled_transitions_total counter
+        lifecycled_transitions_total 3
+        # HELP lifecycled_kills_total Apps killed by the system, by cause and jetsam reason.
+        # TYPE lifecycled_kills_total counter
+        lifecycled_kills_total{cause="crash",reason=""} 1
+        # HELP lifecycled_devices Devices.
+        # TYPE lifecycled_devices gauge
+        lifecycled_devices 1
+        # HELP lifecycled_apps Apps on all devices.
+        # TYPE lifecycled_apps gauge
+        lifecycled_apps 1
+        # HELP lifecycled_journal_dropped_total Journal entries dropped by the bounded journals of the current devices.
+        # TYPE lifecycled_journal_dropped_total counter
+        lifecycled_journal_dropped_total 0
+
+        """)
+  }
+
   @Test func resetBringsBackTheStart() {
     call("POST", "/v1/devices", #"{"id":"x"}"#)
     #expect(call("POST", "/__admin/reset").status == 204)

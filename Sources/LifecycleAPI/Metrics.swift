@@ -1,0 +1,74 @@
+import LifecycleEngine
+
+/// Counters for `GET /metrics`, kept by the API as requests and deadlines pass through it.
+struct Metrics {
+  /// Requests by route template and status.
+  private(set) var requests: [RequestKey: Int] = [:]
+  /// Events applied, by type.
+  private(set) var events: [EventType: Int] = [:]
+  private(set) var transitions = 0
+  /// Kills by cause (and jetsam reason).
+  private(set) var kills: [KillKey: Int] = [:]
+
+  struct RequestKey: Hashable {
+    var route: String
+    var status: Int
+  }
+
+  struct KillKey: Hashable {
+    var cause: String
+    var reason: String
+  }
+
+  mutating func count(request route: String, status: Int) {
+    requests[RequestKey(route: route, status: status), default: 0] += 1
+  }
+
+  mutating func count(event: EventType) {
+    events[event, default: 0] += 1
+  }
+
+  mutating func count(_ outcome: EventOutcome) {
+    transitions += outcome.transitions.count
+  }
+
+  mutating func count(kill transition: Transition) {
+    var reason = ""
+    if case .jetsam(let jetsamReason) = transition.cause { reason = jetsamReason.rawValue }
+    kills[KillKey(cause: transition.cause.name, reason: reason), default: 0] += 1
+  }
+
+  /// The Prometheus text exposition (format 0.0.4), every series in a stable order.
+  func exposition(devices: [DeviceSnapshot]) -> String {
+    var text = ""
+    func family(_ name: String, _ type: String, _ help: String, _ samples: [(String, Int)]) {
+      text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+      for (labels, value) in samples { text += "\(name)\(labels) \(value)\n" }
+    }
+    family(
+      "lifecycled_http_requests_total", "counter", "Requests answered, by route and status.",
+      requests.sorted { ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status) }.map {
+        (#"{route="\#($0.key.route)",status="\#($0.key.status)"}"#, $0.value)
+      })
+    family(
+      "lifecycled_events_total", "counter", "Events applied, by type.",
+      events.sorted { $0.key.rawValue < $1.key.rawValue }.map {
+        (#"{type="\#($0.key.rawValue)"}"#, $0.value)
+      })
+    family(
+      "lifecycled_transitions_total", "counter", "App state transitions.", [("", transitions)])
+    family(
+      "lifecycled_kills_total", "counter", "Apps killed by the system, by cause and jetsam reason.",
+      kills.sorted { ($0.key.cause, $0.key.reason) < ($1.key.cause, $1.key.reason) }.map {
+        (#"{cause="\#($0.key.cause)",reason="\#($0.key.reason)"}"#, $0.value)
+      })
+    family("lifecycled_devices", "gauge", "Devices.", [("", devices.count)])
+    family(
+      "lifecycled_apps", "gauge", "Apps on all devices.", [("", devices.map(\.apps).reduce(0, +))])
+    family(
+      "lifecycled_journal_dropped_total", "counter",
+      "Journal entries dropped by the bounded journals of the current devices.",
+      [("", devices.map(\.journalDropped).reduce(0, +))])
+    return text
+  }
+}
