@@ -156,12 +156,12 @@ public final class LifecycleAPI {
     let (events, isArray) = try Decode.events(body, Decode.appEvent)
     var results: [JSON] = []
     for (index, event) in events.enumerated() {
-      let before = try engine.app(app, on: device, now: now).state
+      let before = try engine.state(of: app, on: device, now: now)
       do {
         let outcome = try engine.apply(event, to: app, on: device, now: now)
         metrics.count(event: event.type)
         record(outcome, device: device)
-        let after = try engine.app(app, on: device, now: now).state
+        let after = try engine.state(of: app, on: device, now: now)
         results.append(
           eventResult(
             outcome, device: device, app: app, event: View.event(.app(event)),
@@ -177,12 +177,12 @@ public final class LifecycleAPI {
     let (events, isArray) = try Decode.events(body, Decode.deviceEvent)
     var results: [JSON] = []
     for (index, event) in events.enumerated() {
-      let before = try engine.device(device, now: now).locked
+      let before = try engine.isLocked(device, now: now)
       do {
         let outcome = try engine.apply(event, on: device, now: now)
         metrics.count(event: event.type)
         record(outcome, device: device)
-        let after = try engine.device(device, now: now).locked
+        let after = try engine.isLocked(device, now: now)
         results.append(
           eventResult(
             outcome, device: device, app: nil, event: View.event(.device(event)),
@@ -247,11 +247,10 @@ public final class LifecycleAPI {
   }
 
   private func health(now: Instant, isDraining: Bool) -> JSON {
-    let devices = engine.devices(now: now)
-    return .object([
+    .object([
       ("status", .string(isDraining ? "draining" : "ok")), ("version", .string(version)),
       ("uptimeSeconds", .double((now - startedAt).secondsValue)),
-      ("devices", .integer(devices.count)), ("apps", .integer(devices.map(\.apps).reduce(0, +))),
+      ("devices", .integer(engine.deviceCount)), ("apps", .integer(engine.appCount)),
     ])
   }
 
