@@ -172,6 +172,17 @@ import Testing
     )
   }
 
+  @Test(arguments: ["/v1/apps/..", "/v1/apps/.", "/v1/apps/%2e%2e", "/v1/devices/../apps"])
+  func oddNamesInPathsAreNotFound_G8(path: String) {
+    #expect(call("GET", path).status == 404)
+  }
+
+  @Test func longNamesAreNotFoundAndCannotBeCreated_G8() {
+    let long = String(repeating: "x", count: 10_000)
+    #expect(call("GET", "/v1/apps/\(long)").status == 404)
+    #expect(call("POST", "/v1/apps", #"{"name":"\#(long)"}"#).status == 422)
+  }
+
   @Test func wrongMethodIs405WithAllow_G6() {
     let response = call("PUT", "/v1/devices")
     #expect(response.status == 405)
