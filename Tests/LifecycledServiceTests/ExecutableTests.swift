@@ -95,48 +95,47 @@ import Testing
 
   // MARK: Helpers
 
-  struct Result {
-    var status: Int32
-    var output: String
-    var errors: String
-  }
-
   /// Runs the binary to completion.
-  func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-    let process = Process()
-    process.executableURL = Self.binary
-    process.arguments = arguments
-    process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Result(
-      status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-      errors: String(decoding: errorData, as: UTF8.self))
+  func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Executed {
+    try execute(Self.binary, arguments, environment: environment)
   }
 
   /// `curl -s`: the status code, a space, and the body; with `post`, a JSON POST.
   func curl(_ url: String, post body: String? = nil) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-    process.arguments =
+    let printed = try execute(
+      URL(fileURLWithPath: "/usr/bin/curl"),
       ["-s", "-w", "%{http_code} ", "-o", "/dev/stderr", url]
-      + (body.map { ["-H", "Content-Type: application/json", "--data", $0] } ?? [])
-    let output = Pipe()
-    let body = Pipe()
-    process.standardOutput = output
-    process.standardError = body
-    try process.run()
-    let status = output.fileHandleForReading.readDataToEndOfFile()
-    let content = body.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: status + content, as: UTF8.self)
+        + (body.map { ["-H", "Content-Type: application/json", "--data", $0] } ?? []))
+    return printed.output + printed.errors
   }
+}
+
+/// What a finished program printed, and its exit status.
+struct Executed {
+  var status: Int32
+  var output: String
+  var errors: String
+}
+
+/// Runs `program` to completion in a clean environment (PATH only, plus `environment`).
+func execute(_ program: URL, _ arguments: [String], environment: [String: String] = [:]) throws
+  -> Executed
+{
+  let process = Process()
+  process.executableURL = program
+  process.arguments = arguments
+  process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+  let output = Pipe()
+  let errors = Pipe()
+  process.standardOutput = output
+  process.standardError = errors
+  try process.run()
+  let outputData = output.fileHandleForReading.readDataToEndOfFile()
+  let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return Executed(
+    status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+    errors: String(decoding: errorData, as: UTF8.self))
 }
 
 /// The binary serving in the background; its log is collected from stderr.

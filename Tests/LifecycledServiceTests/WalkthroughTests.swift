@@ -33,17 +33,8 @@ import Testing
     for step in steps {
       let command = step.command.replacingOccurrences(
         of: "localhost:8080", with: "127.0.0.1:\(service.port)")
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/bin/sh")
-      process.arguments = ["-c", command]
-      let output = Pipe()
-      process.standardOutput = output
-      try process.run()
-      let printed = String(
-        decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitUntilExit()
-      #expect(
-        printed.trimmingCharacters(in: .newlines) == step.output, "\(step.command)")
+      let printed = try execute(URL(fileURLWithPath: "/bin/sh"), ["-c", command]).output
+      #expect(printed.trimmingCharacters(in: .newlines) == step.output, "\(step.command)")
     }
     service.signal(SIGTERM)
     #expect(service.waitForExit() == 0)
