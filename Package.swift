@@ -19,9 +19,11 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+    // Not its JSON trait: that pulls in full Foundation and ICU (60 MB of binary);
+    // LifecycledService reads the file itself (ConfigurationFileSnapshot).
     .package(
       url: "https://github.com/apple/swift-configuration", from: "1.4.0",
-      traits: [.defaults, "CommandLineArguments"]),
+      traits: ["CommandLineArguments"]),
   ],
   targets: [
     // The pure simulator core: no I/O, no libuv, no wall clock, no Foundation.
@@ -57,6 +59,7 @@ let package = Package(
       name: "lifecycled",
       dependencies: [
         "LifecycledService", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "SystemPackage", package: "swift-system"),
       ]),
     // Figures for the README; run by `scripts/bench`, never by the tests.
     .executableTarget(

@@ -107,7 +107,8 @@ final class Connection {
       "request",
       metadata: [
         "method": "\(request.method)", "path": "\(request.path)",
-        "status": "\(response.status.code)", "duration_us": "\((uv_hrtime() - started) / 1000)",
+        "status": .stringConvertible(Int(response.status.code)),
+        "duration_us": .stringConvertible((uv_hrtime() - started) / 1000),
       ])
   }
 

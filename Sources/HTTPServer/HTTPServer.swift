@@ -229,7 +229,8 @@ public final class HTTPServer: @unchecked Sendable {
       logger.info(
         "shutdown.begin",
         metadata: [
-          "signal": "\(number.map { String($0) } ?? "none")", "connections": "\(connections.count)",
+          "signal": "\(number.map(signalName) ?? "none")",
+          "connections": .stringConvertible(connections.count),
         ])
       uv_close(cuv_handle(listener), nil)
       uv_timer_start(
@@ -239,7 +240,7 @@ public final class HTTPServer: @unchecked Sendable {
       if connections.isEmpty { finishShutdown() }
     case .draining:
       guard let number else { return }
-      logger.warning("shutdown.forced", metadata: ["signal": "\(number)"])
+      logger.warning("shutdown.forced", metadata: ["signal": "\(signalName(number))"])
       state = .aborted(status: 128 + number)
       uv_stop(loop)
     case .idle, .stopped, .aborted:
@@ -248,7 +249,8 @@ public final class HTTPServer: @unchecked Sendable {
   }
 
   private func graceExpired() {
-    logger.warning("shutdown.grace_expired", metadata: ["connections": "\(connections.count)"])
+    logger.warning(
+      "shutdown.grace_expired", metadata: ["connections": .stringConvertible(connections.count)])
     for connection in connections.values { connection.abort() }
   }
 
@@ -305,4 +307,13 @@ public struct ServerError: Error, CustomStringConvertible {
 /// libuv's name for an error code, such as `EADDRINUSE`.
 func errorName(_ status: Int32) -> String {
   String(cString: uv_err_name(status))
+}
+
+/// `SIGTERM` for 15: the signals the server handles by name, others by number.
+func signalName(_ number: Int32) -> String {
+  switch number {
+  case SIGTERM: "SIGTERM"
+  case SIGINT: "SIGINT"
+  default: "\(number)"
+  }
 }

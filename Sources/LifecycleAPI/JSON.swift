@@ -93,7 +93,8 @@ extension JSON {
     }
   }
 
-  static func writeString(_ string: String, to output: inout [UInt8]) {
+  /// Appends `string` as a JSON string literal, escaping quotes, backslashes and controls.
+  public static func writeString(_ string: String, to output: inout [UInt8]) {
     output.append(UInt8(ascii: "\""))
     for byte in string.utf8 {
       switch byte {

@@ -1,4 +1,5 @@
 // Generated from openapi.yaml by scripts/embed-openapi. Do not edit: a test keeps the two equal.
+// swift-format-ignore-file
 
 /// The API's contract, served at `GET /openapi.yaml`.
 enum OpenAPIDocument {

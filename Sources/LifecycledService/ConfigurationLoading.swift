@@ -7,7 +7,8 @@ extension ServiceConfiguration {
 
   /// Reads the configuration; each source overrides the ones after it:
   /// command-line flags, then `LIFECYCLED_*` environment variables, then the JSON file (from
-  /// `file`, else `LIFECYCLED_CONFIG`), then the embedded defaults.
+  /// `file`, else `LIFECYCLED_CONFIG`; see `ConfigurationFileSnapshot`), then the embedded
+  /// defaults. A key the service does not know is refused wherever it appears.
   ///
   /// - Parameter arguments: flags such as `--port 9000` or `--max-connections=10`; every flag
   ///   must name a key.
@@ -23,7 +24,10 @@ extension ServiceConfiguration {
     ]
     if let path = file ?? environment[fileVariable] {
       do {
-        providers.append(try await FileProvider<JSONSnapshot>(filePath: FilePath(path)))
+        providers.append(
+          try await FileProvider<ConfigurationFileSnapshot>(filePath: FilePath(path)))
+      } catch let error as ConfigurationError {
+        throw ConfigurationError(key: error.key, message: "\(error.message) (in \(path))")
       } catch {
         throw ConfigurationError(key: "config", message: "cannot read '\(path)': \(error)")
       }

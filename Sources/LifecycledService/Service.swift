@@ -8,9 +8,12 @@ public import Logging
 /// Builds and runs the service from its configuration: the one builder `main` and the tests
 /// share.
 public enum Service {
-  /// A logger writing structured lines to stderr at the configured level.
+  /// A logger writing structured lines to stderr at the configured level, in the configured
+  /// format.
   public static func logger(for configuration: ServiceConfiguration) -> Logger {
-    var logger = Logger(label: "lifecycled") { StreamLogHandler.standardError(label: $0) }
+    var logger = Logger(label: "lifecycled") { _ in
+      LineLogHandler(format: configuration.logFormat)
+    }
     logger.logLevel = configuration.logLevel
     return logger
   }
@@ -36,7 +39,7 @@ public enum Service {
         "listening",
         metadata: [
           "address": "http://\(configuration.server.host):\(port)",
-          "startup_ms": "\(monotonicMilliseconds() - started)",
+          "startup_ms": .stringConvertible(monotonicMilliseconds() - started),
         ])
     } catch {
       logger.critical("cannot listen", metadata: ["error": "\(error)"])

@@ -9,6 +9,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
   /// The simulator's settings; their configuration keys come with the API's realtime scheduler.
   public var engine = EngineConfiguration()
   public var logLevel = Logger.Level.info
+  public var logFormat = LogFormat.text
 
   public init() {}
 }
@@ -106,6 +107,7 @@ struct Setting {
         "after a closing response, the client's remaining bytes are drained this long",
         \.server.lingerTimeout),
       logLevel(),
+      choice("logFormat", "log lines as text or json", \.logFormat),
       choice(
         "deviceClock", "clock of new devices and of the default device: manual or realtime",
         \.engine.deviceDefaults.clock),

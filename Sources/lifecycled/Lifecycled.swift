@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import LifecycledService
+import SystemPackage
 
 /// `lifecycled`: the command line. Parsing only; the service lives in `LifecycledService`.
 @main
@@ -38,7 +39,7 @@ struct ConfigurationOptions: ParsableArguments {
       return try await ServiceConfiguration.load(
         arguments: arguments, environment: ProcessInfo.processInfo.environment, file: config)
     } catch {
-      FileHandle.standardError.write(Data("lifecycled: \(error)\n".utf8))
+      printError("\(error)")
       throw ExitCode(2)
     }
   }
@@ -78,10 +79,15 @@ struct Healthcheck: AsyncParsableCommand {
     case .success(200):
       return
     case .success(let status):
-      FileHandle.standardError.write(Data("lifecycled: not ready (HTTP \(status))\n".utf8))
+      printError("not ready (HTTP \(status))")
     case .failure(let error):
-      FileHandle.standardError.write(Data("lifecycled: not ready (\(error))\n".utf8))
+      printError("not ready (\(error))")
     }
     throw ExitCode(1)
   }
+}
+
+/// Writes one `lifecycled: ` line to stderr.
+func printError(_ message: String) {
+  _ = try? FileDescriptor.standardError.writeAll("lifecycled: \(message)\n".utf8)
 }

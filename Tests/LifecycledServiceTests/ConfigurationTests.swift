@@ -146,11 +146,14 @@ import Testing
     }
   }
 
-  @Test func readmeDocumentsEveryKey() throws {
+  @Test func readmeDocumentsEveryKeyWithItsDefault() throws {
     let readme = try String(
       contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+    let defaults = ServiceConfiguration()
     for setting in Setting.all {
-      let row = "| `\(setting.key)` | `\(setting.environmentVariable)` | `\(setting.flag)` | "
+      let value = setting.render(defaults).trimmingCharacters(in: ["\""])
+      let row =
+        "| `\(setting.key)` | `\(setting.environmentVariable)` | `\(setting.flag)` | `\(value)` | "
       #expect(readme.contains(row), "README lacks the row of \(setting.key)")
     }
   }
@@ -160,5 +163,50 @@ import Testing
     #expect(setting?.environmentVariable == "LIFECYCLED_KEEP_ALIVE_TIMEOUT_SECONDS")
     #expect(setting?.flag == "--keep-alive-timeout-seconds")
     #expect(Set(Setting.all.map(\.key)).count == Setting.all.count)
+  }
+}
+
+/// The configuration file: a flat JSON object read strictly.
+struct ConfigurationFileTests {
+  func load(_ json: String) async throws -> ServiceConfiguration {
+    try await ServiceConfiguration.load(environment: [:], file: try ConfigurationTests().file(json))
+  }
+
+  func refusal(_ json: String) async throws -> ConfigurationError? {
+    let path = try ConfigurationTests().file(json)
+    do {
+      _ = try await ServiceConfiguration.load(environment: [:], file: path)
+      return nil
+    } catch {
+      return ConfigurationError(
+        key: error.key, message: error.message.replacingOccurrences(of: path, with: "FILE"))
+    }
+  }
+
+  @Test func numbersCrossBetweenIntegersAndSecondsWhenNothingIsLost() async throws {
+    let configuration = try await load(#"{"port": 8081.0, "lingerSeconds": 3}"#)
+    #expect(configuration.server.port == 8081)
+    #expect(configuration.server.lingerTimeout == 3000)
+  }
+
+  @Test(arguments: [
+    (#"{"prot": 1}"#, "prot", "is not a configuration key (in FILE)"),
+    (#"{"host": ["0.0.0.0"]}"#, "host", "must be a string, a number or a boolean (in FILE)"),
+    (#"[1]"#, "config", "must hold one JSON object (in FILE)"),
+    (#"{"port": 8080.5}"#, "port", "must be an integer from 0 to 65535"),
+    (#"{"port": true}"#, "port", "must be an integer from 0 to 65535"),
+    (#"{"port": "8080"}"#, "port", "must be an integer from 0 to 65535"),
+    (#"{"devicePasscode": 1}"#, "devicePasscode", "must be true or false"),
+    (#"{"logFormat": "xml"}"#, "logFormat", "must be one of text, json, not 'xml'"),
+  ])
+  func badFileIsRefusedNamingTheKey(json: String, key: String, message: String) async throws {
+    let error = try await refusal(json)
+    #expect(error == ConfigurationError(key: key, message: message))
+  }
+
+  @Test func duplicateKeyMakesTheFileUnreadable() async throws {
+    let error = try await refusal(#"{"port": 1, "port": 2}"#)
+    #expect(error?.key == "config")
+    #expect(error?.message.hasPrefix("cannot read 'FILE': duplicate") == true)
   }
 }

@@ -27,6 +27,23 @@ import Testing
     #expect(service.log.contains("method=GET path=/health status=200"))
   }
 
+  @Test func jsonLogIsOneObjectPerLine() throws {
+    let service = try RunningService(["--port", "0", "--log-format", "json"])
+    _ = try curl("http://127.0.0.1:\(service.port)/health")
+    service.signal(SIGTERM)
+    #expect(service.waitForExit() == 0)
+    let lines = try service.log.split(separator: "\n").map {
+      try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    #expect(
+      lines.map { $0["message"] as? String }
+        == ["listening", "request", "shutdown.begin", "shutdown.complete"])
+    #expect(lines[1]["status"] as? Int == 200)
+    #expect(lines[1]["path"] as? String == "/health")
+    #expect(lines[2]["signal"] as? String == "SIGTERM")
+    #expect(lines.allSatisfy { ($0["time"] as? String)?.hasSuffix("Z") == true })
+  }
+
   @Test func realtimeDeadlinesFireWithoutRequestsAndKillsAreLogged() throws {
     let service = try RunningService(
       ["--port", "0"], environment: ["LIFECYCLED_WATCHDOG_SECONDS": "0.2"])
