@@ -1,9 +1,9 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// The per-request path runs on one thread that owns every connection, so overlapping access is
-/// ruled out by design; release builds skip the dynamic exclusivity checks there (debug builds,
-/// and so the tests, keep them).
+/// The per-request path runs on one thread that owns every connection and all simulator state, so
+/// overlapping access is ruled out by design; release builds skip the dynamic exclusivity checks
+/// there (debug builds, and so the tests, keep them).
 let hotPath: [SwiftSetting] = [
   .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
 ]
@@ -27,10 +27,10 @@ let package = Package(
   ],
   targets: [
     // The pure simulator core: no I/O, no libuv, no wall clock, no Foundation.
-    .target(name: "LifecycleEngine"),
+    .target(name: "LifecycleEngine", swiftSettings: hotPath),
     .testTarget(name: "LifecycleEngineTests", dependencies: ["LifecycleEngine"]),
     // The JSON API over the engine: knows nothing of HTTP framing or sockets.
-    .target(name: "LifecycleAPI", dependencies: ["LifecycleEngine"]),
+    .target(name: "LifecycleAPI", dependencies: ["LifecycleEngine"], swiftSettings: hotPath),
     .testTarget(name: "LifecycleAPITests", dependencies: ["LifecycleAPI"]),
     // HTTP/1.1 without I/O: the strict parser and the connection state machine.
     .target(name: "HTTPCore", swiftSettings: hotPath),

@@ -149,30 +149,30 @@ public struct HTTPResponse: Hashable, Sendable {
   ) -> [UInt8] {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(160 + body.count)
-    bytes.append(contentsOf: "HTTP/1.1 ".utf8)
+    bytes.append(text: "HTTP/1.1 ")
     bytes.appendDecimal(status.code)
     bytes.append(.space)
-    bytes.append(contentsOf: status.reason.utf8)
-    bytes.append(contentsOf: "\r\nDate: ".utf8)
-    bytes.append(contentsOf: date.utf8)
-    bytes.append(contentsOf: "\r\n".utf8)
+    bytes.append(text: status.reason)
+    bytes.append(text: "\r\nDate: ")
+    bytes.append(text: date)
+    bytes.append(text: "\r\n")
     for (name, value) in headers {
-      bytes.append(contentsOf: name.utf8)
-      bytes.append(contentsOf: ": ".utf8)
-      bytes.append(contentsOf: value.utf8)
-      bytes.append(contentsOf: "\r\n".utf8)
+      bytes.append(text: name)
+      bytes.append(text: ": ")
+      bytes.append(text: value)
+      bytes.append(text: "\r\n")
     }
     if !status.forbidsContent {
-      bytes.append(contentsOf: "Content-Length: ".utf8)
+      bytes.append(text: "Content-Length: ")
       bytes.appendDecimal(body.count)
-      bytes.append(contentsOf: "\r\n".utf8)
+      bytes.append(text: "\r\n")
     }
     if !keepAlive {
-      bytes.append(contentsOf: "Connection: close\r\n".utf8)
+      bytes.append(text: "Connection: close\r\n")
     } else if minorVersion == 0 {
-      bytes.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+      bytes.append(text: "Connection: keep-alive\r\n")
     }
-    bytes.append(contentsOf: "\r\n".utf8)
+    bytes.append(text: "\r\n")
     if !omitBody, !status.forbidsContent { bytes.append(contentsOf: body) }
     return bytes
   }
@@ -181,7 +181,8 @@ public struct HTTPResponse: Hashable, Sendable {
 extension StringProtocol {
   /// ASCII case-insensitive equality, as header names and tokens compare.
   func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
-    utf8.elementsEqual(other.utf8) { asciiLowercased($0) == asciiLowercased($1) }
+    utf8.count == other.utf8.count  // constant time for native strings: most lookups end here
+      && utf8.elementsEqual(other.utf8) { asciiLowercased($0) == asciiLowercased($1) }
   }
 
   /// Without leading and trailing spaces and tabs (optional whitespace, RFC 9110 §5.6.3).
@@ -196,6 +197,13 @@ extension StringProtocol {
 }
 
 extension [UInt8] {
+  /// Appends the UTF-8 of `text` in one copy (the generic `append(contentsOf: text.utf8)` goes
+  /// byte by byte).
+  mutating func append(text: String) {
+    var text = text
+    text.withUTF8 { append(contentsOf: $0) }
+  }
+
   /// Appends the decimal digits of a non-negative number.
   mutating func appendDecimal(_ number: Int) {
     if number >= 10 { appendDecimal(number / 10) }

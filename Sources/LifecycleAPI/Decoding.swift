@@ -128,10 +128,14 @@ struct Fields {
       extensions: [
         (
           "validation",
-          .array(
-            issues.map {
-              .object([("field", .string($0.field)), ("message", .string($0.message))])
-            })
+          JSONText { w in
+            w.array(issues) { w, issue in
+              w.object { w in
+                w.member("field", issue.field)
+                w.member("message", issue.message)
+              }
+            }
+          }
         )
       ])
   }

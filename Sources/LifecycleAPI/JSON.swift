@@ -62,55 +62,12 @@ extension JSON {
 
   /// The value serialized compactly.
   public var bytes: [UInt8] {
-    var output: [UInt8] = []
-    write(to: &output)
-    return output
-  }
-
-  public func write(to output: inout [UInt8]) {
-    switch self {
-    case .null: output += "null".utf8
-    case .bool(let value): output += (value ? "true" : "false").utf8
-    case .integer(let value): output += String(value).utf8
-    case .double(let value): output += (value.isFinite ? value.description : "null").utf8
-    case .string(let value): JSON.writeString(value, to: &output)
-    case .array(let elements):
-      output.append(UInt8(ascii: "["))
-      for (index, element) in elements.enumerated() {
-        if index > 0 { output.append(UInt8(ascii: ",")) }
-        element.write(to: &output)
-      }
-      output.append(UInt8(ascii: "]"))
-    case .object(let members):
-      output.append(UInt8(ascii: "{"))
-      for (index, (key, value)) in members.enumerated() {
-        if index > 0 { output.append(UInt8(ascii: ",")) }
-        JSON.writeString(key, to: &output)
-        output.append(UInt8(ascii: ":"))
-        value.write(to: &output)
-      }
-      output.append(UInt8(ascii: "}"))
-    }
+    JSONWriter.encode { $0.value(self) }
   }
 
   /// Appends `string` as a JSON string literal, escaping quotes, backslashes and controls.
   public static func writeString(_ string: String, to output: inout [UInt8]) {
-    output.append(UInt8(ascii: "\""))
-    for byte in string.utf8 {
-      switch byte {
-      case UInt8(ascii: "\""): output += #"\""#.utf8
-      case UInt8(ascii: "\\"): output += #"\\"#.utf8
-      case UInt8(ascii: "\n"): output += #"\n"#.utf8
-      case UInt8(ascii: "\r"): output += #"\r"#.utf8
-      case UInt8(ascii: "\t"): output += #"\t"#.utf8
-      case 0..<0x20:
-        let hex = Array("0123456789abcdef".utf8)
-        output += #"\u00"#.utf8
-        output += [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-      default: output.append(byte)
-      }
-    }
-    output.append(UInt8(ascii: "\""))
+    output += JSONWriter.encode(capacity: string.utf8.count + 2) { $0.string(string) }
   }
 }
 
@@ -122,11 +79,13 @@ private struct JSONReader {
   func error(_ message: String) -> JSONError { JSONError(message: message, offset: position) }
 
   mutating func skipWhitespace() {
-    while position < bytes.count,
-      [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(
-        bytes[position])
-    {
-      position += 1
+    while position < bytes.count {
+      switch bytes[position] {
+      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+        position += 1
+      default:
+        return
+      }
     }
   }
 
@@ -155,7 +114,7 @@ private struct JSONReader {
     guard depth <= JSON.maxDepth else { throw error("nesting deeper than \(JSON.maxDepth)") }
     position += 1
     var members: [(String, JSON)] = []
-    var keys: Set<String> = []
+    var keys: Set<String> = []  // for large objects; small ones are searched
     skipWhitespace()
     if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
       position += 1
@@ -167,7 +126,10 @@ private struct JSONReader {
         throw error("an object key must be a string")
       }
       let key = try string()
-      guard keys.insert(key).inserted else { throw error("duplicate key '\(key)'") }
+      if members.count == 16 { keys = Set(members.map(\.0)) }
+      let isDuplicate =
+        members.count < 16 ? members.contains { $0.0 == key } : !keys.insert(key).inserted
+      guard !isDuplicate else { throw error("duplicate key '\(key)'") }
       skipWhitespace()
       guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
         throw error("':' expected after an object key")
@@ -210,6 +172,25 @@ private struct JSONReader {
   /// A string literal; escapes decoded, UTF-8 validated, control characters refused.
   private mutating func string() throws(JSONError) -> String {
     position += 1
+    let start = position
+    while position < bytes.count, bytes[position] >= 0x20, bytes[position] != UInt8(ascii: "\\") {
+      guard bytes[position] == UInt8(ascii: "\"") else {
+        position += 1
+        continue
+      }
+      position += 1
+      // No escapes: the common case, validated in one pass.
+      guard let text = String(validating: bytes[start..<(position - 1)], as: UTF8.self) else {
+        throw JSONError(message: "a string is not valid UTF-8", offset: position)
+      }
+      return text
+    }
+    position = start
+    return try escapedString()
+  }
+
+  /// The rest of a string literal that has escapes or errors.
+  private mutating func escapedString() throws(JSONError) -> String {
     var scalars = String.UnicodeScalarView()
     var run: [UInt8] = []  // raw UTF-8 bytes between escapes
     func flush() throws(JSONError) {

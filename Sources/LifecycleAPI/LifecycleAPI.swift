@@ -70,13 +70,11 @@ public final class LifecycleAPI {
     let query = try Query(request.query, allowed: route.queryParameters)
     switch (route, method) {
     case (.livez, _):
-      return .json(200, .object([("status", .string("ok"))]))
+      return .json(200, "status", "ok")
     case (.readyz, _):
-      return isDraining
-        ? .json(503, .object([("status", .string("draining"))]))
-        : .json(200, .object([("status", .string("ready"))]))
+      return isDraining ? .json(503, "status", "draining") : .json(200, "status", "ready")
     case (.health, _):
-      return .json(200, health(now: now, isDraining: isDraining))
+      return health(now: now, isDraining: isDraining)
     case (.metrics, _):
       return APIResponse(
         status: 200, contentType: "text/plain; version=0.0.4",
@@ -88,12 +86,19 @@ public final class LifecycleAPI {
       engine.reset(now: now)
       return APIResponse(status: 204, contentType: "application/json", body: [])
     case (.devices, "GET"):
-      return .json(200, .object([("devices", .array(engine.devices(now: now).map(View.device)))]))
+      let devices = engine.devices(now: now)
+      return .json(200) { w in
+        w.object { w in
+          w.key("devices")
+          w.array(devices) { $0.device($1) }
+        }
+      }
     case (.devices, _):
-      let spec = try Decode.device(try body(of: request))
-      return .json(201, View.device(try engine.createDevice(spec, now: now)))
+      let device = try engine.createDevice(try Decode.device(try body(of: request)), now: now)
+      return .json(201) { $0.device(device) }
     case (.device(let id), "GET"):
-      return .json(200, View.device(try engine.device(id, now: now)))
+      let device = try engine.device(id, now: now)
+      return .json(200) { $0.device(device) }
     case (.device(let id), _):
       try engine.removeDevice(id, now: now)
       return APIResponse(status: 204, contentType: "application/json", body: [])
@@ -101,40 +106,51 @@ public final class LifecycleAPI {
       return try deviceEvents(try body(of: request), device: device, now: now)
     case (.clock(let device), _):
       let snapshot = try engine.device(device, now: now)
-      return .json(
-        200,
-        .object([
-          ("device", .string(device)), ("clock", .string(snapshot.clock.rawValue)),
-          ("now", View.time(snapshot.now)), ("nextDeadline", View.time(snapshot.nextDeadline)),
-        ]))
+      return .json(200) { w in
+        w.object { w in
+          w.member("device", device)
+          w.member("clock", snapshot.clock.rawValue)
+          w.member("now", time: snapshot.now)
+          w.member("nextDeadline", time: snapshot.nextDeadline)
+        }
+      }
     case (.clockAdvance(let device), _):
       return try advance(try body(of: request), device: device, now: now)
     case (.journal(let device), _):
       let page = try engine.journal(
         of: device, since: try query.integer("since") ?? 0, app: try query.name("app"),
         limit: try query.integer("limit", max: 10_000) ?? 1_000, now: now)
-      return .json(
-        200,
-        .object([
-          ("entries", .array(page.entries.map(View.journalEntry))),
-          ("dropped", .integer(page.dropped)),
-        ]))
+      return .json(200) { w in
+        w.object { w in
+          w.key("entries")
+          w.array(page.entries) { $0.journalEntry($1) }
+          w.member("dropped", page.dropped)
+        }
+      }
     case (.jetsam(let device), _):
       let page = try engine.jetsamLog(of: device, now: now)
-      return .json(
-        200,
-        .object([
-          ("kills", .array(page.records.map(View.jetsamRecord))),
-          ("dropped", .integer(page.dropped)),
-        ]))
+      return .json(200) { w in
+        w.object { w in
+          w.key("kills")
+          w.array(page.records) { $0.jetsamRecord($1) }
+          w.member("dropped", page.dropped)
+        }
+      }
     case (.apps(let device), "GET"):
-      return .json(
-        200, .object([("apps", .array(try engine.apps(on: device, now: now).map(View.app)))]))
+      let apps = try engine.apps(on: device, now: now)
+      return .json(200) { w in
+        w.object { w in
+          w.key("apps")
+          w.array(apps) { $0.app($1) }
+        }
+      }
     case (.apps(let device), _):
       let spec = try Decode.app(try body(of: request))
-      return .json(201, View.app(try engine.createApp(spec, on: device, now: now)))
+      let app = try engine.createApp(spec, on: device, now: now)
+      return .json(201) { $0.app(app) }
     case (.app(let device, let app), "GET"):
-      return .json(200, View.app(try engine.app(app, on: device, now: now)))
+      let snapshot = try engine.app(app, on: device, now: now)
+      return .json(200) { $0.app(snapshot) }
     case (.app(let device, let app), _):
       try engine.removeApp(app, on: device, now: now)
       return APIResponse(status: 204, contentType: "application/json", body: [])
@@ -144,7 +160,12 @@ public final class LifecycleAPI {
       let callbacks = try engine.callbacks(
         of: app, on: device, since: try query.integer("since") ?? 0,
         limit: try query.integer("limit", max: 10_000) ?? 1_000, now: now)
-      return .json(200, .object([("callbacks", .array(callbacks.map(View.callback)))]))
+      return .json(200) { w in
+        w.object { w in
+          w.key("callbacks")
+          w.callbacks(callbacks)
+        }
+      }
     }
   }
 
@@ -154,7 +175,7 @@ public final class LifecycleAPI {
     -> APIResponse
   {
     let (events, isArray) = try Decode.events(body, Decode.appEvent)
-    var results: [JSON] = []
+    var results: [JSONText] = []
     for (index, event) in events.enumerated() {
       let before = try engine.state(of: app, on: device, now: now)
       do {
@@ -164,18 +185,18 @@ public final class LifecycleAPI {
         let after = try engine.state(of: app, on: device, now: now)
         results.append(
           eventResult(
-            outcome, device: device, app: app, event: View.event(.app(event)),
+            outcome, device: device, app: app, event: .app(event),
             previousState: before.rawValue, state: after.rawValue))
       } catch {
         throw refusal(error, at: index, applied: results, isArray: isArray)
       }
     }
-    return .json(200, isArray ? .object([("results", .array(results))]) : results[0])
+    return eventsResponse(results, isArray: isArray)
   }
 
   private func deviceEvents(_ body: JSON, device: String, now: Instant) throws -> APIResponse {
     let (events, isArray) = try Decode.events(body, Decode.deviceEvent)
-    var results: [JSON] = []
+    var results: [JSONText] = []
     for (index, event) in events.enumerated() {
       let before = try engine.isLocked(device, now: now)
       do {
@@ -185,83 +206,109 @@ public final class LifecycleAPI {
         let after = try engine.isLocked(device, now: now)
         results.append(
           eventResult(
-            outcome, device: device, app: nil, event: View.event(.device(event)),
+            outcome, device: device, app: nil, event: .device(event),
             previousState: before ? "locked" : "unlocked", state: after ? "locked" : "unlocked"))
       } catch {
         throw refusal(error, at: index, applied: results, isArray: isArray)
       }
     }
-    return .json(200, isArray ? .object([("results", .array(results))]) : results[0])
+    return eventsResponse(results, isArray: isArray)
   }
 
-  /// The response of one event (SPEC section 5).
+  /// The result of one event (SPEC section 5), encoded on its own so that a scenario refused
+  /// later can still report it.
   private func eventResult(
-    _ outcome: EventOutcome, device: String, app: String?, event: JSON, previousState: String,
-    state: String
-  ) -> JSON {
-    .object([
-      ("device", .string(device)), ("app", app.map(JSON.string) ?? .null), ("event", event),
-      ("previousState", .string(previousState)), ("state", .string(state)),
-      ("callbacks", .array(outcome.callbacks.map(View.callback))),
-      ("transitions", .array(outcome.transitions.map(View.transition))),
-      (
-        "effects",
-        .array(
-          outcome.effects(excluding: app).map { effect in
-            .object([
-              ("app", .string(effect.app)),
-              ("previousState", .string(effect.previousState.rawValue)),
-              ("state", .string(effect.state.rawValue)),
-            ])
-          })
-      ),
-      ("result", View.result(outcome.result)),
-    ])
+    _ outcome: EventOutcome, device: String, app: String?, event: RecordedEvent,
+    previousState: String, state: String
+  ) -> JSONText {
+    JSONText { w in
+      w.object { w in
+        w.member("device", device)
+        w.member("app", app)
+        w.key("event")
+        w.event(event)
+        w.member("previousState", previousState)
+        w.member("state", state)
+        w.key("callbacks")
+        w.callbacks(outcome.callbacks)
+        w.key("transitions")
+        w.transitions(outcome.transitions)
+        w.key("effects")
+        w.array(outcome.effects(excluding: app)) { w, effect in
+          w.object { w in
+            w.member("app", effect.app)
+            w.member("previousState", effect.previousState.rawValue)
+            w.member("state", effect.state.rawValue)
+          }
+        }
+        w.key("result")
+        w.result(outcome.result)
+      }
+    }
+  }
+
+  /// One event's result, or a scenario's as `{"results": [...]}`.
+  private func eventsResponse(_ results: [JSONText], isArray: Bool) -> APIResponse {
+    guard isArray else {
+      return APIResponse(status: 200, contentType: "application/json", body: results[0].bytes)
+    }
+    return .json(200) { w in
+      w.object { w in
+        w.key("results")
+        w.array(results) { $0.encoded($1) }
+      }
+    }
   }
 
   /// A refused event of a scenario: the results already applied go with the refusal.
-  private func refusal(_ error: EngineError, at index: Int, applied: [JSON], isArray: Bool)
+  private func refusal(_ error: EngineError, at index: Int, applied: [JSONText], isArray: Bool)
     -> Problem
   {
     var problem = Problem(error)
     if isArray {
-      problem.extensions += [("failedIndex", .integer(index)), ("results", .array(applied))]
+      problem.extensions += [
+        ("failedIndex", JSONText(.integer(index))), ("results", JSONText(array: applied)),
+      ]
     }
     return problem
   }
 
   private func advance(_ body: JSON, device: String, now: Instant) throws -> APIResponse {
     var fields = Fields(body)
-    let seconds = fields.seconds("seconds", in: 0...315_360_000, required: true)
+    let seconds = fields.seconds("seconds", in: 0...315_360_000, required: true) ?? .zero
     if let problem = fields.problem() { throw problem }
-    let outcome = try engine.advanceClock(of: device, by: seconds ?? .zero, now: now)
+    let outcome = try engine.advanceClock(of: device, by: seconds, now: now)
     record(outcome, device: device)
     let snapshot = try engine.device(device, now: now)
-    return .json(
-      200,
-      .object([
-        ("advanced", .double((seconds ?? .zero).secondsValue)), ("now", View.time(snapshot.now)),
-        ("callbacks", .array(outcome.callbacks.map(View.callback))),
-        ("transitions", .array(outcome.transitions.map(View.transition))),
-      ]))
+    return .json(200) { w in
+      w.object { w in
+        w.member("advanced", seconds: seconds)
+        w.member("now", time: snapshot.now)
+        w.key("callbacks")
+        w.callbacks(outcome.callbacks)
+        w.key("transitions")
+        w.transitions(outcome.transitions)
+      }
+    }
   }
 
-  private func health(now: Instant, isDraining: Bool) -> JSON {
-    .object([
-      ("status", .string(isDraining ? "draining" : "ok")), ("version", .string(version)),
-      ("uptimeSeconds", .double((now - startedAt).secondsValue)),
-      ("devices", .integer(engine.deviceCount)), ("apps", .integer(engine.appCount)),
-    ])
+  private func health(now: Instant, isDraining: Bool) -> APIResponse {
+    .json(200) { w in
+      w.object { w in
+        w.member("status", isDraining ? "draining" : "ok")
+        w.member("version", version)
+        w.member("uptimeSeconds", seconds: now - startedAt)
+        w.member("devices", engine.deviceCount)
+        w.member("apps", engine.appCount)
+      }
+    }
   }
 
   // MARK: Plumbing
 
   /// The JSON body of a request that must have one.
   private func body(of request: APIRequest) throws(Problem) -> JSON {
-    let mediaType = request.contentType.map {
-      $0.prefix { $0 != ";" }.filter { $0 != " " && $0 != "\t" }.lowercased()
-    }
-    guard mediaType == "application/json" else {
+    guard let contentType = request.contentType, Self.isJSON(contentType) else {
       throw Problem(
         kind: .unsupportedMediaType,
         detail: "the body must be application/json, not \(request.contentType ?? "absent")")
@@ -270,6 +317,19 @@ public final class LifecycleAPI {
       return try JSON.parse(request.body)
     } catch {
       throw Problem(kind: .invalidJSON, detail: error.description)
+    }
+  }
+
+  /// Whether a `Content-Type` names `application/json` (in any case, parameters allowed).
+  static func isJSON(_ contentType: String) -> Bool {
+    let isOWS = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+    let mediaType = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }.drop(while: isOWS)
+    let trimmed = mediaType.prefix(
+      mediaType.count - mediaType.reversed().prefix(while: isOWS).count)
+    return trimmed.elementsEqual("application/json".utf8) { sent, expected in
+      sent == expected
+        || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(sent)
+          && sent | 0x20 == expected
     }
   }
 }

@@ -38,8 +38,14 @@ public struct APIResponse: Sendable {
     self.body = body
   }
 
-  static func json(_ status: Int, _ value: JSON) -> APIResponse {
-    APIResponse(status: status, contentType: "application/json", body: value.bytes)
+  /// A JSON response whose body `write` writes.
+  static func json(_ status: Int, _ write: (inout JSONWriter) -> Void) -> APIResponse {
+    APIResponse(status: status, contentType: "application/json", body: JSONWriter.encode(write))
+  }
+
+  /// A JSON response of one object with one string member, such as `{"status":"ok"}`.
+  static func json(_ status: Int, _ name: StaticString, _ value: String) -> APIResponse {
+    json(status) { $0.object { $0.member(name, value) } }
   }
 }
 
@@ -86,30 +92,28 @@ struct Problem: Error {
   var kind: Kind
   var detail: String
   /// Extension members, such as `currentState` and `allowedEvents`.
-  var extensions: [(String, JSON)] = []
+  var extensions: [(String, JSONText)] = []
   var allow: [String]?
 
   var response: APIResponse {
-    let document = JSON.object(
-      [
-        ("type", .string("urn:lifecycled:problem:\(kind.rawValue)")),
-        ("title", .string(kind.title)), ("status", .integer(kind.status)),
-        ("detail", .string(detail)),
-      ] + extensions)
+    let document = JSONWriter.encode { w in
+      w.object { w in
+        w.member("type", "urn:lifecycled:problem:\(kind.rawValue)")
+        w.member("title", kind.title)
+        w.member("status", kind.status)
+        w.member("detail", detail)
+        for (name, value) in extensions {
+          w.key(name)
+          w.encoded(value)
+        }
+      }
+    }
     return APIResponse(
-      status: kind.status, contentType: "application/problem+json", allow: allow,
-      body: document.bytes)
+      status: kind.status, contentType: "application/problem+json", allow: allow, body: document)
   }
 
   static func validation(_ field: String, _ message: String) -> Problem {
-    Problem(
-      kind: .validation, detail: "\(field) \(message)",
-      extensions: [
-        (
-          "validation",
-          .array([.object([("field", .string(field)), ("message", .string(message))])])
-        )
-      ])
+    Fields.problem([(field, message)])!
   }
 }
 
@@ -140,9 +144,11 @@ extension Problem {
         detail:
           "\(refusal.event.rawValue) refused: \(refusal.reason.detail) (state \(refusal.currentState))",
         extensions: [
-          ("event", .string(refusal.event.rawValue)),
-          ("currentState", .string(refusal.currentState)),
-          ("allowedEvents", .array(refusal.allowedEvents.map { .string($0.rawValue) })),
+          ("event", JSONText(.string(refusal.event.rawValue))),
+          ("currentState", JSONText(.string(refusal.currentState))),
+          (
+            "allowedEvents", JSONText { $0.array(refusal.allowedEvents) { $0.string($1.rawValue) } }
+          ),
         ])
     }
   }

@@ -16,20 +16,41 @@ enum Route: Equatable {
   case livez, readyz, health, reset, openapi, metrics
 
   init?(path: Substring) {
-    guard path.hasPrefix("/") else { return nil }
-    let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-      .map(String.init)
-    for (pattern, make) in Self.patterns where pattern.count == segments.count {
+    var path = path
+    guard
+      let route = path.withUTF8({ bytes -> Route? in
+        guard bytes.first == UInt8(ascii: "/") else { return nil }
+        // The segments after the leading slash, as ranges of `bytes`; paths have few.
+        var segments: [Range<Int>] = []
+        segments.reserveCapacity(8)
+        var start = 1
+        var index = 1
+        while index <= bytes.count {
+          if index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+            segments.append(start..<index)
+            start = index + 1
+          }
+          index += 1
+        }
+        return Self.match(segments.map { UnsafeBufferPointer(rebasing: bytes[$0]) })
+      })
+    else { return nil }
+    self = route
+  }
+
+  /// The route of the first pattern the segments match.
+  private static func match(_ segments: [UnsafeBufferPointer<UInt8>]) -> Route? {
+    patterns: for (pattern, make) in patterns where pattern.count == segments.count {
       var captured: [String] = []
-      let matches = zip(pattern, segments).allSatisfy { expected, segment in
-        guard expected == "*" else { return expected == segment }
-        captured.append(segment)
-        return !segment.isEmpty
+      for (expected, segment) in zip(pattern, segments) {
+        if expected == "*" {
+          guard !segment.isEmpty else { continue patterns }
+          captured.append(String(decoding: segment, as: UTF8.self))
+        } else {
+          guard segment.elementsEqual(expected.utf8) else { continue patterns }
+        }
       }
-      if matches {
-        self = make(captured)
-        return
-      }
+      return make(captured)
     }
     return nil
   }

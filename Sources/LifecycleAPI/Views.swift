@@ -1,173 +1,210 @@
 import LifecycleEngine
 
-/// The JSON shapes of the engine's values (SPEC section 5; described in `openapi.yaml`).
-enum View {
-  static func time(_ instant: Instant?) -> JSON {
-    instant.map { .double($0.seconds) } ?? .null
-  }
-
-  static func strings(_ values: [some RawRepresentable<String>]) -> JSON {
-    .array(values.map { .string($0.rawValue) })
-  }
-
-  static func device(_ device: DeviceSnapshot) -> JSON {
-    .object([
-      ("id", .string(device.id)), ("clock", .string(device.clock.rawValue)),
-      ("now", time(device.now)), ("locked", .bool(device.locked)),
-      ("passcode", .bool(device.passcode)),
-      ("foregroundApp", device.foregroundApp.map(JSON.string) ?? .null),
-      ("apps", .integer(device.apps)),
-      (
-        "memory",
-        .object([
-          ("usedMB", .integer(device.usedMB)), ("limitMB", .integer(device.memoryLimitMB)),
-          ("perAppLimitMB", .integer(device.perAppLimitMB)), ("pressure", .bool(device.pressure)),
-        ])
-      ),
-      ("allowedEvents", strings(device.allowedEvents)),
-      ("nextDeadline", time(device.nextDeadline)),
-      (
-        "counters",
-        .object([
-          ("events", .integer(device.counters.events)),
-          ("callbacks", .integer(device.counters.callbacks)),
-          ("transitions", .integer(device.counters.transitions)),
-          ("kills", .integer(device.counters.kills)),
-          ("jetsamKills", .integer(device.jetsamKills)),
-          ("journalEntries", .integer(device.journalEntries)),
-          ("journalDropped", .integer(device.journalDropped)),
-        ])
-      ),
-    ])
-  }
-
-  static func app(_ app: AppSnapshot) -> JSON {
-    .object([
-      ("name", .string(app.name)), ("device", .string(app.device)),
-      ("lifecycle", .string(app.lifecycle.rawValue)), ("state", .string(app.state.rawValue)),
-      ("sceneState", app.sceneState.map { .string($0.rawValue) } ?? .null),
-      ("memoryMB", .integer(app.memoryMB)),
-      ("backgroundMemoryMB", .integer(app.backgroundMemoryMB)),
-      ("footprintMB", .integer(app.footprintMB)),
-      ("backgroundModes", strings(app.backgroundModes)),
-      (
-        "behavior",
-        .object([
-          (
-            "didEnterBackgroundSeconds",
-            .double(app.behavior.didEnterBackgroundDuration.secondsValue)
-          ),
-          ("endsBackgroundTasksOnExpiration", .bool(app.behavior.endsBackgroundTasksOnExpiration)),
-        ])
-      ),
-      ("allowedEvents", strings(app.allowedEvents)),
-      ("busyUntil", time(app.busyUntil)), ("suspendAt", time(app.suspendAt)),
-      ("killAt", time(app.killAt)),
-      (
-        "backgroundTasks",
-        .array(
-          app.backgroundTasks.map { task in
-            .object([
-              ("id", .integer(task.id)), ("name", task.name.map(JSON.string) ?? .null),
-              ("expiresAt", time(task.expiresAt)), ("expired", .bool(task.expired)),
-            ])
-          })
-      ),
-      (
-        "backgroundWork",
-        app.backgroundWork.map { work in
-          .object([("reason", .string(work.reason.rawValue)), ("deadline", time(work.deadline))])
-        } ?? .null
-      ),
-      ("significantTimeChangePending", .bool(app.significantTimeChangePending)),
-      ("backgroundLaunchBlocked", .bool(app.backgroundLaunchBlocked)),
-      ("restorationStateSaved", .bool(app.restorationStateSaved)),
-      (
-        "counters", .object([("launches", .integer(app.launches)), ("kills", .integer(app.kills))])
-      ),
-    ])
-  }
-
-  static func callback(_ callback: Callback) -> JSON {
-    var members: [(String, JSON)] = [
-      ("seq", .integer(callback.seq)), ("time", time(callback.time)),
-      ("app", .string(callback.app)), ("scene", callback.scene.map(JSON.string) ?? .null),
-      ("method", .string(callback.method.rawValue)),
-      ("notifications", .array(callback.notifications.map(JSON.string))),
-      ("state", .string(callback.state.rawValue)),
-    ]
-    if let sceneState = callback.sceneState {
-      members.append(("sceneState", .string(sceneState.rawValue)))
+/// The JSON shapes of the engine's values (SPEC section 5; described in `openapi.yaml`),
+/// written member by member.
+extension JSONWriter {
+  mutating func device(_ device: DeviceSnapshot) {
+    object { w in
+      w.member("id", device.id)
+      w.member("clock", device.clock.rawValue)
+      w.member("now", time: device.now)
+      w.member("locked", device.locked)
+      w.member("passcode", device.passcode)
+      w.member("foregroundApp", device.foregroundApp)
+      w.member("apps", device.apps)
+      w.key("memory")
+      w.object { w in
+        w.member("usedMB", device.usedMB)
+        w.member("limitMB", device.memoryLimitMB)
+        w.member("perAppLimitMB", device.perAppLimitMB)
+        w.member("pressure", device.pressure)
+      }
+      w.member("allowedEvents", device.allowedEvents)
+      w.member("nextDeadline", time: device.nextDeadline)
+      w.key("counters")
+      w.object { w in
+        w.member("events", device.counters.events)
+        w.member("callbacks", device.counters.callbacks)
+        w.member("transitions", device.counters.transitions)
+        w.member("kills", device.counters.kills)
+        w.member("jetsamKills", device.jetsamKills)
+        w.member("journalEntries", device.journalEntries)
+        w.member("journalDropped", device.journalDropped)
+      }
     }
-    if let taskId = callback.taskId { members.append(("taskId", .integer(taskId))) }
-    return .object(members)
   }
 
-  static func transition(_ transition: Transition) -> JSON {
-    var members: [(String, JSON)] = [
-      ("seq", .integer(transition.seq)), ("time", time(transition.time)),
-      ("app", .string(transition.app)), ("from", .string(transition.from.rawValue)),
-      ("to", .string(transition.to.rawValue)), ("cause", .string(transition.cause.name)),
-    ]
-    if let code = transition.terminationCode {
-      members.append(("terminationCode", .string(code.rawValue)))
+  mutating func app(_ app: AppSnapshot) {
+    object { w in
+      w.member("name", app.name)
+      w.member("device", app.device)
+      w.member("lifecycle", app.lifecycle.rawValue)
+      w.member("state", app.state.rawValue)
+      w.member("sceneState", app.sceneState?.rawValue)
+      w.member("memoryMB", app.memoryMB)
+      w.member("backgroundMemoryMB", app.backgroundMemoryMB)
+      w.member("footprintMB", app.footprintMB)
+      w.member("backgroundModes", app.backgroundModes)
+      w.key("behavior")
+      w.object { w in
+        w.member("didEnterBackgroundSeconds", seconds: app.behavior.didEnterBackgroundDuration)
+        w.member("endsBackgroundTasksOnExpiration", app.behavior.endsBackgroundTasksOnExpiration)
+      }
+      w.member("allowedEvents", app.allowedEvents)
+      w.member("busyUntil", time: app.busyUntil)
+      w.member("suspendAt", time: app.suspendAt)
+      w.member("killAt", time: app.killAt)
+      w.key("backgroundTasks")
+      w.array(app.backgroundTasks) { w, task in
+        w.object { w in
+          w.member("id", task.id)
+          w.member("name", task.name)
+          w.member("expiresAt", time: task.expiresAt)
+          w.member("expired", task.expired)
+        }
+      }
+      w.key("backgroundWork")
+      if let work = app.backgroundWork {
+        w.object { w in
+          w.member("reason", work.reason.rawValue)
+          w.member("deadline", time: work.deadline)
+        }
+      } else {
+        w.null()
+      }
+      w.member("significantTimeChangePending", app.significantTimeChangePending)
+      w.member("backgroundLaunchBlocked", app.backgroundLaunchBlocked)
+      w.member("restorationStateSaved", app.restorationStateSaved)
+      w.key("counters")
+      w.object { w in
+        w.member("launches", app.launches)
+        w.member("kills", app.kills)
+      }
     }
-    if case .jetsam(let reason) = transition.cause {
-      members.append(("jetsamReason", .string(reason.rawValue)))
-    }
-    return .object(members)
   }
 
-  static func result(_ result: EventResult?) -> JSON {
+  mutating func callback(_ callback: Callback) {
+    object { w in
+      w.member("seq", callback.seq)
+      w.member("time", time: callback.time)
+      w.member("app", callback.app)
+      w.member("scene", callback.scene)
+      w.member("method", callback.method.rawValue)
+      w.key("notifications")
+      w.array(callback.notifications) { $0.string($1) }
+      w.member("state", callback.state.rawValue)
+      if let sceneState = callback.sceneState {
+        w.member("sceneState", sceneState.rawValue)
+      }
+      if let taskId = callback.taskId {
+        w.member("taskId", taskId)
+      }
+    }
+  }
+
+  mutating func transition(_ transition: Transition) {
+    object { w in
+      w.member("seq", transition.seq)
+      w.member("time", time: transition.time)
+      w.member("app", transition.app)
+      w.member("from", transition.from.rawValue)
+      w.member("to", transition.to.rawValue)
+      w.member("cause", transition.cause.name)
+      if let code = transition.terminationCode {
+        w.member("terminationCode", code.rawValue)
+      }
+      if case .jetsam(let reason) = transition.cause {
+        w.member("jetsamReason", reason.rawValue)
+      }
+    }
+  }
+
+  mutating func callbacks(_ callbacks: [Callback]) {
+    array(callbacks) { $0.callback($1) }
+  }
+
+  mutating func transitions(_ transitions: [Transition]) {
+    array(transitions) { $0.transition($1) }
+  }
+
+  mutating func result(_ result: EventResult?) {
     switch result {
     case .backgroundTask(let id, let expiresAt):
-      .object([("taskId", .integer(id)), ("expiresAt", time(expiresAt))])
+      object { w in
+        w.member("taskId", id)
+        w.member("expiresAt", time: expiresAt)
+      }
     case nil:
-      .null
+      null()
     }
   }
 
-  static func jetsamRecord(_ record: JetsamRecord) -> JSON {
-    .object([
-      ("time", time(record.time)), ("app", .string(record.app)),
-      ("reason", .string(record.reason.rawValue)), ("footprintMB", .integer(record.footprintMB)),
-      ("state", .string(record.state.rawValue)),
-    ])
+  mutating func jetsamRecord(_ record: JetsamRecord) {
+    object { w in
+      w.member("time", time: record.time)
+      w.member("app", record.app)
+      w.member("reason", record.reason.rawValue)
+      w.member("footprintMB", record.footprintMB)
+      w.member("state", record.state.rawValue)
+    }
   }
 
-  static func journalEntry(_ entry: JournalEntry) -> JSON {
-    switch entry {
-    case .callback(let callback):
-      .object([("kind", .string("callback")), ("callback", View.callback(callback))])
-    case .transition(let transition):
-      .object([("kind", .string("transition")), ("transition", View.transition(transition))])
-    case .event(let seq, let time, let app, let event):
-      .object([
-        ("kind", .string("event")), ("seq", .integer(seq)), ("time", View.time(time)),
-        ("app", app.map(JSON.string) ?? .null), ("event", View.event(event)),
-      ])
+  mutating func journalEntry(_ entry: JournalEntry) {
+    object { w in
+      switch entry {
+      case .callback(let callback):
+        w.member("kind", "callback")
+        w.key("callback")
+        w.callback(callback)
+      case .transition(let transition):
+        w.member("kind", "transition")
+        w.key("transition")
+        w.transition(transition)
+      case .event(let seq, let time, let app, let event):
+        w.member("kind", "event")
+        w.member("seq", seq)
+        w.member("time", time: time)
+        w.member("app", app)
+        w.key("event")
+        w.event(event)
+      }
     }
   }
 
   /// An event as its request body wrote it.
-  static func event(_ event: RecordedEvent) -> JSON {
-    switch event {
-    case .device(let event): .object([("type", .string(event.rawValue))])
-    case .app(let event): .object([("type", .string(event.type.rawValue))] + parameters(of: event))
+  mutating func event(_ event: RecordedEvent) {
+    object { w in
+      w.key("type")
+      switch event {
+      case .device(let event):
+        w.string(event.rawValue)
+      case .app(let event):
+        w.string(event.type.rawValue)
+        w.parameters(of: event)
+      }
     }
   }
 
-  private static func parameters(of event: AppEvent) -> [(String, JSON)] {
+  private mutating func parameters(of event: AppEvent) {
     switch event {
-    case .launch(let url?): [("url", .string(url))]
-    case .interruptionBegan(let source): [("source", .string(source.rawValue))]
-    case .interruptionEnded(let outcome): [("outcome", .string(outcome.rawValue))]
-    case .purge(let reason): [("reason", .string(reason.rawValue))]
-    case .backgroundLaunch(let reason): [("reason", .string(reason.rawValue))]
-    case .beginBackgroundTask(let name?): [("name", .string(name))]
-    case .endBackgroundTask(let id): [("id", .integer(id))]
-    case .setMemory(let megabytes): [("memoryMB", .integer(megabytes))]
-    default: []
+    case .launch(let url?):
+      member("url", url)
+    case .interruptionBegan(let source):
+      member("source", source.rawValue)
+    case .interruptionEnded(let outcome):
+      member("outcome", outcome.rawValue)
+    case .purge(let reason):
+      member("reason", reason.rawValue)
+    case .backgroundLaunch(let reason):
+      member("reason", reason.rawValue)
+    case .beginBackgroundTask(let name?):
+      member("name", name)
+    case .endBackgroundTask(let id):
+      member("id", id)
+    case .setMemory(let megabytes):
+      member("memoryMB", megabytes)
+    default:
+      break
     }
   }
 }

@@ -262,3 +262,13 @@ import Testing
     #expect(call("GET", "/v1/devices/default/journal?app=%ZZ").status == 422)
   }
 }
+
+@Test(arguments: [
+  ("application/json", true), ("Application/JSON", true),
+  (" application/json ; charset=utf-8", true),
+  ("application/json\t", true), ("application/jsonx", false), ("text/json", false),
+  ("application/ json", false), ("", false), ("application/js\u{0F}n", false),
+])
+func contentTypeNamesJSON(contentType: String, isJSON: Bool) {
+  #expect(LifecycleAPI.isJSON(contentType) == isJSON)
+}

@@ -60,6 +60,16 @@ import Testing
     #expect(failure(text) == message)
   }
 
+  @Test func duplicateKeysAreFoundInSmallAndLargeObjects() throws {
+    func object(_ keys: [Int]) -> String {
+      "{" + keys.map { #""k\#($0)":0"# }.joined(separator: ",") + "}"
+    }
+    #expect(try parse(object(Array(0..<40))) != .null)
+    for keys in [[1, 2, 1], Array(0..<16) + [3], Array(0..<30) + [20]] {
+      #expect(failure(object(keys))?.hasPrefix("duplicate key") == true)
+    }
+  }
+
   @Test func invalidUTF8IsRefused_G2() {
     #expect(throws: JSONError.self) { try JSON.parse([0x22, 0xFF, 0x22]) }
   }
@@ -75,5 +85,75 @@ import Testing
     #expect(try parse("9223372036854775807") == .integer(Int.max))
     #expect(try parse("9223372036854775808") == .double(9_223_372_036_854_775_808))
     #expect(try parse("-0") == .integer(0))
+  }
+}
+
+/// The response encoder: commas, escapes, and seconds written from milliseconds.
+@Suite struct JSONWriterTests {
+  func text(_ write: (inout JSONWriter) -> Void) -> String {
+    String(decoding: JSONWriter.encode(write), as: UTF8.self)
+  }
+
+  @Test func commasSeparateMembersAndElementsOnly() {
+    let written = text { w in
+      w.object { w in
+        w.member("a", 1)
+        w.key("b")
+        w.array { w in
+          w.null()
+          w.object { _ in }
+          w.array { _ in }
+          w.bool(false)
+        }
+        w.member("c", nil as String?)
+        w.key("dynamic \"key\"")
+        w.encoded(JSONText(.string("x")))
+      }
+    }
+    #expect(written == #"{"a":1,"b":[null,{},[],false],"c":null,"dynamic \"key\"":"x"}"#)
+  }
+
+  @Test func stringsEscapeOnlyWhatJSONRequires() {
+    let written = text { $0.string("plain é😀 \" \\ \n\r\t \u{01}\u{1F} / end") }
+    #expect(written == #""plain é😀 \" \\ \n\r\t \u0001\u001f / end""#)
+  }
+
+  /// The escape check reads eight bytes at a time: a special byte at every offset of a word, and
+  /// neighbours of the special bytes (space, `!`, `#`, `[`, `]`, DEL, multi-byte UTF-8) that must
+  /// pass unescaped.
+  @Test func escapesAreFoundAtEveryOffset() {
+    let plain = " !#[]\u{7F}é😀abcdefghijklmnopqrstuvw"
+    #expect(text { $0.string(plain) } == "\"\(plain)\"")
+    for (special, escaped) in [
+      ("\"", #"\""#), ("\\", #"\\"#), ("\n", #"\n"#), ("\u{1F}", #"\u001f"#),
+    ] {
+      for offset in 0..<20 {
+        let prefix = String(repeating: "x", count: offset)
+        #expect(
+          text { $0.string(prefix + special + "yz") } == "\"\(prefix)\(escaped)yz\"")
+      }
+    }
+  }
+
+  @Test(arguments: [
+    (0, "0.0"), (1, "0.001"), (10, "0.01"), (100, "0.1"), (120, "0.12"), (1005, "1.005"),
+    (2000, "2.0"), (-1500, "-1.5"), (86_400_123, "86400.123"),
+  ])
+  func secondsFromMilliseconds(milliseconds: Int64, expected: String) {
+    #expect(text { $0.seconds(milliseconds: milliseconds) } == expected)
+  }
+
+  /// The API wrote `Double(milliseconds) / 1000` before; the integer path must not change a byte.
+  @Test func secondsMatchDoubleDescriptionAcrossMagnitudes() {
+    for digits in 1...15 {
+      let bound = (0..<digits).reduce(Int64(1)) { value, _ in value * 10 }
+      for index in Int64(0)..<200 {
+        let spread = (index &* 2_654_435_761 &+ Int64(digits)) % bound  // Knuth's hash
+        let milliseconds = index.isMultiple(of: 2) ? spread : -spread
+        #expect(
+          text { $0.seconds(milliseconds: milliseconds) }
+            == (Double(milliseconds) / 1000).description)
+      }
+    }
   }
 }

@@ -1,0 +1,330 @@
+import LifecycleEngine
+
+/// JSON text written straight into bytes in the order of the calls: how every response is
+/// encoded, with no tree of values in between (a response of two events is some 1,400 bytes
+/// and would otherwise be a hundred small allocations).
+///
+/// Commas come by themselves: a key or an array element that follows a value gets one.
+///
+/// It owns a plain buffer rather than an array: appending is a bounds check and a copy, with
+/// none of an array's uniqueness checks, which cost more than the bytes themselves here.
+struct JSONWriter: ~Copyable {
+  private var buffer: UnsafeMutablePointer<UInt8>
+  private var capacity: Int
+  private var count = 0
+
+  init(capacity: Int = 512) {
+    self.capacity = max(capacity, 16)
+    buffer = .allocate(capacity: self.capacity)
+  }
+
+  deinit { buffer.deallocate() }
+
+  /// The text written so far.
+  var bytes: [UInt8] { Array(UnsafeBufferPointer(start: buffer, count: count)) }
+
+  /// The text of one value written by `body`.
+  static func encode(capacity: Int = 512, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
+    var writer = JSONWriter(capacity: capacity)
+    body(&writer)
+    return writer.bytes
+  }
+
+  // MARK: Bytes
+
+  @inline(__always)
+  private mutating func reserve(_ additional: Int) {
+    guard count + additional > capacity else { return }
+    let grown = UnsafeMutablePointer<UInt8>.allocate(
+      capacity: max(capacity * 2, count + additional))
+    grown.update(from: buffer, count: count)
+    buffer.deallocate()
+    buffer = grown
+    capacity = max(capacity * 2, count + additional)
+  }
+
+  @inline(__always)
+  private mutating func append(_ byte: UInt8) {
+    reserve(1)
+    buffer[count] = byte
+    count += 1
+  }
+
+  @inline(__always)
+  private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let base = bytes.baseAddress else { return }
+    reserve(bytes.count)
+    (buffer + count).update(from: base, count: bytes.count)
+    count += bytes.count
+  }
+
+  @inline(__always)
+  private mutating func append(_ text: StaticString) {
+    text.withUTF8Buffer { append($0) }
+  }
+
+  /// The decimal digits of `value`.
+  private mutating func appendDecimal(_ value: UInt64) {
+    var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes: enough for 20 digits
+    var remaining = value
+    var used = 0
+    withUnsafeMutableBytes(of: &digits) { scratch in
+      repeat {
+        used += 1
+        scratch[32 - used] = UInt8(ascii: "0") + UInt8(remaining % 10)
+        remaining /= 10
+      } while remaining != 0
+      append(UnsafeBufferPointer(rebasing: scratch.bindMemory(to: UInt8.self)[(32 - used)...]))
+    }
+  }
+
+  // MARK: Structure
+
+  @inline(__always)
+  mutating func object(_ members: (inout JSONWriter) -> Void) {
+    separate()
+    append(UInt8(ascii: "{"))
+    members(&self)
+    append(UInt8(ascii: "}"))
+  }
+
+  @inline(__always)
+  mutating func array(_ elements: (inout JSONWriter) -> Void) {
+    separate()
+    append(UInt8(ascii: "["))
+    elements(&self)
+    append(UInt8(ascii: "]"))
+  }
+
+  /// An array of `elements`, each written by `element`.
+  @inline(__always)
+  mutating func array<Elements: Sequence>(
+    _ elements: Elements, _ element: (inout JSONWriter, Elements.Element) -> Void
+  ) {
+    array { writer in
+      for each in elements { element(&writer, each) }
+    }
+  }
+
+  /// An object member's key; its value comes next.
+  @inline(__always)
+  mutating func key(_ name: StaticString) {
+    separate()
+    append(UInt8(ascii: "\""))
+    append(name)
+    append(#"":"#)
+  }
+
+  /// An object member's key that is not known in advance, escaped as any string.
+  mutating func key(_ name: String) {
+    string(name)
+    append(UInt8(ascii: ":"))
+  }
+
+  // MARK: Members: a key and its value
+
+  @inline(__always)
+  mutating func member(_ name: StaticString, _ value: String) {
+    key(name)
+    string(value)
+  }
+
+  @inline(__always)
+  mutating func member(_ name: StaticString, _ value: String?) {
+    key(name)
+    string(value)
+  }
+
+  @inline(__always)
+  mutating func member(_ name: StaticString, _ value: Int) {
+    key(name)
+    integer(value)
+  }
+
+  @inline(__always)
+  mutating func member(_ name: StaticString, _ value: Bool) {
+    key(name)
+    bool(value)
+  }
+
+  @inline(__always)
+  mutating func member(_ name: StaticString, _ values: [some RawRepresentable<String>]) {
+    key(name)
+    array(values) { $0.string($1.rawValue) }
+  }
+
+  /// An instant in seconds, or null.
+  @inline(__always)
+  mutating func member(_ name: StaticString, time instant: Instant?) {
+    key(name)
+    guard let instant else { return null() }
+    seconds(milliseconds: instant.milliseconds)
+  }
+
+  /// A duration in seconds.
+  @inline(__always)
+  mutating func member(_ name: StaticString, seconds duration: Duration) {
+    key(name)
+    seconds(milliseconds: duration.wholeMilliseconds)
+  }
+
+  // MARK: Values
+
+  /// A string, escaping quotes, backslashes and control characters; runs without them (nearly
+  /// every string) are copied whole.
+  mutating func string(_ value: String) {
+    separate()
+    append(UInt8(ascii: "\""))
+    var value = value
+    value.withUTF8 { utf8 in
+      guard Self.needsEscaping(utf8) else { return append(utf8) }
+      var start = 0
+      for (index, byte) in utf8.enumerated()
+      where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+        append(UnsafeBufferPointer(rebasing: utf8[start..<index]))
+        escape(byte)
+        start = index + 1
+      }
+      append(UnsafeBufferPointer(rebasing: utf8[start...]))
+    }
+    append(UInt8(ascii: "\""))
+  }
+
+  /// Whether any byte is a quote, a backslash or a control character; eight bytes at a time
+  /// (each test below sets a byte's top bit where that byte matches).
+  @inline(__always)
+  private static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let tops: UInt64 = 0x8080_8080_8080_8080
+    func below(_ word: UInt64, _ limit: UInt64) -> UInt64 { (word &- ones &* limit) & ~word & tops }
+    var index = 0
+    if let base = UnsafeRawPointer(utf8.baseAddress) {
+      while index + 8 <= utf8.count {
+        let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        let quote = below(word ^ (ones &* 0x22), 1)
+        let backslash = below(word ^ (ones &* 0x5C), 1)
+        if below(word, 0x20) | quote | backslash != 0 { return true }
+        index += 8
+      }
+    }
+    return utf8[index...].contains {
+      $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
+    }
+  }
+
+  private mutating func escape(_ byte: UInt8) {
+    switch byte {
+    case UInt8(ascii: "\""): append(#"\""#)
+    case UInt8(ascii: "\\"): append(#"\\"#)
+    case UInt8(ascii: "\n"): append(#"\n"#)
+    case UInt8(ascii: "\r"): append(#"\r"#)
+    case UInt8(ascii: "\t"): append(#"\t"#)
+    default:
+      let hex: StaticString = "0123456789abcdef"
+      append(#"\u00"#)
+      append(hex.utf8Start[Int(byte >> 4)])
+      append(hex.utf8Start[Int(byte & 0xF)])
+    }
+  }
+
+  mutating func string(_ value: String?) {
+    guard let value else { return null() }
+    string(value)
+  }
+
+  @inline(__always)
+  mutating func integer(_ value: Int) {
+    separate()
+    if value < 0 { append(UInt8(ascii: "-")) }
+    appendDecimal(UInt64(value.magnitude))
+  }
+
+  @inline(__always)
+  mutating func bool(_ value: Bool) {
+    separate()
+    append(value ? "true" : "false")
+  }
+
+  @inline(__always)
+  mutating func null() {
+    separate()
+    append("null")
+  }
+
+  /// A whole number of milliseconds as seconds, the way `Double.description` writes
+  /// `Double(milliseconds) / 1000` (`0.0`, `1.5`, `2.125`), without the floating point: exact
+  /// for every value below 2^53 milliseconds (285,000 years).
+  mutating func seconds(milliseconds: Int64) {
+    separate()
+    if milliseconds < 0 { append(UInt8(ascii: "-")) }
+    let magnitude = milliseconds.magnitude
+    appendDecimal(magnitude / 1000)
+    append(UInt8(ascii: "."))
+    var fraction = magnitude % 1000
+    guard fraction != 0 else { return append(UInt8(ascii: "0")) }
+    var divisor: UInt64 = 100
+    while fraction != 0 {
+      append(UInt8(ascii: "0") + UInt8(fraction / divisor))
+      fraction %= divisor
+      divisor /= 10
+    }
+  }
+
+  /// A value already encoded, such as an event result kept for a scenario's refusal.
+  mutating func encoded(_ text: JSONText) {
+    separate()
+    text.bytes.withUnsafeBufferPointer { append($0) }
+  }
+
+  /// A value given as a tree, such as a request's event echoed back.
+  mutating func value(_ json: JSON) {
+    switch json {
+    case .null: null()
+    case .bool(let value): bool(value)
+    case .integer(let value): integer(value)
+    case .double(let value) where value.isFinite:
+      separate()
+      var text = value.description
+      text.withUTF8 { append($0) }
+    case .double: null()
+    case .string(let value): string(value)
+    case .array(let elements): array(elements) { $0.value($1) }
+    case .object(let members):
+      object { writer in
+        for (name, member) in members {
+          writer.key(name)
+          writer.value(member)
+        }
+      }
+    }
+  }
+
+  /// A comma, unless the value or key about to be written comes first in its container or
+  /// right after its key.
+  @inline(__always)
+  private mutating func separate() {
+    guard count > 0 else { return }
+    let last = buffer[count - 1]
+    if last != UInt8(ascii: "{"), last != UInt8(ascii: "["), last != UInt8(ascii: ":") {
+      append(UInt8(ascii: ","))
+    }
+  }
+}
+
+/// One JSON value already encoded: what a problem document carries in its extension members.
+struct JSONText: Sendable {
+  let bytes: [UInt8]
+
+  init(_ write: (inout JSONWriter) -> Void) {
+    bytes = JSONWriter.encode(capacity: 64, write)
+  }
+
+  init(_ value: JSON) {
+    self.init { $0.value(value) }
+  }
+
+  /// The array of `elements`.
+  init(array elements: [JSONText]) {
+    self.init { writer in writer.array(elements) { $0.encoded($1) } }
+  }
+}
