@@ -116,7 +116,7 @@ struct JSONWriter: ~Copyable {
   }
 
   /// An object member's key that is not known in advance, escaped as any string.
-  mutating func key(_ name: String) {
+  mutating func key(escaping name: String) {
     string(name)
     append(UInt8(ascii: ":"))
   }
@@ -175,19 +175,24 @@ struct JSONWriter: ~Copyable {
   mutating func string(_ value: String) {
     separate()
     append(UInt8(ascii: "\""))
-    var value = value
-    value.withUTF8 { utf8 in
-      guard Self.needsEscaping(utf8) else { return append(utf8) }
-      var start = 0
-      for (index, byte) in utf8.enumerated()
-      where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-        append(UnsafeBufferPointer(rebasing: utf8[start..<index]))
-        escape(byte)
-        start = index + 1
-      }
-      append(UnsafeBufferPointer(rebasing: utf8[start...]))
+    let written = value.utf8.withContiguousStorageIfAvailable { appendEscaped($0) } != nil
+    if !written {  // a string not stored as UTF-8 (bridged): copy it first
+      var copy = value
+      copy.withUTF8 { appendEscaped($0) }
     }
     append(UInt8(ascii: "\""))
+  }
+
+  private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    guard Self.needsEscaping(utf8) else { return append(utf8) }
+    var start = 0
+    for (index, byte) in utf8.enumerated()
+    where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+      append(UnsafeBufferPointer(rebasing: utf8[start..<index]))
+      escape(byte)
+      start = index + 1
+    }
+    append(UnsafeBufferPointer(rebasing: utf8[start...]))
   }
 
   /// Whether any byte is a quote, a backslash or a control character; eight bytes at a time
@@ -292,7 +297,7 @@ struct JSONWriter: ~Copyable {
     case .object(let members):
       object { writer in
         for (name, member) in members {
-          writer.key(name)
+          writer.key(escaping: name)
           writer.value(member)
         }
       }

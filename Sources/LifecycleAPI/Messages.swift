@@ -103,7 +103,7 @@ struct Problem: Error {
         w.member("status", kind.status)
         w.member("detail", detail)
         for (name, value) in extensions {
-          w.key(name)
+          w.key(escaping: name)
           w.encoded(value)
         }
       }

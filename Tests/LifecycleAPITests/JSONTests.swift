@@ -106,7 +106,7 @@ import Testing
           w.bool(false)
         }
         w.member("c", nil as String?)
-        w.key("dynamic \"key\"")
+        w.key(escaping: "dynamic \"key\"")
         w.encoded(JSONText(.string("x")))
       }
     }
