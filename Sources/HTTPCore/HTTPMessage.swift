@@ -107,14 +107,15 @@ public struct HTTPStatus: Hashable, Sendable {
 
   /// The status for `code`, with its reason phrase from RFC 9110 when it is one of those above.
   public init(code: Int) {
-    let known: [HTTPStatus] = [
-      .ok, .created, .noContent, .badRequest, .notFound, .methodNotAllowed, .requestTimeout,
-      .conflict, .contentTooLarge, .uriTooLong, .unsupportedMediaType, .expectationFailed,
-      .unprocessableContent, .requestHeaderFieldsTooLarge, .internalServerError, .notImplemented,
-      .serviceUnavailable, .httpVersionNotSupported,
-    ]
-    self = known.first { $0.code == code } ?? HTTPStatus(code, "Status \(code)")
+    self = Self.known.first { $0.code == code } ?? HTTPStatus(code, "Status \(code)")
   }
+
+  private static let known: [HTTPStatus] = [
+    .ok, .created, .noContent, .badRequest, .notFound, .methodNotAllowed, .requestTimeout,
+    .conflict, .contentTooLarge, .uriTooLong, .unsupportedMediaType, .expectationFailed,
+    .unprocessableContent, .requestHeaderFieldsTooLarge, .internalServerError, .notImplemented,
+    .serviceUnavailable, .httpVersionNotSupported,
+  ]
 
   /// Whether a response with this status never carries content (RFC 9110 §6.4.1).
   var forbidsContent: Bool { code < 200 || code == 204 || code == 304 }
@@ -147,34 +148,42 @@ public struct HTTPResponse: Hashable, Sendable {
   public func serialized(
     date: String, keepAlive: Bool, minorVersion: Int = 1, omitBody: Bool = false
   ) -> [UInt8] {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(160 + body.count)
-    bytes.append(text: "HTTP/1.1 ")
-    bytes.appendDecimal(status.code)
-    bytes.append(.space)
-    bytes.append(text: status.reason)
-    bytes.append(text: "\r\nDate: ")
-    bytes.append(text: date)
-    bytes.append(text: "\r\n")
-    for (name, value) in headers {
-      bytes.append(text: name)
-      bytes.append(text: ": ")
-      bytes.append(text: value)
-      bytes.append(text: "\r\n")
+    let sendsBody = !omitBody && !status.forbidsContent
+    let capacity =
+      96 + status.reason.utf8.count + date.utf8.count
+      + headers.fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+      + (sendsBody ? body.count : 0)
+    // One allocation, every piece copied once (appending piece by piece costs more than the
+    // bytes themselves).
+    return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+      var head = ByteWriter(buffer)
+      head.write("HTTP/1.1 ")
+      head.write(decimal: status.code)
+      head.write(" ")
+      head.write(status.reason)
+      head.write("\r\nDate: ")
+      head.write(date)
+      head.write("\r\n")
+      for (name, value) in headers.fields {
+        head.write(name)
+        head.write(": ")
+        head.write(value)
+        head.write("\r\n")
+      }
+      if !status.forbidsContent {
+        head.write("Content-Length: ")
+        head.write(decimal: body.count)
+        head.write("\r\n")
+      }
+      if !keepAlive {
+        head.write("Connection: close\r\n")
+      } else if minorVersion == 0 {
+        head.write("Connection: keep-alive\r\n")
+      }
+      head.write("\r\n")
+      if sendsBody { body.withUnsafeBufferPointer { head.write($0) } }
+      count = head.count
     }
-    if !status.forbidsContent {
-      bytes.append(text: "Content-Length: ")
-      bytes.appendDecimal(body.count)
-      bytes.append(text: "\r\n")
-    }
-    if !keepAlive {
-      bytes.append(text: "Connection: close\r\n")
-    } else if minorVersion == 0 {
-      bytes.append(text: "Connection: keep-alive\r\n")
-    }
-    bytes.append(text: "\r\n")
-    if !omitBody, !status.forbidsContent { bytes.append(contentsOf: body) }
-    return bytes
   }
 }
 
@@ -196,18 +205,38 @@ extension StringProtocol {
   }
 }
 
-extension [UInt8] {
-  /// Appends the UTF-8 of `text` in one copy (the generic `append(contentsOf: text.utf8)` goes
-  /// byte by byte).
-  mutating func append(text: String) {
-    var text = text
-    text.withUTF8 { append(contentsOf: $0) }
+/// Writes the pieces of a message into a buffer sized for them in advance.
+private struct ByteWriter {
+  let buffer: UnsafeMutableBufferPointer<UInt8>
+  private(set) var count = 0
+
+  init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+    self.buffer = buffer
   }
 
-  /// Appends the decimal digits of a non-negative number.
-  mutating func appendDecimal(_ number: Int) {
-    if number >= 10 { appendDecimal(number / 10) }
-    append(UInt8(ascii: "0") + UInt8(number % 10))
+  mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+    precondition(count + bytes.count <= buffer.count, "the message outgrew its estimate")
+    guard let base = bytes.baseAddress else { return }
+    (buffer.baseAddress! + count).initialize(from: base, count: bytes.count)
+    count += bytes.count
+  }
+
+  mutating func write(_ text: StaticString) {
+    text.withUTF8Buffer { write($0) }
+  }
+
+  mutating func write(_ text: String) {
+    if text.utf8.withContiguousStorageIfAvailable({ write($0) }) == nil {
+      Array(text.utf8).withUnsafeBufferPointer { write($0) }
+    }
+  }
+
+  /// The decimal digits of a non-negative number.
+  mutating func write(decimal number: Int) {
+    if number >= 10 { write(decimal: number / 10) }
+    precondition(count < buffer.count, "the message outgrew its estimate")
+    buffer[count] = UInt8(ascii: "0") + UInt8(number % 10)
+    count += 1
   }
 }
 

@@ -6,7 +6,8 @@ import LifecycleEngine
 struct Fields {
   private let members: [(String, JSON)]
   private let path: String
-  private var known: Set<String> = []
+  /// The keys asked for: a handful, so a list is cheaper than a set.
+  private var known: [String] = []
   private(set) var issues: [(field: String, message: String)] = []
 
   init(_ value: JSON, path: String = "") {
@@ -22,7 +23,7 @@ struct Fields {
   private func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
   fileprivate mutating func member(_ key: String, required: Bool) -> JSON? {
-    known.insert(key)
+    known.append(key)
     guard let value = members.first(where: { $0.0 == key })?.1 else {
       if required { issues.append((name(key), "is required")) }
       return nil

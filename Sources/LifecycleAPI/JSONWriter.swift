@@ -63,19 +63,23 @@ struct JSONWriter: ~Copyable {
     text.withUTF8Buffer { append($0) }
   }
 
-  /// The decimal digits of `value`.
+  /// The decimal digits of `value`, written last digit first into their place.
   private mutating func appendDecimal(_ value: UInt64) {
-    var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes: enough for 20 digits
-    var remaining = value
-    var used = 0
-    withUnsafeMutableBytes(of: &digits) { scratch in
-      repeat {
-        used += 1
-        scratch[32 - used] = UInt8(ascii: "0") + UInt8(remaining % 10)
-        remaining /= 10
-      } while remaining != 0
-      append(UnsafeBufferPointer(rebasing: scratch.bindMemory(to: UInt8.self)[(32 - used)...]))
+    var digits = 1
+    var rest = value
+    while rest >= 10 {
+      rest /= 10
+      digits += 1
     }
+    reserve(digits)
+    rest = value
+    var position = count + digits
+    while position > count {
+      position -= 1
+      buffer[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+      rest /= 10
+    }
+    count += digits
   }
 
   // MARK: Structure
@@ -159,6 +163,13 @@ struct JSONWriter: ~Copyable {
     key(name)
     guard let instant else { return null() }
     seconds(milliseconds: instant.milliseconds)
+  }
+
+  /// A span of milliseconds, in seconds.
+  @inline(__always)
+  mutating func member(_ name: StaticString, milliseconds: Int64) {
+    key(name)
+    seconds(milliseconds: milliseconds)
   }
 
   /// A duration in seconds.

@@ -175,18 +175,18 @@ public final class LifecycleAPI {
     -> APIResponse
   {
     let (events, isArray) = try Decode.events(body, Decode.appEvent)
+    _ = try engine.state(of: app, on: device, now: now)  // a missing app is a 404, not a refusal
     var results: [JSONText] = []
     for (index, event) in events.enumerated() {
-      let before = try engine.state(of: app, on: device, now: now)
       do {
         let outcome = try engine.apply(event, to: app, on: device, now: now)
         metrics.count(event: event.type)
         record(outcome, device: device)
-        let after = try engine.state(of: app, on: device, now: now)
+        guard let subject = outcome.subject else { preconditionFailure("an app event's outcome") }
         results.append(
           eventResult(
             outcome, device: device, app: app, event: .app(event),
-            previousState: before.rawValue, state: after.rawValue))
+            previousState: subject.previousState.rawValue, state: subject.state.rawValue))
       } catch {
         throw refusal(error, at: index, applied: results, isArray: isArray)
       }
@@ -297,7 +297,7 @@ public final class LifecycleAPI {
       w.object { w in
         w.member("status", isDraining ? "draining" : "ok")
         w.member("version", version)
-        w.member("uptimeSeconds", seconds: now - startedAt)
+        w.member("uptimeSeconds", milliseconds: now.milliseconds - startedAt.milliseconds)
         w.member("devices", engine.deviceCount)
         w.member("apps", engine.appCount)
       }

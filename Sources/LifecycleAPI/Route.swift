@@ -17,70 +17,61 @@ enum Route: Equatable {
 
   init?(path: Substring) {
     var path = path
-    guard
-      let route = path.withUTF8({ bytes -> Route? in
-        guard bytes.first == UInt8(ascii: "/") else { return nil }
-        // The segments after the leading slash, as ranges of `bytes`; paths have few.
-        var segments: [Range<Int>] = []
-        segments.reserveCapacity(8)
-        var start = 1
-        var index = 1
-        while index <= bytes.count {
-          if index == bytes.count || bytes[index] == UInt8(ascii: "/") {
-            segments.append(start..<index)
-            start = index + 1
-          }
-          index += 1
-        }
-        return Self.match(segments.map { UnsafeBufferPointer(rebasing: bytes[$0]) })
-      })
-    else { return nil }
+    guard let route = path.withUTF8({ Self.match(PathSegments($0)) }) else { return nil }
     self = route
   }
 
-  /// The route of the first pattern the segments match.
-  private static func match(_ segments: [UnsafeBufferPointer<UInt8>]) -> Route? {
-    patterns: for (pattern, make) in patterns where pattern.count == segments.count {
-      var captured: [String] = []
-      for (expected, segment) in zip(pattern, segments) {
-        if expected == "*" {
-          guard !segment.isEmpty else { continue patterns }
-          captured.append(String(decoding: segment, as: UTF8.self))
-        } else {
-          guard segment.elementsEqual(expected.utf8) else { continue patterns }
-        }
+  /// The route table: the path's segments matched literal by literal (no allocation but the
+  /// captured names).
+  private static func match(_ path: PathSegments?) -> Route? {
+    guard let path else { return nil }
+    let device = { path.name(2) }
+    switch path.count {
+    case 1:
+      if path.is(0, "health") { return .health }
+      if path.is(0, "livez") { return .livez }
+      if path.is(0, "readyz") { return .readyz }
+      if path.is(0, "metrics") { return .metrics }
+      if path.is(0, "openapi.yaml") { return .openapi }
+    case 2:
+      if path.is(0, "__admin"), path.is(1, "reset") { return .reset }
+      guard path.is(0, "v1") else { return nil }
+      if path.is(1, "devices") { return .devices }
+      if path.is(1, "apps") { return .apps(device: Engine.defaultDeviceID) }
+    case 3:
+      guard path.is(0, "v1") else { return nil }
+      if path.is(1, "devices") { return device().map { .device($0) } }
+      if path.is(1, "apps") {
+        return path.name(2).map { .app(device: Engine.defaultDeviceID, app: $0) }
       }
-      return make(captured)
+    case 4:
+      guard path.is(0, "v1") else { return nil }
+      if path.is(1, "apps"), let app = path.name(2) {
+        if path.is(3, "events") { return .appEvents(device: Engine.defaultDeviceID, app: app) }
+        if path.is(3, "callbacks") { return .callbacks(device: Engine.defaultDeviceID, app: app) }
+        return nil
+      }
+      guard path.is(1, "devices"), let device = device() else { return nil }
+      if path.is(3, "events") { return .deviceEvents(device) }
+      if path.is(3, "clock") { return .clock(device) }
+      if path.is(3, "journal") { return .journal(device) }
+      if path.is(3, "jetsam") { return .jetsam(device) }
+      if path.is(3, "apps") { return .apps(device: device) }
+    case 5:
+      guard path.is(0, "v1"), path.is(1, "devices"), let device = device() else { return nil }
+      if path.is(3, "clock"), path.is(4, "advance") { return .clockAdvance(device) }
+      if path.is(3, "apps"), let app = path.name(4) { return .app(device: device, app: app) }
+    case 6:
+      guard path.is(0, "v1"), path.is(1, "devices"), let device = device(), path.is(3, "apps"),
+        let app = path.name(4)
+      else { return nil }
+      if path.is(5, "events") { return .appEvents(device: device, app: app) }
+      if path.is(5, "callbacks") { return .callbacks(device: device, app: app) }
+    default:
+      break
     }
     return nil
   }
-
-  /// Path patterns, `*` standing for one non-empty segment, and the route each makes.
-  private static let patterns: [([String], @Sendable ([String]) -> Route)] = {
-    let defaultDevice = Engine.defaultDeviceID
-    return [
-      (["livez"], { _ in .livez }), (["readyz"], { _ in .readyz }),
-      (["health"], { _ in .health }), (["__admin", "reset"], { _ in .reset }),
-      (["openapi.yaml"], { _ in .openapi }), (["metrics"], { _ in .metrics }),
-      (["v1", "devices"], { _ in .devices }),
-      (["v1", "devices", "*"], { .device($0[0]) }),
-      (["v1", "devices", "*", "events"], { .deviceEvents($0[0]) }),
-      (["v1", "devices", "*", "clock"], { .clock($0[0]) }),
-      (["v1", "devices", "*", "clock", "advance"], { .clockAdvance($0[0]) }),
-      (["v1", "devices", "*", "journal"], { .journal($0[0]) }),
-      (["v1", "devices", "*", "jetsam"], { .jetsam($0[0]) }),
-      (["v1", "devices", "*", "apps"], { .apps(device: $0[0]) }),
-      (["v1", "devices", "*", "apps", "*"], { .app(device: $0[0], app: $0[1]) }),
-      (["v1", "devices", "*", "apps", "*", "events"], { .appEvents(device: $0[0], app: $0[1]) }),
-      (
-        ["v1", "devices", "*", "apps", "*", "callbacks"], { .callbacks(device: $0[0], app: $0[1]) }
-      ),
-      (["v1", "apps"], { _ in .apps(device: defaultDevice) }),
-      (["v1", "apps", "*"], { .app(device: defaultDevice, app: $0[0]) }),
-      (["v1", "apps", "*", "events"], { .appEvents(device: defaultDevice, app: $0[0]) }),
-      (["v1", "apps", "*", "callbacks"], { .callbacks(device: defaultDevice, app: $0[0]) }),
-    ]
-  }()
 
   /// The path template, as `openapi.yaml` writes it: the `route` label of the request metrics.
   var template: String {
@@ -123,5 +114,41 @@ enum Route: Equatable {
     case .clock, .journal, .jetsam, .callbacks, .livez, .readyz, .health, .openapi, .metrics:
       ["GET"]
     }
+  }
+}
+
+/// The segments of a path after its leading `/`, as ranges of its bytes.
+private struct PathSegments {
+  private let bytes: UnsafeBufferPointer<UInt8>
+  private var bounds: [Range<Int>] = []
+
+  /// Nil unless the path starts with `/`.
+  init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard bytes.first == UInt8(ascii: "/") else { return nil }
+    self.bytes = bytes
+    bounds.reserveCapacity(8)
+    var start = 1
+    for index in 1..<bytes.count where bytes[index] == UInt8(ascii: "/") {
+      bounds.append(start..<index)
+      start = index + 1
+    }
+    bounds.append(start..<bytes.count)
+  }
+
+  var count: Int { bounds.count }
+
+  /// Whether segment `index` is `literal`.
+  func `is`(_ index: Int, _ literal: StaticString) -> Bool {
+    let segment = bounds[index]
+    return segment.count == literal.utf8CodeUnitCount
+      && UnsafeBufferPointer(rebasing: bytes[segment]).elementsEqual(
+        UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+  }
+
+  /// Segment `index` as a name, or nil if it is empty.
+  func name(_ index: Int) -> String? {
+    let segment = bounds[index]
+    guard !segment.isEmpty else { return nil }
+    return String(decoding: UnsafeBufferPointer(rebasing: bytes[segment]), as: UTF8.self)
   }
 }

@@ -30,7 +30,8 @@ extension Device {
           event: event.type, app: app.name, currentState: app.state.rawValue,
           allowedEvents: allowedEvents(for: app), reason: reason))
     }
-    return try perform {
+    let before = app.state
+    var outcome = try perform {
       record(.app(event), app: app.name)
       let cause = TransitionCause.event(event.type)
       switch event {
@@ -56,6 +57,8 @@ extension Device {
       case .setMemory(let megabytes): setFootprint(of: app, to: megabytes)
       }
     }
+    outcome.subject = Effect(app: app.name, previousState: before, state: app.state)
+    return outcome
   }
 
   func apply(_ event: DeviceEvent) throws(EngineError) -> EventOutcome {

@@ -4,6 +4,9 @@ public struct EventOutcome: Hashable, Sendable {
   public var transitions: [Transition] = []
   /// What the event returns to its caller, if anything.
   public var result: EventResult?
+  /// The app the event was posted to, with its state before and after; nil for device events
+  /// and clock advances.
+  public var subject: Effect?
 
   public init() {}
 

@@ -272,3 +272,30 @@ import Testing
 func contentTypeNamesJSON(contentType: String, isJSON: Bool) {
   #expect(LifecycleAPI.isJSON(contentType) == isJSON)
 }
+
+@Test(arguments: [
+  ("/health", Route.health), ("/livez", .livez), ("/readyz", .readyz), ("/metrics", .metrics),
+  ("/openapi.yaml", .openapi), ("/__admin/reset", .reset), ("/v1/devices", .devices),
+  ("/v1/devices/d1", .device("d1")), ("/v1/devices/d1/events", .deviceEvents("d1")),
+  ("/v1/devices/d1/clock", .clock("d1")), ("/v1/devices/d1/clock/advance", .clockAdvance("d1")),
+  ("/v1/devices/d1/journal", .journal("d1")), ("/v1/devices/d1/jetsam", .jetsam("d1")),
+  ("/v1/devices/d1/apps", .apps(device: "d1")),
+  ("/v1/devices/d1/apps/a", .app(device: "d1", app: "a")),
+  ("/v1/devices/d1/apps/a/events", .appEvents(device: "d1", app: "a")),
+  ("/v1/devices/d1/apps/a/callbacks", .callbacks(device: "d1", app: "a")),
+  ("/v1/apps", .apps(device: "default")), ("/v1/apps/a", .app(device: "default", app: "a")),
+  ("/v1/apps/a/events", .appEvents(device: "default", app: "a")),
+  ("/v1/apps/a/callbacks", .callbacks(device: "default", app: "a")),
+])
+func everyPathTemplateRoutes(path: String, route: Route) {
+  #expect(Route(path: path[...]) == route)
+}
+
+@Test(arguments: [
+  "", "health", "/", "/health/", "/v1", "/v1/devices/", "/v1/devices//apps", "/v1/apps//events",
+  "/v1/devices/d/apps/a/other", "/v1/devices/d/clock/back", "/v2/devices", "/v1/devices/d/x",
+  "/v1/apps/a/events/more", "/__admin/resets", "/HEALTH",
+])
+func otherPathsRouteNowhere(path: String) {
+  #expect(Route(path: path[...]) == nil)
+}

@@ -16,6 +16,16 @@ import Testing
     #expect(try engine.apps(on: "default", now: .zero).isEmpty)
   }
 
+  @Test func anAppEventsOutcomeNamesItsAppsStateBeforeAndAfter() throws {
+    let engine = Engine(now: .zero)
+    _ = try engine.createApp(AppSpec(name: "mail"), on: "default", now: .zero)
+    let launch = try engine.apply(.launch(), to: "mail", on: "default", now: .zero)
+    #expect(launch.subject == Effect(app: "mail", previousState: .notRunning, state: .active))
+    let home = try engine.apply(.home, to: "mail", on: "default", now: .zero)
+    #expect(home.subject == Effect(app: "mail", previousState: .active, state: .background))
+    #expect(try engine.apply(.lock, on: "default", now: .zero).subject == nil)
+  }
+
   @Test func newDevicesTakeTheConfiguredDefaults_14() throws {
     let engine = Engine(now: .zero)
     let device = try engine.createDevice(DeviceSpec(id: "phone"), now: .zero)
