@@ -59,12 +59,21 @@ public struct HTTPRequest: Hashable, Sendable {
 
   /// The target without its query.
   public var path: Substring {
-    target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
+    queryMark.map { target[..<$0] } ?? target[...]
   }
 
   /// The query after `?`, if any.
   public var query: Substring? {
-    target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[target.utf8.index(after: $0)...] }
+    queryMark.map { target[target.utf8.index(after: $0)...] }
+  }
+
+  /// Where the `?` that starts the query is.
+  private var queryMark: String.Index? {
+    let offset = target.utf8.withContiguousStorageIfAvailable {
+      $0.firstIndex(of: UInt8(ascii: "?"))
+    }
+    guard let offset else { return target.utf8.firstIndex(of: UInt8(ascii: "?")) }
+    return offset.map { target.utf8.index(target.utf8.startIndex, offsetBy: $0) }
   }
 
   /// Whether the client wants the connection kept open after the response (RFC 9112 §9.3).
@@ -190,8 +199,14 @@ public struct HTTPResponse: Hashable, Sendable {
 extension StringProtocol {
   /// ASCII case-insensitive equality, as header names and tokens compare.
   func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
-    utf8.count == other.utf8.count  // constant time for native strings: most lookups end here
-      && utf8.elementsEqual(other.utf8) { asciiLowercased($0) == asciiLowercased($1) }
+    guard utf8.count == other.utf8.count else { return false }  // most lookups end here
+    let fast = utf8.withContiguousStorageIfAvailable { mine in
+      other.utf8.withContiguousStorageIfAvailable { theirs in
+        mine.elementsEqual(theirs) { asciiLowercased($0) == asciiLowercased($1) }
+      }
+    }
+    if let fast, let result = fast { return result }
+    return utf8.elementsEqual(other.utf8) { asciiLowercased($0) == asciiLowercased($1) }
   }
 
   /// Without leading and trailing spaces and tabs (optional whitespace, RFC 9110 §5.6.3).

@@ -114,9 +114,13 @@ struct JSONWriter: ~Copyable {
   @inline(__always)
   mutating func key(_ name: StaticString) {
     separate()
-    append(UInt8(ascii: "\""))
-    append(name)
-    append(#"":"#)
+    let length = name.utf8CodeUnitCount
+    reserve(length + 3)  // then three plain stores and one copy
+    buffer[count] = UInt8(ascii: "\"")
+    (buffer + count + 1).update(from: name.utf8Start, count: length)
+    buffer[count + 1 + length] = UInt8(ascii: "\"")
+    buffer[count + 2 + length] = UInt8(ascii: ":")
+    count += length + 3
   }
 
   /// An object member's key that is not known in advance, escaped as any string.
@@ -195,7 +199,10 @@ struct JSONWriter: ~Copyable {
   }
 
   private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
-    guard Self.needsEscaping(utf8) else { return append(utf8) }
+    guard Self.needsEscaping(utf8) else {
+      reserve(utf8.count + 1)  // the closing quote too
+      return append(utf8)
+    }
     var start = 0
     for (index, byte) in utf8.enumerated()
     where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
