@@ -5,22 +5,40 @@ import LifecycleEngine
 /// `[2].type`), so that one 422 lists them all.
 struct Fields {
   private let members: [(String, JSON)]
-  private let path: String
+  private let location: Location
   /// The keys asked for: a handful, so a list is cheaper than a set.
   private var known: [String] = []
   private(set) var issues: [(field: String, message: String)] = []
 
-  init(_ value: JSON, path: String = "") {
-    self.path = path
+  /// Where the object is in the body; its path is spelled only when a problem names it.
+  enum Location {
+    case body
+    case element(Int)
+    case member(path: String)
+
+    var path: String {
+      switch self {
+      case .body: ""
+      case .element(let index): "[\(index)]"
+      case .member(let path): path
+      }
+    }
+  }
+
+  init(_ value: JSON, at location: Location = .body) {
+    self.location = location
     if case .object(let members) = value {
       self.members = members
     } else {
       members = []
-      issues.append((path.isEmpty ? "body" : path, "must be a JSON object"))
+      issues.append((location.path.isEmpty ? "body" : location.path, "must be a JSON object"))
     }
   }
 
-  private func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+  private func name(_ key: String) -> String {
+    let path = location.path
+    return path.isEmpty ? key : "\(path).\(key)"
+  }
 
   fileprivate mutating func member(_ key: String, required: Bool) -> JSON? {
     known.append(key)
@@ -98,7 +116,7 @@ struct Fields {
   }
 
   mutating func object(_ key: String) -> Fields? {
-    member(key, required: false).map { Fields($0, path: name(key)) }
+    member(key, required: false).map { Fields($0, at: .member(path: name(key))) }
   }
 
   mutating func merge(_ other: Fields) {
@@ -225,22 +243,22 @@ enum Decode {
   static func events<Event>(
     _ body: JSON, _ decode: (inout Fields) -> Event?
   ) throws(Problem) -> (events: [Event], isArray: Bool) {
-    let objects: [(JSON, String)]
+    let objects: [(JSON, Fields.Location)]
     let isArray: Bool
     if case .array(let elements) = body {
       guard !elements.isEmpty, elements.count <= 100 else {
         throw Problem.validation("body", "must hold 1 to 100 events")
       }
-      objects = elements.enumerated().map { ($1, "[\($0)]") }
+      objects = elements.enumerated().map { ($1, .element($0)) }
       isArray = true
     } else {
-      objects = [(body, "")]
+      objects = [(body, .body)]
       isArray = false
     }
     var events: [Event] = []
     var issues: [(field: String, message: String)] = []
-    for (object, path) in objects {
-      var fields = Fields(object, path: path)
+    for (object, location) in objects {
+      var fields = Fields(object, at: location)
       let event = decode(&fields)
       if fields.problem() != nil {
         issues += fields.issues

@@ -173,14 +173,21 @@ private struct JSONReader {
   private mutating func string() throws(JSONError) -> String {
     position += 1
     let start = position
+    var isASCII = true
     while position < bytes.count, bytes[position] >= 0x20, bytes[position] != UInt8(ascii: "\\") {
       guard bytes[position] == UInt8(ascii: "\"") else {
+        isASCII = isASCII && bytes[position] < 0x80
         position += 1
         continue
       }
       position += 1
-      // No escapes: the common case, validated in one pass.
-      guard let text = String(validating: bytes[start..<(position - 1)], as: UTF8.self) else {
+      // No escapes: the common case, copied in one pass (ASCII needs no validation).
+      let text = bytes.withUnsafeBufferPointer { storage in
+        let run = UnsafeBufferPointer(rebasing: storage[start..<(position - 1)])
+        return isASCII
+          ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
+      }
+      guard let text else {
         throw JSONError(message: "a string is not valid UTF-8", offset: position)
       }
       return text

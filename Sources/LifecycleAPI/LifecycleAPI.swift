@@ -323,13 +323,18 @@ public final class LifecycleAPI {
   /// Whether a `Content-Type` names `application/json` (in any case, parameters allowed).
   static func isJSON(_ contentType: String) -> Bool {
     let isOWS = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-    let mediaType = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }.drop(while: isOWS)
-    let trimmed = mediaType.prefix(
-      mediaType.count - mediaType.reversed().prefix(while: isOWS).count)
-    return trimmed.elementsEqual("application/json".utf8) { sent, expected in
-      sent == expected
-        || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(sent)
-          && sent | 0x20 == expected
+    let expected: StaticString = "application/json"
+    let bytes = Array(contentType.utf8)
+    var start = 0
+    var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+    while start < end, isOWS(bytes[start]) { start += 1 }
+    while end > start, isOWS(bytes[end - 1]) { end -= 1 }
+    guard end - start == expected.utf8CodeUnitCount else { return false }
+    return (0..<(end - start)).allSatisfy { offset in
+      let sent = bytes[start + offset]
+      let wanted = expected.utf8Start[offset]
+      return sent == wanted
+        || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(sent) && sent | 0x20 == wanted
     }
   }
 }
