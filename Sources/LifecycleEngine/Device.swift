@@ -118,8 +118,6 @@ final class Device {
   /// Runs one operation and returns everything it did; memory pressure is relieved last.
   func perform(_ body: () throws(EngineError) -> Void) throws(EngineError) -> EventOutcome {
     outcome = EventOutcome()
-    outcome.callbacks.reserveCapacity(8)  // an event delivers a few: grow once, not three times
-    outcome.transitions.reserveCapacity(4)
     try body()
     relieveMemoryPressure()
     let done = outcome
