@@ -37,7 +37,7 @@ struct JSONWriter: ~Copyable {
     guard count + additional > capacity else { return }
     let grown = UnsafeMutablePointer<UInt8>.allocate(
       capacity: max(capacity * 2, count + additional))
-    grown.update(from: buffer, count: count)
+    grown.initialize(from: buffer, count: count)
     buffer.deallocate()
     buffer = grown
     capacity = max(capacity * 2, count + additional)
@@ -54,7 +54,7 @@ struct JSONWriter: ~Copyable {
   private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard let base = bytes.baseAddress else { return }
     reserve(bytes.count)
-    (buffer + count).update(from: base, count: bytes.count)
+    (buffer + count).initialize(from: base, count: bytes.count)
     count += bytes.count
   }
 
@@ -117,7 +117,7 @@ struct JSONWriter: ~Copyable {
     let length = name.utf8CodeUnitCount
     reserve(length + 3)  // then three plain stores and one copy
     buffer[count] = UInt8(ascii: "\"")
-    (buffer + count + 1).update(from: name.utf8Start, count: length)
+    (buffer + count + 1).initialize(from: name.utf8Start, count: length)
     buffer[count + 1 + length] = UInt8(ascii: "\"")
     buffer[count + 2 + length] = UInt8(ascii: ":")
     count += length + 3

@@ -64,6 +64,53 @@ import Testing
     #expect(service.log.contains("lifecycle.kill"))
   }
 
+  /// Checklist E2: out of file descriptors, the server sheds connections instead of failing,
+  /// and serves again once clients let go.
+  @Test func outOfFileDescriptorsItShedsLoadAndRecovers_E2() throws {
+    let service = try RunningService(["--port", "0"], openFiles: 64)
+    var clients: [RawConnection]? = try (0..<100).map { _ in
+      try RawConnection.partialRequest(port: service.port)
+    }
+    usleep(300_000)
+    #expect(service.process.isRunning)
+    let descriptors = try FileManager.default.contentsOfDirectory(
+      atPath: "/proc/\(service.process.processIdentifier)/fd")
+    #expect(descriptors.count == 64, "the server should have run out of descriptors")
+    #expect(clients?.count == 100)
+    clients = nil  // every client closes its socket
+    usleep(300_000)
+    #expect(try curl("http://127.0.0.1:\(service.port)/health").hasPrefix("200 "))
+    service.signal(SIGTERM)
+    #expect(service.waitForExit() == 0)
+  }
+
+  /// Checklist D6: ten thousand requests on one keep-alive connection leave memory where the
+  /// first thousand put it.
+  @Test func memoryStaysFlatOverTenThousandRequests_D6() throws {
+    let service = try RunningService(
+      ["--port", "0", "--max-requests-per-connection", "100000", "--log-level", "notice"])
+    let connection = try RawConnection(port: service.port)
+    func requests(_ count: Int) -> Bool {
+      (0..<(count / 100)).allSatisfy { _ in
+        connection.send(String(repeating: "GET /health HTTP/1.1\r\nHost: t\r\n\r\n", count: 100))
+        return connection.receiveOKs(100)
+      }
+    }
+    #expect(requests(1_000))
+    let before = try residentKiB(service.process.processIdentifier)
+    #expect(requests(10_000))
+    let after = try residentKiB(service.process.processIdentifier)
+    #expect(after - before < 256, "grew from \(before) KiB to \(after) KiB")
+    service.signal(SIGTERM)
+    #expect(service.waitForExit() == 0)
+  }
+
+  func residentKiB(_ pid: Int32) throws -> Int {
+    let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+    let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
+    return try #require(Int(line.split(separator: " ").dropFirst().first ?? ""))
+  }
+
   @Test func sigintStopsCleanlyToo() throws {
     let service = try RunningService(["--port", "0"])
     service.signal(SIGINT)
@@ -72,7 +119,7 @@ import Testing
 
   @Test func secondSignalDuringShutdownExitsAtOnce_F5() throws {
     let service = try RunningService(["--port", "0"])
-    let client = try PartialRequest(port: service.port)  // keeps the drain waiting
+    let client = try RawConnection.partialRequest(port: service.port)  // keeps the drain waiting
     service.signal(SIGTERM)
     usleep(200_000)
     service.signal(SIGTERM)
@@ -162,9 +209,15 @@ final class RunningService {
   private(set) var log = ""
   private(set) var port = 0
 
-  init(_ arguments: [String], environment: [String: String] = [:]) throws {
-    process.executableURL = ExecutableTests.binary
-    process.arguments = arguments
+  /// - Parameter openFiles: a limit on the process's file descriptors (`ulimit -n`).
+  init(_ arguments: [String], environment: [String: String] = [:], openFiles: Int? = nil) throws {
+    if let openFiles {
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+      process.arguments = ["--nofile=\(openFiles)", ExecutableTests.binary.path] + arguments
+    } else {
+      process.executableURL = ExecutableTests.binary
+      process.arguments = arguments
+    }
     process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
     process.standardError = errors
     try process.run()
@@ -194,8 +247,9 @@ final class RunningService {
   enum ServiceError: Error { case exited(String) }
 }
 
-/// A connection holding half a request, so a graceful shutdown has to wait for it.
-final class PartialRequest {
+/// A plain TCP connection to the service, for what curl cannot do: hold half a request, or
+/// send thousands on one connection.
+final class RawConnection {
   let fd: Int32
 
   init(port: Int) throws {
@@ -209,8 +263,42 @@ final class PartialRequest {
         connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
-    let head = Array("GET /health HTTP/1.1\r\n".utf8)
-    _ = send(fd, head, head.count, Int32(MSG_NOSIGNAL))
+  }
+
+  /// A connection holding half a request, so a graceful shutdown has to wait for it.
+  static func partialRequest(port: Int) throws -> RawConnection {
+    let connection = try RawConnection(port: port)
+    connection.send("GET /health HTTP/1.1\r\n")
+    return connection
+  }
+
+  func send(_ text: String) {
+    let bytes = Array(text.utf8)
+    _ = Glibc.send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL))
+  }
+
+  /// Reads until `count` responses with status 200 have arrived; false if the peer closed first.
+  func receiveOKs(_ count: Int) -> Bool {
+    let marker = Array("HTTP/1.1 200 ".utf8)
+    var seen = 0
+    var pending: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while seen < count {
+      let received = recv(fd, &chunk, chunk.count, 0)
+      guard received > 0 else { return false }
+      pending += chunk[..<received]
+      var index = 0
+      while index + marker.count <= pending.count {
+        if pending[index..<(index + marker.count)].elementsEqual(marker) {
+          seen += 1
+          index += marker.count
+        } else {
+          index += 1
+        }
+      }
+      pending = Array(pending.suffix(marker.count - 1))
+    }
+    return true
   }
 
   deinit { close(fd) }
