@@ -5,7 +5,9 @@ import PackageDescription
 /// overlapping access is ruled out by design; release builds skip the dynamic exclusivity checks
 /// there (debug builds, and so the tests, keep them).
 let hotPath: [SwiftSetting] = [
-  .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+  .unsafeFlags(
+    ["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release)
+  )
 ]
 
 let package = Package(

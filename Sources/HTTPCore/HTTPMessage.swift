@@ -15,11 +15,6 @@ public struct HTTPHeaders: Hashable, Sendable, Sequence {
     fields.first { $0.name.equalsIgnoringASCIICase(name) }?.value
   }
 
-  /// Every value of the field `name`, in order.
-  public func values(of name: String) -> [String] {
-    fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
-  }
-
   public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
     fields.makeIterator()
   }
@@ -78,10 +73,14 @@ public struct HTTPRequest: Hashable, Sendable {
 
   /// Whether the client wants the connection kept open after the response (RFC 9112 §9.3).
   public var keepAlive: Bool {
-    let tokens = headers.values(of: "Connection").flatMap { $0.split(separator: ",") }
-      .map { $0.trimmingOWS() }
-    if tokens.contains(where: { $0.equalsIgnoringASCIICase("close") }) { return false }
-    return minorVersion >= 1 || tokens.contains { $0.equalsIgnoringASCIICase("keep-alive") }
+    var asksToKeepAlive = false
+    for (name, value) in headers where name.equalsIgnoringASCIICase("Connection") {
+      for token in value.split(separator: ",").lazy.map({ $0.trimmingOWS() }) {
+        if token.equalsIgnoringASCIICase("close") { return false }
+        if token.equalsIgnoringASCIICase("keep-alive") { asksToKeepAlive = true }
+      }
+    }
+    return minorVersion >= 1 || asksToKeepAlive
   }
 }
 

@@ -117,25 +117,26 @@ enum Route: Equatable {
   }
 }
 
-/// The segments of a path after its leading `/`, as ranges of its bytes.
+/// The segments of a path after its leading `/`, as ranges of its bytes, kept inline (no
+/// allocation).
 private struct PathSegments {
   private let bytes: UnsafeBufferPointer<UInt8>
-  private var bounds: [Range<Int>] = []
+  /// Room for the most segments a route has: a longer path matches none.
+  private var bounds = InlineArray<6, Range<Int>>(repeating: 0..<0)
+  private(set) var count = 0
 
-  /// Nil unless the path starts with `/`.
+  /// Nil unless the path starts with `/` and has no more segments than any route.
   init?(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard bytes.first == UInt8(ascii: "/") else { return nil }
     self.bytes = bytes
-    bounds.reserveCapacity(8)
     var start = 1
-    for index in 1..<bytes.count where bytes[index] == UInt8(ascii: "/") {
-      bounds.append(start..<index)
+    for index in 1...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+      guard count < bounds.count else { return nil }
+      bounds[count] = start..<index
+      count += 1
       start = index + 1
     }
-    bounds.append(start..<bytes.count)
   }
-
-  var count: Int { bounds.count }
 
   /// Whether segment `index` is `literal`.
   func `is`(_ index: Int, _ literal: StaticString) -> Bool {
