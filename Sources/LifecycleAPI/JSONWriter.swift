@@ -21,7 +21,15 @@ struct JSONWriter: ~Copyable {
   deinit { buffer.deallocate() }
 
   /// The text written so far.
-  var bytes: [UInt8] { Array(UnsafeBufferPointer(start: buffer, count: count)) }
+  var bytes: [UInt8] { text(from: 0) }
+
+  /// How many bytes are written so far: a position to take `text(from:)`.
+  var position: Int { count }
+
+  /// The text written from `position` on.
+  func text(from position: Int) -> [UInt8] {
+    Array(UnsafeBufferPointer(start: buffer + position, count: count - position))
+  }
 
   /// The text of one value written by `body`.
   static func encode(capacity: Int = 512, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
@@ -86,17 +94,41 @@ struct JSONWriter: ~Copyable {
 
   @inline(__always)
   mutating func object(_ members: (inout JSONWriter) -> Void) {
-    separate()
-    append(UInt8(ascii: "{"))
+    beginObject()
     members(&self)
-    append(UInt8(ascii: "}"))
+    endObject()
   }
 
   @inline(__always)
   mutating func array(_ elements: (inout JSONWriter) -> Void) {
+    beginArray()
+    elements(&self)
+    endArray()
+  }
+
+  /// The start of an object, for members written by a loop that may stop early (otherwise
+  /// `object(_:)`); `endObject` closes it.
+  @inline(__always)
+  mutating func beginObject() {
+    separate()
+    append(UInt8(ascii: "{"))
+  }
+
+  @inline(__always)
+  mutating func endObject() {
+    append(UInt8(ascii: "}"))
+  }
+
+  /// The start of an array, for elements written by a loop that may stop early (otherwise
+  /// `array(_:)`); `endArray` closes it.
+  @inline(__always)
+  mutating func beginArray() {
     separate()
     append(UInt8(ascii: "["))
-    elements(&self)
+  }
+
+  @inline(__always)
+  mutating func endArray() {
     append(UInt8(ascii: "]"))
   }
 
@@ -346,8 +378,8 @@ struct JSONText: Sendable {
     self.init { $0.value(value) }
   }
 
-  /// The array of `elements`.
-  init(array elements: [JSONText]) {
-    self.init { writer in writer.array(elements) { $0.encoded($1) } }
+  /// The array whose elements, commas included, are `elements`.
+  init(array elements: [UInt8]) {
+    bytes = [UInt8(ascii: "[")] + elements + [UInt8(ascii: "]")]
   }
 }

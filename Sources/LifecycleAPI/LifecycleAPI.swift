@@ -176,101 +176,74 @@ public final class LifecycleAPI {
   {
     let (events, isArray) = try Decode.events(body, Decode.appEvent)
     _ = try engine.state(of: app, on: device, now: now)  // a missing app is a 404, not a refusal
-    var results: [JSONText] = []
-    for (index, event) in events.enumerated() {
-      do {
-        let outcome = try engine.apply(event, to: app, on: device, now: now)
-        metrics.count(event: event.type)
-        record(outcome, device: device)
-        guard let subject = outcome.subject else { preconditionFailure("an app event's outcome") }
-        results.append(
-          eventResult(
-            outcome, device: device, app: app, event: .app(event),
-            previousState: subject.previousState.rawValue, state: subject.state.rawValue))
-      } catch {
-        throw refusal(error, at: index, applied: results, isArray: isArray)
-      }
+    return try apply(events, isArray: isArray, device: device, app: app) {
+      event throws(EngineError) in
+      let outcome = try engine.apply(event, to: app, on: device, now: now)
+      metrics.count(event: event.type)
+      guard let subject = outcome.subject else { preconditionFailure("an app event's outcome") }
+      return AppliedEvent(
+        event: .app(event), outcome: outcome, previousState: subject.previousState.rawValue,
+        state: subject.state.rawValue)
     }
-    return eventsResponse(results, isArray: isArray)
   }
 
   private func deviceEvents(_ body: JSON, device: String, now: Instant) throws -> APIResponse {
     let (events, isArray) = try Decode.events(body, Decode.deviceEvent)
-    var results: [JSONText] = []
-    for (index, event) in events.enumerated() {
+    return try apply(events, isArray: isArray, device: device, app: nil) {
+      event throws(EngineError) in
       let before = try engine.isLocked(device, now: now)
-      do {
-        let outcome = try engine.apply(event, on: device, now: now)
-        metrics.count(event: event.type)
-        record(outcome, device: device)
-        let after = try engine.isLocked(device, now: now)
-        results.append(
-          eventResult(
-            outcome, device: device, app: nil, event: .device(event),
-            previousState: before ? "locked" : "unlocked", state: after ? "locked" : "unlocked"))
-      } catch {
-        throw refusal(error, at: index, applied: results, isArray: isArray)
-      }
-    }
-    return eventsResponse(results, isArray: isArray)
-  }
-
-  /// The result of one event (SPEC section 5), encoded on its own so that a scenario refused
-  /// later can still report it.
-  private func eventResult(
-    _ outcome: EventOutcome, device: String, app: String?, event: RecordedEvent,
-    previousState: String, state: String
-  ) -> JSONText {
-    JSONText { w in
-      w.object { w in
-        w.member("device", device)
-        w.member("app", app)
-        w.key("event")
-        w.event(event)
-        w.member("previousState", previousState)
-        w.member("state", state)
-        w.key("callbacks")
-        w.callbacks(outcome.callbacks)
-        w.key("transitions")
-        w.transitions(outcome.transitions)
-        w.key("effects")
-        w.array(outcome.effects(excluding: app)) { w, effect in
-          w.object { w in
-            w.member("app", effect.app)
-            w.member("previousState", effect.previousState.rawValue)
-            w.member("state", effect.state.rawValue)
-          }
-        }
-        w.key("result")
-        w.result(outcome.result)
-      }
+      let outcome = try engine.apply(event, on: device, now: now)
+      metrics.count(event: event.type)
+      let after = try engine.isLocked(device, now: now)
+      return AppliedEvent(
+        event: .device(event), outcome: outcome, previousState: before ? "locked" : "unlocked",
+        state: after ? "locked" : "unlocked")
     }
   }
 
-  /// One event's result, or a scenario's as `{"results": [...]}`.
-  private func eventsResponse(_ results: [JSONText], isArray: Bool) -> APIResponse {
-    guard isArray else {
-      return APIResponse(status: 200, contentType: "application/json", body: results[0].bytes)
-    }
-    return .json(200) { w in
-      w.object { w in
-        w.key("results")
-        w.array(results) { $0.encoded($1) }
-      }
-    }
+  /// An event the engine applied, with what its result reports.
+  private struct AppliedEvent {
+    var event: RecordedEvent
+    var outcome: EventOutcome
+    var previousState: String
+    var state: String
   }
 
-  /// A refused event of a scenario: the results already applied go with the refusal.
-  private func refusal(_ error: EngineError, at index: Int, applied: [JSONText], isArray: Bool)
-    -> Problem
-  {
-    var problem = Problem(error)
+  /// Applies `events` in order with `apply`, writing each result as it comes: one event's result,
+  /// or a scenario's as `{"results": [...]}`. A refused event ends the scenario with a problem
+  /// that carries the results already applied.
+  private func apply<Event>(
+    _ events: [Event], isArray: Bool, device: String, app: String?,
+    _ apply: (Event) throws(EngineError) -> AppliedEvent
+  ) throws(Problem) -> APIResponse {
+    var writer = JSONWriter(capacity: 4096)
     if isArray {
-      problem.extensions += [
-        ("failedIndex", JSONText(.integer(index))), ("results", JSONText(array: applied)),
-      ]
+      writer.beginObject()
+      writer.key("results")
+      writer.beginArray()
     }
-    return problem
+    let resultsStart = writer.position
+    for (index, event) in events.enumerated() {
+      do {
+        let applied = try apply(event)
+        record(applied.outcome, device: device)
+        writer.eventResult(
+          applied.outcome, device: device, app: app, event: applied.event,
+          previousState: applied.previousState, state: applied.state)
+      } catch {
+        var problem = Problem(error)
+        if isArray {
+          let results = JSONText(array: writer.text(from: resultsStart))
+          problem.extensions += [("failedIndex", JSONText(.integer(index))), ("results", results)]
+        }
+        throw problem
+      }
+    }
+    if isArray {
+      writer.endArray()
+      writer.endObject()
+    }
+    return APIResponse(status: 200, contentType: "application/json", body: writer.bytes)
   }
 
   private func advance(_ body: JSON, device: String, now: Instant) throws -> APIResponse {

@@ -119,6 +119,35 @@ extension JSONWriter {
     }
   }
 
+  /// The result of one event (SPEC section 5).
+  mutating func eventResult(
+    _ outcome: EventOutcome, device: String, app: String?, event: RecordedEvent,
+    previousState: String, state: String
+  ) {
+    object { w in
+      w.member("device", device)
+      w.member("app", app)
+      w.key("event")
+      w.event(event)
+      w.member("previousState", previousState)
+      w.member("state", state)
+      w.key("callbacks")
+      w.callbacks(outcome.callbacks)
+      w.key("transitions")
+      w.transitions(outcome.transitions)
+      w.key("effects")
+      w.array(outcome.effects(excluding: app)) { w, effect in
+        w.object { w in
+          w.member("app", effect.app)
+          w.member("previousState", effect.previousState.rawValue)
+          w.member("state", effect.state.rawValue)
+        }
+      }
+      w.key("result")
+      w.result(outcome.result)
+    }
+  }
+
   mutating func callbacks(_ callbacks: [Callback]) {
     array(callbacks) { $0.callback($1) }
   }

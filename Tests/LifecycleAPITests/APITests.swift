@@ -81,6 +81,17 @@ import Testing
     #expect(call("GET", "/v1/devices/ci-1/apps/a").json?["state"] == .string("active"))
   }
 
+  @Test func scenarioRefusedAtItsFirstEventReportsNoResults() {
+    call("POST", "/v1/devices", #"{"id":"ci-1"}"#)
+    call("POST", "/v1/devices/ci-1/apps", #"{"name":"a"}"#)
+    let response = call(
+      "POST", "/v1/devices/ci-1/apps/a/events", #"[{"type":"home"},{"type":"launch"}]"#)
+    #expect(response.status == 409)
+    #expect(response.json?["failedIndex"] == .integer(0))
+    #expect(response.json?["results"] == .array([]))
+    #expect(call("GET", "/v1/devices/ci-1/apps/a").json?["state"] == .string("notRunning"))
+  }
+
   @Test func clockAdvanceFiresDeadlines() {
     call("POST", "/v1/apps", #"{"name":"mail"}"#)
     call("POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
