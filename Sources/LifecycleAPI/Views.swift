@@ -91,7 +91,10 @@ extension JSONWriter {
       w.member("scene", callback.scene)
       w.member("method", callback.method.rawValue)
       w.key("notifications")
-      w.array(callback.notifications) { $0.string($1) }
+      w.array { w in  // as `Callback.notifications` lists them, without making the list
+        if let own = callback.method.notification { w.string(own) }
+        if let aggregate = callback.aggregateNotification { w.string(aggregate) }
+      }
       w.member("state", callback.state.rawValue)
       if let sceneState = callback.sceneState {
         w.member("sceneState", sceneState.rawValue)

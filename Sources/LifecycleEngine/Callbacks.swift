@@ -36,30 +36,30 @@ public enum CallbackMethod: String, CaseIterable, Sendable, Codable {
   /// The expiration handler given to `beginBackgroundTask(withName:expirationHandler:)`.
   case expirationHandler = "expirationHandler"
 
-  /// The notifications posted with this callback, whatever the app's state does.
+  /// The notification posted with this callback, whatever the app's state does.
   /// (Scene callbacks also carry the aggregate `UIApplication` notification when they change
   /// the app's state; see `Device.deliver`.)
-  var notifications: [String] {
+  public var notification: String? {
     switch self {
-    case .didFinishLaunching: ["UIApplication.didFinishLaunchingNotification"]
-    case .willTerminate: ["UIApplication.willTerminateNotification"]
-    case .didReceiveMemoryWarning: ["UIApplication.didReceiveMemoryWarningNotification"]
-    case .significantTimeChange: ["UIApplication.significantTimeChangeNotification"]
+    case .didFinishLaunching: "UIApplication.didFinishLaunchingNotification"
+    case .willTerminate: "UIApplication.willTerminateNotification"
+    case .didReceiveMemoryWarning: "UIApplication.didReceiveMemoryWarningNotification"
+    case .significantTimeChange: "UIApplication.significantTimeChangeNotification"
     case .protectedDataWillBecomeUnavailable:
-      ["UIApplication.protectedDataWillBecomeUnavailableNotification"]
+      "UIApplication.protectedDataWillBecomeUnavailableNotification"
     case .protectedDataDidBecomeAvailable:
-      ["UIApplication.protectedDataDidBecomeAvailableNotification"]
-    case .didBecomeActive: ["UIApplication.didBecomeActiveNotification"]
-    case .willResignActive: ["UIApplication.willResignActiveNotification"]
-    case .didEnterBackground: ["UIApplication.didEnterBackgroundNotification"]
-    case .willEnterForeground: ["UIApplication.willEnterForegroundNotification"]
-    case .sceneWillConnect: ["UIScene.willConnectNotification"]
-    case .sceneWillEnterForeground: ["UIScene.willEnterForegroundNotification"]
-    case .sceneDidBecomeActive: ["UIScene.didActivateNotification"]
-    case .sceneWillResignActive: ["UIScene.willDeactivateNotification"]
-    case .sceneDidEnterBackground: ["UIScene.didEnterBackgroundNotification"]
-    case .sceneDidDisconnect: ["UIScene.didDisconnectNotification"]
-    default: []
+      "UIApplication.protectedDataDidBecomeAvailableNotification"
+    case .didBecomeActive: "UIApplication.didBecomeActiveNotification"
+    case .willResignActive: "UIApplication.willResignActiveNotification"
+    case .didEnterBackground: "UIApplication.didEnterBackgroundNotification"
+    case .willEnterForeground: "UIApplication.willEnterForegroundNotification"
+    case .sceneWillConnect: "UIScene.willConnectNotification"
+    case .sceneWillEnterForeground: "UIScene.willEnterForegroundNotification"
+    case .sceneDidBecomeActive: "UIScene.didActivateNotification"
+    case .sceneWillResignActive: "UIScene.willDeactivateNotification"
+    case .sceneDidEnterBackground: "UIScene.didEnterBackgroundNotification"
+    case .sceneDidDisconnect: "UIScene.didDisconnectNotification"
+    default: nil
     }
   }
 
@@ -96,13 +96,21 @@ public struct Callback: Hashable, Sendable {
   /// The scene it was delivered to; nil for app-delegate callbacks.
   public var scene: String?
   public var method: CallbackMethod
-  public var notifications: [String]
+  /// The aggregate `UIApplication` notification a scene callback posts when it changes the
+  /// app's state (SPEC 4.1), after the method's own.
+  public var aggregateNotification: String?
   /// The app's state right after the callback.
   public var state: AppState
   /// The scene's state right after the callback; nil for app-delegate apps.
   public var sceneState: SceneState?
   /// The background task whose expiration handler this is.
   public var taskId: Int?
+
+  /// The notifications posted with this callback, in order: the method's own, then the
+  /// aggregate one.
+  public var notifications: [String] {
+    [method.notification, aggregateNotification].compactMap { $0 }
+  }
 }
 
 /// Termination codes iOS writes into crash reports for watchdog kills.

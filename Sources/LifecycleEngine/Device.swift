@@ -67,6 +67,9 @@ final class Device {
   let scheduler: SchedulerSettings
   /// Device time, counted from creation.
   var now = Instant.zero
+  /// For a realtime device, the host instant at which its device time was zero (moved back
+  /// when a client advances its clock); the engine keeps it, the device never reads it.
+  var hostEpoch: Instant?
 
   var apps: [String: App] = [:]
   /// The same apps by slot, the key of every heap below.
@@ -165,17 +168,14 @@ final class Device {
   ) {
     let old = app.state
     let new = newState ?? old
-    var notifications = method.notifications
-    if app.isScene, method.isSceneCallback,
-      let aggregate = CallbackMethod.aggregateNotification(from: old, to: new)
-    {
-      notifications.append(aggregate)
-    }
+    let aggregateNotification =
+      app.isScene && method.isSceneCallback
+      ? CallbackMethod.aggregateNotification(from: old, to: new) : nil
     if app.isScene, let sceneState = method.sceneStateAfter { app.sceneState = sceneState }
     let callback = Callback(
       seq: takeSeq(), time: now, app: app.name,
       scene: app.isScene && method.isSceneCallback ? sceneName : nil,
-      method: method, notifications: notifications, state: new,
+      method: method, aggregateNotification: aggregateNotification, state: new,
       sceneState: app.isScene ? (new == .notRunning ? .unattached : app.sceneState) : nil,
       taskId: taskId)
     journal.append(.callback(callback))

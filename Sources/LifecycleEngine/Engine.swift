@@ -14,9 +14,6 @@ public final class Engine {
   private var devices: [String: Device] = [:]
   /// The same devices by slot, the key of `realtimeDeadlines`.
   private var slots = SlotTable<Device>()
-  /// For each realtime device, the host instant at which its device time was zero
-  /// (moved back when a client advances its clock).
-  private var epochs: [String: Instant] = [:]
   /// The realtime devices with a pending deadline, by host time of that deadline.
   private var realtimeDeadlines = IndexedHeap<RealtimeOrder>()
 
@@ -50,7 +47,6 @@ public final class Engine {
   public func reset(now: Instant) {
     devices = [:]
     slots = SlotTable()
-    epochs = [:]
     realtimeDeadlines = IndexedHeap()
     createDefaultDevice(now: now)
   }
@@ -82,14 +78,13 @@ public final class Engine {
         passcode: spec.passcode ?? defaults.passcode, configuration: configuration)
     }
     devices[spec.id] = device
-    if device.clockMode == .realtime { epochs[spec.id] = now }
+    if device.clockMode == .realtime { device.hostEpoch = now }
     return device.snapshot
   }
 
   public func removeDevice(_ id: String, now: Instant) throws(EngineError) {
     if id == Self.defaultDeviceID { throw .defaultDeviceIsPermanent }
     guard let device = devices.removeValue(forKey: id) else { throw .unknownDevice(id) }
-    epochs[id] = nil
     realtimeDeadlines.remove(device.slot)
     slots.remove(device.slot)
   }
@@ -121,7 +116,7 @@ public final class Engine {
       throw .invalid([ValidationIssue(field: "seconds", message: "must be 0 to 315360000")])
     }
     return try withDevice(device, now: now) { device in
-      if let epoch = epochs[device.id] { epochs[device.id] = epoch - duration }
+      if let epoch = device.hostEpoch { device.hostEpoch = epoch - duration }
       return device.advance(to: device.now + duration)
     }
   }
@@ -245,7 +240,7 @@ public final class Engine {
   ) throws(EngineError) -> T {
     advance(to: now)
     guard let device = devices[id] else { throw .unknownDevice(id) }
-    if let epoch = epochs[id] { _ = device.advance(to: .zero + (now - epoch)) }
+    if let epoch = device.hostEpoch { _ = device.advance(to: .zero + (now - epoch)) }
     defer { updateRealtimeDeadline(of: device) }
     return try body(device)
   }
@@ -260,7 +255,7 @@ public final class Engine {
   }
 
   private func updateRealtimeDeadline(of device: Device) {
-    guard let epoch = epochs[device.id] else { return }
+    guard let epoch = device.hostEpoch else { return }
     realtimeDeadlines.set(
       device.slot,
       to: device.nextDeadline.map {
