@@ -187,10 +187,24 @@ struct JSONWriter: ~Copyable {
     bool(value)
   }
 
+  /// A string that needs no escaping: see `unescaped(_:)`.
+  @inline(__always)
+  mutating func member(_ name: StaticString, unescaped value: String?) {
+    key(name)
+    guard let value else { return null() }
+    unescaped(value)
+  }
+
+  /// An enumeration's case by its raw value, or null.
+  @inline(__always)
+  mutating func member(_ name: StaticString, _ value: (some RawRepresentable<String>)?) {
+    member(name, unescaped: value?.rawValue)
+  }
+
   @inline(__always)
   mutating func member(_ name: StaticString, _ values: [some RawRepresentable<String>]) {
     key(name)
-    array(values) { $0.string($1.rawValue) }
+    array(values) { $0.unescaped($1.rawValue) }
   }
 
   /// An instant in seconds, or null.
@@ -279,6 +293,21 @@ struct JSONWriter: ~Copyable {
       append(#"\u00"#)
       append(hex.utf8Start[Int(byte >> 4)])
       append(hex.utf8Start[Int(byte & 0xF)])
+    }
+  }
+
+  /// A string that never needs escaping, copied whole: an enumeration's raw value, or a device
+  /// or app name (`Engine.isValidName` allows letters, digits, `.`, `_` and `-` only). Debug
+  /// builds check the promise.
+  mutating func unescaped(_ value: String) {
+    separate()
+    var text = value
+    text.withUTF8 { utf8 in
+      assert(!Self.needsEscaping(utf8), "unescaped(\(value)) needs escaping")
+      reserve(utf8.count + 2)
+      append(UInt8(ascii: "\""))
+      append(utf8)
+      append(UInt8(ascii: "\""))
     }
   }
 

@@ -108,8 +108,8 @@ public final class LifecycleAPI {
       let snapshot = try engine.device(device, now: now)
       return .json(200) { w in
         w.object { w in
-          w.member("device", device)
-          w.member("clock", snapshot.clock.rawValue)
+          w.member("device", unescaped: device)
+          w.member("clock", snapshot.clock)
           w.member("now", time: snapshot.now)
           w.member("nextDeadline", time: snapshot.nextDeadline)
         }

@@ -5,8 +5,8 @@ import LifecycleEngine
 extension JSONWriter {
   mutating func device(_ device: DeviceSnapshot) {
     object { w in
-      w.member("id", device.id)
-      w.member("clock", device.clock.rawValue)
+      w.member("id", unescaped: device.id)
+      w.member("clock", device.clock)
       w.member("now", time: device.now)
       w.member("locked", device.locked)
       w.member("passcode", device.passcode)
@@ -36,11 +36,11 @@ extension JSONWriter {
 
   mutating func app(_ app: AppSnapshot) {
     object { w in
-      w.member("name", app.name)
-      w.member("device", app.device)
-      w.member("lifecycle", app.lifecycle.rawValue)
-      w.member("state", app.state.rawValue)
-      w.member("sceneState", app.sceneState?.rawValue)
+      w.member("name", unescaped: app.name)
+      w.member("device", unescaped: app.device)
+      w.member("lifecycle", app.lifecycle)
+      w.member("state", app.state)
+      w.member("sceneState", app.sceneState)
       w.member("memoryMB", app.memoryMB)
       w.member("backgroundMemoryMB", app.backgroundMemoryMB)
       w.member("footprintMB", app.footprintMB)
@@ -66,7 +66,7 @@ extension JSONWriter {
       w.key("backgroundWork")
       if let work = app.backgroundWork {
         w.object { w in
-          w.member("reason", work.reason.rawValue)
+          w.member("reason", work.reason)
           w.member("deadline", time: work.deadline)
         }
       } else {
@@ -87,17 +87,17 @@ extension JSONWriter {
     object { w in
       w.member("seq", callback.seq)
       w.member("time", time: callback.time)
-      w.member("app", callback.app)
-      w.member("scene", callback.scene)
-      w.member("method", callback.method.rawValue)
+      w.member("app", unescaped: callback.app)
+      w.member("scene", unescaped: callback.scene)
+      w.member("method", callback.method)
       w.key("notifications")
       w.array { w in  // as `Callback.notifications` lists them, without making the list
-        if let own = callback.method.notification { w.string(own) }
-        if let aggregate = callback.aggregateNotification { w.string(aggregate) }
+        if let own = callback.method.notification { w.unescaped(own) }
+        if let aggregate = callback.aggregateNotification { w.unescaped(aggregate) }
       }
-      w.member("state", callback.state.rawValue)
+      w.member("state", callback.state)
       if let sceneState = callback.sceneState {
-        w.member("sceneState", sceneState.rawValue)
+        w.member("sceneState", sceneState)
       }
       if let taskId = callback.taskId {
         w.member("taskId", taskId)
@@ -109,15 +109,15 @@ extension JSONWriter {
     object { w in
       w.member("seq", transition.seq)
       w.member("time", time: transition.time)
-      w.member("app", transition.app)
-      w.member("from", transition.from.rawValue)
-      w.member("to", transition.to.rawValue)
-      w.member("cause", transition.cause.name)
+      w.member("app", unescaped: transition.app)
+      w.member("from", transition.from)
+      w.member("to", transition.to)
+      w.member("cause", unescaped: transition.cause.name)
       if let code = transition.terminationCode {
-        w.member("terminationCode", code.rawValue)
+        w.member("terminationCode", code)
       }
       if case .jetsam(let reason) = transition.cause {
-        w.member("jetsamReason", reason.rawValue)
+        w.member("jetsamReason", reason)
       }
     }
   }
@@ -128,12 +128,12 @@ extension JSONWriter {
     previousState: String, state: String
   ) {
     object { w in
-      w.member("device", device)
-      w.member("app", app)
+      w.member("device", unescaped: device)
+      w.member("app", unescaped: app)
       w.key("event")
       w.event(event)
-      w.member("previousState", previousState)
-      w.member("state", state)
+      w.member("previousState", unescaped: previousState)
+      w.member("state", unescaped: state)
       w.key("callbacks")
       w.callbacks(outcome.callbacks)
       w.key("transitions")
@@ -141,9 +141,9 @@ extension JSONWriter {
       w.key("effects")
       w.array(outcome.effects(excluding: app)) { w, effect in
         w.object { w in
-          w.member("app", effect.app)
-          w.member("previousState", effect.previousState.rawValue)
-          w.member("state", effect.state.rawValue)
+          w.member("app", unescaped: effect.app)
+          w.member("previousState", effect.previousState)
+          w.member("state", effect.state)
         }
       }
       w.key("result")
@@ -174,10 +174,10 @@ extension JSONWriter {
   mutating func jetsamRecord(_ record: JetsamRecord) {
     object { w in
       w.member("time", time: record.time)
-      w.member("app", record.app)
-      w.member("reason", record.reason.rawValue)
+      w.member("app", unescaped: record.app)
+      w.member("reason", record.reason)
       w.member("footprintMB", record.footprintMB)
-      w.member("state", record.state.rawValue)
+      w.member("state", record.state)
     }
   }
 
@@ -196,7 +196,7 @@ extension JSONWriter {
         w.member("kind", "event")
         w.member("seq", seq)
         w.member("time", time: time)
-        w.member("app", app)
+        w.member("app", unescaped: app)
         w.key("event")
         w.event(event)
       }
@@ -209,9 +209,9 @@ extension JSONWriter {
       w.key("type")
       switch event {
       case .device(let event):
-        w.string(event.rawValue)
+        w.unescaped(event.rawValue)
       case .app(let event):
-        w.string(event.type.rawValue)
+        w.unescaped(event.type.rawValue)
         w.parameters(of: event)
       }
     }
@@ -222,13 +222,13 @@ extension JSONWriter {
     case .launch(let url?):
       member("url", url)
     case .interruptionBegan(let source):
-      member("source", source.rawValue)
+      member("source", source)
     case .interruptionEnded(let outcome):
-      member("outcome", outcome.rawValue)
+      member("outcome", outcome)
     case .purge(let reason):
-      member("reason", reason.rawValue)
+      member("reason", reason)
     case .backgroundLaunch(let reason):
-      member("reason", reason.rawValue)
+      member("reason", reason)
     case .beginBackgroundTask(let name?):
       member("name", name)
     case .endBackgroundTask(let id):

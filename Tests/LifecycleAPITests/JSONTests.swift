@@ -1,3 +1,4 @@
+import LifecycleEngine
 import Testing
 
 @testable import LifecycleAPI
@@ -111,6 +112,26 @@ import Testing
       }
     }
     #expect(written == #"{"a":1,"b":[null,{},[],false],"c":null,"dynamic \"key\"":"x"}"#)
+  }
+
+  @Test func unescapedStringsAndEnumerationsAreCopiedWhole() {
+    let written = text { w in
+      w.object { w in
+        w.member("app", unescaped: "mail-2.beta_x")
+        w.member("state", AppState.background)
+        w.member("sceneState", nil as SceneState?)
+        w.member("modes", [BackgroundMode.audio, BackgroundMode.fetch])
+        w.key("list")
+        w.array { w in
+          w.unescaped("a")
+          w.unescaped("")
+        }
+      }
+    }
+    #expect(
+      written
+        == #"{"app":"mail-2.beta_x","state":"background","sceneState":null,"modes":["audio","fetch"],"list":["a",""]}"#
+    )
   }
 
   @Test func stringsEscapeOnlyWhatJSONRequires() {
