@@ -6,6 +6,11 @@ public struct HTTPHeaders: Hashable, Sendable, Sequence {
     self.fields = fields
   }
 
+  /// No fields yet, with room for `minimumCapacity` of them.
+  public init(minimumCapacity: Int) {
+    fields.reserveCapacity(minimumCapacity)
+  }
+
   public mutating func append(name: String, value: String) {
     fields.append((name, value))
   }

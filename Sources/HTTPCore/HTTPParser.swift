@@ -44,6 +44,8 @@ public struct HTTPParser {
   private var scanFrom = 0
   private var state = State.requestLine
   private var request = HTTPRequest(method: "", target: "")
+  /// What the current request's fields say about its framing, noted as they are read.
+  private var framing = FramingFields()
   /// Bytes of field lines read for the current request (headers, then trailers).
   private var fieldBytes = 0
   private var fieldCount = 0
@@ -113,8 +115,10 @@ public struct HTTPParser {
         if line.isEmpty {
           if let event = try finishHead() { return event }
         } else {
-          let field = try parseField(line)
-          request.headers.append(name: field.name, value: field.value)
+          let (name, bytes) = try parseField(line)
+          let value = String(decoding: bytes, as: UTF8.self)
+          framing.note(name: name, value: value)
+          request.headers.append(name: String(decoding: name, as: UTF8.self), value: value)
         }
       case .fixedBody(let remaining):
         let taken = takeBody(upTo: remaining)
@@ -224,7 +228,7 @@ public struct HTTPParser {
     guard method.allSatisfy(\.isTokenCharacter) else {
       throw .badRequest("the method is not a token")
     }
-    guard version.count == 8, version.starts(with: "HTTP/".utf8),
+    guard version.count == 8, version.prefix(5).equals("HTTP/"),
       version[version.startIndex + 6] == .dot,
       let major = version[version.startIndex + 5].digitValue,
       let minor = version[version.startIndex + 7].digitValue
@@ -234,7 +238,7 @@ public struct HTTPParser {
     }
     // Which methods a resource answers is the application's business (405 with Allow); only
     // CONNECT, which would turn the connection into a tunnel, is refused here.
-    if method.elementsEqual("CONNECT".utf8) {
+    if method.equals("CONNECT") {
       throw HTTPError(.notImplemented, "CONNECT is not implemented: no tunnels")
     }
     guard !target.isEmpty, target.allSatisfy({ (0x21...0x7E).contains($0) }) else {
@@ -243,7 +247,8 @@ public struct HTTPParser {
     let methodName = String(decoding: method, as: UTF8.self)
     request = HTTPRequest(
       method: methodName, target: try Self.originForm(of: target, method: methodName),
-      minorVersion: min(minor, 1))
+      minorVersion: min(minor, 1), headers: HTTPHeaders(minimumCapacity: 8))
+    framing = FramingFields()
     (fieldBytes, fieldCount) = (0, 0)
   }
 
@@ -264,7 +269,7 @@ public struct HTTPParser {
 
   /// `field-name ":" OWS field-value OWS` (RFC 9112 §5), strictly.
   private func parseField(_ line: ArraySlice<UInt8>) throws(HTTPError) -> (
-    name: String, value: String
+    name: ArraySlice<UInt8>, value: ArraySlice<UInt8>
   ) {
     if line.first == .space || line.first == .tab {
       throw .badRequest("obsolete line folding in the header fields")
@@ -282,28 +287,15 @@ public struct HTTPParser {
     guard value.allSatisfy({ $0 == .space || $0 == .tab || ($0 > 0x20 && $0 != 0x7F) }) else {
       throw .badRequest("a header field value contains a control character")
     }
-    return (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+    return (name, value)
   }
 
   // MARK: Framing
 
   /// Checks the head and chooses the body's framing (RFC 9112 §6).
   private mutating func finishHead() throws(HTTPError) -> HTTPParserEvent? {
-    var hosts = 0
-    var transferEncodings: [String] = []
-    var contentLengths: [String] = []
-    var expectation: String?
-    for (name, value) in request.headers {
-      if name.equalsIgnoringASCIICase("Host") {
-        hosts += 1
-      } else if name.equalsIgnoringASCIICase("Content-Length") {
-        contentLengths.append(value)
-      } else if name.equalsIgnoringASCIICase("Transfer-Encoding") {
-        transferEncodings.append(value)
-      } else if name.equalsIgnoringASCIICase("Expect") {
-        expectation = expectation ?? value
-      }
-    }
+    let (hosts, transferEncodings, expectation) =
+      (framing.hosts, framing.transferEncodings, framing.expectation)
     if hosts > 1 || (hosts == 0 && request.minorVersion == 1) {
       throw .badRequest("an HTTP/1.1 request needs exactly one Host header field")
     }
@@ -311,7 +303,7 @@ public struct HTTPParser {
       if request.minorVersion == 0 {
         throw .badRequest("Transfer-Encoding in an HTTP/1.0 request")
       }
-      if !contentLengths.isEmpty {
+      if framing.contentLengths > 0 {
         throw .badRequest("both Transfer-Encoding and Content-Length")
       }
       let codings = transferEncodings.flatMap {
@@ -325,8 +317,8 @@ public struct HTTPParser {
         throw HTTPError(.notImplemented, "the transfer coding \(other) is not implemented")
       }
       state = .chunkSize
-    } else if let length = contentLengths.first {
-      guard contentLengths.count == 1 else { throw .badRequest("more than one Content-Length") }
+    } else if let length = framing.contentLength {
+      guard framing.contentLengths == 1 else { throw .badRequest("more than one Content-Length") }
       guard (1...19).contains(length.utf8.count), length.utf8.allSatisfy(\.isDigit),
         let bytes = Int(length)
       else { throw .badRequest("Content-Length is not a decimal number") }
@@ -389,6 +381,47 @@ public struct HTTPParser {
     buffer.removeSubrange(..<start)
     start = 0
     scanFrom = 0
+  }
+}
+
+/// The header fields that decide a request's framing (RFC 9112 §6), noted as they are read so
+/// that the head need not be searched again.
+private struct FramingFields {
+  var hosts = 0
+  /// The first `Content-Length`, and how many there were.
+  var contentLength: String?
+  var contentLengths = 0
+  var transferEncodings: [String] = []
+  /// The first `Expect`.
+  var expectation: String?
+
+  mutating func note(name: ArraySlice<UInt8>, value: String) {
+    if name.equalsIgnoringASCIICase("host") {
+      hosts += 1
+    } else if name.equalsIgnoringASCIICase("content-length") {
+      contentLength = contentLength ?? value
+      contentLengths += 1
+    } else if name.equalsIgnoringASCIICase("transfer-encoding") {
+      transferEncodings.append(value)
+    } else if name.equalsIgnoringASCIICase("expect") {
+      expectation = expectation ?? value
+    }
+  }
+}
+
+extension ArraySlice<UInt8> {
+  /// Whether these bytes are exactly `literal`.
+  func equals(_ literal: StaticString) -> Bool {
+    count == literal.utf8CodeUnitCount
+      && withUnsafeBufferPointer { memcmp($0.baseAddress!, literal.utf8Start, count) == 0 }
+  }
+
+  /// Whether these bytes are `lowercase` in any case (it must be lowercase ASCII).
+  func equalsIgnoringASCIICase(_ lowercase: StaticString) -> Bool {
+    count == lowercase.utf8CodeUnitCount
+      && zip(self, UnsafeBufferPointer(start: lowercase.utf8Start, count: count)).allSatisfy {
+        asciiLowercased($0) == $1
+      }
   }
 }
 
