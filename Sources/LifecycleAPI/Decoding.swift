@@ -6,8 +6,10 @@ import LifecycleEngine
 struct Fields {
   private let members: [(String, JSON)]
   private let location: Location
-  /// The keys asked for: a handful, so a list is cheaper than a set.
-  private var known: [String] = []
+  /// The members a reader asked for, by index: a bit each for the first 64 (no allocation),
+  /// a list beyond (only an object with unknown members has that many).
+  private var asked: UInt64 = 0
+  private var askedBeyond: [Int] = []
   private(set) var issues: [(field: String, message: String)] = []
 
   /// Where the object is in the body; its path is spelled only when a problem names it.
@@ -41,12 +43,12 @@ struct Fields {
   }
 
   fileprivate mutating func member(_ key: String, required: Bool) -> JSON? {
-    known.append(key)
-    guard let value = members.first(where: { $0.0 == key })?.1 else {
+    guard let index = members.firstIndex(where: { $0.0 == key }) else {
       if required { issues.append((name(key), "is required")) }
       return nil
     }
-    return value
+    if index < 64 { asked |= 1 << index } else { askedBeyond.append(index) }
+    return members[index].1
   }
 
   mutating func string(_ key: String, required: Bool = false, maxBytes: Int = 256) -> String? {
@@ -129,7 +131,8 @@ struct Fields {
 
   /// Records every member no reader asked for.
   mutating func checkUnknownMembers() {
-    for (key, _) in members where !known.contains(key) {
+    for (index, (key, _)) in members.enumerated()
+    where index < 64 ? asked & 1 << index == 0 : !askedBeyond.contains(index) {
       issues.append((name(key), "is not a known field"))
     }
   }
@@ -243,21 +246,9 @@ enum Decode {
   static func events<Event>(
     _ body: JSON, _ decode: (inout Fields) -> Event?
   ) throws(Problem) -> (events: [Event], isArray: Bool) {
-    let objects: [(JSON, Fields.Location)]
-    let isArray: Bool
-    if case .array(let elements) = body {
-      guard !elements.isEmpty, elements.count <= 100 else {
-        throw Problem.validation("body", "must hold 1 to 100 events")
-      }
-      objects = elements.enumerated().map { ($1, .element($0)) }
-      isArray = true
-    } else {
-      objects = [(body, .body)]
-      isArray = false
-    }
     var events: [Event] = []
     var issues: [(field: String, message: String)] = []
-    for (object, location) in objects {
+    func read(_ object: JSON, at location: Fields.Location) {
       var fields = Fields(object, at: location)
       let event = decode(&fields)
       if fields.problem() != nil {
@@ -266,8 +257,18 @@ enum Decode {
         events.append(event)
       }
     }
+    guard case .array(let elements) = body else {
+      read(body, at: .body)
+      if let problem = Fields.problem(issues) { throw problem }
+      return (events, false)
+    }
+    guard !elements.isEmpty, elements.count <= 100 else {
+      throw Problem.validation("body", "must hold 1 to 100 events")
+    }
+    events.reserveCapacity(elements.count)
+    for (index, element) in elements.enumerated() { read(element, at: .element(index)) }
     if let problem = Fields.problem(issues) { throw problem }
-    return (events, isArray)
+    return (events, true)
   }
 }
 

@@ -120,6 +120,7 @@ private struct JSONReader {
       position += 1
       return .object(members)
     }
+    members.reserveCapacity(4)  // room for a request object's members: one allocation, not three
     while true {
       skipWhitespace()
       guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
@@ -156,6 +157,7 @@ private struct JSONReader {
       position += 1
       return .array(elements)
     }
+    elements.reserveCapacity(4)  // a typical scenario's events: one allocation, not three
     while true {
       elements.append(try value(depth: depth))
       skipWhitespace()

@@ -237,6 +237,25 @@ import Testing
     #expect(invalidName.json?["validation"] != nil)
   }
 
+  /// Known members are told from unknown ones wherever they stand, the 64th member and beyond
+  /// included.
+  @Test func unknownMembersAreFoundInLargeObjects() {
+    let unknown = (0..<70).map { "x\($0)" }
+    let members = unknown[..<63] + ["name", "memoryMB"] + unknown[63...]
+    let body =
+      "{"
+      + members.map { #""\#($0)":"# + ($0 == "name" ? #""big""# : "1") }
+      .joined(separator: ",") + "}"
+    let response = call("POST", "/v1/apps", body)
+    #expect(response.status == 422)
+    guard case .array(let issues)? = response.json?["validation"] else {
+      Issue.record("no validation list")
+      return
+    }
+    #expect(issues.map { $0["field"] } == unknown.map { .string($0) })
+    #expect(call("GET", "/v1/apps/big").status == 404)
+  }
+
   @Test func eventValidation() {
     call("POST", "/v1/apps", #"{"name":"mail"}"#)
     #expect(call("POST", "/v1/apps/mail/events", #"{"type":"fly"}"#).status == 422)
