@@ -22,8 +22,15 @@ extension Device {
       app.backgroundMemoryMB = megabytes
     }
     usedMB += app.footprint - old
-    if app.footprint > old { footprintGrew.append(app.name) }
+    noteGrowth(of: app, from: old, to: app.footprint)
     updateVictimOrder(of: app)
+  }
+
+  /// Notes an app whose footprint grows past the per-process limit. (An app that ends an
+  /// operation over the limit, having grown during it, grew past the limit at some step: only
+  /// those steps need noting, so the list is nearly always empty.)
+  func noteGrowth(of app: App, from old: Int, to new: Int) {
+    if new > old, new > perAppLimitMB { grewPastProcessLimit.append(app.name) }
   }
 
   /// Kills apps until memory is within the device's budget, the way jetsam does.
@@ -32,8 +39,8 @@ extension Device {
   /// limit: suspended apps, a memory warning to every running app (once per pressure episode),
   /// then background-running apps. The foreground app dies only for the per-process limit.
   func relieveMemoryPressure() {
-    let grown = footprintGrew
-    footprintGrew = []
+    let grown = grewPastProcessLimit
+    grewPastProcessLimit = []
     for name in grown {
       guard let app = apps[name], app.state.isRunning, app.footprint > perAppLimitMB else {
         continue

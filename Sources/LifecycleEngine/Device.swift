@@ -84,8 +84,9 @@ final class Device {
   var usedMB = 0
   /// A pressure episode is under way: its memory warning has been sent.
   var underPressure = false
-  /// Running apps whose footprint grew during the current operation (per-process limit check).
-  var footprintGrew: [String] = []
+  /// Apps whose footprint grew past the per-process limit during the current operation:
+  /// jetsam kills those still running over it when the operation ends.
+  var grewPastProcessLimit: [String] = []
   var suspendedVictims = IndexedHeap<VictimOrder>()
   var backgroundVictims = IndexedHeap<VictimOrder>()
   /// Each app's earliest deadline.
@@ -179,7 +180,7 @@ final class Device {
       sceneState: app.isScene ? (new == .notRunning ? .unattached : app.sceneState) : nil,
       taskId: taskId)
     journal.append(.callback(callback))
-    outcome.callbacks.append(callback)
+    outcome.record(callback)
     counters.callbacks += 1
     if new != old { changeState(app, to: new, cause: cause) }
   }
@@ -195,7 +196,7 @@ final class Device {
     let old = app.state
     guard state != old else { return }
     usedMB += app.footprint(in: state) - app.footprint(in: old)
-    if app.footprint(in: state) > app.footprint(in: old) { footprintGrew.append(app.name) }
+    noteGrowth(of: app, from: app.footprint(in: old), to: app.footprint(in: state))
     app.state = state
 
     if old.isForeground, !state.isForeground {
@@ -221,7 +222,7 @@ final class Device {
       seq: takeSeq(), time: now, app: app.name, from: old, to: state, cause: cause,
       terminationCode: terminationCode)
     journal.append(.transition(transition))
-    outcome.transitions.append(transition)
+    outcome.record(transition)
     counters.transitions += 1
     reschedule(app)
   }

@@ -10,6 +10,18 @@ public struct EventOutcome: Hashable, Sendable {
 
   public init() {}
 
+  /// Adds a callback; the first makes room for a typical event's (one allocation, not four).
+  mutating func record(_ callback: Callback) {
+    if callbacks.isEmpty { callbacks.reserveCapacity(8) }
+    callbacks.append(callback)
+  }
+
+  /// Adds a transition; the first makes room for a typical event's.
+  mutating func record(_ transition: Transition) {
+    if transitions.isEmpty { transitions.reserveCapacity(4) }
+    transitions.append(transition)
+  }
+
   /// The apps other than `app` whose state the event changed: first and last state of each,
   /// in the order they were first touched.
   public func effects(excluding app: String?) -> [Effect] {
