@@ -300,15 +300,15 @@ struct JSONWriter: ~Copyable {
   /// or app name (`Engine.isValidName` allows letters, digits, `.`, `_` and `-` only). Debug
   /// builds check the promise.
   mutating func unescaped(_ value: String) {
-    separate()
-    var text = value
-    text.withUTF8 { utf8 in
+    let copied = value.utf8.withContiguousStorageIfAvailable { utf8 in
       assert(!Self.needsEscaping(utf8), "unescaped(\(value)) needs escaping")
+      separate()
       reserve(utf8.count + 2)
       append(UInt8(ascii: "\""))
       append(utf8)
       append(UInt8(ascii: "\""))
     }
+    if copied == nil { string(value) }  // a string not stored as UTF-8 (bridged)
   }
 
   mutating func string(_ value: String?) {

@@ -297,17 +297,20 @@ public final class LifecycleAPI {
   static func isJSON(_ contentType: String) -> Bool {
     let isOWS = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
     let expected: StaticString = "application/json"
-    let bytes = Array(contentType.utf8)
-    var start = 0
-    var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
-    while start < end, isOWS(bytes[start]) { start += 1 }
-    while end > start, isOWS(bytes[end - 1]) { end -= 1 }
-    guard end - start == expected.utf8CodeUnitCount else { return false }
-    return (0..<(end - start)).allSatisfy { offset in
-      let sent = bytes[start + offset]
-      let wanted = expected.utf8Start[offset]
-      return sent == wanted
-        || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(sent) && sent | 0x20 == wanted
+    var text = contentType
+    return text.withUTF8 { bytes in
+      var start = 0
+      var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+      while start < end, isOWS(bytes[start]) { start += 1 }
+      while end > start, isOWS(bytes[end - 1]) { end -= 1 }
+      guard end - start == expected.utf8CodeUnitCount else { return false }
+      return (0..<(end - start)).allSatisfy { offset in
+        let sent = bytes[start + offset]
+        let wanted = expected.utf8Start[offset]
+        return sent == wanted
+          || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(sent) && sent | 0x20 == wanted
+      }
     }
   }
+
 }

@@ -47,6 +47,10 @@ extension Device {
       }
       kill(app, cause: .jetsam(.perProcessLimit), jetsamReason: .perProcessLimit)
     }
+    guard isOverLimit else {
+      underPressure = false
+      return
+    }
     killVictims(from: \.suspendedVictims)
     if isOverLimit, !underPressure {
       underPressure = true

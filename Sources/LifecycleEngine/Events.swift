@@ -114,5 +114,13 @@ public enum DeviceEvent: String, CaseIterable, Sendable, Codable {
   /// Midnight, a carrier time update or a daylight-saving change.
   case significantTimeChange
 
-  public var type: EventType { EventType(rawValue: rawValue)! }
+  public var type: EventType {
+    switch self {
+    case .home: .home
+    case .memoryWarning: .memoryWarning
+    case .lock: .lock
+    case .unlock: .unlock
+    case .significantTimeChange: .significantTimeChange
+    }
+  }
 }
