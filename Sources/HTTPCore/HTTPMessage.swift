@@ -233,6 +233,7 @@ private struct ByteWriter {
     self.buffer = buffer
   }
 
+  @inline(__always)
   mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
     precondition(count + bytes.count <= buffer.count, "the message outgrew its estimate")
     guard let base = bytes.baseAddress else { return }
@@ -240,10 +241,12 @@ private struct ByteWriter {
     count += bytes.count
   }
 
+  @inline(__always)
   mutating func write(_ text: StaticString) {
     text.withUTF8Buffer { write($0) }
   }
 
+  @inline(__always)
   mutating func write(_ text: String) {
     if text.utf8.withContiguousStorageIfAvailable({ write($0) }) == nil {
       Array(text.utf8).withUnsafeBufferPointer { write($0) }

@@ -268,7 +268,7 @@ public final class LifecycleAPI {
   private func health(now: Instant, isDraining: Bool) -> APIResponse {
     .json(200) { w in
       w.object { w in
-        w.member("status", isDraining ? "draining" : "ok")
+        w.member("status", unescaped: isDraining ? "draining" : "ok")
         w.member("version", version)
         w.member("uptimeSeconds", milliseconds: now.milliseconds - startedAt.milliseconds)
         w.member("devices", engine.deviceCount)

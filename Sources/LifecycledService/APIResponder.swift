@@ -39,14 +39,20 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
     api.fireDeadlines(now: Instant(milliseconds: Int64(now)))
   }
 
+  /// The headers of nearly every response, made once.
+  private static let jsonHeaders = HTTPHeaders([("Content-Type", "application/json")])
+
   func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse {
     let response = api.handle(
       APIRequest(
         method: request.method, path: request.path, query: request.query,
         contentType: request.headers["Content-Type"], body: request.body),
       now: Instant(milliseconds: Int64(context.now)), isDraining: context.isDraining)
-    var headers = HTTPHeaders()
-    if !response.body.isEmpty { headers.append(name: "Content-Type", value: response.contentType) }
+    var headers =
+      response.body.isEmpty
+      ? HTTPHeaders()
+      : response.contentType == "application/json"
+        ? Self.jsonHeaders : HTTPHeaders([("Content-Type", response.contentType)])
     if let allow = response.allow {
       headers.append(name: "Allow", value: allow.joined(separator: ", "))
     }
