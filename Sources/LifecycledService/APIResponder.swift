@@ -39,7 +39,16 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
     api.fireDeadlines(now: Instant(milliseconds: Int64(now)))
   }
 
-  /// The headers of nearly every response, made once.
+  /// The headers that name `contentType`; the JSON ones, which nearly every response has, are
+  /// made once.
+  private static func headers(contentType: String?) -> HTTPHeaders {
+    switch contentType {
+    case nil: HTTPHeaders()
+    case "application/json": jsonHeaders
+    case let other?: HTTPHeaders([("Content-Type", other)])
+    }
+  }
+
   private static let jsonHeaders = HTTPHeaders([("Content-Type", "application/json")])
 
   func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse {
@@ -48,11 +57,7 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
         method: request.method, path: request.path, query: request.query,
         contentType: request.headers["Content-Type"], body: request.body),
       now: Instant(milliseconds: Int64(context.now)), isDraining: context.isDraining)
-    var headers =
-      response.body.isEmpty
-      ? HTTPHeaders()
-      : response.contentType == "application/json"
-        ? Self.jsonHeaders : HTTPHeaders([("Content-Type", response.contentType)])
+    var headers = Self.headers(contentType: response.body.isEmpty ? nil : response.contentType)
     if let allow = response.allow {
       headers.append(name: "Allow", value: allow.joined(separator: ", "))
     }
