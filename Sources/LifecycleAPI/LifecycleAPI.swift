@@ -175,7 +175,6 @@ public final class LifecycleAPI {
     -> APIResponse
   {
     let (events, isArray) = try Decode.events(body, Decode.appEvent)
-    _ = try engine.state(of: app, on: device, now: now)  // a missing app is a 404, not a refusal
     return try apply(events, isArray: isArray, device: device, app: app) {
       event throws(EngineError) in
       let outcome = try engine.apply(event, to: app, on: device, now: now)
@@ -232,7 +231,14 @@ public final class LifecycleAPI {
           previousState: applied.previousState, state: applied.state)
       } catch {
         var problem = Problem(error)
-        if isArray {
+        // A missing device or app (found at the first event) is a 404 for the resource, not a
+        // refused event of the scenario.
+        let isMissing =
+          switch error {
+          case .unknownDevice, .unknownApp: true
+          default: false
+          }
+        if isArray, !isMissing {
           let results = JSONText(array: writer.text(from: resultsStart))
           problem.extensions += [("failedIndex", JSONText(.integer(index))), ("results", results)]
         }

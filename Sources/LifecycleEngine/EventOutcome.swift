@@ -25,6 +25,7 @@ public struct EventOutcome: Hashable, Sendable {
   /// The apps other than `app` whose state the event changed: first and last state of each,
   /// in the order they were first touched.
   public func effects(excluding app: String?) -> [Effect] {
+    guard transitions.contains(where: { $0.app != app }) else { return [] }  // the usual case
     var effects: [Effect] = []
     var positions: [String: Int] = [:]
     for transition in transitions where transition.app != app {

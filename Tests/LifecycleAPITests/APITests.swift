@@ -92,6 +92,20 @@ import Testing
     #expect(call("GET", "/v1/devices/ci-1/apps/a").json?["state"] == .string("notRunning"))
   }
 
+  @Test func scenariosForMissingDevicesAndAppsAreNotFoundNotRefused() {
+    call("POST", "/v1/devices", #"{"id":"ci-1"}"#)
+    for target in ["/v1/devices/nope/apps/a/events", "/v1/devices/ci-1/apps/nope/events"] {
+      let response = call("POST", target, #"[{"type":"launch"}]"#)
+      #expect(response.status == 404)
+      #expect(response.json?["failedIndex"] == nil)
+      #expect(response.json?["results"] == nil)
+    }
+    let device = call("POST", "/v1/devices/nope/events", #"[{"type":"lock"}]"#)
+    #expect(device.status == 404)
+    #expect(device.json?["failedIndex"] == nil)
+    #expect(device.json?["results"] == nil)
+  }
+
   @Test func clockAdvanceFiresDeadlines() {
     call("POST", "/v1/apps", #"{"name":"mail"}"#)
     call("POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
