@@ -247,7 +247,7 @@ public struct HTTPParser {
     let methodName = String(decoding: method, as: UTF8.self)
     request = HTTPRequest(
       method: methodName, target: try Self.originForm(of: target, method: methodName),
-      minorVersion: min(minor, 1), headers: HTTPHeaders(minimumCapacity: 8))
+      minorVersion: min(minor, 1), headers: HTTPHeaders(minimumCapacity: 8))  // a typical head's
     framing = FramingFields()
     (fieldBytes, fieldCount) = (0, 0)
   }
@@ -294,19 +294,17 @@ public struct HTTPParser {
 
   /// Checks the head and chooses the body's framing (RFC 9112 §6).
   private mutating func finishHead() throws(HTTPError) -> HTTPParserEvent? {
-    let (hosts, transferEncodings, expectation) =
-      (framing.hosts, framing.transferEncodings, framing.expectation)
-    if hosts > 1 || (hosts == 0 && request.minorVersion == 1) {
+    if framing.hosts > 1 || (framing.hosts == 0 && request.minorVersion == 1) {
       throw .badRequest("an HTTP/1.1 request needs exactly one Host header field")
     }
-    if !transferEncodings.isEmpty {
+    if !framing.transferEncodings.isEmpty {
       if request.minorVersion == 0 {
         throw .badRequest("Transfer-Encoding in an HTTP/1.0 request")
       }
-      if framing.contentLengths > 0 {
+      if framing.contentLengthCount > 0 {
         throw .badRequest("both Transfer-Encoding and Content-Length")
       }
-      let codings = transferEncodings.flatMap {
+      let codings = framing.transferEncodings.flatMap {
         $0.split(separator: ",", omittingEmptySubsequences: false)
       }
       .map { $0.trimmingOWS().lowercased() }
@@ -318,7 +316,9 @@ public struct HTTPParser {
       }
       state = .chunkSize
     } else if let length = framing.contentLength {
-      guard framing.contentLengths == 1 else { throw .badRequest("more than one Content-Length") }
+      guard framing.contentLengthCount == 1 else {
+        throw .badRequest("more than one Content-Length")
+      }
       guard (1...19).contains(length.utf8.count), length.utf8.allSatisfy(\.isDigit),
         let bytes = Int(length)
       else { throw .badRequest("Content-Length is not a decimal number") }
@@ -331,7 +331,7 @@ public struct HTTPParser {
     } else {
       return completeRequest()
     }
-    if let expectation {
+    if let expectation = framing.expectation {
       guard expectation.equalsIgnoringASCIICase("100-continue") else {
         throw HTTPError(.expectationFailed, "only the expectation 100-continue is supported")
       }
@@ -390,7 +390,7 @@ private struct FramingFields {
   var hosts = 0
   /// The first `Content-Length`, and how many there were.
   var contentLength: String?
-  var contentLengths = 0
+  var contentLengthCount = 0
   var transferEncodings: [String] = []
   /// The first `Expect`.
   var expectation: String?
@@ -400,7 +400,7 @@ private struct FramingFields {
       hosts += 1
     } else if name.equalsIgnoringASCIICase("content-length") {
       contentLength = contentLength ?? value
-      contentLengths += 1
+      contentLengthCount += 1
     } else if name.equalsIgnoringASCIICase("transfer-encoding") {
       transferEncodings.append(value)
     } else if name.equalsIgnoringASCIICase("expect") {

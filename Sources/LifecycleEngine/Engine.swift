@@ -155,13 +155,6 @@ public final class Engine {
     try withApp(name, on: device, now: now) { device, app in device.remove(app) }
   }
 
-  /// An app's state alone: what `app(_:on:now:)` reports as `state`, without the rest.
-  public func state(of name: String, on device: String, now: Instant) throws(EngineError)
-    -> AppState
-  {
-    try withApp(name, on: device, now: now) { _, app in app.state }
-  }
-
   /// Whether a device is locked: what `device(_:now:)` reports as `locked`, without the rest.
   public func isLocked(_ device: String, now: Instant) throws(EngineError) -> Bool {
     try withDevice(device, now: now) { $0.locked }
