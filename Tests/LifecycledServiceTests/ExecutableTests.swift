@@ -105,6 +105,47 @@ import Testing
     #expect(service.waitForExit() == 0)
   }
 
+  /// Checklist E3: a burst of a thousand requests creating and launching apps past the
+  /// device's memory budget. Jetsam kills by policy as it goes, every request gets its 2xx, and
+  /// the API answers others in the middle of the burst.
+  @Test func burstPastTheMemoryBudgetPurgesAndKeepsServing_E3() throws {
+    let service = try RunningService(["--port", "0", "--log-level", "notice"])
+    let base = "http://127.0.0.1:\(service.port)"
+    let device = #"{"id":"burst","clock":"manual","memoryLimitMB":25000}"#
+    #expect(try curl("\(base)/v1/devices", post: device).hasPrefix("201 "))
+    // 500 apps of 100 MB in the foreground and the background: 250 fit.
+    let burst = (0..<500).map { index in
+      let app = #"{"name":"a\#(index)","memoryMB":100,"backgroundMemoryMB":100}"#
+      let events = #"[{"type":"launch"},{"type":"home"}]"#
+      return post("/v1/devices/burst/apps", app)
+        + post("/v1/devices/burst/apps/a\(index)/events", events)
+    }
+    let connection = try RawConnection(port: service.port)
+    var statuses: [Int] = []
+    for start in stride(from: 0, to: 500, by: 50) {  // sent and read in turns: no buffer fills
+      connection.send(burst[start..<(start + 50)].joined())
+      if start == 250 {
+        #expect(try curl("\(base)/health").hasPrefix("200 "))  // answered amid the burst
+      }
+      statuses += connection.receiveStatuses(100)
+    }
+    #expect(statuses == Array(repeating: [201, 200], count: 500).flatMap { $0 })
+    let state = try curl("\(base)/v1/devices/burst")
+    #expect(state.contains(#""memory":{"usedMB":25000,"limitMB":25000"#))
+    #expect(state.contains(#""jetsamKills":250,"#))
+    let jetsam = try curl("\(base)/v1/devices/burst/jetsam")
+    #expect(jetsam.hasPrefix(#"200 {"kills":[{"time":0.0,"app":"a0","reason":"vm-pageshortage""#))
+    service.signal(SIGTERM)
+    #expect(service.waitForExit() == 0)
+    #expect(service.log.components(separatedBy: "lifecycle.kill").count - 1 == 250)
+  }
+
+  /// A POST request with a JSON body, on the wire.
+  func post(_ path: String, _ body: String) -> String {
+    "POST \(path) HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+      + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+  }
+
   func residentKiB(_ pid: Int32) throws -> Int {
     let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
     let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
@@ -279,26 +320,34 @@ final class RawConnection {
 
   /// Reads until `count` responses with status 200 have arrived; false if the peer closed first.
   func receiveOKs(_ count: Int) -> Bool {
-    let marker = Array("HTTP/1.1 200 ".utf8)
-    var seen = 0
+    receiveStatuses(count) == Array(repeating: 200, count: count)
+  }
+
+  /// The statuses of the next `count` responses, in order; fewer if the peer closes first.
+  /// (Found by their status lines: the bodies here never hold `HTTP/1.1 `.)
+  func receiveStatuses(_ count: Int) -> [Int] {
+    let marker = Array("HTTP/1.1 ".utf8)
+    let lineLength = marker.count + 3
+    var statuses: [Int] = []
     var pending: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65_536)
-    while seen < count {
+    while statuses.count < count {
       let received = recv(fd, &chunk, chunk.count, 0)
-      guard received > 0 else { return false }
+      guard received > 0 else { break }
       pending += chunk[..<received]
       var index = 0
-      while index + marker.count <= pending.count {
+      while index + lineLength <= pending.count {
         if pending[index..<(index + marker.count)].elementsEqual(marker) {
-          seen += 1
-          index += marker.count
+          let digits = pending[(index + marker.count)..<(index + lineLength)]
+          statuses.append(Int(String(decoding: digits, as: UTF8.self)) ?? -1)
+          index += lineLength
         } else {
           index += 1
         }
       }
-      pending = Array(pending.suffix(marker.count - 1))
+      pending = Array(pending[index...])
     }
-    return true
+    return statuses
   }
 
   deinit { close(fd) }
