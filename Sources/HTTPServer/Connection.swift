@@ -79,11 +79,12 @@ final class Connection {
   /// Performs the machine's actions until it waits for an event.
   private func drive() {
     guard case .open = phase else { return }
-    let now = server.moment
+    var now = server.moment
     while let action = machine.nextAction(at: now) {
       switch action {
       case .dispatch(let request):
         respond(to: request, at: now)
+        now = server.moment  // as `respond` left it: after the responder's time
       case .write(let bytes):
         guard write(bytes) else { return updateReadingAndTimer() }
         machine.writeCompleted(now: now.milliseconds)
@@ -100,7 +101,10 @@ final class Connection {
     let started = logged ? uv_hrtime() : 0
     let response = server.responder.respond(
       to: request, context: RequestContext(isDraining: server.isDraining, now: now.milliseconds))
-    machine.responded(response, at: now)
+    // The responder took time of its own: the write, the keep-alive allowance and the next
+    // pipelined request's head count from now, not from when the request's bytes arrived.
+    uv_update_time(server.loop)
+    machine.responded(response, at: server.moment)
     server.armClientTimer()
     guard logged else { return }
     server.logger.info(

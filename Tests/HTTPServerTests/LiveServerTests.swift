@@ -229,6 +229,20 @@ import Testing
     }
   }
 
+  /// The keep-alive allowance runs from when a response is written, not from when the bytes
+  /// that asked for it arrived: a slow response (300 ms, past the 200 ms allowance) leaves the
+  /// connection open for the next request.
+  @Test func keepAliveAllowanceStartsAfterASlowResponse() throws {
+    try withServer({ $0.connection.keepAliveTimeout = 200 }) { live in
+      let client = live.connect()
+      client.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+      #expect(statusCode(client.readResponse()) == 200)
+      usleep(50_000)
+      client.send(Self.get)
+      #expect(statusCode(client.readResponse()) == 200)
+    }
+  }
+
   @Test func readerThatNeverReadsIsDroppedAfterTheSendTimeout_C6() throws {
     try withServer({ $0.connection.sendTimeout = 300 }) { live in
       let client = live.connect()
