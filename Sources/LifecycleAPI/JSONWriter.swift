@@ -197,14 +197,16 @@ struct JSONWriter: ~Copyable {
 
   /// An enumeration's case by its raw value, or null.
   @inline(__always)
-  mutating func member(_ name: StaticString, _ value: (some RawRepresentable<String>)?) {
-    member(name, unescaped: value?.rawValue)
+  mutating func member(_ name: StaticString, _ value: (some NamedCases)?) {
+    key(name)
+    guard let value else { return null() }
+    enumCase(value)
   }
 
   @inline(__always)
-  mutating func member(_ name: StaticString, _ values: [some RawRepresentable<String>]) {
+  mutating func member(_ name: StaticString, _ values: [some NamedCases]) {
     key(name)
-    array(values) { $0.unescaped($1.rawValue) }
+    array(values) { $0.enumCase($1) }
   }
 
   /// An instant in seconds, or null.
@@ -296,11 +298,10 @@ struct JSONWriter: ~Copyable {
     }
   }
 
-  /// A string that never needs escaping, copied whole: an enumeration's raw value, or a device
-  /// or app name (`Engine.isValidName` allows letters, digits, `.`, `_` and `-` only). Debug
+  /// A string that never needs escaping, copied whole: a device or app name (`Engine.isValidName` allows letters, digits, `.`, `_` and `-` only). Debug
   /// builds check the promise.
   mutating func unescaped(_ value: String) {
-    let copied = value.utf8.withContiguousStorageIfAvailable { utf8 in
+    let copied: Void? = value.utf8.withContiguousStorageIfAvailable { utf8 in
       assert(!Self.needsEscaping(utf8), "unescaped(\(value)) needs escaping")
       separate()
       reserve(utf8.count + 2)
@@ -309,6 +310,13 @@ struct JSONWriter: ~Copyable {
       append(UInt8(ascii: "\""))
     }
     if copied == nil { string(value) }  // a string not stored as UTF-8 (bridged)
+  }
+
+  /// An enumeration's case as its raw value (see `NamedCases`).
+  @inline(__always)
+  mutating func enumCase<Cases: NamedCases>(_ value: Cases) {
+    separate()
+    Cases.quotedNames.withText(of: value.caseIndex) { append($0) }
   }
 
   mutating func string(_ value: String?) {

@@ -92,8 +92,8 @@ extension JSONWriter {
       w.member("method", callback.method)
       w.key("notifications")
       w.array { w in  // as `Callback.notifications` lists them, without making the list
-        if let own = callback.method.notification { w.unescaped(own) }
-        if let aggregate = callback.aggregateNotification { w.unescaped(aggregate) }
+        if let own = callback.method.notification { w.enumCase(own) }
+        if let aggregate = callback.aggregateNotification { w.enumCase(aggregate) }
       }
       w.member("state", callback.state)
       if let sceneState = callback.sceneState {
@@ -209,9 +209,9 @@ extension JSONWriter {
       w.key("type")
       switch event {
       case .device(let event):
-        w.unescaped(event.rawValue)
+        w.enumCase(event)
       case .app(let event):
-        w.unescaped(event.type.rawValue)
+        w.enumCase(event.type)
         w.parameters(of: event)
       }
     }

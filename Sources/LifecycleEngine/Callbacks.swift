@@ -39,26 +39,24 @@ public enum CallbackMethod: String, CaseIterable, Sendable, Codable {
   /// The notification posted with this callback, whatever the app's state does.
   /// (Scene callbacks also carry the aggregate `UIApplication` notification when they change
   /// the app's state; see `Device.deliver`.)
-  public var notification: String? {
+  public var notification: UIKitNotification? {
     switch self {
-    case .didFinishLaunching: "UIApplication.didFinishLaunchingNotification"
-    case .willTerminate: "UIApplication.willTerminateNotification"
-    case .didReceiveMemoryWarning: "UIApplication.didReceiveMemoryWarningNotification"
-    case .significantTimeChange: "UIApplication.significantTimeChangeNotification"
-    case .protectedDataWillBecomeUnavailable:
-      "UIApplication.protectedDataWillBecomeUnavailableNotification"
-    case .protectedDataDidBecomeAvailable:
-      "UIApplication.protectedDataDidBecomeAvailableNotification"
-    case .didBecomeActive: "UIApplication.didBecomeActiveNotification"
-    case .willResignActive: "UIApplication.willResignActiveNotification"
-    case .didEnterBackground: "UIApplication.didEnterBackgroundNotification"
-    case .willEnterForeground: "UIApplication.willEnterForegroundNotification"
-    case .sceneWillConnect: "UIScene.willConnectNotification"
-    case .sceneWillEnterForeground: "UIScene.willEnterForegroundNotification"
-    case .sceneDidBecomeActive: "UIScene.didActivateNotification"
-    case .sceneWillResignActive: "UIScene.willDeactivateNotification"
-    case .sceneDidEnterBackground: "UIScene.didEnterBackgroundNotification"
-    case .sceneDidDisconnect: "UIScene.didDisconnectNotification"
+    case .didFinishLaunching: .didFinishLaunching
+    case .willTerminate: .willTerminate
+    case .didReceiveMemoryWarning: .didReceiveMemoryWarning
+    case .significantTimeChange: .significantTimeChange
+    case .protectedDataWillBecomeUnavailable: .protectedDataWillBecomeUnavailable
+    case .protectedDataDidBecomeAvailable: .protectedDataDidBecomeAvailable
+    case .didBecomeActive: .didBecomeActive
+    case .willResignActive: .willResignActive
+    case .didEnterBackground: .didEnterBackground
+    case .willEnterForeground: .willEnterForeground
+    case .sceneWillConnect: .sceneWillConnect
+    case .sceneWillEnterForeground: .sceneWillEnterForeground
+    case .sceneDidBecomeActive: .sceneDidActivate
+    case .sceneWillResignActive: .sceneWillDeactivate
+    case .sceneDidEnterBackground: .sceneDidEnterBackground
+    case .sceneDidDisconnect: .sceneDidDisconnect
     default: nil
     }
   }
@@ -76,15 +74,38 @@ public enum CallbackMethod: String, CaseIterable, Sendable, Codable {
 
   /// The aggregate `UIApplication` notification a scene app posts when its state moves from
   /// `old` to `new` (SPEC 4.1: it rides on the scene callback that causes the change).
-  static func aggregateNotification(from old: AppState, to new: AppState) -> String? {
+  static func aggregateNotification(from old: AppState, to new: AppState) -> UIKitNotification? {
     switch (old.isForeground, new) {
-    case (_, .active) where old != .active: "UIApplication.didBecomeActiveNotification"
-    case (true, .inactive) where old == .active: "UIApplication.willResignActiveNotification"
-    case (true, .background): "UIApplication.didEnterBackgroundNotification"
-    case (false, .inactive): "UIApplication.willEnterForegroundNotification"
+    case (_, .active) where old != .active: .didBecomeActive
+    case (true, .inactive) where old == .active: .willResignActive
+    case (true, .background): .didEnterBackground
+    case (false, .inactive): .willEnterForeground
     default: nil
     }
   }
+}
+
+/// A notification UIKit posts along with a callback; raw values are the names the API reports.
+public enum UIKitNotification: String, CaseIterable, Sendable, Codable {
+  // UIApplication.
+  case didFinishLaunching = "UIApplication.didFinishLaunchingNotification"
+  case willTerminate = "UIApplication.willTerminateNotification"
+  case didReceiveMemoryWarning = "UIApplication.didReceiveMemoryWarningNotification"
+  case significantTimeChange = "UIApplication.significantTimeChangeNotification"
+  case protectedDataWillBecomeUnavailable =
+    "UIApplication.protectedDataWillBecomeUnavailableNotification"
+  case protectedDataDidBecomeAvailable = "UIApplication.protectedDataDidBecomeAvailableNotification"
+  case didBecomeActive = "UIApplication.didBecomeActiveNotification"
+  case willResignActive = "UIApplication.willResignActiveNotification"
+  case didEnterBackground = "UIApplication.didEnterBackgroundNotification"
+  case willEnterForeground = "UIApplication.willEnterForegroundNotification"
+  // UIScene.
+  case sceneWillConnect = "UIScene.willConnectNotification"
+  case sceneWillEnterForeground = "UIScene.willEnterForegroundNotification"
+  case sceneDidActivate = "UIScene.didActivateNotification"
+  case sceneWillDeactivate = "UIScene.willDeactivateNotification"
+  case sceneDidEnterBackground = "UIScene.didEnterBackgroundNotification"
+  case sceneDidDisconnect = "UIScene.didDisconnectNotification"
 }
 
 /// One callback delivered to a simulated app.
@@ -98,7 +119,7 @@ public struct Callback: Hashable, Sendable {
   public var method: CallbackMethod
   /// The aggregate `UIApplication` notification a scene callback posts when it changes the
   /// app's state (SPEC 4.1), after the method's own.
-  public var aggregateNotification: String?
+  public var aggregateNotification: UIKitNotification?
   /// The app's state right after the callback.
   public var state: AppState
   /// The scene's state right after the callback; nil for app-delegate apps.
@@ -108,13 +129,13 @@ public struct Callback: Hashable, Sendable {
 
   /// The notifications posted with this callback, in order: the method's own, then the
   /// aggregate one.
-  public var notifications: [String] {
+  public var notifications: [UIKitNotification] {
     [method.notification, aggregateNotification].compactMap { $0 }
   }
 }
 
 /// Termination codes iOS writes into crash reports for watchdog kills.
-public enum TerminationCode: String, Sendable, Codable {
+public enum TerminationCode: String, CaseIterable, Sendable, Codable {
   /// "ate bad food": a scene or app transition took longer than the watchdog allows.
   case watchdog = "0x8badf00d"
   /// A background task or background work was not finished in time.

@@ -134,6 +134,29 @@ import Testing
     )
   }
 
+  /// Every enumeration the writer copies from prepared text writes each case as its raw value:
+  /// this fails if a type's layout stops matching its case order.
+  @Test func everyCaseOfEveryNamedEnumerationIsWrittenAsItsRawValue() {
+    func check<Cases: NamedCases>(_ type: Cases.Type) {
+      for each in Cases.allCases {
+        #expect(text { $0.enumCase(each) } == "\"\(each.rawValue)\"", "\(type).\(each)")
+      }
+    }
+    check(AppState.self)
+    check(SceneState.self)
+    check(LifecycleModel.self)
+    check(BackgroundMode.self)
+    check(ClockMode.self)
+    check(EventType.self)
+    check(DeviceEvent.self)
+    check(InterruptionSource.self)
+    check(InterruptionOutcome.self)
+    check(BackgroundLaunchReason.self)
+    check(JetsamReason.self)
+    check(CallbackMethod.self)
+    check(UIKitNotification.self)
+    check(TerminationCode.self)
+  }
   @Test func stringsEscapeOnlyWhatJSONRequires() {
     let written = text { $0.string("plain é😀 \" \\ \n\r\t \u{01}\u{1F} / end") }
     #expect(written == #""plain é😀 \" \\ \n\r\t \u0001\u001f / end""#)

@@ -20,7 +20,7 @@ import Testing
   func aggregateNotificationRidesOnTheChangeOfAppState_4_1(
     from: AppState, to: AppState, notification: String
   ) {
-    #expect(CallbackMethod.aggregateNotification(from: from, to: to) == notification)
+    #expect(CallbackMethod.aggregateNotification(from: from, to: to)?.rawValue == notification)
   }
 
   @Test(arguments: [

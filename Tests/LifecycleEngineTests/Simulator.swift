@@ -73,7 +73,7 @@ func trace(_ outcome: EventOutcome) -> [String] {
     if let sceneState = callback.sceneState { line += "/\(sceneState.rawValue)" }
     if let taskId = callback.taskId { line += " task \(taskId)" }
     if !callback.notifications.isEmpty {
-      line += " [\(callback.notifications.joined(separator: ", "))]"
+      line += " [\(callback.notifications.map(\.rawValue).joined(separator: ", "))]"
     }
     return line
   }

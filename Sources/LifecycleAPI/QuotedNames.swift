@@ -1,0 +1,67 @@
+import LifecycleEngine
+
+/// An enumeration the JSON writer writes as its raw value, copied from text prepared once per
+/// type: reading `rawValue` runs a switch and makes a String each time, and the writer then has
+/// to find that String's bytes, which costs more than copying them.
+protocol NamedCases: RawRepresentable<String>, CaseIterable, Sendable
+where AllCases == [Self] {
+  /// The raw values, quoted: `QuotedNames(of: Self.self)`.
+  static var quotedNames: QuotedNames { get }
+}
+
+extension NamedCases {
+  /// The case's position in the declaration, which is also its position in `allCases`: a
+  /// case-only enumeration of up to 256 cases is stored as that number in one byte (Swift's
+  /// type layout, stable since the ABI).
+  @inline(__always)
+  var caseIndex: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
+}
+
+/// Every case's raw value as a JSON string, quoted, in one buffer, found by case index.
+struct QuotedNames: Sendable {
+  private let text: [UInt8]
+  /// Where each case's text starts, and one past the last.
+  private let starts: [Int]
+
+  init<Cases: NamedCases>(of type: Cases.Type) {
+    precondition(MemoryLayout<Cases>.size == 1, "\(type) is not a case-only enumeration")
+    var text: [UInt8] = []
+    var starts = [0]
+    for (index, each) in Cases.allCases.enumerated() {
+      precondition(each.caseIndex == index, "\(type) is not stored as its case index")
+      text.append(UInt8(ascii: "\""))
+      text.append(contentsOf: each.rawValue.utf8)
+      text.append(UInt8(ascii: "\""))
+      starts.append(text.count)
+    }
+    self.text = text
+    self.starts = starts
+  }
+
+  /// Calls `body` with the quoted text of the case at `index`.
+  @inline(__always)
+  func withText<Result>(
+    of index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
+    text.withUnsafeBufferPointer { all in
+      body(UnsafeBufferPointer(rebasing: all[starts[index]..<starts[index + 1]]))
+    }
+  }
+}
+
+extension AppState: NamedCases { static let quotedNames = QuotedNames(of: Self.self) }
+extension SceneState: NamedCases { static let quotedNames = QuotedNames(of: Self.self) }
+extension LifecycleModel: NamedCases { static let quotedNames = QuotedNames(of: Self.self) }
+extension BackgroundMode: NamedCases { static let quotedNames = QuotedNames(of: Self.self) }
+extension ClockMode: NamedCases { static let quotedNames = QuotedNames(of: Self.self) }
+extension EventType: NamedCases { static let quotedNames = QuotedNames(of: Self.self) }
+extension DeviceEvent: NamedCases { static let quotedNames = QuotedNames(of: Self.self) }
+extension InterruptionSource: NamedCases { static let quotedNames = QuotedNames(of: Self.self) }
+extension InterruptionOutcome: NamedCases { static let quotedNames = QuotedNames(of: Self.self) }
+extension BackgroundLaunchReason: NamedCases {
+  static let quotedNames = QuotedNames(of: Self.self)
+}
+extension JetsamReason: NamedCases { static let quotedNames = QuotedNames(of: Self.self) }
+extension CallbackMethod: NamedCases { static let quotedNames = QuotedNames(of: Self.self) }
+extension UIKitNotification: NamedCases { static let quotedNames = QuotedNames(of: Self.self) }
+extension TerminationCode: NamedCases { static let quotedNames = QuotedNames(of: Self.self) }
