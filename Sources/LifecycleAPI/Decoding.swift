@@ -105,11 +105,11 @@ struct Fields {
   }
 
   /// One of the raw values of `T`.
-  mutating func choice<T: RawRepresentable<String> & CaseIterable>(
+  mutating func choice<T: NamedCases>(
     _ key: String, _: T.Type = T.self, required: Bool = false
   ) -> T? {
     guard let value = member(key, required: required) else { return nil }
-    guard case .string(let text) = value, let choice = T(rawValue: text) else {
+    guard case .string(let text) = value, let choice = T(named: text) else {
       issues.append(
         (name(key), "must be one of \(T.allCases.map(\.rawValue).joined(separator: ", "))"))
       return nil
@@ -282,7 +282,7 @@ extension Fields {
     }
     var modes: Set<BackgroundMode> = []
     for element in elements {
-      guard case .string(let text) = element, let mode = BackgroundMode(rawValue: text) else {
+      guard case .string(let text) = element, let mode = BackgroundMode(named: text) else {
         reject(
           "backgroundModes",
           "must list only \(BackgroundMode.allCases.map(\.rawValue).joined(separator: ", "))")

@@ -4,8 +4,8 @@ import LifecycleEngine
 struct Metrics {
   /// Requests by route template and status.
   private(set) var requests: [RequestKey: Int] = [:]
-  /// Events applied, by type.
-  private(set) var events: [EventType: Int] = [:]
+  /// Events applied, by type's case index (an enumeration with raw values hashes its text).
+  private(set) var events = [Int](repeating: 0, count: EventType.allCases.count)
   private(set) var transitions = 0
   /// Kills by cause (and jetsam reason).
   private(set) var kills: [KillKey: Int] = [:]
@@ -32,7 +32,7 @@ struct Metrics {
   }
 
   mutating func count(event: EventType) {
-    events[event, default: 0] += 1
+    events[event.caseIndex] += 1
   }
 
   mutating func count(_ outcome: EventOutcome) {
@@ -59,9 +59,8 @@ struct Metrics {
       })
     family(
       "lifecycled_events_total", "counter", "Events applied, by type.",
-      events.sorted { $0.key.rawValue < $1.key.rawValue }.map {
-        (#"{type="\#($0.key.rawValue)"}"#, $0.value)
-      })
+      EventType.allCases.filter { events[$0.caseIndex] > 0 }.sorted { $0.rawValue < $1.rawValue }
+        .map { (#"{type="\#($0.rawValue)"}"#, events[$0.caseIndex]) })
     family(
       "lifecycled_transitions_total", "counter", "App state transitions.", [("", transitions)])
     family(

@@ -1,5 +1,11 @@
 import LifecycleEngine
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// An enumeration the JSON writer writes as its raw value, copied from text prepared once per
 /// type: reading `rawValue` runs a switch and makes a String each time, and the writer then has
 /// to find that String's bytes, which costs more than copying them.
@@ -15,6 +21,13 @@ extension NamedCases {
   /// type layout, stable since the ABI).
   @inline(__always)
   var caseIndex: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
+
+  /// The case whose raw value is `name`, found among the prepared names: `init(rawValue:)`
+  /// compares Strings one by one, which costs several times more.
+  init?(named name: String) {
+    guard let index = Self.quotedNames.index(of: name) else { return nil }
+    self = unsafeBitCast(UInt8(index), to: Self.self)
+  }
 }
 
 /// Every case's raw value as a JSON string, quoted, in one buffer, found by case index.
@@ -36,6 +49,23 @@ struct QuotedNames: Sendable {
     }
     self.text = text
     self.starts = starts
+  }
+
+  /// The index of the case whose raw value is `name`.
+  func index(of name: String) -> Int? {
+    var name = name
+    return name.withUTF8 { name in
+      text.withUnsafeBufferPointer { all in
+        for index in 0..<starts.count - 1 {
+          let start = starts[index] + 1  // past the quotes
+          guard starts[index + 1] - 1 - start == name.count else { continue }
+          if name.isEmpty || memcmp(all.baseAddress! + start, name.baseAddress!, name.count) == 0 {
+            return index
+          }
+        }
+        return nil
+      }
+    }
   }
 
   /// Calls `body` with the quoted text of the case at `index`.

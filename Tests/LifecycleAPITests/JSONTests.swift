@@ -134,13 +134,17 @@ import Testing
     )
   }
 
-  /// Every enumeration the writer copies from prepared text writes each case as its raw value:
-  /// this fails if a type's layout stops matching its case order.
-  @Test func everyCaseOfEveryNamedEnumerationIsWrittenAsItsRawValue() {
-    func check<Cases: NamedCases>(_ type: Cases.Type) {
+  /// Every enumeration the writer copies from prepared text writes each case as its raw value,
+  /// and reads it back by name: this fails if a type's layout stops matching its case order.
+  @Test func everyCaseOfEveryNamedEnumerationIsWrittenAndReadAsItsRawValue() {
+    func check<Cases: NamedCases & Equatable>(_ type: Cases.Type) {
       for each in Cases.allCases {
         #expect(text { $0.enumCase(each) } == "\"\(each.rawValue)\"", "\(type).\(each)")
+        #expect(Cases(named: each.rawValue) == each)
+        #expect(Cases(named: each.rawValue + "x") == nil)
+        #expect(Cases(named: String(each.rawValue.dropLast())) == nil)
       }
+      #expect(Cases(named: "") == nil)
     }
     check(AppState.self)
     check(SceneState.self)
