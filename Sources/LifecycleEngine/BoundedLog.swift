@@ -16,7 +16,7 @@ public struct BoundedLog<Element> {
 
   public var count: Int { storage.count }
 
-  public mutating func append(_ element: Element) {
+  public mutating func append(_ element: consuming Element) {
     if storage.count < capacity {
       storage.append(element)
     } else {

@@ -114,8 +114,6 @@ public struct Callback: Hashable, Sendable {
   public var seq: Int
   public var time: Instant
   public var app: String
-  /// The scene it was delivered to; nil for app-delegate callbacks.
-  public var scene: String?
   public var method: CallbackMethod
   /// The aggregate `UIApplication` notification a scene callback posts when it changes the
   /// app's state (SPEC 4.1), after the method's own.
@@ -126,6 +124,12 @@ public struct Callback: Hashable, Sendable {
   public var sceneState: SceneState?
   /// The background task whose expiration handler this is.
   public var taskId: Int?
+
+  /// The scene it was delivered to: the app's one scene for a scene callback, nil for an
+  /// app-delegate callback.
+  public var scene: String? {
+    method.isSceneCallback && sceneState != nil ? sceneName : nil
+  }
 
   /// The notifications posted with this callback, in order: the method's own, then the
   /// aggregate one.

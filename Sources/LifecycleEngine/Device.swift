@@ -174,13 +174,12 @@ final class Device {
       ? CallbackMethod.aggregateNotification(from: old, to: new) : nil
     if app.isScene, let sceneState = method.sceneStateAfter { app.sceneState = sceneState }
     let callback = Callback(
-      seq: takeSeq(), time: now, app: app.name,
-      scene: app.isScene && method.isSceneCallback ? sceneName : nil,
-      method: method, aggregateNotification: aggregateNotification, state: new,
+      seq: takeSeq(), time: now, app: app.name, method: method,
+      aggregateNotification: aggregateNotification, state: new,
       sceneState: app.isScene ? (new == .notRunning ? .unattached : app.sceneState) : nil,
       taskId: taskId)
-    journal.append(.callback(callback))
     outcome.record(callback)
+    journal.append(.callback(callback))
     counters.callbacks += 1
     if new != old { changeState(app, to: new, cause: cause) }
   }
@@ -221,8 +220,8 @@ final class Device {
     let transition = Transition(
       seq: takeSeq(), time: now, app: app.name, from: old, to: state, cause: cause,
       terminationCode: terminationCode)
-    journal.append(.transition(transition))
     outcome.record(transition)
+    journal.append(.transition(transition))
     counters.transitions += 1
     reschedule(app)
   }
