@@ -175,28 +175,29 @@ public final class LifecycleAPI {
     -> APIResponse
   {
     let (events, isArray) = try Decode.events(body, Decode.appEvent)
-    return try apply(events, isArray: isArray, device: device, app: app) {
-      event throws(EngineError) in
-      let outcome = try engine.apply(event, to: app, on: device, now: now)
-      metrics.count(event: event.type)
-      guard let subject = outcome.subject else { preconditionFailure("an app event's outcome") }
-      return AppliedEvent(
-        event: .app(event), outcome: outcome, previousState: subject.previousState.rawValue,
-        state: subject.state.rawValue)
+    return try results(isArray: isArray, device: device, app: app) { write throws(EngineError) in
+      try engine.apply(events, to: app, on: device, now: now) { event, outcome in
+        metrics.count(event: event.type)
+        guard let subject = outcome.subject else { preconditionFailure("an app event's outcome") }
+        write(
+          AppliedEvent(
+            event: .app(event), outcome: outcome, previousState: subject.previousState.rawValue,
+            state: subject.state.rawValue))
+      }
     }
   }
 
   private func deviceEvents(_ body: JSON, device: String, now: Instant) throws -> APIResponse {
     let (events, isArray) = try Decode.events(body, Decode.deviceEvent)
-    return try apply(events, isArray: isArray, device: device, app: nil) {
-      event throws(EngineError) in
-      let before = try engine.isLocked(device, now: now)
-      let outcome = try engine.apply(event, on: device, now: now)
-      metrics.count(event: event.type)
-      let after = try engine.isLocked(device, now: now)
-      return AppliedEvent(
-        event: .device(event), outcome: outcome, previousState: before ? "locked" : "unlocked",
-        state: after ? "locked" : "unlocked")
+    return try results(isArray: isArray, device: device, app: nil) { write throws(EngineError) in
+      try engine.apply(events, on: device, now: now) { event, outcome, locked in
+        metrics.count(event: event.type)
+        write(
+          AppliedEvent(
+            event: .device(event), outcome: outcome,
+            previousState: locked.before ? "locked" : "unlocked",
+            state: locked.after ? "locked" : "unlocked"))
+      }
     }
   }
 
@@ -208,12 +209,13 @@ public final class LifecycleAPI {
     var state: String
   }
 
-  /// Applies `events` in order with `apply`, writing each result as it comes: one event's result,
-  /// or a scenario's as `{"results": [...]}`. A refused event ends the scenario with a problem
-  /// that carries the results already applied.
-  private func apply<Event>(
-    _ events: [Event], isArray: Bool, device: String, app: String?,
-    _ apply: (Event) throws(EngineError) -> AppliedEvent
+  /// The response to events that `apply` applies in order, handing each to the function it is
+  /// given, which writes its result as it comes: one event's result, or a scenario's as
+  /// `{"results": [...]}`. A refused event ends the scenario with a problem that carries the
+  /// results already applied.
+  private func results(
+    isArray: Bool, device: String, app: String?,
+    _ apply: ((AppliedEvent) -> Void) throws(EngineError) -> Void
   ) throws(Problem) -> APIResponse {
     var writer = JSONWriter(capacity: 4096)
     if isArray {
@@ -222,28 +224,31 @@ public final class LifecycleAPI {
       writer.beginArray()
     }
     let resultsStart = writer.position
-    for (index, event) in events.enumerated() {
-      do {
-        let applied = try apply(event)
+    var appliedCount = 0
+    do {
+      try apply { applied in
         record(applied.outcome, device: device)
         writer.eventResult(
           applied.outcome, device: device, app: app, event: applied.event,
           previousState: applied.previousState, state: applied.state)
-      } catch {
-        var problem = Problem(error)
-        // A missing device or app (found at the first event) is a 404 for the resource, not a
-        // refused event of the scenario.
-        let isMissing =
-          switch error {
-          case .unknownDevice, .unknownApp: true
-          default: false
-          }
-        if isArray, !isMissing {
-          let results = JSONText(array: writer.text(from: resultsStart))
-          problem.extensions += [("failedIndex", JSONText(.integer(index))), ("results", results)]
-        }
-        throw problem
+        appliedCount += 1
       }
+    } catch {
+      var problem = Problem(error)
+      // A missing device or app (found before the first event) is a 404 for the resource,
+      // not a refused event of the scenario.
+      let isMissing =
+        switch error {
+        case .unknownDevice, .unknownApp: true
+        default: false
+        }
+      if isArray, !isMissing {
+        let results = JSONText(array: writer.text(from: resultsStart))
+        problem.extensions += [
+          ("failedIndex", JSONText(.integer(appliedCount))), ("results", results),
+        ]
+      }
+      throw problem
     }
     if isArray {
       writer.endArray()

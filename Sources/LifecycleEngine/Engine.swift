@@ -102,7 +102,26 @@ public final class Engine {
   public func apply(_ event: DeviceEvent, on device: String, now: Instant) throws(EngineError)
     -> EventOutcome
   {
-    try withDevice(device, now: now) { device throws(EngineError) in try device.apply(event) }
+    var outcome = EventOutcome()
+    try apply([event], on: device, now: now) { _, each, _ in outcome = each }
+    return outcome
+  }
+
+  /// Posts a scenario's device events in order (SPEC section 5), finding the device once.
+  /// `each` receives every event's outcome, with whether the device was locked before and
+  /// after it; a refused event throws, and the events before it stay applied.
+  public func apply(
+    _ events: [DeviceEvent], on device: String, now: Instant,
+    each: (DeviceEvent, EventOutcome, _ locked: (before: Bool, after: Bool)) -> Void
+  ) throws(EngineError) {
+    try withDevice(device, now: now) { device throws(EngineError) in
+      for (index, event) in events.enumerated() {
+        if index > 0 { catchUp(device, to: now) }
+        let lockedBefore = device.locked
+        let outcome = try device.apply(event)
+        each(event, outcome, (lockedBefore, device.locked))
+      }
+    }
   }
 
   /// Moves a device's clock forward by `duration`, firing every deadline on the way in order.
@@ -180,8 +199,23 @@ public final class Engine {
   public func apply(_ event: AppEvent, to app: String, on device: String, now: Instant)
     throws(EngineError) -> EventOutcome
   {
+    var outcome = EventOutcome()
+    try apply([event], to: app, on: device, now: now) { _, each in outcome = each }
+    return outcome
+  }
+
+  /// Posts a scenario's events to one app in order (SPEC section 5), finding the device and
+  /// the app once. `each` receives every event's outcome; a refused event throws, and the
+  /// events before it stay applied.
+  public func apply(
+    _ events: [AppEvent], to app: String, on device: String, now: Instant,
+    each: (AppEvent, EventOutcome) -> Void
+  ) throws(EngineError) {
     try withApp(app, on: device, now: now) { device, app throws(EngineError) in
-      try device.apply(event, to: app)
+      for (index, event) in events.enumerated() {
+        if index > 0 { catchUp(device, to: now) }
+        each(event, try device.apply(event, to: app))
+      }
     }
   }
 
@@ -233,9 +267,15 @@ public final class Engine {
   ) throws(EngineError) -> T {
     advance(to: now)
     guard let device = devices[id] else { throw .unknownDevice(id) }
-    if let epoch = device.hostEpoch { _ = device.advance(to: .zero + (now - epoch)) }
+    catchUp(device, to: now)
     defer { updateRealtimeDeadline(of: device) }
     return try body(device)
+  }
+
+  /// Fires a realtime device's deadlines due by `now` (host time); also between the events of
+  /// a scenario, since an event may leave work due at once.
+  private func catchUp(_ device: Device, to now: Instant) {
+    if let epoch = device.hostEpoch { _ = device.advance(to: .zero + (now - epoch)) }
   }
 
   private func withApp<T>(
