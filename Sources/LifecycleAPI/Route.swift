@@ -1,5 +1,11 @@
 import LifecycleEngine
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A resource of the API, found from a path. `/v1/apps/...` paths address the `default` device.
 enum Route: Equatable {
   case devices
@@ -142,8 +148,7 @@ private struct PathSegments {
   func `is`(_ index: Int, _ literal: StaticString) -> Bool {
     let segment = bounds[index]
     return segment.count == literal.utf8CodeUnitCount
-      && UnsafeBufferPointer(rebasing: bytes[segment]).elementsEqual(
-        UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+      && memcmp(bytes.baseAddress! + segment.lowerBound, literal.utf8Start, segment.count) == 0
   }
 
   /// Segment `index` as a name, or nil if it is empty.

@@ -124,8 +124,8 @@ final class Device {
     outcome = EventOutcome()
     try body()
     relieveMemoryPressure()
-    let done = outcome
-    outcome = EventOutcome()
+    var done = EventOutcome()
+    swap(&done, &outcome)  // moved out, not copied
     return done
   }
 

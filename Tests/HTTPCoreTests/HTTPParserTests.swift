@@ -29,6 +29,15 @@ func errorStatus(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Int? {
 
 /// Checklists A (framing and smuggling) and B (size limits) of server-engineering.md 2.6.
 @Suite struct HTTPParserTests {
+  /// The token table's constants are exactly `tchar` (RFC 9110 §5.6.2).
+  @Test func tokenCharactersAreExactlyTchar() {
+    let tchar = Set(
+      "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+    for byte in UInt8.min...UInt8.max {
+      #expect(byte.isTokenCharacter == tchar.contains(byte), "byte \(byte)")
+    }
+  }
+
   @Test func simpleGet() {
     #expect(
       events("GET /health?x=1 HTTP/1.1\r\nHost: a\r\nAccept: */*\r\n\r\n") == [
