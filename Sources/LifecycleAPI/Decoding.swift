@@ -4,7 +4,9 @@ import LifecycleEngine
 /// every problem is collected, named by its field path (`behavior.didEnterBackgroundSeconds`,
 /// `[2].type`), so that one 422 lists them all.
 struct Fields {
-  private let members: [(String, JSON)]
+  private let document: JSONDocument
+  /// The object's index in the document; nil if the value there is not an object.
+  private let object: Int?
   private let location: Location
   /// The members a reader asked for, by index: a bit each for the first 64 (no allocation),
   /// a list beyond (only an object with unknown members has that many).
@@ -27,46 +29,62 @@ struct Fields {
     }
   }
 
-  init(_ value: JSON, at location: Location = .body) {
+  /// The object at `index` of `document` (the body itself unless given).
+  init(_ document: JSONDocument, at index: Int = JSONDocument.root, location: Location = .body) {
+    self.document = document
     self.location = location
-    if case .object(let members) = value {
-      self.members = members
+    if document[index].kind == .object {
+      object = index
     } else {
-      members = []
+      object = nil
       issues.append((location.path.isEmpty ? "body" : location.path, "must be a JSON object"))
     }
   }
 
-  private func name(_ key: String) -> String {
+  private func name(_ key: some CustomStringConvertible) -> String {
     let path = location.path
-    return path.isEmpty ? key : "\(path).\(key)"
+    return path.isEmpty ? key.description : "\(path).\(key)"
   }
 
-  fileprivate mutating func member(_ key: String, required: Bool) -> JSON? {
-    guard let index = members.firstIndex(where: { $0.0 == key }) else {
-      if required { issues.append((name(key), "is required")) }
-      return nil
+  /// The index of the value of member `key`, found by comparing key bytes.
+  fileprivate mutating func member(_ key: StaticString, required: Bool) -> Int? {
+    if let object {
+      for (ordinal, keyIndex) in document.children(of: object).enumerated()
+      where document.string(at: keyIndex, is: key) {
+        if ordinal < 64 { asked |= 1 << ordinal } else { askedBeyond.append(ordinal) }
+        return keyIndex + 1
+      }
     }
-    if index < 64 { asked |= 1 << index } else { askedBeyond.append(index) }
-    return members[index].1
+    if required { issues.append((name(key), "is required")) }
+    return nil
   }
 
-  mutating func string(_ key: String, required: Bool = false, maxBytes: Int = 256) -> String? {
-    guard let value = member(key, required: required) else { return nil }
-    guard case .string(let text) = value, text.utf8.count <= maxBytes else {
+  mutating func string(_ key: StaticString, required: Bool = false, maxBytes: Int = 256)
+    -> String?
+  {
+    guard let index = member(key, required: required) else { return nil }
+    let value = document[index]
+    let text = value.kind == .string ? document.string(at: index) : nil
+    guard let text, text.utf8.count <= maxBytes else {
       issues.append((name(key), "must be a string of at most \(maxBytes) bytes"))
       return nil
     }
     return text
   }
 
-  mutating func integer(_ key: String, in range: ClosedRange<Int>, required: Bool = false) -> Int? {
-    guard let value = member(key, required: required) else { return nil }
+  mutating func integer(_ key: StaticString, in range: ClosedRange<Int>, required: Bool = false)
+    -> Int?
+  {
+    guard let index = member(key, required: required) else { return nil }
+    let value = document[index]
     // JSON has one number type: 154.0 is the integer 154 (as JSON Schema's integer says).
     let integer: Int? =
-      switch value {
-      case .integer(let integer): integer
-      case .double(let double) where double.rounded() == double && abs(double) < 9e15: Int(double)
+      switch value.kind {
+      case .integer: Int(truncatingIfNeeded: value.number)
+      case .double:
+        Double(bitPattern: value.number).rounded() == Double(bitPattern: value.number)
+          && abs(Double(bitPattern: value.number)) < 9e15
+          ? Int(Double(bitPattern: value.number)) : nil
       default: nil
       }
     guard let number = integer, range.contains(number) else {
@@ -78,14 +96,15 @@ struct Fields {
   }
 
   /// A number of seconds, kept to the millisecond.
-  mutating func seconds(_ key: String, in range: ClosedRange<Double>, required: Bool = false)
-    -> Duration?
-  {
-    guard let value = member(key, required: required) else { return nil }
+  mutating func seconds(
+    _ key: StaticString, in range: ClosedRange<Double>, required: Bool = false
+  ) -> Duration? {
+    guard let index = member(key, required: required) else { return nil }
+    let value = document[index]
     let number: Double? =
-      switch value {
-      case .integer(let integer): Double(integer)
-      case .double(let double): double
+      switch value.kind {
+      case .integer: Double(Int(truncatingIfNeeded: value.number))
+      case .double: Double(bitPattern: value.number)
       default: nil
       }
     guard let number, range.contains(number) else {
@@ -95,21 +114,23 @@ struct Fields {
     return .milliseconds(Int64((number * 1000).rounded()))
   }
 
-  mutating func bool(_ key: String) -> Bool? {
-    guard let value = member(key, required: false) else { return nil }
-    guard case .bool(let flag) = value else {
+  mutating func bool(_ key: StaticString) -> Bool? {
+    guard let index = member(key, required: false) else { return nil }
+    switch document[index].kind {
+    case .true: return true
+    case .false: return false
+    default:
       issues.append((name(key), "must be true or false"))
       return nil
     }
-    return flag
   }
 
   /// One of the raw values of `T`.
   mutating func choice<T: NamedCases>(
-    _ key: String, _: T.Type = T.self, required: Bool = false
+    _ key: StaticString, _: T.Type = T.self, required: Bool = false
   ) -> T? {
-    guard let value = member(key, required: required) else { return nil }
-    guard case .string(let text) = value, let choice = T(named: text) else {
+    guard let index = member(key, required: required) else { return nil }
+    guard let choice = document.choice(at: index, T.self) else {
       issues.append(
         (name(key), "must be one of \(T.allCases.map(\.rawValue).joined(separator: ", "))"))
       return nil
@@ -117,23 +138,26 @@ struct Fields {
     return choice
   }
 
-  mutating func object(_ key: String) -> Fields? {
-    member(key, required: false).map { Fields($0, at: .member(path: name(key))) }
+  mutating func object(_ key: StaticString) -> Fields? {
+    member(key, required: false).map {
+      Fields(document, at: $0, location: .member(path: name(key)))
+    }
   }
 
   mutating func merge(_ other: Fields) {
     issues += other.issues
   }
 
-  mutating func reject(_ key: String, _ message: String) {
+  mutating func reject(_ key: StaticString, _ message: String) {
     issues.append((name(key), message))
   }
 
   /// Records every member no reader asked for.
   mutating func checkUnknownMembers() {
-    for (index, (key, _)) in members.enumerated()
-    where index < 64 ? asked & 1 << index == 0 : !askedBeyond.contains(index) {
-      issues.append((name(key), "is not a known field"))
+    guard let object else { return }
+    for (ordinal, key) in document.children(of: object).enumerated()
+    where ordinal < 64 ? asked & 1 << ordinal == 0 : !askedBeyond.contains(ordinal) {
+      issues.append((name(document.string(at: key)), "is not a known field"))
     }
   }
 
@@ -165,7 +189,7 @@ struct Fields {
 
 /// Request bodies into engine values.
 enum Decode {
-  static func device(_ body: JSON) throws(Problem) -> DeviceSpec {
+  static func device(_ body: JSONDocument) throws(Problem) -> DeviceSpec {
     var fields = Fields(body)
     let spec = DeviceSpec(
       id: fields.string("id", required: true, maxBytes: 64) ?? "",
@@ -177,7 +201,7 @@ enum Decode {
     return spec
   }
 
-  static func app(_ body: JSON) throws(Problem) -> AppSpec {
+  static func app(_ body: JSONDocument) throws(Problem) -> AppSpec {
     var fields = Fields(body)
     let name = fields.string("name", required: true, maxBytes: 64) ?? ""
     let lifecycle: LifecycleModel = fields.choice("lifecycle") ?? .scene
@@ -244,12 +268,12 @@ enum Decode {
 
   /// The events of a body: one object, or an array of them applied in order.
   static func events<Event>(
-    _ body: JSON, _ decode: (inout Fields) -> Event?
+    _ body: JSONDocument, _ decode: (inout Fields) -> Event?
   ) throws(Problem) -> (events: [Event], isArray: Bool) {
     var events: [Event] = []
     var issues: [(field: String, message: String)] = []
-    func read(_ object: JSON, at location: Fields.Location) {
-      var fields = Fields(object, at: location)
+    func read(_ index: Int, at location: Fields.Location) {
+      var fields = Fields(body, at: index, location: location)
       let event = decode(&fields)
       if fields.problem() != nil {
         issues += fields.issues
@@ -257,16 +281,19 @@ enum Decode {
         events.append(event)
       }
     }
-    guard case .array(let elements) = body else {
-      read(body, at: .body)
+    let root = body[JSONDocument.root]
+    guard root.kind == .array else {
+      read(JSONDocument.root, at: .body)
       if let problem = Fields.problem(issues) { throw problem }
       return (events, false)
     }
-    guard !elements.isEmpty, elements.count <= 100 else {
+    guard (1...100).contains(root.count) else {
       throw Problem.validation("body", "must hold 1 to 100 events")
     }
-    events.reserveCapacity(elements.count)
-    for (index, element) in elements.enumerated() { read(element, at: .element(index)) }
+    events.reserveCapacity(Int(root.count))
+    for (position, element) in body.children(of: JSONDocument.root).enumerated() {
+      read(element, at: .element(position))
+    }
     if let problem = Fields.problem(issues) { throw problem }
     return (events, true)
   }
@@ -275,14 +302,14 @@ enum Decode {
 extension Fields {
   /// `backgroundModes`: an array of distinct mode names.
   mutating func modes() -> Set<BackgroundMode>? {
-    guard let value = member("backgroundModes", required: false) else { return nil }
-    guard case .array(let elements) = value else {
+    guard let index = member("backgroundModes", required: false) else { return nil }
+    guard document[index].kind == .array else {
       reject("backgroundModes", "must be an array")
       return nil
     }
     var modes: Set<BackgroundMode> = []
-    for element in elements {
-      guard case .string(let text) = element, let mode = BackgroundMode(named: text) else {
+    for element in document.children(of: index) {
+      guard let mode = document.choice(at: element, BackgroundMode.self) else {
         reject(
           "backgroundModes",
           "must list only \(BackgroundMode.allCases.map(\.rawValue).joined(separator: ", "))")

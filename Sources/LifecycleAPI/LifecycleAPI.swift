@@ -171,7 +171,7 @@ public final class LifecycleAPI {
 
   // MARK: Events
 
-  private func appEvents(_ body: JSON, app: String, device: String, now: Instant) throws
+  private func appEvents(_ body: JSONDocument, app: String, device: String, now: Instant) throws
     -> APIResponse
   {
     let (events, isArray) = try Decode.events(body, Decode.appEvent)
@@ -187,7 +187,9 @@ public final class LifecycleAPI {
     }
   }
 
-  private func deviceEvents(_ body: JSON, device: String, now: Instant) throws -> APIResponse {
+  private func deviceEvents(_ body: JSONDocument, device: String, now: Instant) throws
+    -> APIResponse
+  {
     let (events, isArray) = try Decode.events(body, Decode.deviceEvent)
     return try results(isArray: isArray, device: device, app: nil) { write throws(EngineError) in
       try engine.apply(events, on: device, now: now) { event, outcome, locked in
@@ -257,7 +259,7 @@ public final class LifecycleAPI {
     return APIResponse(status: 200, contentType: "application/json", body: writer.bytes)
   }
 
-  private func advance(_ body: JSON, device: String, now: Instant) throws -> APIResponse {
+  private func advance(_ body: JSONDocument, device: String, now: Instant) throws -> APIResponse {
     var fields = Fields(body)
     let seconds = fields.seconds("seconds", in: 0...315_360_000, required: true) ?? .zero
     if let problem = fields.problem() { throw problem }
@@ -291,14 +293,14 @@ public final class LifecycleAPI {
   // MARK: Plumbing
 
   /// The JSON body of a request that must have one.
-  private func body(of request: APIRequest) throws(Problem) -> JSON {
+  private func body(of request: APIRequest) throws(Problem) -> JSONDocument {
     guard let contentType = request.contentType, Self.isJSON(contentType) else {
       throw Problem(
         kind: .unsupportedMediaType,
         detail: "the body must be application/json, not \(request.contentType ?? "absent")")
     }
     do {
-      return try JSON.parse(request.body)
+      return try JSONDocument.parse(request.body)
     } catch {
       throw Problem(kind: .invalidJSON, detail: error.description)
     }

@@ -25,6 +25,13 @@ extension NamedCases {
   /// The case whose raw value is `name`, found among the prepared names: `init(rawValue:)`
   /// compares Strings one by one, which costs several times more.
   init?(named name: String) {
+    var name = name
+    guard let case_ = name.withUTF8({ Self(named: $0) }) else { return nil }
+    self = case_
+  }
+
+  /// The case whose raw value is the UTF-8 text `name`.
+  init?(named name: UnsafeBufferPointer<UInt8>) {
     guard let index = Self.quotedNames.index(of: name) else { return nil }
     self = unsafeBitCast(UInt8(index), to: Self.self)
   }
@@ -52,19 +59,16 @@ struct QuotedNames: Sendable {
   }
 
   /// The index of the case whose raw value is `name`.
-  func index(of name: String) -> Int? {
-    var name = name
-    return name.withUTF8 { name in
-      text.withUnsafeBufferPointer { all in
-        for index in 0..<starts.count - 1 {
-          let start = starts[index] + 1  // past the quotes
-          guard starts[index + 1] - 1 - start == name.count else { continue }
-          if name.isEmpty || memcmp(all.baseAddress! + start, name.baseAddress!, name.count) == 0 {
-            return index
-          }
+  func index(of name: UnsafeBufferPointer<UInt8>) -> Int? {
+    text.withUnsafeBufferPointer { all in
+      for index in 0..<starts.count - 1 {
+        let start = starts[index] + 1  // past the quotes
+        guard starts[index + 1] - 1 - start == name.count else { continue }
+        if name.isEmpty || memcmp(all.baseAddress! + start, name.baseAddress!, name.count) == 0 {
+          return index
         }
-        return nil
       }
+      return nil
     }
   }
 
@@ -95,3 +99,12 @@ extension JetsamReason: NamedCases { static let quotedNames = QuotedNames(of: Se
 extension CallbackMethod: NamedCases { static let quotedNames = QuotedNames(of: Self.self) }
 extension UIKitNotification: NamedCases { static let quotedNames = QuotedNames(of: Self.self) }
 extension TerminationCode: NamedCases { static let quotedNames = QuotedNames(of: Self.self) }
+
+extension JSONDocument {
+  /// The case of `Cases` that the string at `index` names; nil if the value is not a string or
+  /// names none.
+  func choice<Cases: NamedCases>(at index: Int, _: Cases.Type) -> Cases? {
+    guard self[index].kind == .string else { return nil }
+    return withUTF8(at: index) { Cases(named: $0) }
+  }
+}

@@ -47,6 +47,18 @@ import Testing
     #expect(response.body + "\n" == committed, "run scripts/embed-openapi")
   }
 
+  /// Members are found by their text, whatever escapes spell it; a member no reader asks for
+  /// is named decoded.
+  @Test func escapedKeysAndValuesReadAsTheirText() {
+    #expect(call("POST", "/v1/apps", #"{"n\u0061me":"mail","memory\u004dB":10}"#).status == 201)
+    let launch = call("POST", "/v1/apps/mail/events", #"[{"\u0074ype":"l\u0061unch"}]"#)
+    #expect(launch.status == 200)
+    #expect(launch.body.contains(#""event":{"type":"launch"},"previousState":"notRunning""#))
+    let unknown = call("POST", "/v1/apps/mail/events", #"{"type":"home","x\u0041\n":1}"#)
+    #expect(unknown.status == 422)
+    #expect(unknown.json?["detail"] == .string("xA\n is not a known field"))
+  }
+
   @Test func homeOnASceneAppAnswersAsSPECSection5Shows() {
     #expect(call("POST", "/v1/apps", #"{"name":"mail"}"#).status == 201)
     #expect(call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#).status == 200)

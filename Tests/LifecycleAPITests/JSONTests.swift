@@ -71,6 +71,12 @@ import Testing
     }
   }
 
+  @Test func keysSpelledWithEscapesAreStillDuplicates() throws {
+    #expect(failure(#"{"a":1,"\u0061":2}"#) == "duplicate key 'a' at byte 15")
+    #expect(failure(#"{"\u0061":1,"a":2}"#) == "duplicate key 'a' at byte 15")
+    #expect(try parse(#"{"a\"":1,"a":2}"#) == .object([("a\"", .integer(1)), ("a", .integer(2))]))
+  }
+
   @Test func invalidUTF8IsRefused_G2() {
     #expect(throws: JSONError.self) { try JSON.parse([0x22, 0xFF, 0x22]) }
   }

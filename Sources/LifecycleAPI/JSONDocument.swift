@@ -1,0 +1,466 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A JSON text kept as its bytes and a flat list of its values in document order: how request
+/// bodies are read. Nothing is copied out until a reader asks, so members are found by
+/// comparing key bytes, and a String is made only for a value that becomes one (a tree of
+/// values costs an allocation per container and a String per key and string).
+///
+/// An array's elements follow it; an object's members follow it as key, value, key, value;
+/// every value records where it and its contents end, so a reader steps from one element or
+/// member to the next without looking inside.
+struct JSONDocument {
+  /// One value of the text.
+  struct Value {
+    enum Kind: UInt8 { case null, `false`, `true`, integer, double, string, array, object }
+
+    var kind: Kind
+    /// A string with escapes: its text must be decoded (`string(at:)`) rather than copied.
+    var isEscaped = false
+    /// A string's bytes between its quotes.
+    var start: Int32 = 0
+    var end: Int32 = 0
+    /// An array's elements or an object's members.
+    var count: Int32 = 0
+    /// The index just past this value and its contents.
+    var next: Int32 = 0
+    /// An integer, or a double's bits.
+    var number: UInt64 = 0
+  }
+
+  let bytes: [UInt8]
+  private(set) var values: [Value]
+
+  /// The index of the value the text is.
+  static let root = 0
+
+  /// Parses `bytes` strictly: one value, UTF-8, no duplicate keys, no trailing bytes, nesting
+  /// at most `JSON.maxDepth` deep, numbers that fit a `Double`.
+  static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONDocument {
+    var reader = Reader(bytes: bytes)
+    try reader.value(depth: 0)
+    reader.skipWhitespace()
+    guard reader.position == bytes.count else {
+      throw reader.error("unexpected bytes after the value")
+    }
+    return JSONDocument(bytes: bytes, values: reader.values)
+  }
+
+  subscript(index: Int) -> Value { values[index] }
+
+  /// The indices of an array's elements, or of an object's keys (each member's value follows
+  /// its key), in order.
+  func children(of index: Int) -> Children {
+    Children(
+      values: values, upcoming: index + 1, remaining: Int(values[index].count),
+      isObject: values[index].kind == .object)
+  }
+
+  struct Children: Sequence, IteratorProtocol {
+    fileprivate let values: [Value]
+    fileprivate var upcoming: Int
+    fileprivate var remaining: Int
+    fileprivate let isObject: Bool
+
+    mutating func next() -> Int? {
+      guard remaining > 0 else { return nil }
+      remaining -= 1
+      let child = upcoming
+      upcoming = Int(values[isObject ? child + 1 : child].next)
+      return child
+    }
+  }
+
+  /// The text of the string at `index`, its escapes decoded.
+  func string(at index: Int) -> String {
+    Self.text(of: values[index], in: bytes)
+  }
+
+  /// The text of the string `value` of `bytes`, its escapes decoded.
+  fileprivate static func text(of value: Value, in bytes: [UInt8]) -> String {
+    guard value.isEscaped else {
+      return bytes.withUnsafeBufferPointer {
+        String(decoding: $0[Int(value.start)..<Int(value.end)], as: UTF8.self)
+      }
+    }
+    var reader = Reader(bytes: bytes)
+    reader.position = Int(value.start)
+    return (try? reader.escapedString()) ?? ""  // validated when parsed
+  }
+
+  /// Whether the strings `first` and `second` of `bytes` have the same text.
+  fileprivate static func sameText(_ first: Value, _ second: Value, in bytes: [UInt8]) -> Bool {
+    guard first.isEscaped || second.isEscaped else {
+      return first.end - first.start == second.end - second.start
+        && bytes.withUnsafeBufferPointer {
+          memcmp(
+            $0.baseAddress! + Int(first.start), $0.baseAddress! + Int(second.start),
+            Int(first.end - first.start)) == 0
+        }
+    }
+    return text(of: first, in: bytes) == text(of: second, in: bytes)
+  }
+
+  /// Calls `body` with the UTF-8 text of the string at `index`: the body's own bytes unless
+  /// it has escapes.
+  func withUTF8<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    let value = values[index]
+    guard value.isEscaped else {
+      return bytes.withUnsafeBufferPointer {
+        body(UnsafeBufferPointer(rebasing: $0[Int(value.start)..<Int(value.end)]))
+      }
+    }
+    var text = string(at: index)
+    return text.withUTF8(body)
+  }
+
+  /// Whether the string at `index` is `literal`.
+  func string(at index: Int, is literal: StaticString) -> Bool {
+    withUTF8(at: index) {
+      $0.count == literal.utf8CodeUnitCount
+        && ($0.isEmpty || memcmp($0.baseAddress!, literal.utf8Start, $0.count) == 0)
+    }
+  }
+
+  /// The value at `index` as a tree.
+  func json(at index: Int) -> JSON {
+    let value = values[index]
+    switch value.kind {
+    case .null: return .null
+    case .false: return .bool(false)
+    case .true: return .bool(true)
+    case .integer: return .integer(Int(truncatingIfNeeded: value.number))
+    case .double: return .double(Double(bitPattern: value.number))
+    case .string: return .string(string(at: index))
+    case .array: return .array(children(of: index).map { json(at: $0) })
+    case .object: return .object(children(of: index).map { (string(at: $0), json(at: $0 + 1)) })
+    }
+  }
+}
+
+extension JSONDocument {
+  /// A recursive-descent reader over the bytes of one JSON text, appending each value it reads.
+  fileprivate struct Reader {
+    let bytes: [UInt8]
+    var position = 0
+    var values: [Value] = []
+
+    init(bytes: [UInt8]) {
+      self.bytes = bytes
+      values.reserveCapacity(16)  // a scenario's events: one allocation
+    }
+
+    func error(_ message: String) -> JSONError { JSONError(message: message, offset: position) }
+
+    mutating func skipWhitespace() {
+      while position < bytes.count {
+        switch bytes[position] {
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+          position += 1
+        default:
+          return
+        }
+      }
+    }
+
+    mutating func value(depth: Int) throws(JSONError) {
+      skipWhitespace()
+      guard position < bytes.count else { throw error("the body ends where a value should be") }
+      switch bytes[position] {
+      case UInt8(ascii: "{"): try object(depth: depth + 1)
+      case UInt8(ascii: "["): try array(depth: depth + 1)
+      case UInt8(ascii: "\""): try string()
+      case UInt8(ascii: "t"): try literal("true", .true)
+      case UInt8(ascii: "f"): try literal("false", .false)
+      case UInt8(ascii: "n"): try literal("null", .null)
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
+      default: throw error("unexpected character")
+      }
+    }
+
+    /// Appends `value` as a value with no contents.
+    private mutating func append(_ value: Value) {
+      var value = value
+      value.next = Int32(values.count + 1)
+      values.append(value)
+    }
+
+    private mutating func literal(_ word: StaticString, _ kind: Value.Kind) throws(JSONError) {
+      let length = word.utf8CodeUnitCount
+      guard bytes.count - position >= length,
+        bytes.withUnsafeBufferPointer({
+          memcmp($0.baseAddress! + position, word.utf8Start, length) == 0
+        })
+      else { throw error("unexpected character") }
+      position += length
+      append(Value(kind: kind))
+    }
+
+    private mutating func object(depth: Int) throws(JSONError) {
+      let (index, isEmpty) = try open(.object, depth: depth, closing: UInt8(ascii: "}"))
+      if isEmpty { return }
+      var count: Int32 = 0
+      var keys: Set<String> = []  // for large objects; small ones are searched
+      while true {
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+          throw error("an object key must be a string")
+        }
+        let key = values.count
+        try string()
+        try checkUnique(key: key, among: index, count: Int(count), large: &keys)
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+          throw error("':' expected after an object key")
+        }
+        position += 1
+        try value(depth: depth)
+        count += 1
+        if try ends(UInt8(ascii: "}"), "an object") { return close(index, count: count) }
+      }
+    }
+
+    /// Refuses the key at `key` if an earlier member of the object at `object` has it: by
+    /// search among the first 16, by a set beyond.
+    private func checkUnique(
+      key: Int, among object: Int, count: Int, large keys: inout Set<String>
+    ) throws(JSONError) {
+      if count >= 16 {
+        if keys.isEmpty { keys = Set(earlierKeys(of: object, count: count).map(text(of:))) }
+        guard keys.insert(text(of: key)).inserted else {
+          throw error("duplicate key '\(text(of: key))'")
+        }
+        return
+      }
+      var earlier = object + 1
+      for _ in 0..<count {
+        if JSONDocument.sameText(values[earlier], values[key], in: bytes) {
+          throw error("duplicate key '\(text(of: key))'")
+        }
+        earlier = Int(values[earlier + 1].next)
+      }
+    }
+
+    /// The indices of the first `count` keys of the object at `object`, still being read.
+    private func earlierKeys(of object: Int, count: Int) -> [Int] {
+      var keys: [Int] = []
+      var key = object + 1
+      for _ in 0..<count {
+        keys.append(key)
+        key = Int(values[key + 1].next)
+      }
+      return keys
+    }
+
+    private func text(of index: Int) -> String { JSONDocument.text(of: values[index], in: bytes) }
+
+    private mutating func array(depth: Int) throws(JSONError) {
+      let (index, isEmpty) = try open(.array, depth: depth, closing: UInt8(ascii: "]"))
+      if isEmpty { return }
+      var count: Int32 = 0
+      while true {
+        try value(depth: depth)
+        count += 1
+        if try ends(UInt8(ascii: "]"), "an array") { return close(index, count: count) }
+      }
+    }
+
+    /// Starts a container at its opening bracket: its index, and whether `closing` follows at
+    /// once (the container is then complete).
+    private mutating func open(_ kind: Value.Kind, depth: Int, closing: UInt8) throws(JSONError)
+      -> (index: Int, isEmpty: Bool)
+    {
+      guard depth <= JSON.maxDepth else { throw error("nesting deeper than \(JSON.maxDepth)") }
+      position += 1
+      let index = values.count
+      values.append(Value(kind: kind))
+      skipWhitespace()
+      guard position < bytes.count, bytes[position] == closing else { return (index, false) }
+      position += 1
+      close(index, count: 0)
+      return (index, true)
+    }
+
+    /// After an element or member: true if `closing` ends the container, false after a comma.
+    private mutating func ends(_ closing: UInt8, _ container: String) throws(JSONError) -> Bool {
+      skipWhitespace()
+      guard position < bytes.count else { throw error("the body ends inside \(container)") }
+      let byte = bytes[position]
+      guard byte == closing || byte == UInt8(ascii: ",") else {
+        throw error("',' or '\(Character(Unicode.Scalar(closing)))' expected")
+      }
+      position += 1
+      return byte == closing
+    }
+
+    /// Records a container's contents, now that they are read.
+    private mutating func close(_ index: Int, count: Int32) {
+      values[index].count = count
+      values[index].next = Int32(values.count)
+    }
+
+    /// A string literal: UTF-8 validated, control characters refused, escapes checked (and
+    /// decoded later, when a reader asks).
+    private mutating func string() throws(JSONError) {
+      position += 1
+      let start = position
+      var isASCII = true
+      while position < bytes.count, bytes[position] >= 0x20, bytes[position] != UInt8(ascii: "\\") {
+        guard bytes[position] == UInt8(ascii: "\"") else {
+          isASCII = isASCII && bytes[position] < 0x80
+          position += 1
+          continue
+        }
+        // No escapes: the common case (ASCII needs no validation).
+        let isValid =
+          isASCII
+          || bytes.withUnsafeBufferPointer {
+            String(validating: $0[start..<position], as: UTF8.self) != nil
+          }
+        guard isValid else {
+          throw JSONError(message: "a string is not valid UTF-8", offset: position + 1)
+        }
+        append(Value(kind: .string, start: Int32(start), end: Int32(position)))
+        position += 1
+        return
+      }
+      position = start
+      _ = try escapedString()
+      append(Value(kind: .string, isEscaped: true, start: Int32(start), end: Int32(position - 1)))
+    }
+
+    /// The rest of a string literal that has escapes or errors, decoded.
+    mutating func escapedString() throws(JSONError) -> String {
+      var scalars = String.UnicodeScalarView()
+      var run: [UInt8] = []  // raw UTF-8 bytes between escapes
+      func flush() throws(JSONError) {
+        guard !run.isEmpty else { return }
+        guard let text = String(validating: run, as: UTF8.self) else {
+          throw JSONError(message: "a string is not valid UTF-8", offset: position)
+        }
+        scalars.append(contentsOf: text.unicodeScalars)
+        run.removeAll(keepingCapacity: true)
+      }
+      while position < bytes.count {
+        let byte = bytes[position]
+        position += 1
+        switch byte {
+        case UInt8(ascii: "\""):
+          try flush()
+          return String(scalars)
+        case UInt8(ascii: "\\"):
+          try flush()
+          scalars.append(try escape())
+        case 0..<0x20:
+          throw error("a control character inside a string")
+        default:
+          run.append(byte)
+        }
+      }
+      throw error("the body ends inside a string")
+    }
+
+    private mutating func escape() throws(JSONError) -> Unicode.Scalar {
+      guard position < bytes.count else { throw error("the body ends inside an escape") }
+      let byte = bytes[position]
+      position += 1
+      switch byte {
+      case UInt8(ascii: "\""): return "\""
+      case UInt8(ascii: "\\"): return "\\"
+      case UInt8(ascii: "/"): return "/"
+      case UInt8(ascii: "b"): return "\u{08}"
+      case UInt8(ascii: "f"): return "\u{0C}"
+      case UInt8(ascii: "n"): return "\n"
+      case UInt8(ascii: "r"): return "\r"
+      case UInt8(ascii: "t"): return "\t"
+      case UInt8(ascii: "u"):
+        let high = try hexQuad()
+        guard (0xD800..<0xDC00).contains(high) else {
+          guard let scalar = Unicode.Scalar(high) else { throw error("a lone low surrogate") }
+          return scalar
+        }
+        guard bytes[position...].starts(with: #"\u"#.utf8) else {
+          throw error("a lone high surrogate")
+        }
+        position += 2
+        let low = try hexQuad()
+        guard (0xDC00..<0xE000).contains(low) else { throw error("a lone high surrogate") }
+        return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
+      default:
+        throw error("an unknown escape")
+      }
+    }
+
+    private mutating func hexQuad() throws(JSONError) -> UInt32 {
+      guard position + 4 <= bytes.count else { throw error("the body ends inside an escape") }
+      var value: UInt32 = 0
+      for byte in bytes[position..<(position + 4)] {
+        guard let digit = Int(String(UnicodeScalar(byte)), radix: 16) else {
+          throw error("\\u needs four hexadecimal digits")
+        }
+        value = value * 16 + UInt32(digit)
+      }
+      position += 4
+      return value
+    }
+
+    /// `-? int frac? exp?` exactly as RFC 8259 §6 writes it.
+    private mutating func number() throws(JSONError) {
+      let start = position
+      func digits() -> Int {
+        let from = position
+        while position < bytes.count,
+          (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position])
+        {
+          position += 1
+        }
+        return position - from
+      }
+      let isNegative = bytes[position] == UInt8(ascii: "-")
+      if isNegative { position += 1 }
+      let integerStart = position
+      let integerDigits = digits()
+      guard integerDigits > 0 else { throw error("a number needs digits") }
+      if integerDigits > 1, bytes[integerStart] == UInt8(ascii: "0") {
+        throw error("a number has a leading zero")
+      }
+      var isInteger = true
+      if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+        position += 1
+        isInteger = false
+        guard digits() > 0 else { throw error("a fraction needs digits") }
+      }
+      if position < bytes.count,
+        bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E")
+      {
+        position += 1
+        isInteger = false
+        if position < bytes.count,
+          bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")
+        {
+          position += 1
+        }
+        guard digits() > 0 else { throw error("an exponent needs digits") }
+      }
+      if isInteger, integerDigits <= 18 {  // fits an Int whatever the digits: no text needed
+        var magnitude = 0
+        for byte in bytes[integerStart..<position] {
+          magnitude = magnitude * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        let integer = isNegative ? -magnitude : magnitude
+        return append(Value(kind: .integer, number: UInt64(bitPattern: Int64(integer))))
+      }
+      let text = String(decoding: bytes[start..<position], as: UTF8.self)
+      if isInteger, let integer = Int(text) {
+        return append(Value(kind: .integer, number: UInt64(bitPattern: Int64(integer))))
+      }
+      guard let double = Double(text), double.isFinite else {
+        throw JSONError(message: "a number is out of range", offset: start)
+      }
+      append(Value(kind: .double, number: double.bitPattern))
+    }
+  }
+}
