@@ -15,7 +15,7 @@ extension Device {
       ? app.backgroundSince.map { $0 + scheduler.backgroundTask } : nil
     deadlines.expirationKill =
       inBackground
-      ? app.tasks.compactMap(\.expiredAt).min().map { $0 + scheduler.expirationGrace } : nil
+      ? app.tasks.lazy.compactMap(\.expiredAt).min().map { $0 + scheduler.expirationGrace } : nil
     deadlines.backgroundWorkTimeout = app.backgroundWork?.deadline
     app.deadlines = deadlines
     self.deadlines.set(
