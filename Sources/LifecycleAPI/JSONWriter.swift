@@ -316,7 +316,14 @@ struct JSONWriter: ~Copyable {
   @inline(__always)
   mutating func enumCase<Cases: NamedCases>(_ value: Cases) {
     separate()
-    Cases.quotedNames.withText(of: value.caseIndex) { append($0) }
+    Cases.quotedNames.withText(of: value) { append($0) }
+  }
+
+  /// The prepared text of `value`, copied as it is, punctuation and all, with no comma added:
+  /// for the parts of shapes written often enough to be prepared whole.
+  @inline(__always)
+  mutating func verbatim<Cases: NamedCases>(_ texts: CaseTexts<Cases>, _ value: Cases) {
+    texts.withText(of: value) { append($0) }
   }
 
   mutating func string(_ value: String?) {

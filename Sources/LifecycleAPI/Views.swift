@@ -83,44 +83,65 @@ extension JSONWriter {
     }
   }
 
+  /// A callback: `{"seq":…,"time":…,"app":…,"scene":…,"method":…,"notifications":[…],
+  /// "state":…,"sceneState":…,"taskId":…}`, the last two when they apply. Responses are mostly
+  /// callbacks, so everything after the scene is copied from text prepared per case.
   mutating func callback(_ callback: Callback) {
-    object { w in
-      w.member("seq", callback.seq)
-      w.member("time", time: callback.time)
-      w.member("app", unescaped: callback.app)
-      w.member("scene", unescaped: callback.scene)
-      w.member("method", callback.method)
-      w.key("notifications")
-      w.array { w in  // as `Callback.notifications` lists them, without making the list
-        if let own = callback.method.notification { w.enumCase(own) }
-        if let aggregate = callback.aggregateNotification { w.enumCase(aggregate) }
-      }
-      w.member("state", callback.state)
-      if let sceneState = callback.sceneState {
-        w.member("sceneState", sceneState)
-      }
-      if let taskId = callback.taskId {
-        w.member("taskId", taskId)
-      }
+    beginObject()
+    member("seq", callback.seq)
+    member("time", time: callback.time)
+    member("app", unescaped: callback.app)
+    member("scene", unescaped: callback.scene)
+    verbatim(Self.methodAndOwnNotification, callback.method)
+    if let aggregate = callback.aggregateNotification { enumCase(aggregate) }
+    verbatim(Self.endOfNotificationsAndState, callback.state)
+    if let sceneState = callback.sceneState {
+      verbatim(Self.sceneStateMember, sceneState)
     }
+    if let taskId = callback.taskId {
+      member("taskId", taskId)
+    }
+    endObject()
   }
 
-  mutating func transition(_ transition: Transition) {
-    object { w in
-      w.member("seq", transition.seq)
-      w.member("time", time: transition.time)
-      w.member("app", unescaped: transition.app)
-      w.member("from", transition.from)
-      w.member("to", transition.to)
-      w.member("cause", unescaped: transition.cause.name)
-      if let code = transition.terminationCode {
-        w.member("terminationCode", code)
-      }
-      if case .jetsam(let reason) = transition.cause {
-        w.member("jetsamReason", reason)
-      }
-    }
+  /// `,"method":"…","notifications":[` and the method's own notification, leaving the array
+  /// open for the aggregate one.
+  private static let methodAndOwnNotification = CaseTexts<CallbackMethod> { method in
+    #","method":"\#(method.rawValue)","notifications":["#
+      + (method.notification.map { "\"\($0.rawValue)\"" } ?? "")
   }
+  /// `],"state":"…"`
+  private static let endOfNotificationsAndState = CaseTexts<AppState> {
+    #"],"state":"\#($0.rawValue)""#
+  }
+  /// `,"sceneState":"…"`
+  private static let sceneStateMember = CaseTexts<SceneState> {
+    #","sceneState":"\#($0.rawValue)""#
+  }
+
+  /// A transition: `{"seq":…,"time":…,"app":…,"from":…,"to":…,"cause":…}`, then
+  /// `terminationCode` and `jetsamReason` when they apply.
+  mutating func transition(_ transition: Transition) {
+    beginObject()
+    member("seq", transition.seq)
+    member("time", time: transition.time)
+    member("app", unescaped: transition.app)
+    verbatim(Self.fromMember, transition.from)
+    verbatim(Self.toMember, transition.to)
+    member("cause", unescaped: transition.cause.name)
+    if let code = transition.terminationCode {
+      member("terminationCode", code)
+    }
+    if case .jetsam(let reason) = transition.cause {
+      member("jetsamReason", reason)
+    }
+    endObject()
+  }
+
+  /// `,"from":"…"`
+  private static let fromMember = CaseTexts<AppState> { #","from":"\#($0.rawValue)""# }
+  /// `,"to":"…"`
+  private static let toMember = CaseTexts<AppState> { #","to":"\#($0.rawValue)""# }
 
   /// The result of one event (SPEC section 5).
   mutating func eventResult(
