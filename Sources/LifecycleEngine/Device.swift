@@ -121,12 +121,18 @@ final class Device {
 
   /// Runs one operation and returns everything it did; memory pressure is relieved last.
   func perform(_ body: () throws(EngineError) -> Void) throws(EngineError) -> EventOutcome {
-    outcome = EventOutcome()
+    outcome.removeAll()
     try body()
     relieveMemoryPressure()
     var done = EventOutcome()
     swap(&done, &outcome)  // moved out, not copied
     return done
+  }
+
+  /// Takes back an outcome its reader is done with: the next operation records into its
+  /// arrays rather than allocating new ones (a scenario's events come one after another).
+  func recycle(_ used: consuming EventOutcome) {
+    outcome = used
   }
 
   func setResult(_ result: EventResult) { outcome.result = result }

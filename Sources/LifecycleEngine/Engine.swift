@@ -120,6 +120,7 @@ public final class Engine {
         let lockedBefore = device.locked
         let outcome = try device.apply(event)
         each(event, outcome, (lockedBefore, device.locked))
+        device.recycle(outcome)
       }
     }
   }
@@ -214,7 +215,9 @@ public final class Engine {
     try withApp(app, on: device, now: now) { device, app throws(EngineError) in
       for (index, event) in events.enumerated() {
         if index > 0 { catchUp(device, to: now) }
-        each(event, try device.apply(event, to: app))
+        let outcome = try device.apply(event, to: app)
+        each(event, outcome)
+        device.recycle(outcome)
       }
     }
   }

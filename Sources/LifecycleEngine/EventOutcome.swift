@@ -10,6 +10,14 @@ public struct EventOutcome: Hashable, Sendable {
 
   public init() {}
 
+  /// Empties the outcome for another operation, keeping its arrays' storage.
+  mutating func removeAll() {
+    callbacks.removeAll(keepingCapacity: true)
+    transitions.removeAll(keepingCapacity: true)
+    result = nil
+    subject = nil
+  }
+
   /// Adds a callback; the first makes room for a typical event's (one allocation, not four).
   mutating func record(_ callback: Callback) {
     if callbacks.isEmpty { callbacks.reserveCapacity(8) }
