@@ -1,41 +1,48 @@
 /// A binary min-heap whose elements are addressed by slot: a small non-negative integer that
 /// its owner assigns densely (see `SlotTable`).
 ///
-/// Every operation that changes the heap costs O(log n) and none hashes: positions live in an
-/// array indexed by slot. Setting a slot's priority inserts, raises or lowers it in place, and
-/// removing a slot needs no search. The engine uses one for each device's deadlines, one for
-/// the realtime devices, and two per device for jetsam's choice of victim.
+/// Every operation that changes the heap costs O(log n) and none hashes: positions and
+/// priorities live in arrays indexed by slot, and the heap itself holds only slots, so sifting
+/// moves integers (a priority that holds a String would be retained and released at every
+/// step). Setting a slot's priority inserts, raises or lowers it in place, and removing a slot
+/// needs no search. The engine uses one for each device's deadlines, one for the realtime
+/// devices, and two per device for jetsam's choice of victim.
 struct IndexedHeap<Priority: Comparable> {
-  private var entries: [(slot: Int, priority: Priority)] = []
-  /// For each slot, its index in `entries`, or -1.
+  /// The slots, in heap order by their priorities.
+  private var heap: [Int] = []
+  /// For each slot, its index in `heap`, or -1.
   private var positions: [Int] = []
+  /// For each slot in the heap, its priority.
+  private var priorities: [Priority?] = []
 
-  var isEmpty: Bool { entries.isEmpty }
-  var count: Int { entries.count }
+  var isEmpty: Bool { heap.isEmpty }
+  var count: Int { heap.count }
 
   /// The slot with the lowest priority, and that priority.
-  var min: (slot: Int, priority: Priority)? { entries.first }
+  var min: (slot: Int, priority: Priority)? {
+    heap.first.map { ($0, priorities[$0]!) }
+  }
 
   func priority(of slot: Int) -> Priority? {
-    guard slot < positions.count, positions[slot] >= 0 else { return nil }
-    return entries[positions[slot]].priority
+    slot < priorities.count ? priorities[slot] : nil
   }
 
   /// Inserts `slot` with `priority`, or moves it there if it is already present.
   mutating func set(_ slot: Int, to priority: Priority) {
     if slot >= positions.count {
-      positions.append(contentsOf: repeatElement(-1, count: slot - positions.count + 1))
+      let added = slot - positions.count + 1
+      positions.append(contentsOf: repeatElement(-1, count: added))
+      priorities.append(contentsOf: repeatElement(nil, count: added))
     }
-    let index = positions[slot]
-    guard index >= 0 else {
-      entries.append((slot, priority))
-      positions[slot] = entries.count - 1
-      siftUp(from: entries.count - 1)
+    let old = priorities[slot]
+    priorities[slot] = priority
+    guard let old else {
+      heap.append(slot)
+      positions[slot] = heap.count - 1
+      siftUp(from: heap.count - 1)
       return
     }
-    let old = entries[index].priority
-    entries[index].priority = priority
-    if priority < old { siftUp(from: index) } else { siftDown(from: index) }
+    if priority < old { siftUp(from: positions[slot]) } else { siftDown(from: positions[slot]) }
   }
 
   /// Sets `slot` to `priority`, or removes it when `priority` is nil.
@@ -47,32 +54,39 @@ struct IndexedHeap<Priority: Comparable> {
     guard slot < positions.count, positions[slot] >= 0 else { return }
     let index = positions[slot]
     positions[slot] = -1
-    let last = entries.removeLast()
-    guard index < entries.count else { return }
-    entries[index] = last
-    positions[last.slot] = index
+    priorities[slot] = nil
+    let last = heap.removeLast()
+    guard index < heap.count else { return }
+    heap[index] = last
+    positions[last] = index
     siftUp(from: index)
-    siftDown(from: positions[last.slot])
+    siftDown(from: positions[last])
   }
 
   /// Removes and returns the slot with the lowest priority.
   @discardableResult
   mutating func popMin() -> (slot: Int, priority: Priority)? {
-    guard let first = entries.first else { return nil }
+    guard let first = min else { return nil }
     remove(first.slot)
     return first
   }
 
   /// Every element in priority order; O(n log n), for views and tests, not hot paths.
   var sorted: [(slot: Int, priority: Priority)] {
-    entries.sorted { $0.priority < $1.priority }
+    heap.map { ($0, priorities[$0]!) }.sorted { $0.priority < $1.priority }
+  }
+
+  /// Whether the slot at heap index `a` comes before the one at `b`.
+  @inline(__always)
+  private func precedes(_ a: Int, _ b: Int) -> Bool {
+    priorities[heap[a]]! < priorities[heap[b]]!
   }
 
   private mutating func siftUp(from start: Int) {
     var child = start
     while child > 0 {
       let parent = (child - 1) / 2
-      guard entries[child].priority < entries[parent].priority else { return }
+      guard precedes(child, parent) else { return }
       swapEntries(child, parent)
       child = parent
     }
@@ -82,22 +96,20 @@ struct IndexedHeap<Priority: Comparable> {
     var parent = start
     while true {
       let left = 2 * parent + 1
-      guard left < entries.count else { return }
+      guard left < heap.count else { return }
       let right = left + 1
       var smallest = left
-      if right < entries.count, entries[right].priority < entries[left].priority {
-        smallest = right
-      }
-      guard entries[smallest].priority < entries[parent].priority else { return }
+      if right < heap.count, precedes(right, left) { smallest = right }
+      guard precedes(smallest, parent) else { return }
       swapEntries(parent, smallest)
       parent = smallest
     }
   }
 
   private mutating func swapEntries(_ a: Int, _ b: Int) {
-    entries.swapAt(a, b)
-    positions[entries[a].slot] = a
-    positions[entries[b].slot] = b
+    heap.swapAt(a, b)
+    positions[heap[a]] = a
+    positions[heap[b]] = b
   }
 }
 
