@@ -71,21 +71,32 @@ struct JSONWriter: ~Copyable {
     text.withUTF8Buffer { append($0) }
   }
 
-  /// The decimal digits of `value`, written last digit first into their place.
+  /// The decimal digits of `value`, written two at a time from the last into their place (a
+  /// journal's sequence numbers run to seven digits and more).
   private mutating func appendDecimal(_ value: UInt64) {
     var digits = 1
-    var rest = value
-    while rest >= 10 {
-      rest /= 10
+    var bound: UInt64 = 10
+    while value >= bound, digits < 20 {
       digits += 1
+      bound &*= 10  // wraps only past the largest 20-digit bound, where the count stops
     }
     reserve(digits)
-    rest = value
+    var rest = value
     var position = count + digits
-    while position > count {
-      position -= 1
-      buffer[position] = UInt8(ascii: "0") + UInt8(rest % 10)
-      rest /= 10
+    let pairs: StaticString = """
+      00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+      40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+      8081828384858687888990919293949596979899
+      """
+    while rest >= 10 {
+      let pair = Int(rest % 100) * 2
+      rest /= 100
+      position -= 2
+      buffer[position] = pairs.utf8Start[pair]
+      buffer[position + 1] = pairs.utf8Start[pair + 1]
+    }
+    if position > count {  // an odd count: the first digit alone
+      buffer[count] = UInt8(ascii: "0") + UInt8(rest)
     }
     count += digits
   }

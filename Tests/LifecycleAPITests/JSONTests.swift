@@ -245,6 +245,19 @@ import Testing
     }
   }
 
+  /// Integers are written two digits at a time: every length, and both ends of `Int`.
+  @Test func integersOfEveryLength() {
+    var values = [0, 9, 10, 99, 100, 101, Int.max, Int.min, Int.min + 1]
+    var power = 1
+    for _ in 1...18 {
+      power *= 10
+      values += [power - 1, power, power + 7, -power]
+    }
+    for value in values {
+      #expect(text { $0.integer(value) } == String(value))
+    }
+  }
+
   @Test(arguments: [
     (0, "0.0"), (1, "0.001"), (10, "0.01"), (100, "0.1"), (120, "0.12"), (1005, "1.005"),
     (2000, "2.0"), (-1500, "-1.5"), (86_400_123, "86400.123"),
