@@ -78,7 +78,7 @@ struct JSONWriter: ~Copyable {
     var bound: UInt64 = 10
     while value >= bound, digits < 20 {
       digits += 1
-      bound &*= 10  // wraps only past the largest 20-digit bound, where the count stops
+      bound &*= 10  // wraps only from 10^19 to "10^20", when the count is 20 and the loop ends
     }
     reserve(digits)
     var rest = value
