@@ -36,59 +36,6 @@ public struct HTTPHeaders: Hashable, Sendable, Sequence {
   }
 }
 
-/// One complete request, as the parser delivers it.
-public struct HTTPRequest: Hashable, Sendable {
-  public var method: String
-  /// The request target as sent (origin-form, or the path of an absolute-form target).
-  public var target: String
-  /// The minor version: `1` for HTTP/1.1 (and any 1.x above it), `0` for HTTP/1.0.
-  public var minorVersion: Int
-  public var headers: HTTPHeaders
-  public var body: [UInt8]
-
-  public init(
-    method: String, target: String, minorVersion: Int = 1, headers: HTTPHeaders = HTTPHeaders(),
-    body: [UInt8] = []
-  ) {
-    self.method = method
-    self.target = target
-    self.minorVersion = minorVersion
-    self.headers = headers
-    self.body = body
-  }
-
-  /// The target without its query.
-  public var path: Substring {
-    queryMark.map { target[..<$0] } ?? target[...]
-  }
-
-  /// The query after `?`, if any.
-  public var query: Substring? {
-    queryMark.map { target[target.utf8.index(after: $0)...] }
-  }
-
-  /// Where the `?` that starts the query is.
-  private var queryMark: String.Index? {
-    let offset = target.utf8.withContiguousStorageIfAvailable {
-      $0.firstIndex(of: UInt8(ascii: "?"))
-    }
-    guard let offset else { return target.utf8.firstIndex(of: UInt8(ascii: "?")) }
-    return offset.map { target.utf8.index(target.utf8.startIndex, offsetBy: $0) }
-  }
-
-  /// Whether the client wants the connection kept open after the response (RFC 9112 §9.3).
-  public var keepAlive: Bool {
-    var asksToKeepAlive = false
-    for (name, value) in headers where name.equalsIgnoringASCIICase("Connection") {
-      for token in value.split(separator: ",").lazy.map({ $0.trimmingOWS() }) {
-        if token.equalsIgnoringASCIICase("close") { return false }
-        if token.equalsIgnoringASCIICase("keep-alive") { asksToKeepAlive = true }
-      }
-    }
-    return minorVersion >= 1 || asksToKeepAlive
-  }
-}
-
 /// A response status: code and reason phrase.
 public struct HTTPStatus: Hashable, Sendable {
   public var code: Int

@@ -44,6 +44,8 @@ public struct HTTPParser {
   private var scanFrom = 0
   private var state = State.requestLine
   private var request = HTTPRequest(method: "", target: "")
+  /// Where the current request's field lines begin in the buffer.
+  private var fieldsStart = 0
   /// What the current request's fields say about its framing, noted as they are read.
   private var framing = FramingFields()
   /// Bytes of field lines read for the current request (headers, then trailers).
@@ -109,16 +111,16 @@ public struct HTTPParser {
         }
         if line.isEmpty { continue }  // RFC 9112 §2.2: empty lines before a request are ignored
         try parseRequestLine(line)
+        fieldsStart = start
         state = .headerFields
       case .headerFields:
         guard let line = try nextFieldLine() else { return nil }
         if line.isEmpty {
+          request.headers = HTTPRequest.Fields(lines: Array(buffer[fieldsStart..<line.startIndex]))
           if let event = try finishHead() { return event }
         } else {
-          let (name, bytes) = try parseField(line)
-          let value = String(decoding: bytes, as: UTF8.self)
+          let (name, value) = try parseField(line)
           framing.note(name: name, value: value)
-          request.headers.append(name: String(decoding: name, as: UTF8.self), value: value)
         }
       case .fixedBody(let remaining):
         let taken = takeBody(upTo: remaining)
@@ -247,7 +249,7 @@ public struct HTTPParser {
     let methodName = String(decoding: method, as: UTF8.self)
     request = HTTPRequest(
       method: methodName, target: try Self.originForm(of: target, method: methodName),
-      minorVersion: min(minor, 1), headers: HTTPHeaders(minimumCapacity: 8))  // a typical head's
+      minorVersion: min(minor, 1))
     framing = FramingFields()
     (fieldBytes, fieldCount) = (0, 0)
   }
@@ -315,13 +317,13 @@ public struct HTTPParser {
         throw HTTPError(.notImplemented, "the transfer coding \(other) is not implemented")
       }
       state = .chunkSize
-    } else if let length = framing.contentLength {
+    } else if framing.contentLengthCount > 0 {
       guard framing.contentLengthCount == 1 else {
         throw .badRequest("more than one Content-Length")
       }
-      guard (1...19).contains(length.utf8.count), length.utf8.allSatisfy(\.isDigit),
-        let bytes = Int(length)
-      else { throw .badRequest("Content-Length is not a decimal number") }
+      guard let bytes = framing.contentLength else {
+        throw .badRequest("Content-Length is not a decimal number")
+      }
       if bytes > limits.maxBodyBytes {
         throw HTTPError(
           .contentTooLarge, "the body is larger than \(limits.maxBodyBytes) bytes")
@@ -388,24 +390,39 @@ public struct HTTPParser {
 /// that the head need not be searched again.
 private struct FramingFields {
   var hosts = 0
-  /// The first `Content-Length`, and how many there were.
-  var contentLength: String?
+  /// The first `Content-Length` if it is a decimal number that fits an `Int`; how many there
+  /// were.
+  var contentLength: Int?
   var contentLengthCount = 0
   var transferEncodings: [String] = []
   /// The first `Expect`.
   var expectation: String?
 
-  mutating func note(name: ArraySlice<UInt8>, value: String) {
+  mutating func note(name: ArraySlice<UInt8>, value: ArraySlice<UInt8>) {
     if name.equalsIgnoringASCIICase("host") {
       hosts += 1
     } else if name.equalsIgnoringASCIICase("content-length") {
-      contentLength = contentLength ?? value
+      if contentLengthCount == 0 { contentLength = Self.number(value) }
       contentLengthCount += 1
     } else if name.equalsIgnoringASCIICase("transfer-encoding") {
-      transferEncodings.append(value)
+      transferEncodings.append(String(decoding: value, as: UTF8.self))
     } else if name.equalsIgnoringASCIICase("expect") {
-      expectation = expectation ?? value
+      expectation = expectation ?? String(decoding: value, as: UTF8.self)
     }
+  }
+
+  /// One to nineteen decimal digits, as a number if it fits an `Int`.
+  private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
+    guard (1...19).contains(digits.count) else { return nil }
+    var number = 0
+    for byte in digits {
+      guard let digit = byte.digitValue else { return nil }
+      let (tens, overflowed) = number.multipliedReportingOverflow(by: 10)
+      let (sum, overflowedAgain) = tens.addingReportingOverflow(digit)
+      guard !overflowed, !overflowedAgain else { return nil }
+      number = sum
+    }
+    return number
   }
 }
 
@@ -435,6 +452,9 @@ extension UInt8 {
   static let dot = UInt8(ascii: ".")
 
   var isDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
+
+  /// Optional whitespace (RFC 9110 §5.6.3): a space or a tab.
+  var isOWS: Bool { self == .space || self == .tab }
 
   var digitValue: Int? { isDigit ? Int(self - UInt8(ascii: "0")) : nil }
 

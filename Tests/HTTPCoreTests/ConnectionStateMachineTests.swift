@@ -35,7 +35,8 @@ let okOnTheWire =
     #expect(machine.deadline == 10_000)
     #expect(
       machine.receive(get, at: 5) == [
-        .dispatch(HTTPRequest(method: "GET", target: "/", headers: HTTPHeaders([("Host", "a")])))
+        .dispatch(
+          HTTPRequest(method: "GET", target: "/", headers: HTTPRequest.Fields([("Host", "a")])))
       ])
     #expect(!machine.wantsToRead)
     #expect(machine.deadline == nil)

@@ -21,6 +21,16 @@ func events(_ text: String, limits: HTTPLimits = HTTPLimits()) -> [HTTPParserEve
   events(Array(text.utf8), limits: limits)
 }
 
+/// The first request `text` produces, recording an issue if there is none.
+func firstRequest(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> HTTPRequest?
+{
+  guard case .request(let request) = events(text).first else {
+    Issue.record("no request", sourceLocation: sourceLocation)
+    return nil
+  }
+  return request
+}
+
 /// The status of the error `text` produces, or nil if it produces none.
 func errorStatus(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Int? {
   for case .error(let error) in events(text, limits: limits) { return error.status.code }
@@ -44,7 +54,7 @@ func errorStatus(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Int? {
         .request(
           HTTPRequest(
             method: "GET", target: "/health?x=1",
-            headers: HTTPHeaders([("Host", "a"), ("Accept", "*/*")])))
+            headers: HTTPRequest.Fields([("Host", "a"), ("Accept", "*/*")])))
       ])
   }
 
@@ -61,17 +71,46 @@ func errorStatus(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Int? {
     let text =
       "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
       + "4;ext=1\r\nWiki\r\n5\r\npedia\r\n0\r\nChecksum: x\r\n\r\n"
-    guard case .request(let request) = events(text).first else {
-      Issue.record("no request")
-      return
-    }
+    guard let request = firstRequest(text) else { return }
     #expect(String(decoding: request.body, as: UTF8.self) == "Wikipedia")
   }
 
   @Test func fieldValuesLoseTheirOptionalWhitespace() {
     guard case .request(let request) = events("GET / HTTP/1.1\r\nHost:  a \t\r\nX:\r\n\r\n").first
     else { return }
-    #expect(request.headers.fields.map(\.value) == ["a", ""])
+    #expect(request.headers.map(\.value) == ["a", ""])
+  }
+
+  @Test func receivedFieldsAreFoundWithoutRegardToCase() {
+    let text =
+      "GET / HTTP/1.1\r\nHost: a\r\nContent-TYPE:  text/x \r\ncontent-type: second\r\n"
+      + "X-Empty:\r\n\r\n"
+    guard let request = firstRequest(text) else { return }
+    #expect(request.headers["content-type"] == "text/x")
+    #expect(request.headers["CONTENT-TYPE"] == "text/x")
+    #expect(request.headers["X-Empty"] == "")
+    #expect(request.headers["Accept"] == nil)
+    #expect(request.headers.map(\.name) == ["Host", "Content-TYPE", "content-type", "X-Empty"])
+  }
+
+  @Test(arguments: [
+    ("HTTP/1.1", "", true), ("HTTP/1.1", "Connection: close", false),
+    ("HTTP/1.1", "Connection: keep-alive\r\nconnection: Upgrade, CLOSE", false),
+    ("HTTP/1.0", "", false), ("HTTP/1.0", "Connection: Keep-Alive", true),
+    ("HTTP/1.0", "Connection: te,  keep-alive ", true),
+  ])
+  func keepAliveFollowsTheVersionAndEveryConnectionField(
+    version: String, fields: String, keepAlive: Bool
+  ) {
+    let text = "GET / \(version)\r\nHost: a\r\n" + (fields.isEmpty ? "" : fields + "\r\n") + "\r\n"
+    guard let request = firstRequest(text) else { return }
+    #expect(request.keepAlive == keepAlive)
+  }
+
+  @Test func contentLengthMayHaveLeadingZeros() {
+    let text = "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 0000000000000000004\r\n\r\nbody"
+    guard let request = firstRequest(text) else { return }
+    #expect(request.body == Array("body".utf8))
   }
 
   @Test func absoluteFormTargetsBecomeOriginForm() {
@@ -151,7 +190,8 @@ func errorStatus(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Int? {
   @Test(arguments: [
     "Content-Length: 4\r\nContent-Length: 4", "Content-Length: 4, 5", "Content-Length: +4",
     "Content-Length: -1", "Content-Length: 1 2", "Content-Length:",
-    "Content-Length: 99999999999999999999", "Content-Length: 0x10",
+    "Content-Length: 99999999999999999999", "Content-Length: 9223372036854775808",
+    "Content-Length: 0x10",
   ])
   func malformedContentLengthsAre400_A8(field: String) {
     #expect(errorStatus("POST / HTTP/1.1\r\nHost: a\r\n\(field)\r\n\r\nbody") == 400)
