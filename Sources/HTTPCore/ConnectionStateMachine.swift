@@ -44,7 +44,7 @@ public struct ConnectionStateMachine {
     /// Hand the request to the responder and report its response with `responded`.
     case dispatch(HTTPRequest)
     /// Write these bytes and report `writeCompleted` (or close on a write error).
-    case write([UInt8])
+    case write(WireBytes)
     /// Close the connection; the machine is done.
     case close
   }
@@ -97,7 +97,7 @@ public struct ConnectionStateMachine {
     let keepOpen = keepAlive && !quiescing
     phase = .writing(since: now.milliseconds, closeAfter: !keepOpen)
     pending = .write(
-      response.serialized(
+      response.wire(
         date: now.httpDate, keepAlive: keepOpen, minorVersion: minorVersion, omitBody: isHead))
   }
 
@@ -154,7 +154,7 @@ public struct ConnectionStateMachine {
       return .dispatch(request)
     case .continueExpected:
       phase = .writing(since: now.milliseconds, closeAfter: false)
-      return .write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+      return .write(WireBytes(head: Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)))
     case .error(let error):
       fail(with: error, at: now)
       return nextAction(at: now)
@@ -200,6 +200,6 @@ public struct ConnectionStateMachine {
 
   private mutating func fail(with error: HTTPError, at now: Moment) {
     phase = .writing(since: now.milliseconds, closeAfter: true)
-    pending = .write(error.response.serialized(date: now.httpDate, keepAlive: false))
+    pending = .write(error.response.wire(date: now.httpDate, keepAlive: false))
   }
 }

@@ -105,17 +105,15 @@ public struct HTTPResponse: Hashable, Sendable {
   ///   - keepAlive: false adds `Connection: close`; an HTTP/1.0 client asking to keep the
   ///     connection gets `Connection: keep-alive`.
   ///   - omitBody: for HEAD: the headers describe the body, which is not sent.
-  public func serialized(
+  public func wire(
     date: String, keepAlive: Bool, minorVersion: Int = 1, omitBody: Bool = false
-  ) -> [UInt8] {
-    let sendsBody = !omitBody && !status.forbidsContent
+  ) -> WireBytes {
     let capacity =
       96 + status.reason.utf8.count + date.utf8.count
       + headers.fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
-      + (sendsBody ? body.count : 0)
     // One allocation, every piece copied once (appending piece by piece costs more than the
     // bytes themselves).
-    return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+    let head = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
       var head = ByteWriter(buffer)
       head.write("HTTP/1.1 ")
       head.write(decimal: status.code)
@@ -141,9 +139,38 @@ public struct HTTPResponse: Hashable, Sendable {
         head.write("Connection: keep-alive\r\n")
       }
       head.write("\r\n")
-      if sendsBody { body.withUnsafeBufferPointer { head.write($0) } }
       count = head.count
     }
+    return WireBytes(head: head, body: omitBody || status.forbidsContent ? [] : body)
+  }
+}
+
+/// Bytes to send: a head, then a body sent from where its maker left it (one `writev`, the
+/// body never copied in behind the head).
+public struct WireBytes: Hashable, Sendable {
+  public var head: [UInt8]
+  public var body: [UInt8]
+
+  public init(head: [UInt8], body: [UInt8] = []) {
+    self.head = head
+    self.body = body
+  }
+
+  /// Head and body in one run, as the peer receives them.
+  public var joined: [UInt8] { head + body }
+
+  /// What is left to send once the first `count` bytes have gone out.
+  public func unsent(afterSending count: Int) -> [UInt8] {
+    Array(head[min(count, head.count)...]) + body[min(max(count - head.count, 0), body.count)...]
+  }
+
+  /// Equal when the peer would receive the same bytes, however they are split.
+  public static func == (lhs: WireBytes, rhs: WireBytes) -> Bool {
+    lhs.joined == rhs.joined
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(joined)
   }
 }
 

@@ -116,31 +116,42 @@ final class Connection {
       ])
   }
 
-  /// Writes `bytes`; true if they all went out at once, false if a write is pending (its
-  /// callback continues) or failed (the connection is closing).
-  private func write(_ bytes: [UInt8]) -> Bool {
-    let written = bytes.withUnsafeBytes { raw in
-      var buffer = uv_buf_init(
-        UnsafeMutableRawPointer(mutating: raw.baseAddress!).assumingMemoryBound(to: CChar.self),
-        UInt32(raw.count))
-      return uv_try_write(cuv_stream(tcp), &buffer, 1)
+  /// Writes `bytes`, head and body in one call; true if they all went out at once, false if
+  /// a write is pending (its callback continues) or failed (the connection is closing).
+  private func write(_ bytes: WireBytes) -> Bool {
+    let total = bytes.head.count + bytes.body.count
+    let written = bytes.head.withUnsafeBytes { head in
+      bytes.body.withUnsafeBytes { body in
+        withUnsafeTemporaryAllocation(of: uv_buf_t.self, capacity: 2) { buffers in
+          buffers[0] = Self.buffer(head)
+          buffers[1] = Self.buffer(body)
+          return uv_try_write(cuv_stream(tcp), buffers.baseAddress, body.isEmpty ? 1 : 2)
+        }
+      }
     }
-    if written == bytes.count { return true }
+    if written == total { return true }
     guard written >= 0 || written == UV_EAGAIN.rawValue else {
       abort()
       return false
     }
-    let rest = UnsafeMutableRawBufferPointer.allocate(
-      byteCount: bytes.count - Int(max(written, 0)), alignment: 1)
-    rest.copyBytes(from: bytes[Int(max(written, 0))...])
+    // What did not go out, in a copy of our own that lives until the callback.
+    let unsent = bytes.unsent(afterSending: Int(max(written, 0)))
+    let rest = UnsafeMutableRawBufferPointer.allocate(byteCount: unsent.count, alignment: 1)
+    rest.copyBytes(from: unsent)
     pendingWrite = rest
-    var buffer = uv_buf_init(
-      rest.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(rest.count))
+    var buffer = Self.buffer(UnsafeRawBufferPointer(rest))
     let status = uv_write(writeRequest, cuv_stream(tcp), &buffer, 1) { request, status in
       Connection.from(request).writeFinished(status: status)
     }
     if status != 0 { abort() }
     return false
+  }
+
+  /// A libuv buffer over `bytes`, which it does not copy.
+  private static func buffer(_ bytes: UnsafeRawBufferPointer) -> uv_buf_t {
+    uv_buf_init(
+      UnsafeMutableRawPointer(mutating: bytes.baseAddress)?.assumingMemoryBound(to: CChar.self),
+      UInt32(bytes.count))
   }
 
   private func writeFinished(status: Int32) {

@@ -20,7 +20,9 @@ extension ConnectionStateMachine {
   }
 }
 
-func wire(_ text: String) -> ConnectionStateMachine.Action { .write(Array(text.utf8)) }
+func wire(_ text: String) -> ConnectionStateMachine.Action {
+  .write(WireBytes(head: Array(text.utf8)))
+}
 
 let get = "GET / HTTP/1.1\r\nHost: a\r\n\r\n"
 let ok = HTTPResponse(status: .ok, contentType: "text/plain", body: "ok")
@@ -97,7 +99,8 @@ let okOnTheWire =
       Issue.record("no 408")
       return
     }
-    #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+    #expect(
+      String(decoding: bytes.joined, as: UTF8.self).hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
   }
 
   @Test mutating func stalledWriteIsAbandonedAfterTheSendTimeout_C6() {
@@ -126,7 +129,7 @@ let okOnTheWire =
     _ = machine.receive("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", at: 0)
     machine.responded(ok, at: at(0))
     guard case .write(let bytes) = machine.actions(at: 0).first else { return }
-    #expect(String(decoding: bytes, as: UTF8.self).contains("\r\nConnection: close\r\n"))
+    #expect(String(decoding: bytes.joined, as: UTF8.self).contains("\r\nConnection: close\r\n"))
     machine.writeCompleted(now: 0)
     #expect(machine.actions(at: 0) == [.close])
   }
@@ -135,7 +138,8 @@ let okOnTheWire =
     _ = machine.receive("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", at: 0)
     machine.responded(ok, at: at(0))
     guard case .write(let bytes) = machine.actions(at: 0).first else { return }
-    #expect(String(decoding: bytes, as: UTF8.self).contains("\r\nConnection: keep-alive\r\n"))
+    #expect(
+      String(decoding: bytes.joined, as: UTF8.self).contains("\r\nConnection: keep-alive\r\n"))
   }
 
   @Test mutating func headResponsesCarryTheLengthButNoBody() {
@@ -171,7 +175,8 @@ let okOnTheWire =
       machine.responded(ok, at: at(0))
       guard case .write(let bytes) = machine.actions(at: 0).first else { return }
       #expect(
-        String(decoding: bytes, as: UTF8.self).contains("Connection: close") == (request == 3))
+        String(decoding: bytes.joined, as: UTF8.self).contains("Connection: close")
+          == (request == 3))
       machine.writeCompleted(now: 0)
     }
     #expect(machine.actions(at: 0) == [.close])
@@ -216,7 +221,7 @@ let okOnTheWire =
     machine.quiesce()
     machine.responded(ok, at: at(1))
     guard case .write(let bytes) = machine.actions(at: 1).first else { return }
-    #expect(String(decoding: bytes, as: UTF8.self).hasSuffix("Connection: close\r\n\r\nok"))
+    #expect(String(decoding: bytes.joined, as: UTF8.self).hasSuffix("Connection: close\r\n\r\nok"))
     machine.writeCompleted(now: 2)
     #expect(machine.actions(at: 2) == [.close])
   }

@@ -15,8 +15,28 @@ import Testing
   }
 
   @Test func noContentResponsesCarryNoLength() {
-    let bytes = HTTPResponse(status: .noContent).serialized(date: "D", keepAlive: true)
+    let bytes = HTTPResponse(status: .noContent).wire(date: "D", keepAlive: true).joined
     #expect(String(decoding: bytes, as: UTF8.self) == "HTTP/1.1 204 No Content\r\nDate: D\r\n\r\n")
+  }
+
+  @Test func headResponsesSendNoBodyButItsLength() {
+    let bytes = HTTPResponse(status: .ok, contentType: "text/plain", body: "hello")
+      .wire(date: "D", keepAlive: true, omitBody: true)
+    #expect(bytes.body.isEmpty)
+    #expect(
+      String(decoding: bytes.joined, as: UTF8.self)
+        == "HTTP/1.1 200 OK\r\nDate: D\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\n")
+  }
+
+  /// However much of a response went out, what is left is the rest of its bytes.
+  @Test func unsentBytesAreTheRestAfterEverySplit() {
+    let bytes = HTTPResponse(status: .ok, contentType: "text/plain", body: "hello")
+      .wire(date: "D", keepAlive: true)
+    let whole = bytes.joined
+    #expect(bytes.body == Array("hello".utf8))
+    for sent in 0...whole.count {
+      #expect(bytes.unsent(afterSending: sent) == Array(whole[sent...]), "after \(sent)")
+    }
   }
 
   @Test func headerLookupIgnoresCase() {
