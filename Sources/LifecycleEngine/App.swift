@@ -24,6 +24,8 @@ struct BackgroundWork: Hashable {
 /// where the state moves.
 final class App {
   let name: String
+  /// The name as the heaps order it when deadlines or victims tie.
+  let sortableName: SortableName
   /// The app's key in its device's heaps.
   let slot: Int
   let lifecycle: LifecycleModel
@@ -64,6 +66,7 @@ final class App {
 
   init(spec: AppSpec, slot: Int) {
     name = spec.name
+    sortableName = SortableName(spec.name)
     self.slot = slot
     lifecycle = spec.lifecycle
     backgroundModes = spec.backgroundModes

@@ -31,7 +31,7 @@ struct AppDeadlines: Hashable {
 /// Order in which apps' deadlines fire: by time, then app name, then kind.
 struct DeadlineOrder: Comparable {
   let time: Instant
-  let app: String
+  let app: SortableName
   let kind: DeadlineKind
 
   static func < (lhs: DeadlineOrder, rhs: DeadlineOrder) -> Bool {
@@ -43,10 +43,34 @@ struct DeadlineOrder: Comparable {
 struct VictimOrder: Comparable {
   let footprint: Int
   let lastUsed: Instant
-  let app: String
+  let app: SortableName
 
   static func < (lhs: VictimOrder, rhs: VictimOrder) -> Bool {
     (rhs.footprint, lhs.lastUsed, lhs.app) < (lhs.footprint, rhs.lastUsed, rhs.app)
+  }
+}
+
+/// A name in String order, with its first eight bytes packed into an integer that settles
+/// most comparisons: heaps compare names whenever deadlines tie, which on a manual clock is
+/// always. Names are ASCII (`Validation.isValidName`), so String order is byte order.
+struct SortableName: Comparable {
+  /// The first eight bytes, big-endian, zero-padded: ordered as the names are, shorter first.
+  let prefix: UInt64
+  let name: String
+
+  init(_ name: String) {
+    self.name = name
+    prefix = name.utf8.prefix(8).enumerated().reduce(0) { packed, byte in
+      packed | UInt64(byte.element) << (56 - 8 * byte.offset)
+    }
+  }
+
+  static func < (lhs: SortableName, rhs: SortableName) -> Bool {
+    lhs.prefix != rhs.prefix ? lhs.prefix < rhs.prefix : lhs.name < rhs.name
+  }
+
+  static func == (lhs: SortableName, rhs: SortableName) -> Bool {
+    lhs.prefix == rhs.prefix && lhs.name == rhs.name
   }
 }
 
