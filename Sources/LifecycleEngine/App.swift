@@ -28,6 +28,8 @@ final class App {
   let sortableName: SortableName
   /// The app's key in its device's heaps.
   let slot: Int
+  /// Where the app is in its device's `liveApps`, while its process holds memory.
+  var livePosition: Int?
   let lifecycle: LifecycleModel
   let backgroundModes: Set<BackgroundMode>
   let behavior: AppBehavior

@@ -98,8 +98,10 @@ final class Device {
   var apps: [String: App] = [:]
   /// The same apps by slot, the key of every heap below.
   var slots = SlotTable<App>()
-  /// Apps that hold memory (running or suspended): the ones device-wide events reach.
-  var liveApps: Set<String> = []
+  /// Apps that hold memory (running or suspended): the ones device-wide events reach. In no
+  /// order: each knows its position (`App.livePosition`), so adding and removing one is
+  /// O(1) and hashes nothing.
+  private(set) var liveApps: [App] = []
   var locked = false
   var foregroundApp: String?
   /// The app that was in the foreground when the device locked; unlock brings it back.
@@ -239,11 +241,12 @@ final class Device {
       app.sceneState = SceneState(mirroring: state)
     }
     if state == .notRunning {
-      liveApps.remove(app.name)
+      removeFromLiveApps(app)
       app.processDidExit()
       if appBeforeLock == app.name { appBeforeLock = nil }
     } else if old == .notRunning {
-      liveApps.insert(app.name)
+      app.livePosition = liveApps.count
+      liveApps.append(app)
     }
     updateVictimOrder(of: app)
 
@@ -274,7 +277,17 @@ final class Device {
 
   /// Live apps in name order: the order device-wide events reach them.
   var liveAppsInOrder: [App] {
-    liveApps.sorted().map { apps[$0]! }
+    liveApps.sorted { $0.name < $1.name }
+  }
+
+  /// Takes `app` out of `liveApps` if it is there, moving the last one into its place.
+  func removeFromLiveApps(_ app: App) {
+    guard let position = app.livePosition else { return }
+    app.livePosition = nil
+    let last = liveApps.removeLast()
+    guard last !== app else { return }
+    liveApps[position] = last
+    last.livePosition = position
   }
 }
 

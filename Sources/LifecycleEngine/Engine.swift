@@ -350,7 +350,7 @@ extension Device {
   /// Deletes an app, whatever its state, releasing its memory and deadlines.
   func remove(_ app: App) {
     usedMB -= app.footprint
-    liveApps.remove(app.name)
+    removeFromLiveApps(app)
     suspendedVictims.remove(app.slot)
     backgroundVictims.remove(app.slot)
     deadlines.remove(app.slot)

@@ -319,6 +319,25 @@ import Testing
     #expect(warning.transitions.isEmpty)
   }
 
+  /// Apps leave and rejoin the live set in every order (kill, delete, relaunch): a
+  /// device-wide event still reaches exactly the live ones, in name order.
+  @Test func deviceWideEventsReachTheLiveAppsAfterAnyChurn() throws {
+    let sim = Simulator()
+    for name in ["eve", "bob", "dan", "amy", "cat"] { sim.add(name, .appDelegate) }
+    for name in ["eve", "bob", "dan", "amy", "cat"] {
+      try sim.post(.launch(), to: name)
+      try sim.post(.beginBackgroundTask(), to: name)
+      try sim.post(.home, to: name)
+    }
+    try sim.post(.crash, to: "bob")  // from the middle of the list
+    try sim.engine.removeApp("cat", on: sim.device, now: .zero)  // the last added
+    try sim.post(.crash, to: "eve")  // the first added
+    try sim.post(.launch(), to: "bob")
+    try sim.post(.home, to: "bob")
+    let warning = try sim.post(.memoryWarning)
+    #expect(warning.callbacks.map(\.app) == ["amy", "bob", "dan"])
+  }
+
   @Test func deviceHomeSendsTheForegroundAppHome() throws {
     let sim = Simulator()
     sim.add("mail")
