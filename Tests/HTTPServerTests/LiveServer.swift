@@ -163,19 +163,26 @@ final class RawClient {
 /// Open sockets whose local port is `port`: a server's listener and accepted connections.
 ///
 /// Read from /proc/net/tcp and tcp6; sockets in TIME_WAIT belong to no process (inode 0) and
-/// are not counted.
+/// are not counted. Tests in other suites run alongside, and a client of theirs may be given
+/// `port` as its own ephemeral port: a socket whose peer is another listener is theirs.
 func openSockets(onPort port: Int) -> Int {
-  ["/proc/net/tcp", "/proc/net/tcp6"].reduce(0) { count, table in
+  /// Local port, remote port, state and inode of every socket.
+  let sockets = ["/proc/net/tcp", "/proc/net/tcp6"].flatMap { table in
     let lines = (try? String(contentsOfFile: table, encoding: .utf8))?.split(separator: "\n") ?? []
-    return count
-      + lines.dropFirst().filter { line in
-        let fields = line.split(separator: " ")
-        guard fields.count > 9, let local = fields[1].split(separator: ":").last else {
-          return false
-        }
-        return Int(local, radix: 16) == port && fields[9] != "0"
-      }.count
+    return lines.dropFirst().compactMap {
+      line -> (local: Int, remote: Int, state: Substring, inode: Substring)? in
+      let fields = line.split(separator: " ")
+      guard fields.count > 9,
+        let local = fields[1].split(separator: ":").last.flatMap({ Int($0, radix: 16) }),
+        let remote = fields[2].split(separator: ":").last.flatMap({ Int($0, radix: 16) })
+      else { return nil }
+      return (local, remote, fields[3], fields[9])
+    }
   }
+  let listeners = Set(sockets.filter { $0.state == "0A" }.map(\.local))
+  return sockets.filter { socket in
+    socket.local == port && socket.inode != "0" && !listeners.contains(socket.remote)
+  }.count
 }
 
 /// Whether `text` is exactly one response: a head and the body its Content-Length announces.
