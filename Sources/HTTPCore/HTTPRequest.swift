@@ -25,15 +25,17 @@ public struct HTTPRequest: Hashable, Sendable {
     self.body = body
   }
 
-  /// The target without its query.
-  public var path: Substring {
-    queryMark.map { target[..<$0] } ?? target[...]
+  /// The target split at its first `?`: the path, and the query after it if there is one.
+  public var pathAndQuery: (path: Substring, query: Substring?) {
+    guard let mark = queryMark else { return (target[...], nil) }
+    return (target[..<mark], target[target.utf8.index(after: mark)...])
   }
 
+  /// The target without its query.
+  public var path: Substring { pathAndQuery.path }
+
   /// The query after `?`, if any.
-  public var query: Substring? {
-    queryMark.map { target[target.utf8.index(after: $0)...] }
-  }
+  public var query: Substring? { pathAndQuery.query }
 
   /// Where the `?` that starts the query is.
   private var queryMark: String.Index? {

@@ -308,6 +308,7 @@ public final class LifecycleAPI {
 
   /// Whether a `Content-Type` names `application/json` (in any case, parameters allowed).
   static func isJSON(_ contentType: String) -> Bool {
+    if contentType == "application/json" { return true }  // what nearly every client sends
     let isOWS = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
     let expected: StaticString = "application/json"
     var text = contentType

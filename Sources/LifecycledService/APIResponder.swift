@@ -52,9 +52,10 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
   private static let jsonHeaders = HTTPHeaders([("Content-Type", "application/json")])
 
   func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse {
+    let (path, query) = request.pathAndQuery
     let response = api.handle(
       APIRequest(
-        method: request.method, path: request.path, query: request.query,
+        method: request.method, path: path, query: query,
         contentType: request.headers["Content-Type"], body: request.body),
       now: Instant(milliseconds: Int64(context.now)), isDraining: context.isDraining)
     var headers = Self.headers(contentType: response.body.isEmpty ? nil : response.contentType)

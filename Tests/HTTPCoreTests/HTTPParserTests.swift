@@ -58,6 +58,18 @@ func errorStatus(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Int? {
       ])
   }
 
+  @Test(
+    arguments: [
+      ("/health", "/health", nil), ("/a?b=1", "/a", "b=1"), ("/a?", "/a", ""),
+      ("/a?b?c", "/a", "b?c"),
+    ] as [(String, String, String?)])
+  func targetsSplitAtTheirFirstQuestionMark(target: String, path: String, query: String?) {
+    let request = HTTPRequest(method: "GET", target: target)
+    #expect(request.path == path)
+    #expect(request.query == query.map { $0[...] })
+    #expect(request.pathAndQuery.path == path)
+  }
+
   @Test func postWithContentLength() {
     let parsed = events("POST /e HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\nbody")
     #expect(parsed.count == 1)
