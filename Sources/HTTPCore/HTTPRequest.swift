@@ -120,6 +120,7 @@ public struct HTTPRequest: Hashable, Sendable {
 
     /// Calls `body` with each field's name and value (without its optional whitespace), in
     /// order, while it returns true.
+    @inline(__always)
     private func forEachField(
       _ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Bool
     ) {
