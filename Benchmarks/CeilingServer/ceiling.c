@@ -2,16 +2,34 @@
 // the same 100-byte JSON response over keep-alive. No parsing, no limits, no timeouts, so its
 // throughput bounds what any libuv server can reach on this machine.
 //
-// Build: cc -O2 -o ceiling ceiling.c -luv     Run: ceiling PORT
+// With BODY-BYTES it answers with a JSON body of that size instead (`{"padding":"xx…"}`): the
+// same work for the kernel as a server whose responses are that large, which is what a POST of
+// lifecycled costs below user space (scripts/httpbench).
+//
+// Build: cc -O2 -o ceiling ceiling.c -luv     Run: ceiling PORT [BODY-BYTES]
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uv.h>
 
 #define BODY "{\"status\":\"ok\",\"version\":\"0.1.0\",\"uptimeSeconds\":1.0,\"requests\":1,\"padding\":\"xxxxxxxxxxxxxxxxxxxxx\"}"
+#define HEAD "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
 
-static const char response[] =
+static const char *response =
     "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n" BODY;
+
+// The response with a body of `size` bytes (at least 16): `{"padding":"…"}`.
+static char *padded_response(int size) {
+  static const char open[] = "{\"padding\":\"", close[] = "\"}";
+  int head = snprintf(NULL, 0, HEAD, size);
+  char *text = malloc(head + size + 1);
+  sprintf(text, HEAD, size);
+  memcpy(text + head, open, sizeof open - 1);
+  memset(text + head + sizeof open - 1, 'x', size - (sizeof open - 1) - (sizeof close - 1));
+  memcpy(text + head + size - (sizeof close - 1), close, sizeof close);
+  return text;
+}
 
 typedef struct {
   uv_tcp_t handle;
@@ -40,7 +58,7 @@ static void written(uv_write_t *request, int status) {
 }
 
 static void respond(client_t *client, int count) {
-  size_t length = sizeof response - 1;
+  size_t length = strlen(response);
   write_t *write = malloc(sizeof *write);
   write->bytes = malloc(length * count);
   for (int i = 0; i < count; i++) memcpy(write->bytes + i * length, response, length);
@@ -86,6 +104,11 @@ int main(int argc, char **argv) {
   struct sockaddr_in address;
   uv_tcp_init(loop, &server);
   uv_ip4_addr("127.0.0.1", argc > 1 ? atoi(argv[1]) : 8081, &address);
+  if (argc > 2) {
+    int size = atoi(argv[2]);
+    if (size < 16) return 2;
+    response = padded_response(size);
+  }
   if (uv_tcp_bind(&server, (const struct sockaddr *)&address, 0) != 0) return 1;
   if (uv_listen((uv_stream_t *)&server, 511, connected) != 0) return 1;
   return uv_run(loop, UV_RUN_DEFAULT);
