@@ -206,6 +206,19 @@ struct JSONWriter: ~Copyable {
     unescaped(value)
   }
 
+  /// An app's name, or null. Valid names need no escaping (`Engine.isValidName`).
+  @inline(__always)
+  mutating func member(_ name: StaticString, _ app: AppName?) {
+    key(name)
+    guard let app else { return null() }
+    app.withUTF8 { utf8 in
+      reserve(utf8.count + 2)
+      append(UInt8(ascii: "\""))
+      append(utf8)
+      append(UInt8(ascii: "\""))
+    }
+  }
+
   /// An enumeration's case by its raw value, or null.
   @inline(__always)
   mutating func member(_ name: StaticString, _ value: (some NamedCases)?) {

@@ -118,7 +118,7 @@ public final class LifecycleAPI {
       return try advance(try body(of: request), device: device, now: now)
     case (.journal(let device), _):
       let page = try engine.journal(
-        of: device, since: try query.integer("since") ?? 0, app: try query.name("app"),
+        of: device, since: try query.integer("since") ?? 0, app: try query.appName("app"),
         limit: try query.integer("limit", max: 10_000) ?? 1_000, now: now)
       return .json(200) { w in
         w.object { w in

@@ -35,12 +35,12 @@ struct Query {
   }
 
   /// An app name parameter.
-  func name(_ key: String) throws(Problem) -> String? {
+  func appName(_ key: String) throws(Problem) -> AppName? {
     guard let text = values[key] else { return nil }
-    guard Engine.isValidName(text) else {
+    guard Engine.isValidName(text), let name = AppName(text) else {
       throw Problem.validation(key, "must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
     }
-    return text
+    return name
   }
 
   /// `%XX` sequences decoded; nil if one is malformed or the bytes are not UTF-8.

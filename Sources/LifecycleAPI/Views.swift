@@ -90,7 +90,7 @@ extension JSONWriter {
     beginObject()
     member("seq", callback.seq)
     member("time", time: callback.time)
-    member("app", unescaped: callback.app)
+    member("app", callback.app)
     member("scene", unescaped: callback.scene)
     verbatim(Self.methodAndOwnNotification, callback.method)
     if let aggregate = callback.aggregateNotification { enumCase(aggregate) }
@@ -125,7 +125,7 @@ extension JSONWriter {
     beginObject()
     member("seq", transition.seq)
     member("time", time: transition.time)
-    member("app", unescaped: transition.app)
+    member("app", transition.app)
     verbatim(Self.fromMember, transition.from)
     verbatim(Self.toMember, transition.to)
     member("cause", unescaped: transition.cause.name)
@@ -160,9 +160,9 @@ extension JSONWriter {
       w.key("transitions")
       w.transitions(outcome.transitions)
       w.key("effects")
-      w.array(outcome.effects(excluding: app)) { w, effect in
+      w.array(outcome.effects(excluding: outcome.subject?.app)) { w, effect in
         w.object { w in
-          w.member("app", unescaped: effect.app)
+          w.member("app", effect.app)
           w.member("previousState", effect.previousState)
           w.member("state", effect.state)
         }
@@ -195,7 +195,7 @@ extension JSONWriter {
   mutating func jetsamRecord(_ record: JetsamRecord) {
     object { w in
       w.member("time", time: record.time)
-      w.member("app", unescaped: record.app)
+      w.member("app", record.app)
       w.member("reason", record.reason)
       w.member("footprintMB", record.footprintMB)
       w.member("state", record.state)
@@ -217,7 +217,7 @@ extension JSONWriter {
         w.member("kind", "event")
         w.member("seq", seq)
         w.member("time", time: time)
-        w.member("app", unescaped: app)
+        w.member("app", app)
         w.key("event")
         w.event(event)
       }

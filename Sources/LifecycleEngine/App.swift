@@ -23,9 +23,7 @@ struct BackgroundWork: Hashable {
 /// Owned by its `Device`, which alone changes it; see `Device.changeState` for the one place
 /// where the state moves.
 final class App {
-  let name: String
-  /// The name as the heaps order it when deadlines or victims tie.
-  let sortableName: SortableName
+  let name: AppName
   /// The app's key in its device's heaps.
   let slot: Int
   /// Where the app is in its device's `liveApps`, while its process holds memory.
@@ -67,8 +65,7 @@ final class App {
   var deadlines = AppDeadlines()
 
   init(spec: AppSpec, slot: Int) {
-    name = spec.name
-    sortableName = SortableName(spec.name)
+    name = AppName(spec.name)!  // validated by Engine.createApp
     self.slot = slot
     lifecycle = spec.lifecycle
     backgroundModes = spec.backgroundModes

@@ -113,7 +113,7 @@ public struct Callback: Hashable, Sendable {
   /// Position in the device's journal; strictly increasing per device.
   public var seq: Int
   public var time: Instant
-  public var app: String
+  public var app: AppName
   public var method: CallbackMethod
   /// The aggregate `UIApplication` notification a scene callback posts when it changes the
   /// app's state (SPEC 4.1), after the method's own.
@@ -178,7 +178,7 @@ public enum TransitionCause: Hashable, Sendable {
 public struct Transition: Hashable, Sendable {
   public var seq: Int
   public var time: Instant
-  public var app: String
+  public var app: AppName
   public var from: AppState
   public var to: AppState
   public var cause: TransitionCause
@@ -189,7 +189,7 @@ public struct Transition: Hashable, Sendable {
 /// One kill recorded in a device's jetsam log.
 public struct JetsamRecord: Hashable, Sendable {
   public var time: Instant
-  public var app: String
+  public var app: AppName
   public var reason: JetsamReason
   public var footprintMB: Int
   /// The app's state when it was killed.
@@ -204,7 +204,7 @@ public enum RecordedEvent: Hashable, Sendable {
 
 /// One entry of a device's journal: everything that happened on the device, in order.
 public enum JournalEntry: Hashable, Sendable {
-  case event(seq: Int, time: Instant, app: String?, event: RecordedEvent)
+  case event(seq: Int, time: Instant, app: AppName?, event: RecordedEvent)
   case callback(Callback)
   case transition(Transition)
 
@@ -217,7 +217,7 @@ public enum JournalEntry: Hashable, Sendable {
   }
 
   /// The app the entry concerns; nil for device events.
-  public var app: String? {
+  public var app: AppName? {
     switch self {
     case .event(_, _, let app, _): app
     case .callback(let callback): callback.app

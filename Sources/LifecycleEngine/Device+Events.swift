@@ -27,7 +27,7 @@ extension Device {
     if let reason = refusal(of: event, for: app) {
       throw .refused(
         Refusal(
-          event: event.type, app: app.name, currentState: app.state.rawValue,
+          event: event.type, app: String(app.name), currentState: app.state.rawValue,
           allowedEvents: allowedEvents(for: app), reason: reason))
     }
     let before = app.state

@@ -8,7 +8,7 @@ extension Device {
 
   /// Files `app` under the jetsam order that matches its state (or none).
   func updateVictimOrder(of app: App) {
-    let order = VictimOrder(footprint: app.footprint, lastUsed: app.lastUsed, app: app.sortableName)
+    let order = VictimOrder(footprint: app.footprint, lastUsed: app.lastUsed, app: app.name)
     suspendedVictims.set(app.slot, to: app.state == .suspended ? order : nil)
     backgroundVictims.set(app.slot, to: app.state == .background ? order : nil)
   }

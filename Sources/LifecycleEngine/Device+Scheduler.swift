@@ -20,7 +20,7 @@ extension Device {
     app.deadlines = deadlines
     self.deadlines.set(
       app.slot,
-      to: deadlines.next.map { DeadlineOrder(time: $0.time, app: app.sortableName, kind: $0.kind) })
+      to: deadlines.next.map { DeadlineOrder(time: $0.time, app: app.name, kind: $0.kind) })
   }
 
   /// Fires the earliest deadline at its own time.

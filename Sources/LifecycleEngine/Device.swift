@@ -31,11 +31,13 @@ struct AppDeadlines: Hashable {
 /// Order in which apps' deadlines fire: by time, then app name, then kind.
 struct DeadlineOrder: Comparable {
   let time: Instant
-  let app: SortableName
+  let app: AppName
   let kind: DeadlineKind
 
   static func < (lhs: DeadlineOrder, rhs: DeadlineOrder) -> Bool {
-    (lhs.time, lhs.app, lhs.kind) < (rhs.time, rhs.app, rhs.kind)
+    if lhs.time != rhs.time { return lhs.time < rhs.time }
+    if lhs.app != rhs.app { return lhs.app < rhs.app }
+    return lhs.kind < rhs.kind
   }
 }
 
@@ -43,34 +45,12 @@ struct DeadlineOrder: Comparable {
 struct VictimOrder: Comparable {
   let footprint: Int
   let lastUsed: Instant
-  let app: SortableName
+  let app: AppName
 
   static func < (lhs: VictimOrder, rhs: VictimOrder) -> Bool {
-    (rhs.footprint, lhs.lastUsed, lhs.app) < (lhs.footprint, rhs.lastUsed, rhs.app)
-  }
-}
-
-/// A name in String order, with its first eight bytes packed into an integer that settles
-/// most comparisons: heaps compare names whenever deadlines tie, which on a manual clock is
-/// always. Names are ASCII (`Validation.isValidName`), so String order is byte order.
-struct SortableName: Comparable {
-  /// The first eight bytes, big-endian, zero-padded: ordered as the names are, shorter first.
-  let prefix: UInt64
-  let name: String
-
-  init(_ name: String) {
-    self.name = name
-    prefix = name.utf8.prefix(8).enumerated().reduce(0) { packed, byte in
-      packed | UInt64(byte.element) << (56 - 8 * byte.offset)
-    }
-  }
-
-  static func < (lhs: SortableName, rhs: SortableName) -> Bool {
-    lhs.prefix != rhs.prefix ? lhs.prefix < rhs.prefix : lhs.name < rhs.name
-  }
-
-  static func == (lhs: SortableName, rhs: SortableName) -> Bool {
-    lhs.prefix == rhs.prefix && lhs.name == rhs.name
+    if lhs.footprint != rhs.footprint { return lhs.footprint > rhs.footprint }
+    if lhs.lastUsed != rhs.lastUsed { return lhs.lastUsed < rhs.lastUsed }
+    return lhs.app < rhs.app
   }
 }
 
@@ -95,7 +75,7 @@ final class Device {
   /// when a client advances its clock); the engine keeps it, the device never reads it.
   var hostEpoch: Instant?
 
-  var apps: [String: App] = [:]
+  var apps: [AppName: App] = [:]
   /// The same apps by slot, the key of every heap below.
   var slots = SlotTable<App>()
   /// Apps that hold memory (running or suspended): the ones device-wide events reach. In no
@@ -103,16 +83,16 @@ final class Device {
   /// O(1) and hashes nothing.
   private(set) var liveApps: [App] = []
   var locked = false
-  var foregroundApp: String?
+  var foregroundApp: AppName?
   /// The app that was in the foreground when the device locked; unlock brings it back.
-  var appBeforeLock: String?
+  var appBeforeLock: AppName?
 
   var usedMB = 0
   /// A pressure episode is under way: its memory warning has been sent.
   var underPressure = false
   /// Apps whose footprint grew past the per-process limit during the current operation:
   /// jetsam kills those still running over it when the operation ends.
-  var grewPastProcessLimit: [String] = []
+  var grewPastProcessLimit: [AppName] = []
   var suspendedVictims = IndexedHeap<VictimOrder>()
   var backgroundVictims = IndexedHeap<VictimOrder>()
   /// Each app's earliest deadline.
@@ -181,7 +161,7 @@ final class Device {
 
   // MARK: Recording
 
-  func record(_ event: RecordedEvent, app: String?) {
+  func record(_ event: RecordedEvent, app: AppName?) {
     journal.append(.event(seq: takeSeq(), time: now, app: app, event: event))
     counters.events += 1
   }

@@ -164,7 +164,9 @@ public final class Engine {
             field: "behavior.didEnterBackgroundSeconds", message: "must be 0 to 315360000"))
       }
       if !issues.isEmpty { throw .invalid(issues) }
-      if device.apps[spec.name] != nil { throw .appExists(device: device.id, app: spec.name) }
+      if device.apps[AppName(spec.name)!] != nil {
+        throw .appExists(device: device.id, app: spec.name)
+      }
       let limit = configuration.limits.maxAppsPerDevice
       if device.apps.count >= limit { throw .tooManyApps(device: device.id, limit: limit) }
       return device.snapshot(of: device.add(spec))
@@ -226,7 +228,7 @@ public final class Engine {
 
   /// Journal entries after `since` (a seq), optionally of one app, at most `limit` of them.
   public func journal(
-    of device: String, since: Int = 0, app: String? = nil, limit: Int = .max, now: Instant
+    of device: String, since: Int = 0, app: AppName? = nil, limit: Int = .max, now: Instant
   ) throws(EngineError) -> JournalPage {
     try withDevice(device, now: now) { device in
       let entries = device.journal.elements.lazy
@@ -285,7 +287,9 @@ public final class Engine {
     _ name: String, on id: String, now: Instant, _ body: (Device, App) throws(EngineError) -> T
   ) throws(EngineError) -> T {
     try withDevice(id, now: now) { device throws(EngineError) in
-      guard let app = device.apps[name] else { throw .unknownApp(device: id, app: name) }
+      guard let key = AppName(name), let app = device.apps[key] else {
+        throw .unknownApp(device: id, app: name)
+      }
       return try body(device, app)
     }
   }
@@ -343,7 +347,7 @@ extension Device {
   /// Creates an app, not running.
   func add(_ spec: AppSpec) -> App {
     let app = slots.insert { App(spec: spec, slot: $0) }
-    apps[spec.name] = app
+    apps[app.name] = app
     return app
   }
 

@@ -32,10 +32,10 @@ public struct EventOutcome: Hashable, Sendable {
 
   /// The apps other than `app` whose state the event changed: first and last state of each,
   /// in the order they were first touched.
-  public func effects(excluding app: String?) -> [Effect] {
+  public func effects(excluding app: AppName?) -> [Effect] {
     guard transitions.contains(where: { $0.app != app }) else { return [] }  // the usual case
     var effects: [Effect] = []
-    var positions: [String: Int] = [:]
+    var positions: [AppName: Int] = [:]
     for transition in transitions where transition.app != app {
       if let index = positions[transition.app] {
         effects[index].state = transition.to
@@ -58,7 +58,7 @@ public enum EventResult: Hashable, Sendable {
 
 /// Another app an event changed.
 public struct Effect: Hashable, Sendable {
-  public var app: String
+  public var app: AppName
   public var previousState: AppState
   public var state: AppState
 }

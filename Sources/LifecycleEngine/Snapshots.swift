@@ -70,7 +70,7 @@ extension Device {
   var snapshot: DeviceSnapshot {
     DeviceSnapshot(
       id: id, clock: clockMode, now: now, locked: locked, passcode: passcode,
-      foregroundApp: foregroundApp, apps: apps.count, usedMB: usedMB,
+      foregroundApp: foregroundApp.map(String.init), apps: apps.count, usedMB: usedMB,
       memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB, pressure: isOverLimit,
       allowedEvents: allowedDeviceEvents, nextDeadline: nextDeadline, counters: counters,
       journalEntries: journal.count, journalDropped: journal.dropped,
@@ -84,7 +84,7 @@ extension Device {
       app.deadlines.backgroundWorkTimeout,
     ].compactMap { $0 }.min()
     return AppSnapshot(
-      name: app.name, device: id, lifecycle: app.lifecycle, state: app.state,
+      name: String(app.name), device: id, lifecycle: app.lifecycle, state: app.state,
       sceneState: app.isScene ? app.sceneState : nil, memoryMB: app.memoryMB,
       backgroundMemoryMB: app.backgroundMemoryMB, footprintMB: app.footprint,
       backgroundModes: BackgroundMode.allCases.filter(app.backgroundModes.contains),

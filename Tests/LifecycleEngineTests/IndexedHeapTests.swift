@@ -67,29 +67,4 @@ import Testing
     }
     #expect(heap.sorted.map(\.priority) == reference.values.sorted())
   }
-
-  /// Names sort as Strings do, whether their first eight bytes settle it or not.
-  @Test(arguments: [3, 42] as [UInt64])
-  func sortableNamesSortAsStrings(seed: UInt64) {
-    var random = SplitMix64(state: seed)
-    let characters = Array("09AZaz.-_".utf8)  // either end of each class, and the others
-    let fixed = ["a", "app", "app1", "app10", "app2", "com.example.a", "com.example.b", "b"]
-    let names =
-      fixed
-      + (0..<500).map { _ in
-        let length = Int.random(in: 1...12, using: &random)
-        // A shared prefix makes ties in the first eight bytes common.
-        return "com.exa"
-          + String(
-            decoding: (0..<length).map { _ in characters.randomElement(using: &random)! },
-            as: UTF8.self)
-      }
-    for first in names.prefix(60) {
-      for second in names {
-        #expect(
-          (SortableName(first) < SortableName(second)) == (first < second), "\(first) \(second)")
-        #expect((SortableName(first) == SortableName(second)) == (first == second))
-      }
-    }
-  }
 }

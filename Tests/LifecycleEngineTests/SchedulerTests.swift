@@ -208,7 +208,7 @@ import Testing
     }
     let outcome = first.advance(2)
     #expect(outcome.transitions.count == 1000)
-    #expect(outcome.transitions.map(\.app) == names.sorted())
+    #expect(outcome.transitions.map { String($0.app) } == names.sorted())
     #expect(outcome.transitions.allSatisfy { $0.time == .seconds(2) && $0.to == .suspended })
     #expect(second.advance(2) == outcome)
   }

@@ -1,0 +1,84 @@
+/// An app's name, held in the value itself: at most 64 ASCII bytes (`Engine.isValidName`).
+///
+/// Every event copies the callbacks and transitions it causes into its outcome and into the
+/// device's journal, and each of them names its app. With the name inline rather than in a
+/// String they are plain bytes: copied without reference counting, overwritten in the journal's
+/// ring without releasing anything, written out as JSON straight from here.
+public struct AppName: Hashable, Comparable, Sendable, LosslessStringConvertible,
+  ExpressibleByStringLiteral
+{
+  /// The most bytes a valid name has.
+  public static let capacity = 64
+
+  /// The name's bytes, then zeros.
+  private var words = InlineArray<8, UInt64>(repeating: 0)
+  private var length: UInt8 = 0
+
+  /// The name `name`; nil if it is longer than any valid name (it names no app, then).
+  public init?(_ name: String) {
+    var name = name
+    let fits: Bool = name.withUTF8 { utf8 in
+      guard utf8.count <= Self.capacity else { return false }
+      length = UInt8(utf8.count)
+      withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(utf8)) }
+      return true
+    }
+    guard fits else { return nil }
+  }
+
+  public init(stringLiteral name: String) {
+    guard let name = AppName(name) else { preconditionFailure("an app name of over 64 bytes") }
+    self = name
+  }
+
+  public var description: String {
+    withUTF8 { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Calls `body` with the name's UTF-8 bytes.
+  @inline(__always)
+  public func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+    -> Result
+  {
+    try withUnsafeBytes(of: words) { storage in
+      try body(
+        UnsafeBufferPointer(
+          start: storage.baseAddress!.assumingMemoryBound(to: UInt8.self),
+          count: Int(length)))
+    }
+  }
+
+  /// The words that hold bytes: names are mostly short.
+  private var usedWords: Int { (Int(length) + 7) / 8 }
+
+  @inline(__always)
+  public static func == (lhs: AppName, rhs: AppName) -> Bool {
+    guard lhs.length == rhs.length, lhs.words[unchecked: 0] == rhs.words[unchecked: 0] else {
+      return false
+    }
+    var index = 1
+    while index < lhs.usedWords {
+      if lhs.words[unchecked: index] != rhs.words[unchecked: index] { return false }
+      index += 1
+    }
+    return true
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    for index in 0..<usedWords { hasher.combine(words[unchecked: index]) }
+  }
+
+  /// Byte order, which for ASCII names is String order: the heaps break ties with it.
+  @inline(__always)
+  public static func < (lhs: AppName, rhs: AppName) -> Bool {
+    // Stored in memory order, zero-padded: the first differing byte decides, so words compare
+    // big-endian, and a name that is a prefix of another comes first.
+    let first = (lhs.words[unchecked: 0].bigEndian, rhs.words[unchecked: 0].bigEndian)
+    if first.0 != first.1 { return first.0 < first.1 }
+    for index in 1..<8 {
+      let pair = (lhs.words[unchecked: index].bigEndian, rhs.words[unchecked: index].bigEndian)
+      if pair.0 != pair.1 { return pair.0 < pair.1 }
+    }
+    return false
+  }
+}
