@@ -181,8 +181,8 @@ public final class LifecycleAPI {
         guard let subject = outcome.subject else { preconditionFailure("an app event's outcome") }
         write(
           AppliedEvent(
-            event: .app(event), outcome: outcome, previousState: subject.previousState.rawValue,
-            state: subject.state.rawValue))
+            event: .app(event), outcome: outcome, previousState: .app(subject.previousState),
+            state: .app(subject.state)))
       }
     }
   }
@@ -197,8 +197,7 @@ public final class LifecycleAPI {
         write(
           AppliedEvent(
             event: .device(event), outcome: outcome,
-            previousState: locked.before ? "locked" : "unlocked",
-            state: locked.after ? "locked" : "unlocked"))
+            previousState: .device(locked: locked.before), state: .device(locked: locked.after)))
       }
     }
   }
@@ -207,8 +206,8 @@ public final class LifecycleAPI {
   private struct AppliedEvent {
     var event: RecordedEvent
     var outcome: EventOutcome
-    var previousState: String
-    var state: String
+    var previousState: ReportedState
+    var state: ReportedState
   }
 
   /// The response to events that `apply` applies in order, handing each to the function it is

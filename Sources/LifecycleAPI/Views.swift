@@ -128,7 +128,11 @@ extension JSONWriter {
     member("app", transition.app)
     verbatim(Self.fromMember, transition.from)
     verbatim(Self.toMember, transition.to)
-    member("cause", unescaped: transition.cause.name)
+    if case .event(let type) = transition.cause {
+      verbatim(Self.eventCauseMember, type)
+    } else {
+      member("cause", unescaped: transition.cause.name)
+    }
     if let code = transition.terminationCode {
       member("terminationCode", code)
     }
@@ -142,19 +146,21 @@ extension JSONWriter {
   private static let fromMember = CaseTexts<AppState> { #","from":"\#($0.rawValue)""# }
   /// `,"to":"…"`
   private static let toMember = CaseTexts<AppState> { #","to":"\#($0.rawValue)""# }
+  /// `,"cause":"…"` for the transitions that events cause: nearly all of them.
+  private static let eventCauseMember = CaseTexts<EventType> { #","cause":"\#($0.rawValue)""# }
 
   /// The result of one event (SPEC section 5).
   mutating func eventResult(
     _ outcome: EventOutcome, device: String, app: String?, event: RecordedEvent,
-    previousState: String, state: String
+    previousState: ReportedState, state: ReportedState
   ) {
     object { w in
       w.member("device", unescaped: device)
       w.member("app", unescaped: app)
       w.key("event")
       w.event(event)
-      w.member("previousState", unescaped: previousState)
-      w.member("state", unescaped: state)
+      w.member("previousState", previousState)
+      w.member("state", state)
       w.key("callbacks")
       w.callbacks(outcome.callbacks)
       w.key("transitions")
@@ -169,6 +175,14 @@ extension JSONWriter {
       }
       w.key("result")
       w.result(outcome.result)
+    }
+  }
+
+  /// An event result's state: the app's, or the device's lock state for device events.
+  private mutating func member(_ name: StaticString, _ state: ReportedState) {
+    switch state {
+    case .app(let state): member(name, state)
+    case .device(let locked): member(name, unescaped: locked ? "locked" : "unlocked")
     }
   }
 
@@ -260,4 +274,11 @@ extension JSONWriter {
       break
     }
   }
+}
+
+/// The state an event result reports before and after the event: the app's for app events,
+/// whether the device is locked for device events.
+enum ReportedState {
+  case app(AppState)
+  case device(locked: Bool)
 }
