@@ -111,9 +111,11 @@ public struct HTTPResponse: Hashable, Sendable {
     let capacity =
       96 + status.reason.utf8.count + date.utf8.count
       + headers.fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
-    // One allocation, every piece copied once (appending piece by piece costs more than the
-    // bytes themselves).
-    let head = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+    // Written on the stack, then copied into an array of its exact size: one allocation, and
+    // appending piece by piece costs more than the bytes themselves. (Not
+    // `init(unsafeUninitializedCapacity:)`: it looks up the array's storage type at run time,
+    // which costs more than the copy.)
+    let head = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
       var head = ByteWriter(buffer)
       head.write("HTTP/1.1 ")
       head.write(decimal: status.code)
@@ -139,7 +141,7 @@ public struct HTTPResponse: Hashable, Sendable {
         head.write("Connection: keep-alive\r\n")
       }
       head.write("\r\n")
-      count = head.count
+      return [UInt8](UnsafeBufferPointer(rebasing: buffer[..<head.count]))
     }
     return WireBytes(head: head, body: omitBody || status.forbidsContent ? [] : body)
   }
