@@ -18,6 +18,7 @@
 
 static const char *response =
     "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n" BODY;
+static size_t response_length;
 
 // The response with a body of `size` bytes (at least 16): `{"padding":"…"}`.
 static char *padded_response(int size) {
@@ -58,7 +59,7 @@ static void written(uv_write_t *request, int status) {
 }
 
 static void respond(client_t *client, int count) {
-  size_t length = strlen(response);
+  size_t length = response_length;
   write_t *write = malloc(sizeof *write);
   write->bytes = malloc(length * count);
   for (int i = 0; i < count; i++) memcpy(write->bytes + i * length, response, length);
@@ -109,6 +110,7 @@ int main(int argc, char **argv) {
     if (size < 16) return 2;
     response = padded_response(size);
   }
+  response_length = strlen(response);
   if (uv_tcp_bind(&server, (const struct sockaddr *)&address, 0) != 0) return 1;
   if (uv_listen((uv_stream_t *)&server, 511, connected) != 0) return 1;
   return uv_run(loop, UV_RUN_DEFAULT);
