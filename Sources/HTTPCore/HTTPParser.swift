@@ -374,7 +374,9 @@ public struct HTTPParser {
     let complete = request
     request = HTTPRequest(method: "", target: "")
     state = .requestLine
-    compact()
+    // Consumed bytes are dropped a few kilobytes at a time: removing a range from the array
+    // after every request cost a few hundred instructions, nearly all for no bytes moved.
+    if start >= 4096 { compact() }
     return .request(complete)
   }
 

@@ -261,6 +261,22 @@ func errorStatus(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Int? {
     #expect(targets == ["/1", "/2", "/3"])
   }
 
+  /// Consumed bytes are dropped a few kilobytes at a time, not after every request: requests
+  /// on either side of a drop, and one cut across it, come out whole and in order.
+  @Test(arguments: [[], [4090, 4100, 4103], Array(stride(from: 97, to: 10_000, by: 997))])
+  func longRunsOfPipelinedRequestsComeOutWhole(cuts: [Int]) {
+    let requests = (0..<200).map {
+      "POST /\($0) HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\n\($0 % 10)ab"
+    }
+    let bytes = Array(requests.joined().utf8)
+    #expect(bytes.count > 10_000)
+    let parsed = events(bytes, cuts: cuts).map { event -> String in
+      guard case .request(let request) = event else { return "not a request: \(event)" }
+      return request.target + " " + String(decoding: request.body, as: UTF8.self)
+    }
+    #expect(parsed == (0..<200).map { "/\($0) \($0 % 10)ab" })
+  }
+
   @Test func garbageAfterAValidRequestIsAnErrorAndNothingMore_A17() {
     let parsed = events("GET / HTTP/1.1\r\nHost: a\r\n\r\nxyz\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n")
     #expect(parsed.count == 2)
