@@ -110,17 +110,22 @@ public struct HTTPParser {
           return nil
         }
         if line.isEmpty { continue }  // RFC 9112 §2.2: empty lines before a request are ignored
-        try parseRequestLine(line)
+        let head = try withBytes(line, Self.requestLine)
+        request = HTTPRequest(
+          method: head.method, target: head.target, minorVersion: head.minorVersion)
+        framing = FramingFields()
+        (fieldBytes, fieldCount) = (0, 0)
         fieldsStart = start
         state = .headerFields
       case .headerFields:
         guard let line = try nextFieldLine() else { return nil }
         if line.isEmpty {
-          request.headers = HTTPRequest.Fields(lines: Array(buffer[fieldsStart..<line.startIndex]))
+          let lines = try withBytes(fieldsStart..<line.lowerBound) { Array($0) }
+          request.headers = HTTPRequest.Fields(lines: lines)
           if let event = try finishHead() { return event }
         } else {
-          let (name, value) = try parseField(line)
-          framing.note(name: name, value: value)
+          framing.record(
+            try withBytes(line) { line throws(HTTPError) in try Self.framingNote(line) })
         }
       case .fixedBody(let remaining):
         let taken = takeBody(upTo: remaining)
@@ -132,7 +137,10 @@ public struct HTTPParser {
       case .chunkSize:
         let tooLong = { HTTPError.badRequest("a chunk size line is longer than 1024 bytes") }
         guard let line = try nextLine(limit: 1024, tooLong: tooLong) else { return nil }
-        let size = try parseChunkSize(line)
+        let allowance = limits.maxBodyBytes - request.body.count
+        let size = try withBytes(line) { line throws(HTTPError) in
+          try Self.chunkSize(line, atMost: allowance, maxBodyBytes: limits.maxBodyBytes)
+        }
         state = size == 0 ? .trailerFields : .chunkData(remaining: size)
         if size == 0 { (fieldBytes, fieldCount) = (0, 0) }
       case .chunkData(let remaining):
@@ -153,17 +161,18 @@ public struct HTTPParser {
       case .trailerFields:
         guard let line = try nextFieldLine() else { return nil }
         if line.isEmpty { return completeRequest() }
-        _ = try parseField(line)  // validated, then dropped: no trailer is acted upon
+        _ = try withBytes(line, Self.field)  // validated, then dropped: no trailer is acted upon
       }
     }
   }
 
   // MARK: Lines
 
-  /// The next CRLF-terminated line (without its CRLF), consumed; nil until one is complete.
-  /// `tooLong` makes the error for a line over `limit` (only then: it costs a string).
+  /// Where the next CRLF-terminated line (without its CRLF) is in the buffer, consumed; nil
+  /// until one is complete. `tooLong` makes the error for a line over `limit` (only then: it
+  /// costs a string).
   private mutating func nextLine(limit: Int, tooLong: () -> HTTPError) throws(HTTPError)
-    -> ArraySlice<UInt8>?
+    -> Range<Int>?
   {
     guard let lf = Self.firstIndex(of: .lf, in: buffer, from: max(start, scanFrom)) else {
       scanFrom = buffer.count
@@ -173,7 +182,7 @@ public struct HTTPParser {
     // The same verdict however the bytes were split: too long before anything else.
     if lf - start > limit + 1 { throw tooLong() }
     guard lf > start, buffer[lf - 1] == .cr else { throw .badRequest("a line ends in a bare LF") }
-    let line = buffer[start..<(lf - 1)]
+    let line = start..<(lf - 1)
     if line.count > limit { throw tooLong() }
     if Self.firstIndex(of: .cr, in: buffer, from: start, to: lf - 1) != nil {
       throw .badRequest("a line contains a bare CR")
@@ -181,6 +190,16 @@ public struct HTTPParser {
     start = lf + 1
     scanFrom = start
     return line
+  }
+
+  /// Calls `body` with the buffered bytes in `range`, borrowed rather than sliced: a slice of
+  /// the buffer retains and releases it, which cost more than checking a short line.
+  private func withBytes<Result>(
+    _ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws(HTTPError) -> Result
+  ) throws(HTTPError) -> Result {
+    try buffer.withUnsafeBufferPointer { (all) throws(HTTPError) -> Result in
+      try body(UnsafeBufferPointer(rebasing: all[range]))
+    }
   }
 
   /// The index of the first `byte` in `bytes[from..<to]`, found by libc's `memchr` (many bytes
@@ -198,7 +217,7 @@ public struct HTTPParser {
   }
 
   /// The next header or trailer field line, counted against the field limits.
-  private mutating func nextFieldLine() throws(HTTPError) -> ArraySlice<UInt8>? {
+  private mutating func nextFieldLine() throws(HTTPError) -> Range<Int>? {
     let maxHeaderBytes = limits.maxHeaderBytes
     let tooLarge = {
       HTTPError(
@@ -220,20 +239,20 @@ public struct HTTPParser {
   // MARK: Request line and fields
 
   /// `method SP request-target SP HTTP-version` (RFC 9112 §3).
-  private mutating func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPError) {
+  private static func requestLine(_ line: UnsafeBufferPointer<UInt8>) throws(HTTPError) -> (
+    method: String, target: String, minorVersion: Int
+  ) {
     guard let firstSpace = line.firstIndex(of: .space), let lastSpace = line.lastIndex(of: .space),
-      firstSpace < lastSpace, firstSpace > line.startIndex
+      firstSpace < lastSpace, firstSpace > 0
     else { throw .badRequest("the request line is not 'method target version'") }
-    let method = line[..<firstSpace]
-    let target = line[(firstSpace + 1)..<lastSpace]
-    let version = line[(lastSpace + 1)...]
+    let method = UnsafeBufferPointer(rebasing: line[..<firstSpace])
+    let target = UnsafeBufferPointer(rebasing: line[(firstSpace + 1)..<lastSpace])
+    let version = UnsafeBufferPointer(rebasing: line[(lastSpace + 1)...])
     guard method.allSatisfy(\.isTokenCharacter) else {
       throw .badRequest("the method is not a token")
     }
-    guard version.count == 8, version.prefix(5).equals("HTTP/"),
-      version[version.startIndex + 6] == .dot,
-      let major = version[version.startIndex + 5].digitValue,
-      let minor = version[version.startIndex + 7].digitValue
+    guard version.count == 8, UnsafeBufferPointer(rebasing: version.prefix(5)).equals("HTTP/"),
+      version[6] == .dot, let major = version[5].digitValue, let minor = version[7].digitValue
     else { throw .badRequest("the HTTP version is malformed") }
     guard major == 1 else {
       throw HTTPError(.httpVersionNotSupported, "only HTTP/1.x is supported")
@@ -247,16 +266,12 @@ public struct HTTPParser {
       throw .badRequest("the request target is empty or has a byte that is not visible ASCII")
     }
     let methodName = String(decoding: method, as: UTF8.self)
-    request = HTTPRequest(
-      method: methodName, target: try Self.originForm(of: target, method: methodName),
-      minorVersion: min(minor, 1))
-    framing = FramingFields()
-    (fieldBytes, fieldCount) = (0, 0)
+    return (methodName, try originForm(of: target, method: methodName), min(minor, 1))
   }
 
   /// The target in origin-form: as sent, or the path and query of an absolute-form target.
-  private static func originForm(of target: ArraySlice<UInt8>, method: String) throws(HTTPError)
-    -> String
+  private static func originForm(of target: UnsafeBufferPointer<UInt8>, method: String)
+    throws(HTTPError) -> String
   {
     let text = String(decoding: target, as: UTF8.self)
     if target.first == UInt8(ascii: "/") || (text == "*" && method == "OPTIONS") { return text }
@@ -270,8 +285,8 @@ public struct HTTPParser {
   }
 
   /// `field-name ":" OWS field-value OWS` (RFC 9112 §5), strictly.
-  private func parseField(_ line: ArraySlice<UInt8>) throws(HTTPError) -> (
-    name: ArraySlice<UInt8>, value: ArraySlice<UInt8>
+  private static func field(_ line: UnsafeBufferPointer<UInt8>) throws(HTTPError) -> (
+    name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>
   ) {
     if line.first == .space || line.first == .tab {
       throw .badRequest("obsolete line folding in the header fields")
@@ -279,7 +294,7 @@ public struct HTTPParser {
     guard let colon = line.firstIndex(of: .colon) else {
       throw .badRequest("a header field has no colon")
     }
-    let name = line[..<colon]
+    let name = UnsafeBufferPointer(rebasing: line[..<colon])
     guard !name.isEmpty, name.allSatisfy(\.isTokenCharacter) else {
       throw .badRequest("a header field name is not a token (whitespace before the colon?)")
     }
@@ -289,7 +304,15 @@ public struct HTTPParser {
     guard value.allSatisfy({ $0 == .space || $0 == .tab || ($0 > 0x20 && $0 != 0x7F) }) else {
       throw .badRequest("a header field value contains a control character")
     }
-    return (name, value)
+    return (name, UnsafeBufferPointer(rebasing: value))
+  }
+
+  /// What a field line says about the framing, once it is checked.
+  private static func framingNote(_ line: UnsafeBufferPointer<UInt8>) throws(HTTPError)
+    -> FramingFields.Note
+  {
+    let (name, value) = try field(line)
+    return FramingFields.Note(name: name, value: value)
   }
 
   // MARK: Framing
@@ -353,14 +376,17 @@ public struct HTTPParser {
   }
 
   /// `chunk-size [ chunk-ext ]` (RFC 9112 §7.1); the extensions are checked, then ignored.
-  private func parseChunkSize(_ line: ArraySlice<UInt8>) throws(HTTPError) -> Int {
+  /// `allowance`: the most the chunk may hold before the body exceeds `maxBodyBytes`.
+  private static func chunkSize(
+    _ line: UnsafeBufferPointer<UInt8>, atMost allowance: Int, maxBodyBytes: Int
+  ) throws(HTTPError) -> Int {
     let digits = line.prefix(while: { $0.hexDigitValue != nil })
     guard !digits.isEmpty else { throw .badRequest("a chunk size is not hexadecimal") }
     var size = 0
     for digit in digits {
       size = size * 16 + digit.hexDigitValue!
-      if size > limits.maxBodyBytes - request.body.count {
-        throw HTTPError(.contentTooLarge, "the body is larger than \(limits.maxBodyBytes) bytes")
+      if size > allowance {
+        throw HTTPError(.contentTooLarge, "the body is larger than \(maxBodyBytes) bytes")
       }
     }
     let extensions = line[digits.endIndex...].drop { $0 == .space || $0 == .tab }
@@ -400,21 +426,49 @@ private struct FramingFields {
   /// The first `Expect`.
   var expectation: String?
 
-  mutating func note(name: ArraySlice<UInt8>, value: ArraySlice<UInt8>) {
-    if name.equalsIgnoringASCIICase("host") {
+  /// What one field line says about the framing.
+  enum Note {
+    case host
+    /// The value, if it is a decimal number that fits an `Int`.
+    case contentLength(Int?)
+    case transferEncoding(String)
+    case expectation(String)
+    case none
+
+    init(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+      self =
+        if name.equalsIgnoringASCIICase("host") {
+          .host
+        } else if name.equalsIgnoringASCIICase("content-length") {
+          .contentLength(FramingFields.number(value))
+        } else if name.equalsIgnoringASCIICase("transfer-encoding") {
+          .transferEncoding(String(decoding: value, as: UTF8.self))
+        } else if name.equalsIgnoringASCIICase("expect") {
+          .expectation(String(decoding: value, as: UTF8.self))
+        } else {
+          .none
+        }
+    }
+  }
+
+  mutating func record(_ note: Note) {
+    switch note {
+    case .host:
       hosts += 1
-    } else if name.equalsIgnoringASCIICase("content-length") {
-      if contentLengthCount == 0 { contentLength = Self.number(value) }
+    case .contentLength(let length):
+      if contentLengthCount == 0 { contentLength = length }
       contentLengthCount += 1
-    } else if name.equalsIgnoringASCIICase("transfer-encoding") {
-      transferEncodings.append(String(decoding: value, as: UTF8.self))
-    } else if name.equalsIgnoringASCIICase("expect") {
-      expectation = expectation ?? String(decoding: value, as: UTF8.self)
+    case .transferEncoding(let codings):
+      transferEncodings.append(codings)
+    case .expectation(let expectation):
+      self.expectation = self.expectation ?? expectation
+    case .none:
+      break
     }
   }
 
   /// One to nineteen decimal digits, as a number if it fits an `Int`.
-  private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
+  fileprivate static func number(_ digits: UnsafeBufferPointer<UInt8>) -> Int? {
     guard (1...19).contains(digits.count) else { return nil }
     var number = 0
     for byte in digits {
@@ -428,11 +482,11 @@ private struct FramingFields {
   }
 }
 
-extension ArraySlice<UInt8> {
+extension UnsafeBufferPointer<UInt8> {
   /// Whether these bytes are exactly `literal`.
   func equals(_ literal: StaticString) -> Bool {
     count == literal.utf8CodeUnitCount
-      && withUnsafeBufferPointer { memcmp($0.baseAddress!, literal.utf8Start, count) == 0 }
+      && (isEmpty || memcmp(baseAddress!, literal.utf8Start, count) == 0)
   }
 
   /// Whether these bytes are `lowercase` in any case (it must be lowercase ASCII).
