@@ -265,8 +265,18 @@ public struct HTTPParser {
     guard !target.isEmpty, target.allSatisfy({ (0x21...0x7E).contains($0) }) else {
       throw .badRequest("the request target is empty or has a byte that is not visible ASCII")
     }
-    let methodName = String(decoding: method, as: UTF8.self)
+    let methodName = commonMethod(method) ?? String(decoding: method, as: UTF8.self)
     return (methodName, try originForm(of: target, method: methodName), min(minor, 1))
+  }
+
+  /// The methods nearly every request has, as literals: making a String of the bytes checks
+  /// them as UTF-8 first, which costs more than recognising them.
+  private static func commonMethod(_ method: UnsafeBufferPointer<UInt8>) -> String? {
+    if method.equals("GET") { return "GET" }
+    if method.equals("POST") { return "POST" }
+    if method.equals("DELETE") { return "DELETE" }
+    if method.equals("HEAD") { return "HEAD" }
+    return nil
   }
 
   /// The target in origin-form: as sent, or the path and query of an absolute-form target.
