@@ -2,24 +2,20 @@ import LifecycleEngine
 
 /// Counters for `GET /metrics`, kept by the API as requests and deadlines pass through it.
 struct Metrics {
-  /// Requests by route template and status.
-  private(set) var requests: [RequestKey: Int] = [:]
+  /// Requests by route template and status, each series where it was first counted. A
+  /// request is nearly always of the series counted last, so that one is tried first; the
+  /// rest are searched (a few dozen at most). Hashing the key cost more than that.
+  private(set) var requests: [(key: RequestKey, count: Int)] = []
+  private var lastSeries = 0
   /// Events applied, by type's case index (an enumeration with raw values hashes its text).
   private(set) var events = [Int](repeating: 0, count: EventType.allCases.count)
   private(set) var transitions = 0
   /// Kills by cause (and jetsam reason).
   private(set) var kills: [KillKey: Int] = [:]
 
-  struct RequestKey: Hashable {
+  struct RequestKey: Equatable {
     var route: String
     var status: Int
-
-    /// Hashes the template's length, not its text: there are a handful of templates, so
-    /// equality settles the few collisions, and a request no longer hashes 40 bytes.
-    func hash(into hasher: inout Hasher) {
-      hasher.combine(route.utf8.count)
-      hasher.combine(status)
-    }
   }
 
   struct KillKey: Hashable {
@@ -28,7 +24,16 @@ struct Metrics {
   }
 
   mutating func count(request route: String, status: Int) {
-    requests[RequestKey(route: route, status: status), default: 0] += 1
+    let key = RequestKey(route: route, status: status)
+    if lastSeries < requests.count, requests[lastSeries].key == key {
+      requests[lastSeries].count += 1
+    } else if let series = requests.firstIndex(where: { $0.key == key }) {
+      requests[series].count += 1
+      lastSeries = series
+    } else {
+      lastSeries = requests.count
+      requests.append((key, 1))
+    }
   }
 
   mutating func count(event: EventType) {
@@ -55,7 +60,7 @@ struct Metrics {
     family(
       "lifecycled_http_requests_total", "counter", "Requests answered, by route and status.",
       requests.sorted { ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status) }.map {
-        (#"{route="\#($0.key.route)",status="\#($0.key.status)"}"#, $0.value)
+        (#"{route="\#($0.key.route)",status="\#($0.key.status)"}"#, $0.count)
       })
     family(
       "lifecycled_events_total", "counter", "Events applied, by type.",

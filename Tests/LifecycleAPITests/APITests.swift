@@ -155,6 +155,18 @@ import Testing
     #expect(callbacks.body.hasPrefix(#"{"callbacks":[{"seq":2,"#))
   }
 
+  /// Each request counts once in its series, whether that series was counted last, earlier,
+  /// or never.
+  @Test func requestSeriesCountEveryRequest() {
+    var metrics = Metrics()
+    let calls = [("/a", 200), ("/a", 200), ("/b", 404), ("/a", 200), ("/a", 201), ("/b", 404)]
+    for (route, status) in calls { metrics.count(request: route, status: status) }
+    #expect(
+      metrics.requests.map { "\($0.key.route) \($0.key.status) \($0.count)" } == [
+        "/a 200 3", "/b 404 2", "/a 201 1",
+      ])
+  }
+
   @Test func metricsCountRequestsEventsTransitionsAndKills() {
     call("POST", "/v1/apps", #"{"name":"mail","lifecycle":"appDelegate"}"#)
     call("POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"crash"}]"#)
