@@ -31,11 +31,15 @@ let package = Package(
     // The pure simulator core: no I/O, no libuv, no wall clock, no Foundation.
     .target(name: "LifecycleEngine", swiftSettings: hotPath),
     .testTarget(name: "LifecycleEngineTests", dependencies: ["LifecycleEngine"]),
+    // Strict JSON reading and fast writing: knows nothing of the engine, the API or HTTP.
+    .target(name: "JSONCore", swiftSettings: hotPath),
+    .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
     // The JSON API over the engine: knows nothing of HTTP framing or sockets.
-    .target(name: "LifecycleAPI", dependencies: ["LifecycleEngine"], swiftSettings: hotPath),
-    .testTarget(name: "LifecycleAPITests", dependencies: ["LifecycleAPI"]),
+    .target(
+      name: "LifecycleAPI", dependencies: ["JSONCore", "LifecycleEngine"], swiftSettings: hotPath),
+    .testTarget(name: "LifecycleAPITests", dependencies: ["JSONCore", "LifecycleAPI"]),
     // HTTP/1.1 without I/O: the strict parser and the connection state machine.
-    .target(name: "HTTPCore", swiftSettings: hotPath),
+    .target(name: "HTTPCore", dependencies: ["JSONCore"], swiftSettings: hotPath),
     .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "HTTPParserFuzzer"]),
     // The parser under libFuzzer (scripts/fuzz); built normally, it replays corpus files.
     .executableTarget(
@@ -51,12 +55,12 @@ let package = Package(
     .target(
       name: "LifecycledService",
       dependencies: [
-        "HTTPServer", "LifecycleAPI",
+        "HTTPServer", "JSONCore", "LifecycleAPI",
         .product(name: "Configuration", package: "swift-configuration"),
         .product(name: "SystemPackage", package: "swift-system"),
         .product(name: "Logging", package: "swift-log"),
       ]),
-    .testTarget(name: "LifecycledServiceTests", dependencies: ["LifecycledService"]),
+    .testTarget(name: "LifecycledServiceTests", dependencies: ["JSONCore", "LifecycledService"]),
     .executableTarget(
       name: "lifecycled",
       dependencies: [

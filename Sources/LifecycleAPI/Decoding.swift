@@ -1,3 +1,4 @@
+import JSONCore
 import LifecycleEngine
 
 /// Reads the members of one request object: every member must be known and well-typed, and

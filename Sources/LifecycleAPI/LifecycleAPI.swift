@@ -1,3 +1,4 @@
+import JSONCore
 public import LifecycleEngine
 
 /// The lifecycle simulator's JSON API (SPEC section 5): requests in, responses out, against one

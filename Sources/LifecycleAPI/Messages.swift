@@ -1,3 +1,4 @@
+import JSONCore
 import LifecycleEngine
 
 /// A request as the API sees it: no framing, no connection, only what routing and decoding use.

@@ -1,3 +1,4 @@
+import JSONCore
 import LifecycleEngine
 
 /// Counters for `GET /metrics`, kept by the API as requests and deadlines pass through it.

@@ -1,3 +1,4 @@
+import JSONCore
 import LifecycleEngine
 
 /// The parameters of a query string, strictly: only those the route takes, each once, their

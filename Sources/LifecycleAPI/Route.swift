@@ -1,3 +1,4 @@
+import JSONCore
 import LifecycleEngine
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import JSONCore
 import LifecycleEngine
 
 /// The JSON shapes of the engine's values (SPEC section 5; described in `openapi.yaml`),

@@ -1,5 +1,5 @@
 import Configuration
-import LifecycleAPI
+import JSONCore
 
 /// A configuration file read for swift-configuration's `FileProvider`: one flat JSON object of
 /// keys to strings, numbers and booleans.

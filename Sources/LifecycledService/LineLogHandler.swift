@@ -1,4 +1,4 @@
-import LifecycleAPI
+import JSONCore
 public import Logging
 import SystemPackage
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JSONCore
 import Testing
 
 @testable import LifecycledService

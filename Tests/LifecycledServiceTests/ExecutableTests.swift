@@ -1,4 +1,5 @@
 import Foundation
+import JSONCore
 import Testing
 
 /// The `lifecycled` binary, started as a user (or a container) would: in a clean environment,

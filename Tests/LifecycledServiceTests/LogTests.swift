@@ -1,3 +1,4 @@
+import JSONCore
 import Logging
 import Testing
 

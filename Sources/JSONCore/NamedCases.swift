@@ -1,5 +1,3 @@
-import LifecycleEngine
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -9,7 +7,7 @@ import LifecycleEngine
 /// An enumeration the JSON writer writes as its raw value, copied from text prepared once per
 /// type: reading `rawValue` runs a switch and makes a String each time, and the writer then has
 /// to find that String's bytes, which costs more than copying them.
-protocol NamedCases: RawRepresentable<String>, CaseIterable, Sendable
+public protocol NamedCases: RawRepresentable<String>, CaseIterable, Sendable
 where AllCases == [Self] {
   /// The raw values, quoted: `CaseTexts.quotedNames()`.
   static var quotedNames: CaseTexts<Self> { get }
@@ -19,19 +17,19 @@ extension NamedCases {
   /// The case's position in the declaration, which is also its position in `allCases`: a
   /// case-only enumeration of up to 256 cases is stored as that number in one byte (Swift's
   /// type layout, stable since the ABI).
-  @inline(__always)
-  var caseIndex: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
+  @inlinable @inline(__always)
+  public var caseIndex: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 
   /// The case whose raw value is `name`, found among the prepared names: `init(rawValue:)`
   /// compares Strings one by one, which costs several times more.
-  init?(named name: String) {
+  public init?(named name: String) {
     var name = name
-    guard let case_ = name.withUTF8({ Self(named: $0) }) else { return nil }
-    self = case_
+    guard let found = name.withUTF8({ Self(named: $0) }) else { return nil }
+    self = found
   }
 
   /// The case whose raw value is the UTF-8 text `name`.
-  init?(named name: UnsafeBufferPointer<UInt8>) {
+  public init?(named name: UnsafeBufferPointer<UInt8>) {
     guard let index = Self.quotedNames.indexOfQuoted(name) else { return nil }
     self = unsafeBitCast(UInt8(index), to: Self.self)
   }
@@ -39,13 +37,13 @@ extension NamedCases {
 
 /// A text prepared once for every case of an enumeration, in one buffer, found by case index:
 /// the quoted raw values (`quotedNames()`), or whole runs of JSON around them that the writer
-/// copies in one go (see `Views.swift`).
-struct CaseTexts<Cases: NamedCases>: Sendable {
-  private let text: [UInt8]
+/// copies in one go (such as a member's key with its value).
+public struct CaseTexts<Cases: NamedCases>: Sendable {
+  @usableFromInline let text: [UInt8]
   /// Where each case's text starts, and one past the last.
-  private let starts: [Int]
+  @usableFromInline let starts: [Int]
 
-  init(_ make: (Cases) -> String) {
+  public init(_ make: (Cases) -> String) {
     precondition(MemoryLayout<Cases>.size == 1, "\(Cases.self) is not a case-only enumeration")
     var text: [UInt8] = []
     var starts = [0]
@@ -59,7 +57,7 @@ struct CaseTexts<Cases: NamedCases>: Sendable {
   }
 
   /// Each case's raw value as a JSON string.
-  static func quotedNames() -> Self {
+  public static func quotedNames() -> Self {
     Self { "\"\($0.rawValue)\"" }
   }
 
@@ -81,8 +79,8 @@ struct CaseTexts<Cases: NamedCases>: Sendable {
   }
 
   /// Calls `body` with the text of `value`.
-  @inline(__always)
-  func withText<Result>(
+  @inlinable @inline(__always)
+  public func withText<Result>(
     of value: Cases, _ body: (UnsafeBufferPointer<UInt8>) -> Result
   ) -> Result {
     let index = value.caseIndex
@@ -92,27 +90,10 @@ struct CaseTexts<Cases: NamedCases>: Sendable {
   }
 }
 
-extension AppState: NamedCases { static let quotedNames = CaseTexts<Self>.quotedNames() }
-extension SceneState: NamedCases { static let quotedNames = CaseTexts<Self>.quotedNames() }
-extension LifecycleModel: NamedCases { static let quotedNames = CaseTexts<Self>.quotedNames() }
-extension BackgroundMode: NamedCases { static let quotedNames = CaseTexts<Self>.quotedNames() }
-extension ClockMode: NamedCases { static let quotedNames = CaseTexts<Self>.quotedNames() }
-extension EventType: NamedCases { static let quotedNames = CaseTexts<Self>.quotedNames() }
-extension DeviceEvent: NamedCases { static let quotedNames = CaseTexts<Self>.quotedNames() }
-extension InterruptionSource: NamedCases { static let quotedNames = CaseTexts<Self>.quotedNames() }
-extension InterruptionOutcome: NamedCases { static let quotedNames = CaseTexts<Self>.quotedNames() }
-extension BackgroundLaunchReason: NamedCases {
-  static let quotedNames = CaseTexts<Self>.quotedNames()
-}
-extension JetsamReason: NamedCases { static let quotedNames = CaseTexts<Self>.quotedNames() }
-extension CallbackMethod: NamedCases { static let quotedNames = CaseTexts<Self>.quotedNames() }
-extension UIKitNotification: NamedCases { static let quotedNames = CaseTexts<Self>.quotedNames() }
-extension TerminationCode: NamedCases { static let quotedNames = CaseTexts<Self>.quotedNames() }
-
 extension JSONDocument {
   /// The case of `Cases` that the string at `index` names; nil if the value is not a string or
   /// names none.
-  func choice<Cases: NamedCases>(at index: Int, _: Cases.Type) -> Cases? {
+  public func choice<Cases: NamedCases>(at index: Int, _: Cases.Type) -> Cases? {
     guard self[index].kind == .string else { return nil }
     return withUTF8(at: index) { Cases(named: $0) }
   }

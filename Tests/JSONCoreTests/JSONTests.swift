@@ -1,9 +1,8 @@
 import Testing
 
-@testable import LifecycleAPI
-@testable import LifecycleEngine
+@testable import JSONCore
 
-/// The strict JSON reader and the writer (checklist G2–G4).
+/// The strict JSON reader (checklist G2–G4).
 @Suite struct JSONTests {
   func parse(_ text: String) throws -> JSON { try JSON.parse(Array(text.utf8)) }
 
@@ -124,10 +123,10 @@ import Testing
     let written = text { w in
       w.object { w in
         w.member("app", unescaped: "mail-2.beta_x")
-        w.member("state", AppState.background)
-        w.member("sceneState", nil as SceneState?)
-        w.member("modes", [BackgroundMode.audio, BackgroundMode.fetch])
-        w.key("list")
+        w.member("fruit", Fruit.banana)
+        w.member("none", nil as Fruit?)
+        w.member("list", [Fruit.cherry, Fruit.apple])
+        w.key("names")
         w.array { w in
           w.unescaped("a")
           w.unescaped("")
@@ -136,91 +135,29 @@ import Testing
     }
     #expect(
       written
-        == #"{"app":"mail-2.beta_x","state":"background","sceneState":null,"modes":["audio","fetch"],"list":["a",""]}"#
+        == #"{"app":"mail-2.beta_x","fruit":"banana","none":null,"list":["cherry","apple"],"names":["a",""]}"#
     )
   }
 
-  /// Every enumeration the writer copies from prepared text writes each case as its raw value,
-  /// and reads it back by name: this fails if a type's layout stops matching its case order.
-  @Test func everyCaseOfEveryNamedEnumerationIsWrittenAndReadAsItsRawValue() {
-    func check<Cases: NamedCases & Equatable>(_ type: Cases.Type) {
-      for each in Cases.allCases {
-        #expect(text { $0.enumCase(each) } == "\"\(each.rawValue)\"", "\(type).\(each)")
-        #expect(Cases(named: each.rawValue) == each)
-        #expect(Cases(named: each.rawValue + "x") == nil)
-        #expect(Cases(named: String(each.rawValue.dropLast())) == nil)
-      }
-      #expect(Cases(named: "") == nil)
+  /// Cases are found by their prepared names, and written as them: a case-only enumeration's
+  /// layout is its case index.
+  @Test func namedCasesAreWrittenAndReadByTheirRawValues() {
+    for each in Fruit.allCases {
+      #expect(text { $0.enumCase(each) } == "\"\(each.rawValue)\"")
+      #expect(Fruit(named: each.rawValue) == each)
+      #expect(Fruit(named: each.rawValue + "x") == nil)
+      #expect(Fruit(named: String(each.rawValue.dropLast())) == nil)
     }
-    check(AppState.self)
-    check(SceneState.self)
-    check(LifecycleModel.self)
-    check(BackgroundMode.self)
-    check(ClockMode.self)
-    check(EventType.self)
-    check(DeviceEvent.self)
-    check(InterruptionSource.self)
-    check(InterruptionOutcome.self)
-    check(BackgroundLaunchReason.self)
-    check(JetsamReason.self)
-    check(CallbackMethod.self)
-    check(UIKitNotification.self)
-    check(TerminationCode.self)
-  }
-  /// Callbacks and transitions are written from text prepared per case: every combination of
-  /// their enumerations comes out as the member-by-member shape `openapi.yaml` describes.
-  @Test func callbacksAndTransitionsOfEveryShape() {
-    func time(_ instant: Instant) -> JSON { .double(Double(instant.milliseconds) / 1000) }
-    let instant = Instant(milliseconds: 12_345)
-    for method in CallbackMethod.allCases {
-      for state in AppState.allCases {
-        for sceneState in [nil] + SceneState.allCases {
-          for aggregate in [nil] + UIKitNotification.allCases {
-            for taskId in [nil, 7] {
-              let callback = Callback(
-                seq: 42, time: instant, app: "mail", method: method,
-                aggregateNotification: aggregate, state: state, sceneState: sceneState,
-                taskId: taskId)
-              var members: [(String, JSON)] = [
-                ("seq", .integer(42)), ("time", time(instant)), ("app", .string("mail")),
-                ("scene", callback.scene.map(JSON.string) ?? .null),
-                ("method", .string(method.rawValue)),
-                ("notifications", .array(callback.notifications.map { .string($0.rawValue) })),
-                ("state", .string(state.rawValue)),
-              ]
-              if let sceneState { members.append(("sceneState", .string(sceneState.rawValue))) }
-              if let taskId { members.append(("taskId", .integer(taskId))) }
-              #expect(text { $0.callback(callback) } == text { $0.value(.object(members)) })
-            }
-          }
+    #expect(Fruit(named: "") == nil)
+    #expect(Fruit.allCases.map(\.caseIndex) == [0, 1, 2])
+    let prepared = CaseTexts<Fruit> { ",\"\($0.rawValue)\":true" }
+    #expect(
+      text { w in
+        w.object { w in
+          w.member("first", 1)
+          w.verbatim(prepared, .cherry)
         }
-      }
-    }
-    let causes: [TransitionCause] =
-      EventType.allCases.map(TransitionCause.event)
-      + [.suspension, .watchdog, .backgroundTaskExpiration, .backgroundWorkTimeout]
-      + JetsamReason.allCases.map(TransitionCause.jetsam)
-    for from in AppState.allCases {
-      for to in AppState.allCases {
-        for cause in causes {
-          for code in [nil] + TerminationCode.allCases {
-            let transition = Transition(
-              seq: 9, time: instant, app: "maps", from: from, to: to, cause: cause,
-              terminationCode: code)
-            var members: [(String, JSON)] = [
-              ("seq", .integer(9)), ("time", time(instant)), ("app", .string("maps")),
-              ("from", .string(from.rawValue)), ("to", .string(to.rawValue)),
-              ("cause", .string(cause.name)),
-            ]
-            if let code { members.append(("terminationCode", .string(code.rawValue))) }
-            if case .jetsam(let reason) = cause {
-              members.append(("jetsamReason", .string(reason.rawValue)))
-            }
-            #expect(text { $0.transition(transition) } == text { $0.value(.object(members)) })
-          }
-        }
-      }
-    }
+      } == #"{"first":1,"cherry":true}"#)
   }
 
   @Test func stringsEscapeOnlyWhatJSONRequires() {
@@ -279,4 +216,10 @@ import Testing
       }
     }
   }
+}
+
+/// A case-only enumeration, as the API's are.
+enum Fruit: String, NamedCases {
+  case apple, banana, cherry
+  static let quotedNames = CaseTexts<Self>.quotedNames()
 }

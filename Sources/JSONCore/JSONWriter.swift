@@ -1,5 +1,3 @@
-import LifecycleEngine
-
 /// JSON text written straight into bytes in the order of the calls: how every response is
 /// encoded, with no tree of values in between (a response of two events is some 1,400 bytes
 /// and would otherwise be a hundred small allocations).
@@ -8,12 +6,16 @@ import LifecycleEngine
 ///
 /// It owns a plain buffer rather than an array: appending is a bounds check and a copy, with
 /// none of an array's uniqueness checks, which cost more than the bytes themselves here.
-struct JSONWriter: ~Copyable {
-  private var buffer: UnsafeMutablePointer<UInt8>
-  private var capacity: Int
-  private var count = 0
+///
+/// Its methods are `@inlinable`: a response is hundreds of small appends, and each is a few
+/// instructions only once inlined into the code that writes the response.
+public struct JSONWriter: ~Copyable {
+  @usableFromInline var buffer: UnsafeMutablePointer<UInt8>
+  @usableFromInline var capacity: Int
+  @usableFromInline var count = 0
 
-  init(capacity: Int = 512) {
+  @inlinable
+  public init(capacity: Int = 512) {
     self.capacity = max(capacity, 16)
     buffer = .allocate(capacity: self.capacity)
   }
@@ -21,18 +23,22 @@ struct JSONWriter: ~Copyable {
   deinit { buffer.deallocate() }
 
   /// The text written so far.
-  var bytes: [UInt8] { text(from: 0) }
+  @inlinable
+  public var bytes: [UInt8] { text(from: 0) }
 
   /// How many bytes are written so far: a position to take `text(from:)`.
-  var position: Int { count }
+  @inlinable
+  public var position: Int { count }
 
   /// The text written from `position` on.
-  func text(from position: Int) -> [UInt8] {
+  @inlinable
+  public func text(from position: Int) -> [UInt8] {
     Array(UnsafeBufferPointer(start: buffer + position, count: count - position))
   }
 
   /// The text of one value written by `body`.
-  static func encode(capacity: Int = 512, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
+  @inlinable
+  public static func encode(capacity: Int = 512, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
     var writer = JSONWriter(capacity: capacity)
     body(&writer)
     return writer.bytes
@@ -40,8 +46,8 @@ struct JSONWriter: ~Copyable {
 
   // MARK: Bytes
 
-  @inline(__always)
-  private mutating func reserve(_ additional: Int) {
+  @inlinable @inline(__always)
+  mutating func reserve(_ additional: Int) {
     guard count + additional > capacity else { return }
     let grown = UnsafeMutablePointer<UInt8>.allocate(
       capacity: max(capacity * 2, count + additional))
@@ -51,29 +57,30 @@ struct JSONWriter: ~Copyable {
     capacity = max(capacity * 2, count + additional)
   }
 
-  @inline(__always)
-  private mutating func append(_ byte: UInt8) {
+  @inlinable @inline(__always)
+  mutating func append(_ byte: UInt8) {
     reserve(1)
     buffer[count] = byte
     count += 1
   }
 
-  @inline(__always)
-  private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+  @inlinable @inline(__always)
+  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard let base = bytes.baseAddress else { return }
     reserve(bytes.count)
     (buffer + count).initialize(from: base, count: bytes.count)
     count += bytes.count
   }
 
-  @inline(__always)
-  private mutating func append(_ text: StaticString) {
+  @inlinable @inline(__always)
+  mutating func append(_ text: StaticString) {
     text.withUTF8Buffer { append($0) }
   }
 
   /// The decimal digits of `value`, written two at a time from the last into their place (a
   /// journal's sequence numbers run to seven digits and more).
-  private mutating func appendDecimal(_ value: UInt64) {
+  @inlinable
+  mutating func appendDecimal(_ value: UInt64) {
     var digits = 1
     var bound: UInt64 = 10
     while value >= bound, digits < 20 {
@@ -103,15 +110,15 @@ struct JSONWriter: ~Copyable {
 
   // MARK: Structure
 
-  @inline(__always)
-  mutating func object(_ members: (inout JSONWriter) -> Void) {
+  @inlinable @inline(__always)
+  public mutating func object(_ members: (inout JSONWriter) -> Void) {
     beginObject()
     members(&self)
     endObject()
   }
 
-  @inline(__always)
-  mutating func array(_ elements: (inout JSONWriter) -> Void) {
+  @inlinable @inline(__always)
+  public mutating func array(_ elements: (inout JSONWriter) -> Void) {
     beginArray()
     elements(&self)
     endArray()
@@ -119,33 +126,33 @@ struct JSONWriter: ~Copyable {
 
   /// The start of an object, for members written by a loop that may stop early (otherwise
   /// `object(_:)`); `endObject` closes it.
-  @inline(__always)
-  mutating func beginObject() {
+  @inlinable @inline(__always)
+  public mutating func beginObject() {
     separate()
     append(UInt8(ascii: "{"))
   }
 
-  @inline(__always)
-  mutating func endObject() {
+  @inlinable @inline(__always)
+  public mutating func endObject() {
     append(UInt8(ascii: "}"))
   }
 
   /// The start of an array, for elements written by a loop that may stop early (otherwise
   /// `array(_:)`); `endArray` closes it.
-  @inline(__always)
-  mutating func beginArray() {
+  @inlinable @inline(__always)
+  public mutating func beginArray() {
     separate()
     append(UInt8(ascii: "["))
   }
 
-  @inline(__always)
-  mutating func endArray() {
+  @inlinable @inline(__always)
+  public mutating func endArray() {
     append(UInt8(ascii: "]"))
   }
 
   /// An array of `elements`, each written by `element`.
-  @inline(__always)
-  mutating func array<Elements: Sequence>(
+  @inlinable @inline(__always)
+  public mutating func array<Elements: Sequence>(
     _ elements: Elements, _ element: (inout JSONWriter, Elements.Element) -> Void
   ) {
     array { writer in
@@ -154,8 +161,8 @@ struct JSONWriter: ~Copyable {
   }
 
   /// An object member's key; its value comes next.
-  @inline(__always)
-  mutating func key(_ name: StaticString) {
+  @inlinable @inline(__always)
+  public mutating func key(_ name: StaticString) {
     separate()
     let length = name.utf8CodeUnitCount
     reserve(length + 3)  // then three plain stores and one copy
@@ -167,99 +174,66 @@ struct JSONWriter: ~Copyable {
   }
 
   /// An object member's key that is not known in advance, escaped as any string.
-  mutating func key(escaping name: String) {
+  @inlinable
+  public mutating func key(escaping name: String) {
     string(name)
     append(UInt8(ascii: ":"))
   }
 
   // MARK: Members: a key and its value
 
-  @inline(__always)
-  mutating func member(_ name: StaticString, _ value: String) {
+  @inlinable @inline(__always)
+  public mutating func member(_ name: StaticString, _ value: String) {
     key(name)
     string(value)
   }
 
-  @inline(__always)
-  mutating func member(_ name: StaticString, _ value: String?) {
+  @inlinable @inline(__always)
+  public mutating func member(_ name: StaticString, _ value: String?) {
     key(name)
     string(value)
   }
 
-  @inline(__always)
-  mutating func member(_ name: StaticString, _ value: Int) {
+  @inlinable @inline(__always)
+  public mutating func member(_ name: StaticString, _ value: Int) {
     key(name)
     integer(value)
   }
 
-  @inline(__always)
-  mutating func member(_ name: StaticString, _ value: Bool) {
+  @inlinable @inline(__always)
+  public mutating func member(_ name: StaticString, _ value: Bool) {
     key(name)
     bool(value)
   }
 
   /// A string that needs no escaping: see `unescaped(_:)`.
-  @inline(__always)
-  mutating func member(_ name: StaticString, unescaped value: String?) {
+  @inlinable @inline(__always)
+  public mutating func member(_ name: StaticString, unescaped value: String?) {
     key(name)
     guard let value else { return null() }
     unescaped(value)
   }
 
-  /// An app's name, or null. Valid names need no escaping (`Engine.isValidName`).
-  @inline(__always)
-  mutating func member(_ name: StaticString, _ app: AppName?) {
-    key(name)
-    guard let app else { return null() }
-    app.withUTF8 { utf8 in
-      reserve(utf8.count + 2)
-      append(UInt8(ascii: "\""))
-      append(utf8)
-      append(UInt8(ascii: "\""))
-    }
-  }
-
   /// An enumeration's case by its raw value, or null.
-  @inline(__always)
-  mutating func member(_ name: StaticString, _ value: (some NamedCases)?) {
+  @inlinable @inline(__always)
+  public mutating func member(_ name: StaticString, _ value: (some NamedCases)?) {
     key(name)
     guard let value else { return null() }
     enumCase(value)
   }
 
-  @inline(__always)
-  mutating func member(_ name: StaticString, _ values: [some NamedCases]) {
+  @inlinable @inline(__always)
+  public mutating func member(_ name: StaticString, _ values: [some NamedCases]) {
     key(name)
     array(values) { $0.enumCase($1) }
-  }
-
-  /// An instant in seconds, or null.
-  @inline(__always)
-  mutating func member(_ name: StaticString, time instant: Instant?) {
-    key(name)
-    guard let instant else { return null() }
-    seconds(milliseconds: instant.milliseconds)
-  }
-
-  /// A span of milliseconds, in seconds.
-  @inline(__always)
-  mutating func member(_ name: StaticString, milliseconds: Int64) {
-    key(name)
-    seconds(milliseconds: milliseconds)
-  }
-
-  /// A duration in seconds.
-  @inline(__always)
-  mutating func member(_ name: StaticString, seconds duration: Duration) {
-    key(name)
-    seconds(milliseconds: duration.wholeMilliseconds)
   }
 
   // MARK: Values
 
   /// A string, escaping quotes, backslashes and control characters; runs without them (nearly
   /// every string) are copied whole.
-  mutating func string(_ value: String) {
+  @inlinable
+  public mutating func string(_ value: String) {
     separate()
     append(UInt8(ascii: "\""))
     let written = value.utf8.withContiguousStorageIfAvailable { appendEscaped($0) } != nil
@@ -270,7 +244,8 @@ struct JSONWriter: ~Copyable {
     append(UInt8(ascii: "\""))
   }
 
-  private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+  @inlinable
+  mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
     guard Self.needsEscaping(utf8) else {
       reserve(utf8.count + 1)  // the closing quote too
       return append(utf8)
@@ -287,8 +262,8 @@ struct JSONWriter: ~Copyable {
 
   /// Whether any byte is a quote, a backslash or a control character; eight bytes at a time
   /// (each test below sets a byte's top bit where that byte matches).
-  @inline(__always)
-  private static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+  @inlinable @inline(__always)
+  static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let tops: UInt64 = 0x8080_8080_8080_8080
     func below(_ word: UInt64, _ limit: UInt64) -> UInt64 { (word &- ones &* limit) & ~word & tops }
@@ -307,7 +282,8 @@ struct JSONWriter: ~Copyable {
     }
   }
 
-  private mutating func escape(_ byte: UInt8) {
+  @usableFromInline
+  mutating func escape(_ byte: UInt8) {
     switch byte {
     case UInt8(ascii: "\""): append(#"\""#)
     case UInt8(ascii: "\\"): append(#"\\"#)
@@ -322,54 +298,60 @@ struct JSONWriter: ~Copyable {
     }
   }
 
-  /// A string that never needs escaping, copied whole: a device or app name (`Engine.isValidName` allows letters, digits, `.`, `_` and `-` only). Debug
-  /// builds check the promise.
-  mutating func unescaped(_ value: String) {
-    let copied: Void? = value.utf8.withContiguousStorageIfAvailable { utf8 in
-      assert(!Self.needsEscaping(utf8), "unescaped(\(value)) needs escaping")
-      separate()
-      reserve(utf8.count + 2)
-      append(UInt8(ascii: "\""))
-      append(utf8)
-      append(UInt8(ascii: "\""))
-    }
+  /// A string that never needs escaping, copied whole, such as a name restricted to letters,
+  /// digits, `.`, `_` and `-`. Debug builds check the promise.
+  @inlinable
+  public mutating func unescaped(_ value: String) {
+    let copied: Void? = value.utf8.withContiguousStorageIfAvailable { unescaped(utf8: $0) }
     if copied == nil { string(value) }  // a string not stored as UTF-8 (bridged)
   }
 
+  /// UTF-8 text that never needs escaping, copied whole as a string (see `unescaped(_:)`).
+  @inlinable
+  public mutating func unescaped(utf8: UnsafeBufferPointer<UInt8>) {
+    assert(!Self.needsEscaping(utf8), "\(String(decoding: utf8, as: UTF8.self)) needs escaping")
+    separate()
+    reserve(utf8.count + 2)
+    append(UInt8(ascii: "\""))
+    append(utf8)
+    append(UInt8(ascii: "\""))
+  }
+
   /// An enumeration's case as its raw value (see `NamedCases`).
-  @inline(__always)
-  mutating func enumCase<Cases: NamedCases>(_ value: Cases) {
+  @inlinable @inline(__always)
+  public mutating func enumCase<Cases: NamedCases>(_ value: Cases) {
     separate()
     Cases.quotedNames.withText(of: value) { append($0) }
   }
 
   /// The prepared text of `value`, copied as it is, punctuation and all, with no comma added:
   /// for the parts of shapes written often enough to be prepared whole.
-  @inline(__always)
-  mutating func verbatim<Cases: NamedCases>(_ texts: CaseTexts<Cases>, _ value: Cases) {
+  @inlinable @inline(__always)
+  public mutating func verbatim<Cases: NamedCases>(_ texts: CaseTexts<Cases>, _ value: Cases) {
     texts.withText(of: value) { append($0) }
   }
 
-  mutating func string(_ value: String?) {
+  @inlinable
+  public mutating func string(_ value: String?) {
     guard let value else { return null() }
     string(value)
   }
 
-  @inline(__always)
-  mutating func integer(_ value: Int) {
+  @inlinable @inline(__always)
+  public mutating func integer(_ value: Int) {
     separate()
     if value < 0 { append(UInt8(ascii: "-")) }
     appendDecimal(UInt64(value.magnitude))
   }
 
-  @inline(__always)
-  mutating func bool(_ value: Bool) {
+  @inlinable @inline(__always)
+  public mutating func bool(_ value: Bool) {
     separate()
     append(value ? "true" : "false")
   }
 
-  @inline(__always)
-  mutating func null() {
+  @inlinable @inline(__always)
+  public mutating func null() {
     separate()
     append("null")
   }
@@ -377,7 +359,8 @@ struct JSONWriter: ~Copyable {
   /// A whole number of milliseconds as seconds, the way `Double.description` writes
   /// `Double(milliseconds) / 1000` (`0.0`, `1.5`, `2.125`), without the floating point: exact
   /// for every value below 2^53 milliseconds (285,000 years).
-  mutating func seconds(milliseconds: Int64) {
+  @inlinable
+  public mutating func seconds(milliseconds: Int64) {
     separate()
     if milliseconds < 0 { append(UInt8(ascii: "-")) }
     let magnitude = milliseconds.magnitude
@@ -394,13 +377,14 @@ struct JSONWriter: ~Copyable {
   }
 
   /// A value already encoded, such as an event result kept for a scenario's refusal.
-  mutating func encoded(_ text: JSONText) {
+  @inlinable
+  public mutating func encoded(_ text: JSONText) {
     separate()
     text.bytes.withUnsafeBufferPointer { append($0) }
   }
 
   /// A value given as a tree, such as a request's event echoed back.
-  mutating func value(_ json: JSON) {
+  public mutating func value(_ json: JSON) {
     switch json {
     case .null: null()
     case .bool(let value): bool(value)
@@ -424,8 +408,8 @@ struct JSONWriter: ~Copyable {
 
   /// A comma, unless the value or key about to be written comes first in its container or
   /// right after its key.
-  @inline(__always)
-  private mutating func separate() {
+  @inlinable @inline(__always)
+  mutating func separate() {
     guard count > 0 else { return }
     let last = buffer[count - 1]
     if last != UInt8(ascii: "{"), last != UInt8(ascii: "["), last != UInt8(ascii: ":") {
@@ -435,19 +419,20 @@ struct JSONWriter: ~Copyable {
 }
 
 /// One JSON value already encoded: what a problem document carries in its extension members.
-struct JSONText: Sendable {
-  let bytes: [UInt8]
+public struct JSONText: Sendable {
+  public let bytes: [UInt8]
 
-  init(_ write: (inout JSONWriter) -> Void) {
+  @inlinable
+  public init(_ write: (inout JSONWriter) -> Void) {
     bytes = JSONWriter.encode(capacity: 64, write)
   }
 
-  init(_ value: JSON) {
+  public init(_ value: JSON) {
     self.init { $0.value(value) }
   }
 
   /// The array whose elements, commas included, are `elements`.
-  init(array elements: [UInt8]) {
+  public init(array elements: [UInt8]) {
     bytes = [UInt8(ascii: "[")] + elements + [UInt8(ascii: "]")]
   }
 }

@@ -12,34 +12,46 @@
 /// An array's elements follow it; an object's members follow it as key, value, key, value;
 /// every value records where it and its contents end, so a reader steps from one element or
 /// member to the next without looking inside.
-struct JSONDocument {
+public struct JSONDocument: Sendable {
   /// One value of the text.
-  struct Value {
-    enum Kind: UInt8 { case null, `false`, `true`, integer, double, string, array, object }
+  public struct Value: Sendable {
+    public enum Kind: UInt8, Sendable {
+      case null, `false`, `true`, integer, double, string, array, object
+    }
 
-    var kind: Kind
+    public var kind: Kind
     /// A string with escapes: its text must be decoded (`string(at:)`) rather than copied.
-    var isEscaped = false
+    public var isEscaped = false
     /// A string's bytes between its quotes.
-    var start: Int32 = 0
-    var end: Int32 = 0
+    public var start: Int32 = 0
+    public var end: Int32 = 0
     /// An array's elements or an object's members.
-    var count: Int32 = 0
+    public var count: Int32 = 0
     /// The index just past this value and its contents.
-    var next: Int32 = 0
+    public var next: Int32 = 0
     /// An integer, or a double's bits.
-    var number: UInt64 = 0
+    public var number: UInt64 = 0
+
+    @usableFromInline
+    init(kind: Kind, isEscaped: Bool = false, start: Int32 = 0, end: Int32 = 0, number: UInt64 = 0)
+    {
+      self.kind = kind
+      self.isEscaped = isEscaped
+      self.start = start
+      self.end = end
+      self.number = number
+    }
   }
 
-  let bytes: [UInt8]
-  private(set) var values: [Value]
+  public let bytes: [UInt8]
+  @usableFromInline private(set) var values: [Value]
 
   /// The index of the value the text is.
-  static let root = 0
+  public static let root = 0
 
   /// Parses `bytes` strictly: one value, UTF-8, no duplicate keys, no trailing bytes, nesting
   /// at most `JSON.maxDepth` deep, numbers that fit a `Double`.
-  static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONDocument {
+  public static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONDocument {
     var reader = Reader(bytes: bytes)
     try reader.value(depth: 0)
     reader.skipWhitespace()
@@ -49,23 +61,35 @@ struct JSONDocument {
     return JSONDocument(bytes: bytes, values: reader.values)
   }
 
-  subscript(index: Int) -> Value { values[index] }
+  @inlinable
+  public subscript(index: Int) -> Value { values[index] }
 
   /// The indices of an array's elements, or of an object's keys (each member's value follows
   /// its key), in order.
-  func children(of index: Int) -> Children {
+  @inlinable
+  public func children(of index: Int) -> Children {
     Children(
       values: values, upcoming: index + 1, remaining: Int(values[index].count),
       isObject: values[index].kind == .object)
   }
 
-  struct Children: Sequence, IteratorProtocol {
-    fileprivate let values: [Value]
-    fileprivate var upcoming: Int
-    fileprivate var remaining: Int
-    fileprivate let isObject: Bool
+  /// The indices of a container's children: see `children(of:)`.
+  public struct Children: Sequence, IteratorProtocol {
+    @usableFromInline let values: [Value]
+    @usableFromInline var upcoming: Int
+    @usableFromInline var remaining: Int
+    @usableFromInline let isObject: Bool
 
-    mutating func next() -> Int? {
+    @inlinable
+    init(values: [Value], upcoming: Int, remaining: Int, isObject: Bool) {
+      self.values = values
+      self.upcoming = upcoming
+      self.remaining = remaining
+      self.isObject = isObject
+    }
+
+    @inlinable
+    public mutating func next() -> Int? {
       guard remaining > 0 else { return nil }
       remaining -= 1
       let child = upcoming
@@ -75,7 +99,7 @@ struct JSONDocument {
   }
 
   /// The text of the string at `index`, its escapes decoded.
-  func string(at index: Int) -> String {
+  public func string(at index: Int) -> String {
     Self.text(of: values[index], in: bytes)
   }
 
@@ -106,7 +130,10 @@ struct JSONDocument {
 
   /// Calls `body` with the UTF-8 text of the string at `index`: the body's own bytes unless
   /// it has escapes.
-  func withUTF8<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+  @inlinable
+  public func withUTF8<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result)
+    -> Result
+  {
     let value = values[index]
     guard value.isEscaped else {
       return bytes.withUnsafeBufferPointer {
@@ -118,7 +145,8 @@ struct JSONDocument {
   }
 
   /// Whether the string at `index` is `literal`.
-  func string(at index: Int, is literal: StaticString) -> Bool {
+  @inlinable
+  public func string(at index: Int, is literal: StaticString) -> Bool {
     withUTF8(at: index) {
       $0.count == literal.utf8CodeUnitCount
         && ($0.isEmpty || memcmp($0.baseAddress!, literal.utf8Start, $0.count) == 0)
@@ -126,7 +154,7 @@ struct JSONDocument {
   }
 
   /// The value at `index` as a tree.
-  func json(at index: Int) -> JSON {
+  public func json(at index: Int) -> JSON {
     let value = values[index]
     switch value.kind {
     case .null: return .null

@@ -1,0 +1,66 @@
+public import JSONCore
+public import LifecycleEngine
+
+// The engine's enumerations are written and read by their raw values, from prepared text.
+extension AppState: NamedCases { public static let quotedNames = CaseTexts<Self>.quotedNames() }
+extension SceneState: NamedCases { public static let quotedNames = CaseTexts<Self>.quotedNames() }
+extension LifecycleModel: NamedCases {
+  public static let quotedNames = CaseTexts<Self>.quotedNames()
+}
+extension BackgroundMode: NamedCases {
+  public static let quotedNames = CaseTexts<Self>.quotedNames()
+}
+extension ClockMode: NamedCases { public static let quotedNames = CaseTexts<Self>.quotedNames() }
+extension EventType: NamedCases { public static let quotedNames = CaseTexts<Self>.quotedNames() }
+extension DeviceEvent: NamedCases { public static let quotedNames = CaseTexts<Self>.quotedNames() }
+extension InterruptionSource: NamedCases {
+  public static let quotedNames = CaseTexts<Self>.quotedNames()
+}
+extension InterruptionOutcome: NamedCases {
+  public static let quotedNames = CaseTexts<Self>.quotedNames()
+}
+extension BackgroundLaunchReason: NamedCases {
+  public static let quotedNames = CaseTexts<Self>.quotedNames()
+}
+extension JetsamReason: NamedCases { public static let quotedNames = CaseTexts<Self>.quotedNames() }
+extension CallbackMethod: NamedCases {
+  public static let quotedNames = CaseTexts<Self>.quotedNames()
+}
+extension UIKitNotification: NamedCases {
+  public static let quotedNames = CaseTexts<Self>.quotedNames()
+}
+extension TerminationCode: NamedCases {
+  public static let quotedNames = CaseTexts<Self>.quotedNames()
+}
+
+extension JSONWriter {
+  /// An app's name, or null. Valid names need no escaping (`Engine.isValidName`).
+  @inline(__always)
+  mutating func member(_ name: StaticString, _ app: AppName?) {
+    key(name)
+    guard let app else { return null() }
+    app.withUTF8 { unescaped(utf8: $0) }
+  }
+
+  /// An instant in seconds, or null.
+  @inline(__always)
+  mutating func member(_ name: StaticString, time instant: Instant?) {
+    key(name)
+    guard let instant else { return null() }
+    seconds(milliseconds: instant.milliseconds)
+  }
+
+  /// A span of milliseconds, in seconds.
+  @inline(__always)
+  mutating func member(_ name: StaticString, milliseconds: Int64) {
+    key(name)
+    seconds(milliseconds: milliseconds)
+  }
+
+  /// A duration in seconds.
+  @inline(__always)
+  mutating func member(_ name: StaticString, seconds duration: Duration) {
+    key(name)
+    seconds(milliseconds: duration.wholeMilliseconds)
+  }
+}

@@ -1,0 +1,96 @@
+import JSONCore
+import Testing
+
+@testable import LifecycleAPI
+@testable import LifecycleEngine
+
+/// The engine's values in JSON: enumerations by their raw values, callbacks and transitions
+/// from prepared text.
+@Suite struct EngineJSONTests {
+  func text(_ write: (inout JSONWriter) -> Void) -> String {
+    String(decoding: JSONWriter.encode(write), as: UTF8.self)
+  }
+
+  /// Every enumeration the writer copies from prepared text writes each case as its raw value,
+  /// and reads it back by name: this fails if a type's layout stops matching its case order.
+  @Test func everyCaseOfEveryNamedEnumerationIsWrittenAndReadAsItsRawValue() {
+    func check<Cases: NamedCases & Equatable>(_ type: Cases.Type) {
+      for each in Cases.allCases {
+        #expect(text { $0.enumCase(each) } == "\"\(each.rawValue)\"", "\(type).\(each)")
+        #expect(Cases(named: each.rawValue) == each)
+        #expect(Cases(named: each.rawValue + "x") == nil)
+        #expect(Cases(named: String(each.rawValue.dropLast())) == nil)
+      }
+      #expect(Cases(named: "") == nil)
+    }
+    check(AppState.self)
+    check(SceneState.self)
+    check(LifecycleModel.self)
+    check(BackgroundMode.self)
+    check(ClockMode.self)
+    check(EventType.self)
+    check(DeviceEvent.self)
+    check(InterruptionSource.self)
+    check(InterruptionOutcome.self)
+    check(BackgroundLaunchReason.self)
+    check(JetsamReason.self)
+    check(CallbackMethod.self)
+    check(UIKitNotification.self)
+    check(TerminationCode.self)
+  }
+  /// Callbacks and transitions are written from text prepared per case: every combination of
+  /// their enumerations comes out as the member-by-member shape `openapi.yaml` describes.
+  @Test func callbacksAndTransitionsOfEveryShape() {
+    func time(_ instant: Instant) -> JSON { .double(Double(instant.milliseconds) / 1000) }
+    let instant = Instant(milliseconds: 12_345)
+    for method in CallbackMethod.allCases {
+      for state in AppState.allCases {
+        for sceneState in [nil] + SceneState.allCases {
+          for aggregate in [nil] + UIKitNotification.allCases {
+            for taskId in [nil, 7] {
+              let callback = Callback(
+                seq: 42, time: instant, app: "mail", method: method,
+                aggregateNotification: aggregate, state: state, sceneState: sceneState,
+                taskId: taskId)
+              var members: [(String, JSON)] = [
+                ("seq", .integer(42)), ("time", time(instant)), ("app", .string("mail")),
+                ("scene", callback.scene.map(JSON.string) ?? .null),
+                ("method", .string(method.rawValue)),
+                ("notifications", .array(callback.notifications.map { .string($0.rawValue) })),
+                ("state", .string(state.rawValue)),
+              ]
+              if let sceneState { members.append(("sceneState", .string(sceneState.rawValue))) }
+              if let taskId { members.append(("taskId", .integer(taskId))) }
+              #expect(text { $0.callback(callback) } == text { $0.value(.object(members)) })
+            }
+          }
+        }
+      }
+    }
+    let causes: [TransitionCause] =
+      EventType.allCases.map(TransitionCause.event)
+      + [.suspension, .watchdog, .backgroundTaskExpiration, .backgroundWorkTimeout]
+      + JetsamReason.allCases.map(TransitionCause.jetsam)
+    for from in AppState.allCases {
+      for to in AppState.allCases {
+        for cause in causes {
+          for code in [nil] + TerminationCode.allCases {
+            let transition = Transition(
+              seq: 9, time: instant, app: "maps", from: from, to: to, cause: cause,
+              terminationCode: code)
+            var members: [(String, JSON)] = [
+              ("seq", .integer(9)), ("time", time(instant)), ("app", .string("maps")),
+              ("from", .string(from.rawValue)), ("to", .string(to.rawValue)),
+              ("cause", .string(cause.name)),
+            ]
+            if let code { members.append(("terminationCode", .string(code.rawValue))) }
+            if case .jetsam(let reason) = cause {
+              members.append(("jetsamReason", .string(reason.rawValue)))
+            }
+            #expect(text { $0.transition(transition) } == text { $0.value(.object(members)) })
+          }
+        }
+      }
+    }
+  }
+}
