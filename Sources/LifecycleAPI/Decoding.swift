@@ -60,7 +60,7 @@ struct Fields {
     return nil
   }
 
-  mutating func string(_ key: StaticString, required: Bool = false, maxBytes: Int = 256)
+  mutating func string(_ key: StaticString, required: Bool = false, maxBytes: Int)
     -> String?
   {
     guard let index = member(key, required: required) else { return nil }
@@ -96,10 +96,9 @@ struct Fields {
     return number
   }
 
-  /// A number of seconds, kept to the millisecond.
-  mutating func seconds(
-    _ key: StaticString, in range: ClosedRange<Double>, required: Bool = false
-  ) -> Duration? {
+  /// A number of seconds from 0 to `max`, kept to the millisecond.
+  mutating func seconds(_ key: StaticString, max: Int, required: Bool = false) -> Duration? {
+    let range = 0...Double(max)
     guard let index = member(key, required: required) else { return nil }
     let value = document[index]
     let number: Double? =
@@ -193,10 +192,10 @@ enum Decode {
   static func device(_ body: JSONDocument) throws(Problem) -> DeviceSpec {
     var fields = Fields(body)
     let spec = DeviceSpec(
-      id: fields.string("id", required: true, maxBytes: 64) ?? "",
+      id: fields.string("id", required: true, maxBytes: Validation.maxNameBytes) ?? "",
       clock: fields.choice("clock"),
-      memoryLimitMB: fields.integer("memoryLimitMB", in: 1...1_048_576),
-      perAppLimitMB: fields.integer("perAppLimitMB", in: 1...1_048_576),
+      memoryLimitMB: fields.integer("memoryLimitMB", in: 1...Validation.maxMemoryMB),
+      perAppLimitMB: fields.integer("perAppLimitMB", in: 1...Validation.maxMemoryMB),
       passcode: fields.bool("passcode"))
     if let problem = fields.problem() { throw problem }
     return spec
@@ -204,16 +203,16 @@ enum Decode {
 
   static func app(_ body: JSONDocument) throws(Problem) -> AppSpec {
     var fields = Fields(body)
-    let name = fields.string("name", required: true, maxBytes: 64) ?? ""
+    let name = fields.string("name", required: true, maxBytes: Validation.maxNameBytes) ?? ""
     let lifecycle: LifecycleModel = fields.choice("lifecycle") ?? .scene
-    let memory = fields.integer("memoryMB", in: 0...1_048_576) ?? 100
-    let backgroundMemory = fields.integer("backgroundMemoryMB", in: 0...1_048_576)
+    let memory = fields.integer("memoryMB", in: 0...Validation.maxMemoryMB) ?? 100
+    let backgroundMemory = fields.integer("backgroundMemoryMB", in: 0...Validation.maxMemoryMB)
     var modes: Set<BackgroundMode> = []
     if let list = fields.modes() { modes = list }
     var behavior = AppBehavior()
     if var details = fields.object("behavior") {
       behavior.didEnterBackgroundDuration =
-        details.seconds("didEnterBackgroundSeconds", in: 0...86_400) ?? .zero
+        details.seconds("didEnterBackgroundSeconds", max: Validation.maxBehaviorSeconds) ?? .zero
       behavior.endsBackgroundTasksOnExpiration =
         details.bool("endsBackgroundTasksOnExpiration") ?? true
       details.checkUnknownMembers()
@@ -229,7 +228,7 @@ enum Decode {
   static func appEvent(_ fields: inout Fields) -> AppEvent? {
     guard let type = fields.choice("type", EventType.self, required: true) else { return nil }
     switch type {
-    case .launch: return .launch(url: fields.string("url", maxBytes: 2048))
+    case .launch: return .launch(url: fields.string("url", maxBytes: Validation.maxURLBytes))
     case .home: return .home
     case .openSwitcher: return .openSwitcher
     case .closeSwitcher: return .closeSwitcher
@@ -246,14 +245,16 @@ enum Decode {
         .backgroundLaunch($0)
       }
     case .backgroundWorkCompleted: return .backgroundWorkCompleted
-    case .beginBackgroundTask: return .beginBackgroundTask(name: fields.string("name"))
+    case .beginBackgroundTask:
+      return .beginBackgroundTask(
+        name: fields.string("name", maxBytes: Validation.maxTaskNameBytes))
     case .endBackgroundTask:
       return fields.integer("id", in: 1...Int.max, required: true).map {
         .endBackgroundTask(id: $0)
       }
     case .memoryWarning: return .memoryWarning
     case .setMemory:
-      return fields.integer("memoryMB", in: 0...1_048_576, required: true).map {
+      return fields.integer("memoryMB", in: 0...Validation.maxMemoryMB, required: true).map {
         .setMemory(memoryMB: $0)
       }
     case .lock, .unlock, .significantTimeChange:
@@ -288,8 +289,8 @@ enum Decode {
       if let problem = Fields.problem(issues) { throw problem }
       return (events, false)
     }
-    guard (1...100).contains(root.count) else {
-      throw Problem.validation("body", "must hold 1 to 100 events")
+    guard (1...Validation.maxScenarioEvents).contains(Int(root.count)) else {
+      throw Problem.validation("body", "must hold 1 to \(Validation.maxScenarioEvents) events")
     }
     events.reserveCapacity(Int(root.count))
     for (position, element) in body.children(of: JSONDocument.root).enumerated() {

@@ -34,7 +34,7 @@ extension TerminationCode: NamedCases {
 }
 
 extension JSONWriter {
-  /// An app's name, or null. Valid names need no escaping (`Engine.isValidName`).
+  /// An app's name, or null. Valid names need no escaping (`Validation.isValidName`).
   @inline(__always)
   mutating func member(_ name: StaticString, _ app: AppName?) {
     key(name)

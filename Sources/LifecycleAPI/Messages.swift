@@ -44,6 +44,9 @@ public struct APIResponse: Sendable {
     APIResponse(status: status, contentType: "application/json", body: JSONWriter.encode(write))
   }
 
+  /// 204: done, nothing to say.
+  static let noContent = APIResponse(status: 204, contentType: "application/json", body: [])
+
   /// A JSON response of one object with one string member, such as `{"status":"ok"}`.
   static func json(_ status: Int, _ name: StaticString, _ value: String) -> APIResponse {
     json(status) { $0.object { $0.member(name, value) } }

@@ -38,8 +38,8 @@ struct Query {
   /// An app name parameter.
   func appName(_ key: String) throws(Problem) -> AppName? {
     guard let text = values[key] else { return nil }
-    guard Engine.isValidName(text), let name = AppName(text) else {
-      throw Problem.validation(key, "must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+    guard Validation.isValidName(text), let name = AppName(text) else {
+      throw Problem.validation(key, "must match \(Validation.namePattern)")
     }
     return name
   }

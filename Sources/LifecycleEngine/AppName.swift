@@ -1,4 +1,4 @@
-/// An app's name, held in the value itself: at most 64 ASCII bytes (`Engine.isValidName`).
+/// An app's name, held in the value itself: at most 64 ASCII bytes (`Validation.isValidName`).
 ///
 /// Every event copies the callbacks and transitions it causes into its outcome and into the
 /// device's journal, and each of them names its app. With the name inline rather than in a

@@ -106,10 +106,15 @@ extension Device {
 
   private static func validate(_ event: AppEvent) throws(EngineError) {
     switch event {
-    case .launch(let url?) where url.isEmpty || url.utf8.count > 2048:
-      throw .invalid([ValidationIssue(field: "url", message: "must be 1 to 2048 bytes long")])
-    case .beginBackgroundTask(let name?) where name.utf8.count > 256:
-      throw .invalid([ValidationIssue(field: "name", message: "must be at most 256 bytes long")])
+    case .launch(let url?) where url.isEmpty || url.utf8.count > Validation.maxURLBytes:
+      throw .invalid([
+        ValidationIssue(field: "url", message: "must be 1 to \(Validation.maxURLBytes) bytes long")
+      ])
+    case .beginBackgroundTask(let name?) where name.utf8.count > Validation.maxTaskNameBytes:
+      throw .invalid([
+        ValidationIssue(
+          field: "name", message: "must be at most \(Validation.maxTaskNameBytes) bytes long")
+      ])
     case .setMemory(let megabytes) where !(0...Validation.maxMemoryMB).contains(megabytes):
       throw .invalid([
         ValidationIssue(field: "memoryMB", message: "must be 0 to \(Validation.maxMemoryMB)")

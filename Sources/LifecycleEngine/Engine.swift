@@ -22,11 +22,6 @@ public final class Engine {
     createDefaultDevice(now: now)
   }
 
-  /// Whether `name` is a valid device or app name: `^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`.
-  public static func isValidName(_ name: String) -> Bool {
-    Validation.isValidName(name)
-  }
-
   /// The earliest instant, on the host clock, at which a realtime device has work due.
   public var nextDeadline: Instant? { realtimeDeadlines.min?.priority.time }
 
@@ -132,8 +127,10 @@ public final class Engine {
   public func advanceClock(of device: String, by duration: Duration, now: Instant)
     throws(EngineError) -> EventOutcome
   {
-    guard duration >= .zero, duration <= Validation.maxDuration else {
-      throw .invalid([ValidationIssue(field: "seconds", message: "must be 0 to 315360000")])
+    guard duration >= .zero, duration <= .seconds(Validation.maxAdvanceSeconds) else {
+      throw .invalid([
+        ValidationIssue(field: "seconds", message: "must be 0 to \(Validation.maxAdvanceSeconds)")
+      ])
     }
     return try withDevice(device, now: now) { device in
       if let epoch = device.hostEpoch { device.hostEpoch = epoch - duration }
@@ -158,10 +155,11 @@ public final class Engine {
         issues.append(.megabytes("backgroundMemoryMB", minimum: 0))
       }
       let duration = spec.behavior.didEnterBackgroundDuration
-      if duration < .zero || duration > Validation.maxDuration {
+      if duration < .zero || duration > .seconds(Validation.maxBehaviorSeconds) {
         issues.append(
           ValidationIssue(
-            field: "behavior.didEnterBackgroundSeconds", message: "must be 0 to 315360000"))
+            field: "behavior.didEnterBackgroundSeconds",
+            message: "must be 0 to \(Validation.maxBehaviorSeconds)"))
       }
       if !issues.isEmpty { throw .invalid(issues) }
       if device.apps[AppName(spec.name)!] != nil {
@@ -335,7 +333,7 @@ public struct JetsamPage: Hashable, Sendable {
 
 extension ValidationIssue {
   static func name(_ field: String) -> ValidationIssue {
-    ValidationIssue(field: field, message: "must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+    ValidationIssue(field: field, message: "must match \(Validation.namePattern)")
   }
 
   static func megabytes(_ field: String, minimum: Int) -> ValidationIssue {

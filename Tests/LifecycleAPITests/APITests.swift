@@ -342,29 +342,105 @@ func contentTypeNamesJSON(contentType: String, isJSON: Bool) {
   #expect(LifecycleAPI.isJSON(contentType) == isJSON)
 }
 
+/// What `path` leads to with `method`: the route's template and the names it captured.
+private func routing(_ method: String, _ path: String) -> String {
+  switch Router(LifecycleAPI.routes).match(method: method, path: path[...]) {
+  case .route(let route, let device, let app):
+    "\(route.method) \(route.template) device=\(device) app=\(app)"
+  case .methodNotAllowed(let template, let allowed):
+    "405 \(template) allows \(allowed.joined(separator: ","))"
+  case .notFound:
+    "404"
+  }
+}
+
 @Test(arguments: [
-  ("/health", Route.health), ("/livez", .livez), ("/readyz", .readyz), ("/metrics", .metrics),
-  ("/openapi.yaml", .openapi), ("/__admin/reset", .reset), ("/v1/devices", .devices),
-  ("/v1/devices/d1", .device("d1")), ("/v1/devices/d1/events", .deviceEvents("d1")),
-  ("/v1/devices/d1/clock", .clock("d1")), ("/v1/devices/d1/clock/advance", .clockAdvance("d1")),
-  ("/v1/devices/d1/journal", .journal("d1")), ("/v1/devices/d1/jetsam", .jetsam("d1")),
-  ("/v1/devices/d1/apps", .apps(device: "d1")),
-  ("/v1/devices/d1/apps/a", .app(device: "d1", app: "a")),
-  ("/v1/devices/d1/apps/a/events", .appEvents(device: "d1", app: "a")),
-  ("/v1/devices/d1/apps/a/callbacks", .callbacks(device: "d1", app: "a")),
-  ("/v1/apps", .apps(device: "default")), ("/v1/apps/a", .app(device: "default", app: "a")),
-  ("/v1/apps/a/events", .appEvents(device: "default", app: "a")),
-  ("/v1/apps/a/callbacks", .callbacks(device: "default", app: "a")),
+  ("GET", "/health", "GET /health device= app="), ("GET", "/livez", "GET /livez device= app="),
+  ("GET", "/readyz", "GET /readyz device= app="), ("GET", "/metrics", "GET /metrics device= app="),
+  ("GET", "/openapi.yaml", "GET /openapi.yaml device= app="),
+  ("POST", "/__admin/reset", "POST /__admin/reset device= app="),
+  ("GET", "/v1/devices", "GET /v1/devices device= app="),
+  ("POST", "/v1/devices", "POST /v1/devices device= app="),
+  ("GET", "/v1/devices/d1", "GET /v1/devices/{device} device=d1 app="),
+  ("DELETE", "/v1/devices/d1", "DELETE /v1/devices/{device} device=d1 app="),
+  ("POST", "/v1/devices/d1/events", "POST /v1/devices/{device}/events device=d1 app="),
+  ("GET", "/v1/devices/d1/clock", "GET /v1/devices/{device}/clock device=d1 app="),
+  (
+    "POST", "/v1/devices/d1/clock/advance", "POST /v1/devices/{device}/clock/advance device=d1 app="
+  ),
+  ("GET", "/v1/devices/d1/journal", "GET /v1/devices/{device}/journal device=d1 app="),
+  ("GET", "/v1/devices/d1/jetsam", "GET /v1/devices/{device}/jetsam device=d1 app="),
+  ("GET", "/v1/devices/d1/apps", "GET /v1/devices/{device}/apps device=d1 app="),
+  ("POST", "/v1/devices/d1/apps", "POST /v1/devices/{device}/apps device=d1 app="),
+  ("GET", "/v1/devices/d1/apps/a", "GET /v1/devices/{device}/apps/{app} device=d1 app=a"),
+  ("DELETE", "/v1/devices/d1/apps/a", "DELETE /v1/devices/{device}/apps/{app} device=d1 app=a"),
+  (
+    "POST", "/v1/devices/d1/apps/a/events",
+    "POST /v1/devices/{device}/apps/{app}/events device=d1 app=a"
+  ),
+  (
+    "GET", "/v1/devices/d1/apps/a/callbacks",
+    "GET /v1/devices/{device}/apps/{app}/callbacks device=d1 app=a"
+  ),
+  ("GET", "/v1/apps", "GET /v1/devices/{device}/apps device=default app="),
+  ("GET", "/v1/apps/a", "GET /v1/devices/{device}/apps/{app} device=default app=a"),
+  ("POST", "/v1/apps/a/events", "POST /v1/devices/{device}/apps/{app}/events device=default app=a"),
+  (
+    "GET", "/v1/apps/a/callbacks",
+    "GET /v1/devices/{device}/apps/{app}/callbacks device=default app=a"
+  ),
+  ("HEAD", "/v1/devices/d1", "GET /v1/devices/{device} device=d1 app="),
 ])
-func everyPathTemplateRoutes(path: String, route: Route) {
-  #expect(Route(path: path[...]) == route)
+func everyPathTemplateRoutes(method: String, path: String, expected: String) {
+  #expect(routing(method, path) == expected)
+}
+
+/// 405 lists exactly the methods the table declares for the template, HEAD with GET.
+@Test(arguments: [
+  ("PUT", "/v1/devices", "405 /v1/devices allows GET,POST,HEAD"),
+  ("POST", "/v1/devices/d1", "405 /v1/devices/{device} allows GET,DELETE,HEAD"),
+  ("GET", "/v1/devices/d1/events", "405 /v1/devices/{device}/events allows POST"),
+  ("DELETE", "/health", "405 /health allows GET,HEAD"),
+  ("GET", "/__admin/reset", "405 /__admin/reset allows POST"),
+  ("PATCH", "/v1/apps/a", "405 /v1/devices/{device}/apps/{app} allows GET,DELETE,HEAD"),
+])
+func otherMethodsAre405WithTheDeclaredOnes(method: String, path: String, expected: String) {
+  #expect(routing(method, path) == expected)
 }
 
 @Test(arguments: [
   "", "health", "/", "/health/", "/v1", "/v1/devices/", "/v1/devices//apps", "/v1/apps//events",
   "/v1/devices/d/apps/a/other", "/v1/devices/d/clock/back", "/v2/devices", "/v1/devices/d/x",
-  "/v1/apps/a/events/more", "/__admin/resets", "/HEALTH",
+  "/v1/apps/a/events/more", "/__admin/resets", "/HEALTH", "/v1/apps/", "/v1/appsx",
+  "/a/b/c/d/e/f/g/h/i/j",
 ])
 func otherPathsRouteNowhere(path: String) {
-  #expect(Route(path: path[...]) == nil)
+  #expect(routing("GET", path) == "404")
+}
+
+/// The contract states every limit as `Validation` defines it: each line names the field and
+/// the bound, so a changed limit fails here until `openapi.yaml` says the same.
+@Test func theContractStatesTheEnginesLimits() throws {
+  let contract = try String(
+    contentsOfFile: #filePath.components(separatedBy: "/Tests/")[0] + "/openapi.yaml",
+    encoding: .utf8)
+  let lines = contract.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+  func states(_ line: String) -> Bool { lines.contains(line) }
+  let memory = Validation.maxMemoryMB
+  #expect(states(#"pattern: "\#(Validation.namePattern)""#))
+  #expect(states("memoryLimitMB: { type: integer, minimum: 1, maximum: \(memory) }"))
+  #expect(states("perAppLimitMB: { type: integer, minimum: 1, maximum: \(memory) }"))
+  #expect(states("memoryMB: { type: integer, minimum: 0, maximum: \(memory), default: 100 }"))
+  #expect(states("memoryMB: { type: integer, minimum: 0, maximum: \(memory) }"))
+  #expect(
+    states(
+      "didEnterBackgroundSeconds: { type: number, minimum: 0, maximum: \(Validation.maxBehaviorSeconds), default: 0 }"
+    ))
+  #expect(
+    states("seconds: { type: number, minimum: 0, maximum: \(Validation.maxAdvanceSeconds) }"))
+  #expect(states("url: { type: string, minLength: 1, maxLength: \(Validation.maxURLBytes) }"))
+  #expect(states("name: { type: string, maxLength: \(Validation.maxTaskNameBytes) }"))
+  #expect(states("maxItems: \(Validation.maxScenarioEvents)"))
+  #expect(states("schema: { type: integer, minimum: 0, maximum: \(Validation.maxPageSize) }"))
+  #expect(states("description: At most this many entries (default \(Validation.defaultPageSize))."))
 }

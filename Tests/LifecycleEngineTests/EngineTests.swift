@@ -64,7 +64,7 @@ import Testing
           ValidationIssue(field: "name", message: "must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"),
           ValidationIssue(field: "memoryMB", message: "must be 0 to 1048576"),
           ValidationIssue(
-            field: "behavior.didEnterBackgroundSeconds", message: "must be 0 to 315360000"),
+            field: "behavior.didEnterBackgroundSeconds", message: "must be 0 to 86400"),
         ]))
     #expect(
       engineError { try engine.createApp(AppSpec(name: "a"), on: "nowhere", now: .zero) }

@@ -1,0 +1,62 @@
+import JSONCore
+import LifecycleEngine
+
+/// `/v1/devices/{device}/apps` (and `/v1/apps` on the default device): apps, their events and
+/// their callbacks.
+extension LifecycleAPI {
+  func listApps(_ request: RouteRequest) throws -> APIResponse {
+    let apps = try engine.apps(on: request.device, now: request.now)
+    return .json(200) { w in
+      w.object { w in
+        w.key("apps")
+        w.array(apps) { $0.app($1) }
+      }
+    }
+  }
+
+  func createApp(_ request: RouteRequest) throws -> APIResponse {
+    let spec = try Decode.app(try request.jsonBody())
+    let app = try engine.createApp(spec, on: request.device, now: request.now)
+    return .json(201) { $0.app(app) }
+  }
+
+  func showApp(_ request: RouteRequest) throws -> APIResponse {
+    let app = try engine.app(request.app, on: request.device, now: request.now)
+    return .json(200) { $0.app(app) }
+  }
+
+  func removeApp(_ request: RouteRequest) throws -> APIResponse {
+    try engine.removeApp(request.app, on: request.device, now: request.now)
+    return .noContent
+  }
+
+  func postAppEvents(_ request: RouteRequest) throws -> APIResponse {
+    let (events, isArray) = try Decode.events(try request.jsonBody(), Decode.appEvent)
+    return try results(isArray: isArray, device: request.device, app: request.app) {
+      write throws(EngineError) in
+      try engine.apply(events, to: request.app, on: request.device, now: request.now) {
+        event, outcome in
+        metrics.count(event: event.type)
+        guard let subject = outcome.subject else { preconditionFailure("an app event's outcome") }
+        write(
+          AppliedEvent(
+            event: .app(event), outcome: outcome, previousState: .app(subject.previousState),
+            state: .app(subject.state)))
+      }
+    }
+  }
+
+  func showCallbacks(_ request: RouteRequest) throws -> APIResponse {
+    let query = request.query
+    let callbacks = try engine.callbacks(
+      of: request.app, on: request.device, since: try query.integer("since") ?? 0,
+      limit: try query.integer("limit", max: Validation.maxPageSize) ?? Validation.defaultPageSize,
+      now: request.now)
+    return .json(200) { w in
+      w.object { w in
+        w.key("callbacks")
+        w.callbacks(callbacks)
+      }
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import JSONCore
+import LifecycleEngine
+
+/// `/v1/devices` and what hangs off a device: its events, clock, journal and jetsam log.
+extension LifecycleAPI {
+  func listDevices(_ request: RouteRequest) -> APIResponse {
+    let devices = engine.devices(now: request.now)
+    return .json(200) { w in
+      w.object { w in
+        w.key("devices")
+        w.array(devices) { $0.device($1) }
+      }
+    }
+  }
+
+  func createDevice(_ request: RouteRequest) throws -> APIResponse {
+    let spec = try Decode.device(try request.jsonBody())
+    let device = try engine.createDevice(spec, now: request.now)
+    return .json(201) { $0.device(device) }
+  }
+
+  func showDevice(_ request: RouteRequest) throws -> APIResponse {
+    let device = try engine.device(request.device, now: request.now)
+    return .json(200) { $0.device(device) }
+  }
+
+  func removeDevice(_ request: RouteRequest) throws -> APIResponse {
+    try engine.removeDevice(request.device, now: request.now)
+    return .noContent
+  }
+
+  func postDeviceEvents(_ request: RouteRequest) throws -> APIResponse {
+    let (events, isArray) = try Decode.events(try request.jsonBody(), Decode.deviceEvent)
+    return try results(isArray: isArray, device: request.device, app: nil) {
+      write throws(EngineError) in
+      try engine.apply(events, on: request.device, now: request.now) { event, outcome, locked in
+        metrics.count(event: event.type)
+        write(
+          AppliedEvent(
+            event: .device(event), outcome: outcome,
+            previousState: .device(locked: locked.before), state: .device(locked: locked.after)))
+      }
+    }
+  }
+
+  func showClock(_ request: RouteRequest) throws -> APIResponse {
+    let device = try engine.device(request.device, now: request.now)
+    return .json(200) { w in
+      w.object { w in
+        w.member("device", unescaped: device.id)
+        w.member("clock", device.clock)
+        w.member("now", time: device.now)
+        w.member("nextDeadline", time: device.nextDeadline)
+      }
+    }
+  }
+
+  func advanceClock(_ request: RouteRequest) throws -> APIResponse {
+    var fields = Fields(try request.jsonBody())
+    let seconds =
+      fields.seconds("seconds", max: Validation.maxAdvanceSeconds, required: true) ?? .zero
+    if let problem = fields.problem() { throw problem }
+    let outcome = try engine.advanceClock(of: request.device, by: seconds, now: request.now)
+    record(outcome, device: request.device)
+    let device = try engine.device(request.device, now: request.now)
+    return .json(200) { w in
+      w.object { w in
+        w.member("advanced", seconds: seconds)
+        w.member("now", time: device.now)
+        w.key("callbacks")
+        w.callbacks(outcome.callbacks)
+        w.key("transitions")
+        w.transitions(outcome.transitions)
+      }
+    }
+  }
+
+  func showJournal(_ request: RouteRequest) throws -> APIResponse {
+    let query = request.query
+    let page = try engine.journal(
+      of: request.device, since: try query.integer("since") ?? 0, app: try query.appName("app"),
+      limit: try query.integer("limit", max: Validation.maxPageSize) ?? Validation.defaultPageSize,
+      now: request.now)
+    return .json(200) { w in
+      w.object { w in
+        w.key("entries")
+        w.array(page.entries) { $0.journalEntry($1) }
+        w.member("dropped", page.dropped)
+      }
+    }
+  }
+
+  func showJetsamLog(_ request: RouteRequest) throws -> APIResponse {
+    let page = try engine.jetsamLog(of: request.device, now: request.now)
+    return .json(200) { w in
+      w.object { w in
+        w.key("kills")
+        w.array(page.records) { $0.jetsamRecord($1) }
+        w.member("dropped", page.dropped)
+      }
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import JSONCore
+
+/// Probes, health, metrics, the contract and the reset (SPEC section 5, "Operations").
+extension LifecycleAPI {
+  func livez() -> APIResponse {
+    .json(200, "status", "ok")
+  }
+
+  /// 503 while the server drains, so that load balancers stop sending.
+  func readyz(_ request: RouteRequest) -> APIResponse {
+    request.isDraining ? .json(503, "status", "draining") : .json(200, "status", "ready")
+  }
+
+  func health(_ request: RouteRequest) -> APIResponse {
+    .json(200) { w in
+      w.object { w in
+        w.member("status", unescaped: request.isDraining ? "draining" : "ok")
+        w.member("version", version)
+        w.member("uptimeSeconds", milliseconds: request.now.milliseconds - startedAt.milliseconds)
+        w.member("devices", engine.deviceCount)
+        w.member("apps", engine.appCount)
+      }
+    }
+  }
+
+  func metricsExposition(_ request: RouteRequest) -> APIResponse {
+    APIResponse(
+      status: 200, contentType: "text/plain; version=0.0.4",
+      body: Array(metrics.exposition(devices: engine.devices(now: request.now)).utf8))
+  }
+
+  /// `openapi.yaml` as the package embedded it at build time.
+  func contract() -> APIResponse {
+    APIResponse(
+      status: 200, contentType: "application/yaml", body: Array(OpenAPIDocument.yaml.utf8))
+  }
+
+  func reset(_ request: RouteRequest) -> APIResponse {
+    engine.reset(now: request.now)
+    return .noContent
+  }
+}

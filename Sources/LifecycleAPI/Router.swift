@@ -1,0 +1,189 @@
+import LifecycleEngine
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One route: a method, a path template, the query parameters it takes and its handler.
+///
+/// Everything else about a route derives from its declaration in `LifecycleAPI.routes`: a path
+/// that matches no template is 404; one whose templates take other methods is 405 with those
+/// in `Allow` (GET routes answer HEAD too); a query parameter the route does not name is 422;
+/// the template is the `route` label of the request metrics.
+struct Route {
+  /// How a route answers: from the API and the request, a response or a thrown `Problem` or
+  /// `EngineError`.
+  typealias Handler = (LifecycleAPI, RouteRequest) throws -> APIResponse
+
+  let method: String
+  let template: PathTemplate
+  let queryParameters: [String]
+  let handler: Handler
+
+  static func get(_ template: StaticString, query: [String] = [], _ handler: @escaping Handler)
+    -> Route
+  {
+    Route(method: "GET", template: PathTemplate(template), queryParameters: query, handler: handler)
+  }
+
+  static func post(_ template: StaticString, _ handler: @escaping Handler) -> Route {
+    Route(method: "POST", template: PathTemplate(template), queryParameters: [], handler: handler)
+  }
+
+  static func delete(_ template: StaticString, _ handler: @escaping Handler) -> Route {
+    Route(method: "DELETE", template: PathTemplate(template), queryParameters: [], handler: handler)
+  }
+}
+
+/// A request as a handler sees it: the names its path captured, its checked query, the time.
+struct RouteRequest {
+  let request: APIRequest
+  /// The `{device}` of the path; `default` for paths under `/v1/apps`.
+  let device: String
+  /// The `{app}` of the path, if the template has one.
+  let app: String
+  let query: Query
+  let now: Instant
+  let isDraining: Bool
+}
+
+/// A path template such as `/v1/devices/{device}/apps/{app}`: literal segments, and the two
+/// names a path can capture, `{device}` and `{app}`.
+struct PathTemplate: CustomStringConvertible {
+  enum Segment {
+    /// Bytes of the template's static text, which lives as long as the program.
+    case literal(UnsafeBufferPointer<UInt8>)
+    case device
+    case app
+  }
+
+  let segments: [Segment]
+  let description: String
+
+  init(_ template: StaticString) {
+    let text = UnsafeBufferPointer(start: template.utf8Start, count: template.utf8CodeUnitCount)
+    precondition(text.first == UInt8(ascii: "/"), "\(template) does not start with /")
+    segments = text.dropFirst().split(
+      separator: UInt8(ascii: "/"), omittingEmptySubsequences: false
+    )
+    .map { segment -> Segment in
+      let text = String(decoding: segment, as: UTF8.self)
+      if text == "{device}" { return .device }
+      if text == "{app}" { return .app }
+      precondition(!text.contains("{"), "\(template): only {device} and {app} capture")
+      return .literal(UnsafeBufferPointer(rebasing: segment))
+    }
+    description = template.description
+  }
+
+  /// The names the path captures, or nil if it does not match.
+  func match(_ path: PathSegments) -> (device: String, app: String)? {
+    guard path.count == segments.count else { return nil }
+    var device = ""
+    var app = ""
+    for (index, segment) in segments.enumerated() {
+      switch segment {
+      case .literal(let literal):
+        guard path.is(index, literal) else { return nil }
+      case .device:
+        guard let name = path.name(index) else { return nil }
+        device = name
+      case .app:
+        guard let name = path.name(index) else { return nil }
+        app = name
+      }
+    }
+    return (device, app)
+  }
+}
+
+/// The routes of the API, searched in the order declared.
+struct Router {
+  /// The routes by their templates' number of segments: a path is compared only with those of
+  /// its length.
+  private let routesBySegmentCount: [[Route]]
+
+  init(_ routes: [Route]) {
+    let longest = routes.map(\.template.segments.count).max() ?? 0
+    var grouped = [[Route]](repeating: [], count: longest + 1)
+    for route in routes { grouped[route.template.segments.count].append(route) }
+    routesBySegmentCount = grouped
+  }
+
+  /// What a path and method lead to.
+  enum Match {
+    case route(Route, device: String, app: String)
+    /// Templates match the path, but none with this method: they allow these.
+    case methodNotAllowed(template: PathTemplate, allowed: [String])
+    case notFound
+  }
+
+  /// The route for `method` (HEAD as GET) at `path`. Paths under `/v1/apps` are those under
+  /// `/v1/devices/default`.
+  func match(method: String, path: Substring) -> Match {
+    var path = path
+    let match: Match? = path.withUTF8 { bytes in
+      guard let segments = PathSegments(bytes), segments.count < routesBySegmentCount.count else {
+        return .notFound
+      }
+      if segments.count >= 2, segments.is(0, "v1"), segments.is(1, "apps") { return nil }
+      let wanted = method == "HEAD" ? "GET" : method
+      var matched: (template: PathTemplate, allowed: [String])?
+      for route in routesBySegmentCount[segments.count] {
+        guard let names = route.template.match(segments) else { continue }
+        if route.method == wanted { return .route(route, device: names.device, app: names.app) }
+        if matched == nil { matched = (route.template, []) }
+        matched!.allowed.append(route.method)
+      }
+      guard let matched else { return .notFound }
+      let allowed = matched.allowed + (matched.allowed.contains("GET") ? ["HEAD"] : [])
+      return .methodNotAllowed(template: matched.template, allowed: allowed)
+    }
+    if let match { return match }
+    let rest = path.dropFirst("/v1/apps".utf8.count)
+    return self.match(method: method, path: "/v1/devices/\(Engine.defaultDeviceID)/apps\(rest)")
+  }
+}
+
+/// The segments of a path after its leading `/`, as ranges of its bytes, kept inline (no
+/// allocation).
+struct PathSegments {
+  private let bytes: UnsafeBufferPointer<UInt8>
+  /// Room for the most segments a route has: a longer path matches none.
+  private var bounds = InlineArray<8, Range<Int>>(repeating: 0..<0)
+  private(set) var count = 0
+
+  /// Nil unless the path starts with `/` and has no more segments than there is room for.
+  init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard bytes.first == UInt8(ascii: "/") else { return nil }
+    self.bytes = bytes
+    var start = 1
+    for index in 1...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+      guard count < bounds.count else { return nil }
+      bounds[count] = start..<index
+      count += 1
+      start = index + 1
+    }
+  }
+
+  /// Whether segment `index` is `literal`.
+  func `is`(_ index: Int, _ literal: StaticString) -> Bool {
+    self.is(index, UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+  }
+
+  /// Whether segment `index` is `literal`.
+  func `is`(_ index: Int, _ literal: UnsafeBufferPointer<UInt8>) -> Bool {
+    let segment = bounds[index]
+    return segment.count == literal.count
+      && memcmp(bytes.baseAddress! + segment.lowerBound, literal.baseAddress!, segment.count) == 0
+  }
+
+  /// Segment `index` as a name, or nil if it is empty.
+  func name(_ index: Int) -> String? {
+    let segment = bounds[index]
+    guard !segment.isEmpty else { return nil }
+    return String(decoding: UnsafeBufferPointer(rebasing: bytes[segment]), as: UTF8.self)
+  }
+}

@@ -1,0 +1,41 @@
+extension LifecycleAPI {
+  /// Every route of the API (SPEC section 5, `openapi.yaml`), each declared once; the handlers
+  /// live in `Handlers/`, one file per resource. Adding an endpoint is a line here and its
+  /// handler.
+  static var routes: [Route] {
+    [
+      // Operations
+      .get("/livez") { api, request in api.livez() },
+      .get("/readyz") { api, request in api.readyz(request) },
+      .get("/health") { api, request in api.health(request) },
+      .get("/metrics") { api, request in api.metricsExposition(request) },
+      .get("/openapi.yaml") { api, request in api.contract() },
+      .post("/__admin/reset") { api, request in api.reset(request) },
+      // Devices
+      .get("/v1/devices") { api, request in api.listDevices(request) },
+      .post("/v1/devices") { api, request in try api.createDevice(request) },
+      .get("/v1/devices/{device}") { api, request in try api.showDevice(request) },
+      .delete("/v1/devices/{device}") { api, request in try api.removeDevice(request) },
+      .post("/v1/devices/{device}/events") { api, request in try api.postDeviceEvents(request) },
+      .get("/v1/devices/{device}/clock") { api, request in try api.showClock(request) },
+      .post("/v1/devices/{device}/clock/advance") { api, request in
+        try api.advanceClock(request)
+      },
+      .get("/v1/devices/{device}/journal", query: ["since", "app", "limit"]) { api, request in
+        try api.showJournal(request)
+      },
+      .get("/v1/devices/{device}/jetsam") { api, request in try api.showJetsamLog(request) },
+      // Apps (also under /v1/apps for the default device)
+      .get("/v1/devices/{device}/apps") { api, request in try api.listApps(request) },
+      .post("/v1/devices/{device}/apps") { api, request in try api.createApp(request) },
+      .get("/v1/devices/{device}/apps/{app}") { api, request in try api.showApp(request) },
+      .delete("/v1/devices/{device}/apps/{app}") { api, request in try api.removeApp(request) },
+      .post("/v1/devices/{device}/apps/{app}/events") { api, request in
+        try api.postAppEvents(request)
+      },
+      .get("/v1/devices/{device}/apps/{app}/callbacks", query: ["since", "limit"]) {
+        api, request in try api.showCallbacks(request)
+      },
+    ]
+  }
+}
