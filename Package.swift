@@ -35,8 +35,11 @@ let package = Package(
     .target(name: "JSONCore", swiftSettings: hotPath),
     .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
     // The JSON API over the engine: knows nothing of HTTP framing or sockets.
+    // `openapi.yaml` is the contract at the top of the repository; the link beside the sources
+    // embeds it in the binary, served at GET /openapi.yaml.
     .target(
-      name: "LifecycleAPI", dependencies: ["JSONCore", "LifecycleEngine"], swiftSettings: hotPath),
+      name: "LifecycleAPI", dependencies: ["JSONCore", "LifecycleEngine"],
+      resources: [.embedInCode("openapi.yaml")], swiftSettings: hotPath),
     .testTarget(name: "LifecycleAPITests", dependencies: ["JSONCore", "LifecycleAPI"]),
     // HTTP/1.1 without I/O: the strict parser and the connection state machine.
     .target(name: "HTTPCore", dependencies: ["JSONCore"], swiftSettings: hotPath),

@@ -31,8 +31,7 @@ extension LifecycleAPI {
 
   /// `openapi.yaml` as the package embedded it at build time.
   func contract() -> APIResponse {
-    APIResponse(
-      status: 200, contentType: "application/yaml", body: Array(OpenAPIDocument.yaml.utf8))
+    APIResponse(status: 200, contentType: "application/yaml", body: PackageResources.openapi_yaml)
   }
 
   func reset(_ request: RouteRequest) -> APIResponse {
