@@ -97,23 +97,16 @@ final class Connection {
   }
 
   private func respond(to request: HTTPRequest, at now: Moment) {
-    let logged = server.logger.logLevel <= .info
-    let started = logged ? uv_hrtime() : 0
+    let started = server.requestLog == nil ? 0 : uv_hrtime()
     let response = server.responder.respond(
       to: request, context: RequestContext(isDraining: server.isDraining, now: now.milliseconds))
+    server.requestLog?.requestAnswered(
+      request, status: response.status, microseconds: (uv_hrtime() - started) / 1000)
     // The responder took time of its own: the write, the keep-alive allowance and the next
     // pipelined request's head count from now, not from when the request's bytes arrived.
     uv_update_time(server.loop)
     machine.responded(response, at: server.moment)
-    server.armClientTimer()
-    guard logged else { return }
-    server.logger.info(
-      "request",
-      metadata: [
-        "method": "\(request.method)", "path": "\(request.path)",
-        "status": .stringConvertible(Int(response.status.code)),
-        "duration_us": .stringConvertible((uv_hrtime() - started) / 1000),
-      ])
+    server.armClientTimers()
   }
 
   /// Writes `bytes`, head and body in one call; true if they all went out at once, false if

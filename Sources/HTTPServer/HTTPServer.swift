@@ -17,16 +17,16 @@ public import Logging
 public final class HTTPServer: @unchecked Sendable {
   public let configuration: HTTPServerConfiguration
   let responder: any HTTPResponder
-  private let timerClient: (any HTTPTimerClient)?
+  /// Each timer client with the timer armed to its next deadline.
+  private let clientTimers: [ClientTimer]
+  /// Told of every request answered, if requests are logged.
+  let requestLog: (any HTTPRequestLog)?
   let logger: Logger
 
   let loop: UnsafeMutablePointer<uv_loop_t>
   private let listener: UnsafeMutablePointer<uv_tcp_t>
   private let wakeup: UnsafeMutablePointer<uv_async_t>
   private let graceTimer: UnsafeMutablePointer<uv_timer_t>
-  /// Armed to the timer client's next deadline.
-  private let clientTimer: UnsafeMutablePointer<uv_timer_t>
-  private var clientTimerDeadline: UInt64?
   private let signals: [UnsafeMutablePointer<uv_signal_t>]
   /// One buffer for every read: libuv fills it and the connection copies out at once.
   let readBuffer: UnsafeMutableBufferPointer<UInt8>
@@ -44,17 +44,18 @@ public final class HTTPServer: @unchecked Sendable {
 
   public init(
     configuration: HTTPServerConfiguration, responder: any HTTPResponder,
-    timerClient: (any HTTPTimerClient)? = nil, logger: Logger
+    timerClients: [any HTTPTimerClient] = [], requestLog: (any HTTPRequestLog)? = nil,
+    logger: Logger
   ) {
     self.configuration = configuration
     self.responder = responder
-    self.timerClient = timerClient
+    clientTimers = timerClients.map(ClientTimer.init)
+    self.requestLog = requestLog
     self.logger = logger
     loop = .allocate(capacity: 1)
     listener = .allocate(capacity: 1)
     wakeup = .allocate(capacity: 1)
     graceTimer = .allocate(capacity: 1)
-    clientTimer = .allocate(capacity: 1)
     signals = configuration.handlesSignals ? [.allocate(capacity: 1), .allocate(capacity: 1)] : []
     readBuffer = .allocate(capacity: 65_536)
   }
@@ -62,7 +63,7 @@ public final class HTTPServer: @unchecked Sendable {
   deinit {
     for handle in [
       UnsafeMutableRawPointer(listener), UnsafeMutableRawPointer(wakeup),
-      UnsafeMutableRawPointer(graceTimer), UnsafeMutableRawPointer(clientTimer),
+      UnsafeMutableRawPointer(graceTimer),
     ]
       + signals.map(UnsafeMutableRawPointer.init)
     {
@@ -83,8 +84,10 @@ public final class HTTPServer: @unchecked Sendable {
     uv_tcp_init(loop, listener)
     uv_async_init(loop, wakeup) { handle in HTTPServer.from(handle).beginShutdown(signal: nil) }
     uv_timer_init(loop, graceTimer)
-    uv_timer_init(loop, clientTimer)
-    for handle in [cuv_handle(listener)] + auxiliaryHandles { handle?.pointee.data = context }
+    for timer in clientTimers { timer.initialize(on: loop) }
+    for handle in [cuv_handle(listener), cuv_handle(wakeup), cuv_handle(graceTimer)] {
+      handle?.pointee.data = context
+    }
     for (handle, number) in zip(signals, [SIGTERM, SIGINT]) {
       uv_signal_init(loop, handle)
       handle.pointee.data = context
@@ -114,7 +117,7 @@ public final class HTTPServer: @unchecked Sendable {
       throw error
     }
     state = .running
-    armClientTimer()
+    armClientTimers()
     return boundPort
   }
 
@@ -164,28 +167,51 @@ public final class HTTPServer: @unchecked Sendable {
     return true
   }
 
-  // MARK: The timer client
+  // MARK: Timer clients
 
-  /// Arms the client's timer to its next deadline if that moved; called after every response.
-  func armClientTimer() {
-    guard let timerClient, case .running = state else { return }
-    let deadline = timerClient.nextDeadline
-    guard deadline != clientTimerDeadline else { return }
-    clientTimerDeadline = deadline
-    guard let deadline else {
-      uv_timer_stop(clientTimer)
-      return
-    }
-    let now = uv_now(loop)
-    uv_timer_start(
-      clientTimer, { timer in HTTPServer.from(timer).clientTimerFired() },
-      deadline > now ? deadline - now : 0, 0)
+  /// Arms each client's timer to its next deadline if that moved; called after every
+  /// response and every firing.
+  func armClientTimers() {
+    guard case .running = state else { return }
+    for timer in clientTimers { timer.arm() }
   }
 
-  private func clientTimerFired() {
-    clientTimerDeadline = nil
-    timerClient?.timerFired(now: uv_now(loop))
-    armClientTimer()
+  /// One timer client and the libuv timer armed to its next deadline.
+  private final class ClientTimer {
+    let client: any HTTPTimerClient
+    let handle = UnsafeMutablePointer<uv_timer_t>.allocate(capacity: 1)
+    private var armedDeadline: UInt64?
+
+    init(_ client: any HTTPTimerClient) {
+      self.client = client
+    }
+
+    deinit { handle.deallocate() }
+
+    /// The server holds its client timers as long as their handles are open.
+    func initialize(on loop: UnsafeMutablePointer<uv_loop_t>) {
+      uv_timer_init(loop, handle)
+      handle.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    func arm() {
+      let deadline = client.nextDeadline
+      guard deadline != armedDeadline else { return }
+      armedDeadline = deadline
+      guard let deadline else {
+        uv_timer_stop(handle)
+        return
+      }
+      let now = uv_now(handle.pointee.loop)
+      uv_timer_start(
+        handle,
+        { handle in
+          let timer = Unmanaged<ClientTimer>.fromOpaque(handle!.pointee.data).takeUnretainedValue()
+          timer.armedDeadline = nil
+          timer.client.timerFired(now: uv_now(handle!.pointee.loop))
+          timer.arm()
+        }, deadline > now ? deadline - now : 0, 0)
+    }
   }
 
   // MARK: Connections
@@ -265,7 +291,7 @@ public final class HTTPServer: @unchecked Sendable {
 
   /// The handles besides the listener that keep the loop alive until shutdown completes.
   private var auxiliaryHandles: [UnsafeMutablePointer<uv_handle_t>?] {
-    [cuv_handle(wakeup), cuv_handle(graceTimer), cuv_handle(clientTimer)]
+    [cuv_handle(wakeup), cuv_handle(graceTimer)] + clientTimers.map { cuv_handle($0.handle) }
       + signals.map { cuv_handle($0) }
   }
 

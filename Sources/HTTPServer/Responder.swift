@@ -7,12 +7,19 @@ public protocol HTTPResponder: AnyObject {
 }
 
 /// Work the application wants run at times of its choosing, such as the simulator's
-/// deadlines. The server keeps one timer armed to `nextDeadline`, re-arming it after every
-/// response and every firing.
+/// deadlines or a log's flush. The server keeps a timer per client armed to its
+/// `nextDeadline`, re-arming it after every response and every firing.
 public protocol HTTPTimerClient: AnyObject {
   /// When `timerFired` is next due, on the loop's clock in milliseconds; nil for never.
   var nextDeadline: UInt64? { get }
   func timerFired(now: UInt64)
+}
+
+/// Where the server reports each request it answered: an access log, apart from the `Logger`
+/// of events, so that a line per request can be written without building metadata.
+public protocol HTTPRequestLog: AnyObject {
+  /// `request` was answered with `status` after `microseconds` in the responder.
+  func requestAnswered(_ request: HTTPRequest, status: HTTPStatus, microseconds: UInt64)
 }
 
 /// What the server tells a responder besides the request.

@@ -1,6 +1,5 @@
 import JSONCore
 public import Logging
-import SystemPackage
 
 #if canImport(Glibc)
   import Glibc
@@ -14,37 +13,34 @@ public enum LogFormat: String, CaseIterable, Sendable {
   case json
 }
 
-/// A swift-log handler that writes each message as one line to stderr, with a UTC timestamp,
-/// the level, the message and the metadata sorted by key.
+/// A swift-log handler that writes each message as one line to stderr (through a
+/// `LogOutput`), with a UTC timestamp, the level, the message and the metadata sorted by key.
 ///
-/// A line goes out in one `write`, so lines from a busy server never interleave. In JSON,
-/// integer metadata (`status`, `duration_us`) are numbers; everything else is a string.
-public struct LineLogHandler: LogHandler {
-  public var logLevel: Logger.Level = .info
-  public var metadata: Logger.Metadata = [:]
-  public var metadataProvider: Logger.MetadataProvider?
+/// In JSON, integer metadata (`status`, `duration_us`) are numbers; everything else is a
+/// string. Messages at `notice` and above go out at once; the rest within
+/// `LogOutput.flushInterval`.
+struct LineLogHandler: LogHandler {
+  var logLevel: Logger.Level = .info
+  var metadata: Logger.Metadata = [:]
+  var metadataProvider: Logger.MetadataProvider?
   let format: LogFormat
+  let output: LogOutput
 
-  public init(format: LogFormat) {
-    self.format = format
-  }
-
-  public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+  subscript(metadataKey key: String) -> Logger.Metadata.Value? {
     get { metadata[key] }
     set { metadata[key] = newValue }
   }
 
-  public func log(event: LogEvent) {
+  func log(event: LogEvent) {
     var fields = metadata
     if let provided = metadataProvider?.get() { fields.merge(provided) { _, new in new } }
     if let extra = event.metadata { fields.merge(extra) { _, new in new } }
     if let error = event.error { fields["error"] = "\(error)" }
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    let bytes = Self.line(
-      format: format, time: Self.timestamp(now), level: event.level,
-      message: "\(event.message)", metadata: fields)
-    _ = try? FileDescriptor.standardError.writeAll(bytes)
+    output.append(urgent: event.level >= .notice) { time, line in
+      Self.write(
+        format: format, time: time, level: event.level, message: "\(event.message)",
+        metadata: fields, into: &line)
+    }
   }
 
   /// One log line, newline included.
@@ -53,59 +49,22 @@ public struct LineLogHandler: LogHandler {
     metadata: Logger.Metadata
   ) -> [UInt8] {
     var line: [UInt8] = []
-    line.reserveCapacity(128)
-    let fields = metadata.sorted { $0.key < $1.key }
-    switch format {
-    case .text:
-      line += "\(time) \(level.rawValue) \(message)".utf8
-      for (key, value) in fields {
-        line += " \(key)=".utf8
-        let text = "\(value)"
-        if text.isEmpty || text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x22 || $0 == 0x3D }) {
-          JSON.writeString(text, to: &line)
-        } else {
-          line += text.utf8
-        }
-      }
-    case .json:
-      line += #"{"time":"\#(time)","level":"\#(level.rawValue)","message":"#.utf8
-      JSON.writeString(message, to: &line)
-      for (key, value) in fields {
-        line.append(UInt8(ascii: ","))
-        JSON.writeString(key, to: &line)
-        line.append(UInt8(ascii: ":"))
-        write(value, to: &line)
-      }
-      line.append(UInt8(ascii: "}"))
-    }
-    line.append(UInt8(ascii: "\n"))
+    write(
+      format: format, time: Array(time.utf8), level: level, message: message, metadata: metadata,
+      into: &line)
     return line
   }
 
-  /// A metadata value in JSON: integers as numbers, lists and dictionaries as such.
-  private static func write(_ value: Logger.MetadataValue, to line: inout [UInt8]) {
-    switch value {
-    case .stringConvertible(let number as any BinaryInteger):
-      line += "\(number)".utf8
-    case .string, .stringConvertible:
-      JSON.writeString("\(value)", to: &line)
-    case .array(let elements):
-      line.append(UInt8(ascii: "["))
-      for (index, element) in elements.enumerated() {
-        if index > 0 { line.append(UInt8(ascii: ",")) }
-        write(element, to: &line)
-      }
-      line.append(UInt8(ascii: "]"))
-    case .dictionary(let members):
-      line.append(UInt8(ascii: "{"))
-      for (index, (key, element)) in members.sorted(by: { $0.key < $1.key }).enumerated() {
-        if index > 0 { line.append(UInt8(ascii: ",")) }
-        JSON.writeString(key, to: &line)
-        line.append(UInt8(ascii: ":"))
-        write(element, to: &line)
-      }
-      line.append(UInt8(ascii: "}"))
+  private static func write(
+    format: LogFormat, time: [UInt8], level: Logger.Level, message: String,
+    metadata: Logger.Metadata, into line: inout [UInt8]
+  ) {
+    let writer = LogLineWriter(format: format)
+    writer.begin(time: time, level: level, message: message, into: &line)
+    for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+      writer.field(key, value, into: &line)
     }
+    writer.end(into: &line)
   }
 
   /// `2026-11-22T09:30:00.125Z`: RFC 3339 in UTC, to the millisecond.
@@ -120,5 +79,100 @@ public struct LineLogHandler: LogHandler {
     return "\(padded(parts.tm_year + 1900, 4))-\(padded(parts.tm_mon + 1, 2))-"
       + "\(padded(parts.tm_mday, 2))T\(padded(parts.tm_hour, 2)):\(padded(parts.tm_min, 2)):"
       + "\(padded(parts.tm_sec, 2)).\(padded(Int32(time.tv_nsec / 1_000_000), 3))Z"
+  }
+}
+
+/// The parts of one log line in either format, written into the line's bytes: the time, level
+/// and message, then each field in the order given, then the end.
+struct LogLineWriter {
+  let format: LogFormat
+
+  func begin(time: [UInt8], level: Logger.Level, message: String, into line: inout [UInt8]) {
+    switch format {
+    case .text:
+      line += time
+      line.append(UInt8(ascii: " "))
+      line += level.rawValue.utf8
+      line.append(UInt8(ascii: " "))
+      line += message.utf8
+    case .json:
+      line += #"{"time":""#.utf8
+      line += time
+      line += #"","level":""#.utf8
+      line += level.rawValue.utf8
+      line += #"","message":"#.utf8
+      JSON.writeString(message, to: &line)
+    }
+  }
+
+  /// A text field: ` key=value`, the value quoted and escaped as a JSON string when it is
+  /// empty or has spaces, controls, quotes or `=`; in JSON, `,"key":"value"`.
+  func field(_ key: String, _ value: some StringProtocol, into line: inout [UInt8]) {
+    start(key, into: &line)
+    let needsQuotes =
+      format == .json || value.isEmpty
+      || value.utf8.contains { $0 <= 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "=") }
+    guard needsQuotes else {
+      line += value.utf8
+      return
+    }
+    JSON.writeString(String(value), to: &line)
+  }
+
+  /// An integer field, a number in JSON too.
+  func field(_ key: String, integer: some BinaryInteger, into line: inout [UInt8]) {
+    start(key, into: &line)
+    line += integer.description.utf8
+  }
+
+  /// A swift-log metadata value: as text; in JSON integers as numbers, lists and dictionaries
+  /// as such.
+  func field(_ key: String, _ value: Logger.MetadataValue, into line: inout [UInt8]) {
+    guard format == .json else { return field(key, value.description, into: &line) }
+    start(key, into: &line)
+    Self.writeJSON(value, into: &line)
+  }
+
+  func end(into line: inout [UInt8]) {
+    if format == .json { line.append(UInt8(ascii: "}")) }
+    line.append(UInt8(ascii: "\n"))
+  }
+
+  private func start(_ key: String, into line: inout [UInt8]) {
+    switch format {
+    case .text:
+      line.append(UInt8(ascii: " "))
+      line += key.utf8
+      line.append(UInt8(ascii: "="))
+    case .json:
+      line.append(UInt8(ascii: ","))
+      JSON.writeString(key, to: &line)
+      line.append(UInt8(ascii: ":"))
+    }
+  }
+
+  private static func writeJSON(_ value: Logger.MetadataValue, into line: inout [UInt8]) {
+    switch value {
+    case .stringConvertible(let number as any BinaryInteger):
+      line += "\(number)".utf8
+    case .string, .stringConvertible:
+      JSON.writeString("\(value)", to: &line)
+    case .array(let elements):
+      line.append(UInt8(ascii: "["))
+      for (index, element) in elements.enumerated() {
+        if index > 0 { line.append(UInt8(ascii: ",")) }
+        writeJSON(element, into: &line)
+      }
+      line.append(UInt8(ascii: "]"))
+    case .dictionary(let members):
+      line.append(UInt8(ascii: "{"))
+      for (index, (key, element)) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+        if index > 0 { line.append(UInt8(ascii: ",")) }
+        JSON.writeString(key, to: &line)
+        line.append(UInt8(ascii: ":"))
+        writeJSON(element, into: &line)
+      }
+      line.append(UInt8(ascii: "}"))
+    }
   }
 }

@@ -8,31 +8,41 @@ public import Logging
 /// Builds and runs the service from its configuration: the one builder `main` and the tests
 /// share.
 public enum Service {
-  /// A logger writing structured lines to stderr at the configured level, in the configured
+  /// A logger writing structured lines to `output` at the configured level, in the configured
   /// format.
-  public static func logger(for configuration: ServiceConfiguration) -> Logger {
+  static func logger(for configuration: ServiceConfiguration, output: LogOutput) -> Logger {
     var logger = Logger(label: "lifecycled") { _ in
-      LineLogHandler(format: configuration.logFormat)
+      LineLogHandler(format: configuration.logFormat, output: output)
     }
     logger.logLevel = configuration.logLevel
     return logger
   }
 
-  /// The server, not yet started.
-  public static func makeServer(configuration: ServiceConfiguration, logger: Logger) -> HTTPServer {
+  /// The server, not yet started: the API on the HTTP server, with the log's flush and the
+  /// simulator's deadlines on its timers, and a line per request at `info`.
+  static func makeServer(
+    configuration: ServiceConfiguration, logger: Logger, output: LogOutput
+  ) -> HTTPServer {
     let responder = APIResponder(
       configuration: configuration.engine, now: monotonicMilliseconds(), logger: logger)
+    let requestLog =
+      configuration.logLevel <= .info
+      ? RequestLog(format: configuration.logFormat, output: output) : nil
     return HTTPServer(
-      configuration: configuration.server, responder: responder, timerClient: responder,
-      logger: logger)
+      configuration: configuration.server, responder: responder,
+      timerClients: [responder, output], requestLog: requestLog, logger: logger)
   }
 
   /// Starts listening, serves until a signal shuts it down, and returns the exit status:
-  /// 0 after a graceful shutdown, 1 if it cannot listen, 128 + signal on a forced exit.
+  /// 0 after a graceful shutdown, 1 if it cannot listen, 128 + signal on a forced exit. Every
+  /// log line is written before it returns.
   public static func run(configuration: ServiceConfiguration) -> Int32 {
-    let logger = logger(for: configuration)
+    let output = LogOutput()
+    output.flushOnFatalSignals()
+    defer { output.flush() }
+    let logger = logger(for: configuration, output: output)
     let started = monotonicMilliseconds()
-    let server = makeServer(configuration: configuration, logger: logger)
+    let server = makeServer(configuration: configuration, logger: logger, output: output)
     do {
       let port = try server.start()
       logger.notice(
@@ -46,11 +56,5 @@ public enum Service {
       return 1
     }
     return server.run()
-  }
-
-  static func monotonicMilliseconds() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1000 + UInt64(now.tv_nsec) / 1_000_000
   }
 }

@@ -28,6 +28,21 @@ import Testing
     #expect(service.log.contains("method=GET path=/health status=200"))
   }
 
+  /// Request lines wait in the log's buffer; SIGTERM writes every one before the exit.
+  @Test func sigtermLosesNoBufferedLogLine() throws {
+    let service = try RunningService(["--port", "0"])
+    do {
+      let connection = try RawConnection(port: service.port)
+      for _ in 0..<300 { connection.send("GET /livez HTTP/1.1\r\nHost: x\r\n\r\n") }
+      #expect(connection.receiveOKs(300))
+    }
+    service.signal(SIGTERM)
+    #expect(service.waitForExit() == 0)
+    let lines = service.log.split(separator: "\n")
+    #expect(lines.filter { $0.hasSuffix(" method=GET path=/livez status=200") }.count == 300)
+    #expect(lines.last?.hasSuffix(" info shutdown.complete") == true)
+  }
+
   @Test func jsonLogIsOneObjectPerLine() throws {
     let service = try RunningService(["--port", "0", "--log-format", "json"])
     _ = try curl("http://127.0.0.1:\(service.port)/health")

@@ -1,0 +1,144 @@
+import HTTPCore
+import Logging
+import Testing
+
+@testable import LifecycledService
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The buffered log: when lines wait and when they go out, whole and in order.
+@Suite struct LogOutputTests {
+  /// A pipe whose read end does not block: what has been written so far.
+  final class Capture {
+    let read: Int32
+    let write: Int32
+
+    init() {
+      var ends: [Int32] = [0, 0]
+      pipe(&ends)
+      read = ends[0]
+      write = ends[1]
+      _ = fcntl(read, F_SETFL, fcntl(read, F_GETFL) | O_NONBLOCK)
+      _ = fcntl(write, 1031, 1 << 20)  // F_SETPIPE_SZ: room for the largest line, unread
+    }
+
+    deinit {
+      close(read)
+      close(write)
+    }
+
+    /// Everything written since the last call.
+    func drain() -> String {
+      var bytes: [UInt8] = []
+      var chunk = [UInt8](repeating: 0, count: 65_536)
+      while true {
+        let count = Glibc.read(read, &chunk, chunk.count)
+        guard count > 0 else { break }
+        bytes += chunk[..<count]
+      }
+      return String(decoding: bytes, as: UTF8.self)
+    }
+  }
+
+  func line(_ output: LogOutput, _ text: String, urgent: Bool = false) {
+    output.append(urgent: urgent) { _, line in line += "\(text)\n".utf8 }
+  }
+
+  @Test func linesWaitUntilFlushedThenGoOutInOrder() {
+    let capture = Capture()
+    let output = LogOutput(fileDescriptor: capture.write)
+    #expect(output.nextDeadline == nil)
+    let before = monotonicMilliseconds()
+    line(output, "a")
+    line(output, "b")
+    #expect(capture.drain() == "")
+    let deadline = output.nextDeadline
+    #expect(deadline.map { $0 >= before + LogOutput.flushInterval } == true)
+    #expect(deadline.map { $0 <= monotonicMilliseconds() + LogOutput.flushInterval } == true)
+    output.timerFired(now: deadline ?? 0)
+    #expect(capture.drain() == "a\nb\n")
+    #expect(output.nextDeadline == nil)
+  }
+
+  @Test func anUrgentLineTakesEverythingBeforeItAlong() {
+    let capture = Capture()
+    let output = LogOutput(fileDescriptor: capture.write)
+    line(output, "request")
+    line(output, "kill", urgent: true)
+    #expect(capture.drain() == "request\nkill\n")
+    #expect(output.nextDeadline == nil)
+  }
+
+  @Test func aNearlyFullBufferIsWrittenWithoutWaiting() {
+    let capture = Capture()
+    let output = LogOutput(fileDescriptor: capture.write)
+    let text = String(repeating: "x", count: 1023)
+    let lines = LogOutput.capacity * 3 / 4 / 1024 + 1
+    for _ in 0..<lines { line(output, text) }
+    #expect(capture.drain() == String(repeating: text + "\n", count: lines))
+  }
+
+  @Test func aLineLargerThanTheBufferGoesOutWholeAfterTheOthers() {
+    let capture = Capture()
+    let output = LogOutput(fileDescriptor: capture.write)
+    line(output, "first")
+    let huge = String(repeating: "y", count: LogOutput.capacity + 10)
+    line(output, huge)
+    #expect(capture.drain() == "first\n\(huge)\n")
+  }
+
+  @Test func whatWaitsIsWrittenWhenTheOutputGoes() {
+    let capture = Capture()
+    do {
+      let output = LogOutput(fileDescriptor: capture.write)
+      line(output, "last words")
+    }
+    #expect(capture.drain() == "last words\n")
+  }
+
+  /// The request line is the line `LineLogHandler` writes for the same metadata, in both
+  /// formats.
+  @Test(arguments: LogFormat.allCases)
+  func requestLinesMatchTheHandlersLines(format: LogFormat) {
+    let capture = Capture()
+    let output = LogOutput(fileDescriptor: capture.write)
+    let request = HTTPRequest(method: "POST", target: "/v1/apps/a=b/events?x=1")
+    RequestLog(format: format, output: output).requestAnswered(
+      request, status: .created, microseconds: 42)
+    output.flush()
+    let written = capture.drain()
+    let time = String(written.dropFirst(format == .json ? 9 : 0).prefix(24))
+    let expected = LineLogHandler.line(
+      format: format, time: time, level: .info, message: "request",
+      metadata: [
+        "duration_us": .stringConvertible(UInt64(42)), "method": "POST",
+        "path": "/v1/apps/a=b/events", "status": .stringConvertible(201),
+      ])
+    #expect(written == String(decoding: expected, as: UTF8.self))
+    #expect(time.hasSuffix("Z"))
+  }
+
+  /// A fatal signal writes the waiting lines, then puts back the handler that was there
+  /// before (the runtime's crash report), which the signal reaches next.
+  @Test func aFatalSignalWritesWhatWaitsThenReachesThePreviousHandler() {
+    let capture = Capture()
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = { _ in previousHandlerRan = true }
+    sigemptyset(&action.sa_mask)
+    sigaction(SIGTRAP, &action, nil)
+    defer { signal(SIGTRAP, SIG_DFL) }
+    let output = LogOutput(fileDescriptor: capture.write)
+    output.flushOnFatalSignals()
+    line(output, "before the crash")
+    raise(SIGTRAP)
+    #expect(capture.drain() == "before the crash\n")
+    #expect(!previousHandlerRan)
+    raise(SIGTRAP)
+    #expect(previousHandlerRan)
+  }
+}
+
+/// Set by the stand-in for the runtime's crash handler.
+nonisolated(unsafe) private var previousHandlerRan = false
