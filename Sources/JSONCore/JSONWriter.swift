@@ -307,7 +307,7 @@ public struct JSONWriter: ~Copyable {
   }
 
   /// UTF-8 text that never needs escaping, copied whole as a string (see `unescaped(_:)`).
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func unescaped(utf8: UnsafeBufferPointer<UInt8>) {
     assert(!Self.needsEscaping(utf8), "\(String(decoding: utf8, as: UTF8.self)) needs escaping")
     separate()

@@ -40,16 +40,18 @@ public final class LifecycleAPI {
   }
 
   /// Answers one request at host time `now`.
-  public func handle(_ request: APIRequest, now: Instant, isDraining: Bool = false) -> APIResponse {
+  public func handle(_ request: consuming APIRequest, now: Instant, isDraining: Bool = false)
+    -> APIResponse
+  {
     let response: APIResponse
     var template: String?
     do {
       switch router.match(method: request.method, path: request.path) {
       case .route(let route, let device, let app):
         template = route.template.description
+        let query = try Query(request.query, allowed: route.queryParameters)
         let routed = RouteRequest(
-          request: request, device: device, app: app,
-          query: try Query(request.query, allowed: route.queryParameters), now: now,
+          request: consume request, device: device, app: app, query: query, now: now,
           isDraining: isDraining)
         response = try route.handler(self, routed)
       case .methodNotAllowed(let matched, let allowed):

@@ -12,7 +12,7 @@ import LifecycleEngine
 /// that matches no template is 404; one whose templates take other methods is 405 with those
 /// in `Allow` (GET routes answer HEAD too); a query parameter the route does not name is 422;
 /// the template is the `route` label of the request metrics.
-struct Route {
+final class Route {
   /// How a route answers: from the API and the request, a response or a thrown `Problem` or
   /// `EngineError`.
   typealias Handler = (LifecycleAPI, RouteRequest) throws -> APIResponse
@@ -21,6 +21,15 @@ struct Route {
   let template: PathTemplate
   let queryParameters: [String]
   let handler: Handler
+
+  private init(
+    method: String, template: PathTemplate, queryParameters: [String], handler: @escaping Handler
+  ) {
+    self.method = method
+    self.template = template
+    self.queryParameters = queryParameters
+    self.handler = handler
+  }
 
   static func get(_ template: StaticString, query: [String] = [], _ handler: @escaping Handler)
     -> Route
@@ -101,15 +110,24 @@ struct PathTemplate: CustomStringConvertible {
 
 /// The routes of the API, searched in the order declared.
 struct Router {
-  /// The routes by their templates' number of segments: a path is compared only with those of
-  /// its length.
-  private let routesBySegmentCount: [[Route]]
+  /// The routes, those of templates with fewer segments first (otherwise as declared).
+  private let routes: [Route]
+  /// Where the routes of templates with each number of segments are in `routes`: a path is
+  /// compared only with those of its length.
+  private let bySegmentCount: [Range<Int>]
 
   init(_ routes: [Route]) {
-    let longest = routes.map(\.template.segments.count).max() ?? 0
-    var grouped = [[Route]](repeating: [], count: longest + 1)
-    for route in routes { grouped[route.template.segments.count].append(route) }
-    routesBySegmentCount = grouped
+    let sorted = routes.enumerated().sorted {
+      ($0.element.template.segments.count, $0.offset)
+        < ($1.element.template.segments.count, $1.offset)
+    }.map(\.element)
+    let longest = sorted.last?.template.segments.count ?? 0
+    bySegmentCount = (0...longest).map { count in
+      let first = sorted.firstIndex { $0.template.segments.count >= count } ?? sorted.count
+      let end = sorted.firstIndex { $0.template.segments.count > count } ?? sorted.count
+      return first..<end
+    }
+    self.routes = sorted
   }
 
   /// What a path and method lead to.
@@ -125,13 +143,14 @@ struct Router {
   func match(method: String, path: Substring) -> Match {
     var path = path
     let match: Match? = path.withUTF8 { bytes in
-      guard let segments = PathSegments(bytes), segments.count < routesBySegmentCount.count else {
+      guard let segments = PathSegments(bytes), segments.count < bySegmentCount.count else {
         return .notFound
       }
       if segments.count >= 2, segments.is(0, "v1"), segments.is(1, "apps") { return nil }
       let wanted = method == "HEAD" ? "GET" : method
       var matched: (template: PathTemplate, allowed: [String])?
-      for route in routesBySegmentCount[segments.count] {
+      for index in bySegmentCount[segments.count] {
+        let route = routes[index]
         guard let names = route.template.match(segments) else { continue }
         if route.method == wanted { return .route(route, device: names.device, app: names.app) }
         if matched == nil { matched = (route.template, []) }
