@@ -26,7 +26,7 @@ public struct HTTPError: Error, Hashable, Sendable {
       }
     }
     return HTTPResponse(
-      status: status, headers: HTTPHeaders([("Content-Type", "application/problem+json")]),
+      status: status, headers: HTTPFields([("Content-Type", "application/problem+json")]),
       body: document)
   }
 

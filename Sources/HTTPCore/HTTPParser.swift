@@ -121,7 +121,7 @@ public struct HTTPParser {
         guard let line = try nextFieldLine() else { return nil }
         if line.isEmpty {
           let lines = try withBytes(fieldsStart..<line.lowerBound) { Array($0) }
-          request.headers = HTTPRequest.Fields(lines: lines)
+          request.headers = HTTPFields(lines: lines)
           if let event = try finishHead() { return event }
         } else {
           framing.record(
@@ -285,8 +285,11 @@ public struct HTTPParser {
   {
     let text = String(decoding: target, as: UTF8.self)
     if target.first == UInt8(ascii: "/") || (text == "*" && method == "OPTIONS") { return text }
-    for scheme in ["http://", "https://"] where text.lowercased().hasPrefix(scheme) {
-      let rest = text.dropFirst(scheme.count)
+    for scheme: StaticString in ["http://", "https://"]
+    where UnsafeBufferPointer(rebasing: target.prefix(scheme.utf8CodeUnitCount))
+      .equalsIgnoringASCIICase(scheme)
+    {
+      let rest = text.dropFirst(scheme.utf8CodeUnitCount)
       guard let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
       let path = rest[slash...]
       return path.hasPrefix("?") ? "/" + path : String(path)
@@ -342,11 +345,12 @@ public struct HTTPParser {
       let codings = framing.transferEncodings.flatMap {
         $0.split(separator: ",", omittingEmptySubsequences: false)
       }
-      .map { $0.trimmingOWS().lowercased() }
-      guard codings.last == "chunked", codings.filter({ $0 == "chunked" }).count == 1,
+      .map { $0.trimmingOWS() }
+      let isChunked = { (coding: Substring) in coding.equalsIgnoringASCIICase("chunked") }
+      guard let last = codings.last, isChunked(last), codings.filter(isChunked).count == 1,
         !codings.contains("")
       else { throw .badRequest("chunked is not the final transfer coding, exactly once") }
-      if let other = codings.first(where: { $0 != "chunked" }) {
+      if let other = codings.first(where: { !isChunked($0) }) {
         throw HTTPError(.notImplemented, "the transfer coding \(other) is not implemented")
       }
       state = .chunkSize
@@ -490,60 +494,4 @@ private struct FramingFields {
     }
     return number
   }
-}
-
-extension UnsafeBufferPointer<UInt8> {
-  /// Whether these bytes are exactly `literal`.
-  func equals(_ literal: StaticString) -> Bool {
-    count == literal.utf8CodeUnitCount
-      && (isEmpty || memcmp(baseAddress!, literal.utf8Start, count) == 0)
-  }
-
-  /// Whether these bytes are `lowercase` in any case (it must be lowercase ASCII).
-  func equalsIgnoringASCIICase(_ lowercase: StaticString) -> Bool {
-    count == lowercase.utf8CodeUnitCount
-      && zip(self, UnsafeBufferPointer(start: lowercase.utf8Start, count: count)).allSatisfy {
-        asciiLowercased($0) == $1
-      }
-  }
-}
-
-extension UInt8 {
-  static let cr = UInt8(ascii: "\r")
-  static let lf = UInt8(ascii: "\n")
-  static let space = UInt8(ascii: " ")
-  static let tab = UInt8(ascii: "\t")
-  static let colon = UInt8(ascii: ":")
-  static let semicolon = UInt8(ascii: ";")
-  static let dot = UInt8(ascii: ".")
-
-  var isDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
-
-  /// Optional whitespace (RFC 9110 §5.6.3): a space or a tab.
-  var isOWS: Bool { self == .space || self == .tab }
-
-  var digitValue: Int? { isDigit ? Int(self - UInt8(ascii: "0")) : nil }
-
-  var hexDigitValue: Int? {
-    if let digit = digitValue { return digit }
-    let lower = asciiLowercased(self)
-    return (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(lower)
-      ? Int(lower - UInt8(ascii: "a")) + 10 : nil
-  }
-
-  /// `tchar` (RFC 9110 §5.6.2): the characters of methods and field names.
-  var isTokenCharacter: Bool {
-    switch self {
-    case 0..<64: Self.tokenCharacters.low >> self & 1 == 1
-    case 64..<128: Self.tokenCharacters.high >> (self - 64) & 1 == 1
-    default: false
-    }
-  }
-
-  /// The set of `tchar` as bits, one per ASCII byte: a shift and a mask per lookup. Written as
-  /// constants (a computed table costs a lazy-initialisation check per byte); a test derives
-  /// them from the characters RFC 9110 lists.
-  static let tokenCharacters: (low: UInt64, high: UInt64) = (
-    low: 0x03FF_6CFA_0000_0000, high: 0x57FF_FFFF_C7FF_FFFE
-  )
 }

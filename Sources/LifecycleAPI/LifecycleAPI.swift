@@ -72,36 +72,15 @@ public final class LifecycleAPI {
     metrics.count(request: template ?? "unmatched", status: response.status)
     return response
   }
-
-  /// Whether a `Content-Type` names `application/json` (in any case, parameters allowed).
-  static func isJSON(_ contentType: String) -> Bool {
-    if contentType == "application/json" { return true }  // what nearly every client sends
-    let isOWS = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-    let expected: StaticString = "application/json"
-    var text = contentType
-    return text.withUTF8 { bytes in
-      var start = 0
-      var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
-      while start < end, isOWS(bytes[start]) { start += 1 }
-      while end > start, isOWS(bytes[end - 1]) { end -= 1 }
-      guard end - start == expected.utf8CodeUnitCount else { return false }
-      return (0..<(end - start)).allSatisfy { offset in
-        let sent = bytes[start + offset]
-        let wanted = expected.utf8Start[offset]
-        return sent == wanted
-          || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(sent) && sent | 0x20 == wanted
-      }
-    }
-  }
 }
 
 extension RouteRequest {
   /// The JSON body of a request that must have one.
   func jsonBody() throws(Problem) -> JSONDocument {
-    guard let contentType = request.contentType, LifecycleAPI.isJSON(contentType) else {
+    guard request.mediaType == "application/json" else {
       throw Problem(
         kind: .unsupportedMediaType,
-        detail: "the body must be application/json, not \(request.contentType ?? "absent")")
+        detail: "the body must be application/json, not \(request.mediaType ?? "absent")")
     }
     do {
       return try JSONDocument.parse(request.body)

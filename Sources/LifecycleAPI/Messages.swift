@@ -8,18 +8,19 @@ public struct APIRequest: Sendable {
   public var path: Substring
   /// The raw query after `?`, if any.
   public var query: Substring?
-  /// The media type of the body (parameters such as `charset` included), if sent.
-  public var contentType: String?
+  /// The body's media type, `type/subtype` in lowercase without parameters (as
+  /// `HTTPFields.mediaType` reads `Content-Type`), if sent.
+  public var mediaType: String?
   public var body: [UInt8]
 
   public init(
-    method: String, path: Substring, query: Substring? = nil, contentType: String? = nil,
+    method: String, path: Substring, query: Substring? = nil, mediaType: String? = nil,
     body: [UInt8] = []
   ) {
     self.method = method
     self.path = path
     self.query = query
-    self.contentType = contentType
+    self.mediaType = mediaType
     self.body = body
   }
 }

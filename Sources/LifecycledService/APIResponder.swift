@@ -41,22 +41,22 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
 
   /// The headers that name `contentType`; the JSON ones, which nearly every response has, are
   /// made once.
-  private static func headers(contentType: String?) -> HTTPHeaders {
+  private static func headers(contentType: String?) -> HTTPFields {
     switch contentType {
-    case nil: HTTPHeaders()
+    case nil: HTTPFields()
     case "application/json": jsonHeaders
-    case let other?: HTTPHeaders([("Content-Type", other)])
+    case let other?: HTTPFields([("Content-Type", other)])
     }
   }
 
-  private static let jsonHeaders = HTTPHeaders([("Content-Type", "application/json")])
+  private static let jsonHeaders = HTTPFields([("Content-Type", "application/json")])
 
   func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse {
     let (path, query) = request.pathAndQuery
     let response = api.handle(
       APIRequest(
         method: request.method, path: path, query: query,
-        contentType: request.headers["Content-Type"], body: request.body),
+        mediaType: request.headers.mediaType, body: request.body),
       now: Instant(milliseconds: Int64(context.now)), isDraining: context.isDraining)
     var headers = Self.headers(contentType: response.body.isEmpty ? nil : response.contentType)
     if let allow = response.allow {

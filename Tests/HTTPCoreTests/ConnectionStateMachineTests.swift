@@ -38,7 +38,7 @@ let okOnTheWire =
     #expect(
       machine.receive(get, at: 5) == [
         .dispatch(
-          HTTPRequest(method: "GET", target: "/", headers: HTTPRequest.Fields([("Host", "a")])))
+          HTTPRequest(method: "GET", target: "/", headers: HTTPFields([("Host", "a")])))
       ])
     #expect(!machine.wantsToRead)
     #expect(machine.deadline == nil)

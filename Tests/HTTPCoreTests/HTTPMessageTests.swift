@@ -40,10 +40,47 @@ import Testing
   }
 
   @Test func headerLookupIgnoresCase() {
-    let headers = HTTPHeaders([("Content-Type", "a"), ("content-type", "b")])
+    let headers = HTTPFields([("Content-Type", "a"), ("content-type", "b")])
     #expect(headers["CONTENT-TYPE"] == "a")
     #expect(headers["content-type"] == "a")
     #expect(headers["Content-Length"] == nil)
+  }
+
+  /// A response's fields go out as they were appended, after the status line and Date.
+  @Test func appendedFieldsAreWrittenInOrder() {
+    var headers = HTTPFields([("Content-Type", "text/plain")])
+    headers.append(name: "Allow", value: "GET, HEAD")
+    let bytes = HTTPResponse(status: .methodNotAllowed, headers: headers, body: Array("no".utf8))
+      .wire(date: "D", keepAlive: false)
+    #expect(
+      String(decoding: bytes.joined, as: UTF8.self)
+        == "HTTP/1.1 405 Method Not Allowed\r\nDate: D\r\nContent-Type: text/plain\r\n"
+        + "Allow: GET, HEAD\r\nContent-Length: 2\r\nConnection: close\r\n\r\nno")
+    #expect(headers.map(\.name) == ["Content-Type", "Allow"])
+  }
+
+  /// `Content-Type`'s media type: type and subtype in any case, parameters and whitespace
+  /// dropped (RFC 9110 §8.3.1).
+  @Test(arguments: [
+    ("application/json", "application/json"), ("Application/JSON", "application/json"),
+    ("application/json ; charset=utf-8", "application/json"),
+    ("application/json;charset=utf-8", "application/json"),
+    ("application/jsonx", "application/jsonx"), ("text/json", "text/json"),
+    ("application/ json", "application/ json"), ("", ""),
+  ])
+  func mediaTypeIsTheLowercasedEssence(contentType: String, expected: String) {
+    #expect(HTTPFields([("content-TYPE", contentType)]).mediaType == expected)
+    #expect(HTTPFields([("Accept", contentType)]).mediaType == nil)
+  }
+
+  /// Field names, tokens and media types compare without regard to ASCII case, and only ASCII.
+  @Test(arguments: [
+    ("Content-Length", "content-length", true), ("HOST", "host", true), ("host", "hosts", false),
+    ("Expect", "expecT", true), ("K\u{C4}", "k\u{E4}", false), ("", "", true),
+  ])
+  func asciiCaseIsIgnoredAndNothingElse(first: String, second: String, equal: Bool) {
+    var (a, b) = (first, second)
+    #expect(a.withUTF8 { a in b.withUTF8 { a.equalsIgnoringASCIICase($0) } } == equal)
   }
 
   @Test func problemDetailsAreEscaped() {

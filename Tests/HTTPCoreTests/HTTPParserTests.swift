@@ -54,7 +54,7 @@ func errorStatus(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Int? {
         .request(
           HTTPRequest(
             method: "GET", target: "/health?x=1",
-            headers: HTTPRequest.Fields([("Host", "a"), ("Accept", "*/*")])))
+            headers: HTTPFields([("Host", "a"), ("Accept", "*/*")])))
       ])
   }
 

@@ -1,0 +1,143 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Header fields, kept as field lines: a request's as it sent them, a response's as they go
+/// out. A String is made only for a value someone asks for. (Making a String of every name
+/// and value cost more than the rest of parsing, and most, such as `Host` and
+/// `Content-Length`, are never read again.)
+public struct HTTPFields: Sendable, Sequence {
+  /// `name:value` lines, optional whitespace around the value, each ending in CRLF: checked
+  /// by the parser, or written by `append`.
+  private(set) var lines: [UInt8]
+
+  /// Field lines the parser has checked.
+  init(lines: [UInt8]) {
+    self.lines = lines
+  }
+
+  /// No fields.
+  public init() {
+    lines = []
+  }
+
+  /// These fields, in this order.
+  public init(_ fields: [(name: String, value: String)]) {
+    lines = []
+    for (name, value) in fields { append(name: name, value: value) }
+  }
+
+  /// Adds a field after the others. The name must be a token and the value free of CR and
+  /// LF: responses are made of the server's own fields.
+  public mutating func append(name: String, value: String) {
+    precondition(
+      !name.isEmpty && name.utf8.allSatisfy(\.isTokenCharacter)
+        && !value.utf8.contains { $0 == .cr || $0 == .lf },
+      "not a field line: \(name): \(value)")
+    lines += name.utf8
+    lines += ": ".utf8
+    lines += value.utf8
+    lines += "\r\n".utf8
+  }
+
+  /// The media type of `Content-Type` (RFC 9110 §8.3.1): `type/subtype` in lowercase, without
+  /// parameters or whitespace, such as `application/json` for `Application/JSON; charset=utf-8`.
+  public var mediaType: String? {
+    var found: String?
+    forEachField { name, value in
+      guard name.equalsIgnoringASCIICase("content-type") else { return true }
+      var essence = UnsafeBufferPointer(
+        rebasing: value[..<(value.firstIndex(of: .semicolon) ?? value.count)])
+      while let last = essence.last, last.isOWS {
+        essence = UnsafeBufferPointer(rebasing: essence.dropLast())
+      }
+      found = String(decoding: essence.lazy.map(asciiLowercased), as: UTF8.self)
+      return false
+    }
+    return found
+  }
+
+  /// The first value of the field `name`, compared without regard to case.
+  public subscript(name: String) -> String? {
+    var name = name
+    return name.withUTF8 { name in
+      var found: String?
+      forEachField { fieldName, value in
+        guard fieldName.equalsIgnoringASCIICase(name) else { return true }
+        found = String(decoding: value, as: UTF8.self)
+        return false
+      }
+      return found
+    }
+  }
+
+  /// Every value of the field `name`, compared without regard to case, in order.
+  func values(of name: StaticString) -> [String] {
+    var values: [String] = []
+    let name = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+    forEachField { fieldName, value in
+      if fieldName.equalsIgnoringASCIICase(name) {
+        values.append(String(decoding: value, as: UTF8.self))
+      }
+      return true
+    }
+    return values
+  }
+
+  public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+    var fields: [(name: String, value: String)] = []
+    forEachField { name, value in
+      fields.append(
+        (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+      return true
+    }
+    return fields.makeIterator()
+  }
+
+  /// Calls `body` with each field's name and value (without its optional whitespace), in
+  /// order, while it returns true.
+  @inline(__always)
+  private func forEachField(
+    _ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Bool
+  ) {
+    lines.withUnsafeBufferPointer { lines in
+      guard let base = lines.baseAddress else { return }
+      // libc's memchr finds the colon and the CR: the lines were checked, so both are there.
+      func offset(of byte: UInt8, from start: Int) -> Int {
+        UnsafeRawPointer(base).distance(
+          to: memchr(base + start, Int32(byte), lines.count - start)!)
+      }
+      var start = 0
+      while start < lines.count {
+        let colon = offset(of: .colon, from: start)
+        let end = offset(of: .cr, from: colon)
+        var valueStart = colon + 1
+        var valueEnd = end
+        while valueStart < valueEnd, lines[valueStart].isOWS { valueStart += 1 }
+        while valueEnd > valueStart, lines[valueEnd - 1].isOWS { valueEnd -= 1 }
+        let name = UnsafeBufferPointer(rebasing: lines[start..<colon])
+        guard body(name, UnsafeBufferPointer(rebasing: lines[valueStart..<valueEnd])) else {
+          return
+        }
+        start = end + 2
+      }
+    }
+  }
+}
+
+extension HTTPFields: Hashable {
+  /// Fields are equal when their names and values are, in order: how the lines spaced them
+  /// does not count.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.elementsEqual(rhs) { $0.name == $1.name && $0.value == $1.value }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    for (name, value) in self {
+      hasher.combine(name)
+      hasher.combine(value)
+    }
+  }
+}

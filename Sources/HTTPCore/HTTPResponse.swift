@@ -1,0 +1,126 @@
+/// A response, before framing: the serializer adds Date, Content-Length and Connection.
+public struct HTTPResponse: Hashable, Sendable {
+  public var status: HTTPStatus
+  public var headers: HTTPFields
+  public var body: [UInt8]
+
+  public init(status: HTTPStatus, headers: HTTPFields = HTTPFields(), body: [UInt8] = []) {
+    self.status = status
+    self.headers = headers
+    self.body = body
+  }
+
+  /// A response whose body is `text` with the given content type.
+  public init(status: HTTPStatus, contentType: String, body text: String) {
+    self.init(
+      status: status, headers: HTTPFields([("Content-Type", contentType)]), body: Array(text.utf8))
+  }
+
+  /// The response on the wire.
+  ///
+  /// - Parameters:
+  ///   - keepAlive: false adds `Connection: close`; an HTTP/1.0 client asking to keep the
+  ///     connection gets `Connection: keep-alive`.
+  ///   - omitBody: for HEAD: the headers describe the body, which is not sent.
+  public func wire(
+    date: String, keepAlive: Bool, minorVersion: Int = 1, omitBody: Bool = false
+  ) -> WireBytes {
+    let capacity =
+      96 + status.reason.utf8.count + date.utf8.count + headers.lines.count
+    // Written on the stack, then copied into an array of its exact size: one allocation, and
+    // appending piece by piece costs more than the bytes themselves. (Not
+    // `init(unsafeUninitializedCapacity:)`: it looks up the array's storage type at run time,
+    // which costs more than the copy.)
+    let head = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+      var head = ByteWriter(buffer)
+      head.write("HTTP/1.1 ")
+      head.write(decimal: status.code)
+      head.write(" ")
+      head.write(status.reason)
+      head.write("\r\nDate: ")
+      head.write(date)
+      head.write("\r\n")
+      headers.lines.withUnsafeBufferPointer { head.write($0) }
+      if !status.forbidsContent {
+        head.write("Content-Length: ")
+        head.write(decimal: body.count)
+        head.write("\r\n")
+      }
+      if !keepAlive {
+        head.write("Connection: close\r\n")
+      } else if minorVersion == 0 {
+        head.write("Connection: keep-alive\r\n")
+      }
+      head.write("\r\n")
+      return [UInt8](UnsafeBufferPointer(rebasing: buffer[..<head.count]))
+    }
+    return WireBytes(head: head, body: omitBody || status.forbidsContent ? [] : body)
+  }
+}
+
+/// Bytes to send: a head, then a body sent from where its maker left it (one `writev`, the
+/// body never copied in behind the head).
+public struct WireBytes: Hashable, Sendable {
+  public var head: [UInt8]
+  public var body: [UInt8]
+
+  public init(head: [UInt8], body: [UInt8] = []) {
+    self.head = head
+    self.body = body
+  }
+
+  /// Head and body in one run, as the peer receives them.
+  public var joined: [UInt8] { head + body }
+
+  /// What is left to send once the first `count` bytes have gone out.
+  public func unsent(afterSending count: Int) -> [UInt8] {
+    Array(head[min(count, head.count)...]) + body[min(max(count - head.count, 0), body.count)...]
+  }
+
+  /// Equal when the peer would receive the same bytes, however they are split.
+  public static func == (lhs: WireBytes, rhs: WireBytes) -> Bool {
+    lhs.joined == rhs.joined
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(joined)
+  }
+}
+
+/// Writes the pieces of a message into a buffer sized for them in advance.
+private struct ByteWriter {
+  let buffer: UnsafeMutableBufferPointer<UInt8>
+  private(set) var count = 0
+
+  init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+    self.buffer = buffer
+  }
+
+  @inline(__always)
+  mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+    precondition(count + bytes.count <= buffer.count, "the message outgrew its estimate")
+    guard let base = bytes.baseAddress else { return }
+    (buffer.baseAddress! + count).initialize(from: base, count: bytes.count)
+    count += bytes.count
+  }
+
+  @inline(__always)
+  mutating func write(_ text: StaticString) {
+    text.withUTF8Buffer { write($0) }
+  }
+
+  @inline(__always)
+  mutating func write(_ text: String) {
+    if text.utf8.withContiguousStorageIfAvailable({ write($0) }) == nil {
+      Array(text.utf8).withUnsafeBufferPointer { write($0) }
+    }
+  }
+
+  /// The decimal digits of a non-negative number.
+  mutating func write(decimal number: Int) {
+    if number >= 10 { write(decimal: number / 10) }
+    precondition(count < buffer.count, "the message outgrew its estimate")
+    buffer[count] = UInt8(ascii: "0") + UInt8(number % 10)
+    count += 1
+  }
+}

@@ -1,0 +1,44 @@
+/// A response status: code and reason phrase.
+public struct HTTPStatus: Hashable, Sendable {
+  public var code: Int
+  public var reason: String
+
+  public init(_ code: Int, _ reason: String) {
+    self.code = code
+    self.reason = reason
+  }
+
+  public static let ok = HTTPStatus(200, "OK")
+  public static let created = HTTPStatus(201, "Created")
+  public static let noContent = HTTPStatus(204, "No Content")
+  public static let badRequest = HTTPStatus(400, "Bad Request")
+  public static let notFound = HTTPStatus(404, "Not Found")
+  public static let methodNotAllowed = HTTPStatus(405, "Method Not Allowed")
+  public static let requestTimeout = HTTPStatus(408, "Request Timeout")
+  public static let conflict = HTTPStatus(409, "Conflict")
+  public static let contentTooLarge = HTTPStatus(413, "Content Too Large")
+  public static let uriTooLong = HTTPStatus(414, "URI Too Long")
+  public static let unsupportedMediaType = HTTPStatus(415, "Unsupported Media Type")
+  public static let expectationFailed = HTTPStatus(417, "Expectation Failed")
+  public static let unprocessableContent = HTTPStatus(422, "Unprocessable Content")
+  public static let requestHeaderFieldsTooLarge = HTTPStatus(431, "Request Header Fields Too Large")
+  public static let internalServerError = HTTPStatus(500, "Internal Server Error")
+  public static let notImplemented = HTTPStatus(501, "Not Implemented")
+  public static let serviceUnavailable = HTTPStatus(503, "Service Unavailable")
+  public static let httpVersionNotSupported = HTTPStatus(505, "HTTP Version Not Supported")
+
+  /// The status for `code`, with its reason phrase from RFC 9110 when it is one of those above.
+  public init(code: Int) {
+    self = Self.known.first { $0.code == code } ?? HTTPStatus(code, "Status \(code)")
+  }
+
+  private static let known: [HTTPStatus] = [
+    .ok, .created, .noContent, .badRequest, .notFound, .methodNotAllowed, .requestTimeout,
+    .conflict, .contentTooLarge, .uriTooLong, .unsupportedMediaType, .expectationFailed,
+    .unprocessableContent, .requestHeaderFieldsTooLarge, .internalServerError, .notImplemented,
+    .serviceUnavailable, .httpVersionNotSupported,
+  ]
+
+  /// Whether a response with this status never carries content (RFC 9110 §6.4.1).
+  var forbidsContent: Bool { code < 200 || code == 204 || code == 304 }
+}
