@@ -48,14 +48,14 @@ public final class LifecycleAPI {
     do {
       switch router.match(method: request.method, path: request.path) {
       case .route(let route, let device, let app):
-        template = route.template.description
+        template = route.template
         let query = try Query(request.query, allowed: route.queryParameters)
         let routed = RouteRequest(
           request: consume request, device: device, app: app, query: query, now: now,
           isDraining: isDraining)
         response = try route.handler(self, routed)
       case .methodNotAllowed(let matched, let allowed):
-        template = matched.description
+        template = matched
         throw Problem(
           kind: .methodNotAllowed,
           detail: "\(request.path) allows \(allowed.joined(separator: ", "))", allow: allowed)

@@ -18,31 +18,76 @@ final class Route {
   typealias Handler = (LifecycleAPI, RouteRequest) throws -> APIResponse
 
   let method: String
-  let template: PathTemplate
+  /// The path template as `openapi.yaml` writes it, such as `/v1/devices/{device}/apps/{app}`:
+  /// literal segments, and the two names a path can capture, `{device}` and `{app}`.
+  let template: String
   let queryParameters: [String]
   let handler: Handler
+  /// The template's segments after its leading `/`.
+  private let segments: [Segment]
+
+  private enum Segment {
+    /// Bytes of the template's static text, which lives as long as the program.
+    case literal(UnsafeBufferPointer<UInt8>)
+    case device
+    case app
+  }
 
   private init(
-    method: String, template: PathTemplate, queryParameters: [String], handler: @escaping Handler
+    _ method: String, _ template: StaticString, query: [String], handler: @escaping Handler
   ) {
+    let text = UnsafeBufferPointer(start: template.utf8Start, count: template.utf8CodeUnitCount)
+    precondition(text.first == UInt8(ascii: "/"), "\(template) does not start with /")
     self.method = method
-    self.template = template
-    self.queryParameters = queryParameters
+    self.template = template.description
+    queryParameters = query
     self.handler = handler
+    segments = text.dropFirst().split(
+      separator: UInt8(ascii: "/"), omittingEmptySubsequences: false
+    )
+    .map { segment -> Segment in
+      let text = String(decoding: segment, as: UTF8.self)
+      if text == "{device}" { return .device }
+      if text == "{app}" { return .app }
+      precondition(!text.contains("{"), "\(template): only {device} and {app} capture")
+      return .literal(UnsafeBufferPointer(rebasing: segment))
+    }
   }
 
   static func get(_ template: StaticString, query: [String] = [], _ handler: @escaping Handler)
     -> Route
   {
-    Route(method: "GET", template: PathTemplate(template), queryParameters: query, handler: handler)
+    Route("GET", template, query: query, handler: handler)
   }
 
   static func post(_ template: StaticString, _ handler: @escaping Handler) -> Route {
-    Route(method: "POST", template: PathTemplate(template), queryParameters: [], handler: handler)
+    Route("POST", template, query: [], handler: handler)
   }
 
   static func delete(_ template: StaticString, _ handler: @escaping Handler) -> Route {
-    Route(method: "DELETE", template: PathTemplate(template), queryParameters: [], handler: handler)
+    Route("DELETE", template, query: [], handler: handler)
+  }
+
+  var segmentCount: Int { segments.count }
+
+  /// The names `path` captures, or nil if it does not match the template.
+  func captures(in path: PathSegments) -> (device: String, app: String)? {
+    guard path.count == segments.count else { return nil }
+    var device = ""
+    var app = ""
+    for index in segments.indices {
+      switch segments[index] {
+      case .literal(let literal):
+        guard path.is(index, literal) else { return nil }
+      case .device:
+        guard let name = path.name(index) else { return nil }
+        device = name
+      case .app:
+        guard let name = path.name(index) else { return nil }
+        app = name
+      }
+    }
+    return (device, app)
   }
 }
 
@@ -58,56 +103,6 @@ struct RouteRequest {
   let isDraining: Bool
 }
 
-/// A path template such as `/v1/devices/{device}/apps/{app}`: literal segments, and the two
-/// names a path can capture, `{device}` and `{app}`.
-struct PathTemplate: CustomStringConvertible {
-  enum Segment {
-    /// Bytes of the template's static text, which lives as long as the program.
-    case literal(UnsafeBufferPointer<UInt8>)
-    case device
-    case app
-  }
-
-  let segments: [Segment]
-  let description: String
-
-  init(_ template: StaticString) {
-    let text = UnsafeBufferPointer(start: template.utf8Start, count: template.utf8CodeUnitCount)
-    precondition(text.first == UInt8(ascii: "/"), "\(template) does not start with /")
-    segments = text.dropFirst().split(
-      separator: UInt8(ascii: "/"), omittingEmptySubsequences: false
-    )
-    .map { segment -> Segment in
-      let text = String(decoding: segment, as: UTF8.self)
-      if text == "{device}" { return .device }
-      if text == "{app}" { return .app }
-      precondition(!text.contains("{"), "\(template): only {device} and {app} capture")
-      return .literal(UnsafeBufferPointer(rebasing: segment))
-    }
-    description = template.description
-  }
-
-  /// The names the path captures, or nil if it does not match.
-  func match(_ path: PathSegments) -> (device: String, app: String)? {
-    guard path.count == segments.count else { return nil }
-    var device = ""
-    var app = ""
-    for (index, segment) in segments.enumerated() {
-      switch segment {
-      case .literal(let literal):
-        guard path.is(index, literal) else { return nil }
-      case .device:
-        guard let name = path.name(index) else { return nil }
-        device = name
-      case .app:
-        guard let name = path.name(index) else { return nil }
-        app = name
-      }
-    }
-    return (device, app)
-  }
-}
-
 /// The routes of the API, searched in the order declared.
 struct Router {
   /// The routes, those of templates with fewer segments first (otherwise as declared).
@@ -118,13 +113,13 @@ struct Router {
 
   init(_ routes: [Route]) {
     let sorted = routes.enumerated().sorted {
-      ($0.element.template.segments.count, $0.offset)
-        < ($1.element.template.segments.count, $1.offset)
+      ($0.element.segmentCount, $0.offset)
+        < ($1.element.segmentCount, $1.offset)
     }.map(\.element)
-    let longest = sorted.last?.template.segments.count ?? 0
+    let longest = sorted.last?.segmentCount ?? 0
     bySegmentCount = (0...longest).map { count in
-      let first = sorted.firstIndex { $0.template.segments.count >= count } ?? sorted.count
-      let end = sorted.firstIndex { $0.template.segments.count > count } ?? sorted.count
+      let first = sorted.firstIndex { $0.segmentCount >= count } ?? sorted.count
+      let end = sorted.firstIndex { $0.segmentCount > count } ?? sorted.count
       return first..<end
     }
     self.routes = sorted
@@ -134,7 +129,7 @@ struct Router {
   enum Match {
     case route(Route, device: String, app: String)
     /// Templates match the path, but none with this method: they allow these.
-    case methodNotAllowed(template: PathTemplate, allowed: [String])
+    case methodNotAllowed(template: String, allowed: [String])
     case notFound
   }
 
@@ -148,10 +143,10 @@ struct Router {
       }
       if segments.count >= 2, segments.is(0, "v1"), segments.is(1, "apps") { return nil }
       let wanted = method == "HEAD" ? "GET" : method
-      var matched: (template: PathTemplate, allowed: [String])?
+      var matched: (template: String, allowed: [String])?
       for index in bySegmentCount[segments.count] {
         let route = routes[index]
-        guard let names = route.template.match(segments) else { continue }
+        guard let names = route.captures(in: segments) else { continue }
         if route.method == wanted { return .route(route, device: names.device, app: names.app) }
         if matched == nil { matched = (route.template, []) }
         matched!.allowed.append(route.method)

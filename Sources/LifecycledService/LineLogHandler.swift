@@ -83,7 +83,8 @@ struct LineLogHandler: LogHandler {
 }
 
 /// The parts of one log line in either format, written into the line's bytes: the time, level
-/// and message, then each field in the order given, then the end.
+/// and message, then each field in the order given, then the end. Text is copied whole, never
+/// byte by byte: a line per request at `info` is the default configuration's hottest path.
 struct LogLineWriter {
   let format: LogFormat
 
@@ -92,15 +93,15 @@ struct LogLineWriter {
     case .text:
       line += time
       line.append(UInt8(ascii: " "))
-      line += level.rawValue.utf8
+      Self.append(level.rawValue, to: &line)
       line.append(UInt8(ascii: " "))
-      line += message.utf8
+      Self.append(message, to: &line)
     case .json:
-      line += #"{"time":""#.utf8
+      Self.append(#"{"time":""#, to: &line)
       line += time
-      line += #"","level":""#.utf8
-      line += level.rawValue.utf8
-      line += #"","message":"#.utf8
+      Self.append(#"","level":""#, to: &line)
+      Self.append(level.rawValue, to: &line)
+      Self.append(#"","message":"#, to: &line)
       JSON.writeString(message, to: &line)
     }
   }
@@ -109,20 +110,29 @@ struct LogLineWriter {
   /// empty or has spaces, controls, quotes or `=`; in JSON, `,"key":"value"`.
   func field(_ key: String, _ value: some StringProtocol, into line: inout [UInt8]) {
     start(key, into: &line)
-    let needsQuotes =
-      format == .json || value.isEmpty
-      || value.utf8.contains { $0 <= 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "=") }
-    guard needsQuotes else {
-      line += value.utf8
-      return
+    let copied = value.utf8.withContiguousStorageIfAvailable { bytes in
+      let needsQuotes =
+        format == .json || bytes.isEmpty
+        || bytes.contains { $0 <= 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "=") }
+      if !needsQuotes { line.append(contentsOf: bytes) }
+      return !needsQuotes
     }
-    JSON.writeString(String(value), to: &line)
+    if copied != true { JSON.writeString(String(value), to: &line) }
   }
 
   /// An integer field, a number in JSON too.
   func field(_ key: String, integer: some BinaryInteger, into line: inout [UInt8]) {
     start(key, into: &line)
-    line += integer.description.utf8
+    if integer < 0 { line.append(UInt8(ascii: "-")) }
+    var magnitude = UInt64(integer.magnitude)
+    var digits = InlineArray<20, UInt8>(repeating: 0)
+    var count = 0
+    repeat {
+      digits[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+      magnitude /= 10
+      count += 1
+    } while magnitude > 0
+    for index in (20 - count)..<20 { line.append(digits[index]) }
   }
 
   /// A swift-log metadata value: as text; in JSON integers as numbers, lists and dictionaries
@@ -142,13 +152,19 @@ struct LogLineWriter {
     switch format {
     case .text:
       line.append(UInt8(ascii: " "))
-      line += key.utf8
+      Self.append(key, to: &line)
       line.append(UInt8(ascii: "="))
     case .json:
       line.append(UInt8(ascii: ","))
       JSON.writeString(key, to: &line)
       line.append(UInt8(ascii: ":"))
     }
+  }
+
+  /// Appends the UTF-8 of `text` in one copy.
+  private static func append(_ text: some StringProtocol, to line: inout [UInt8]) {
+    let copied: Void? = text.utf8.withContiguousStorageIfAvailable { line.append(contentsOf: $0) }
+    if copied == nil { line += Array(text.utf8) }
   }
 
   private static func writeJSON(_ value: Logger.MetadataValue, into line: inout [UInt8]) {
