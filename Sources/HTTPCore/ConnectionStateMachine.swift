@@ -24,6 +24,9 @@ public struct ConnectionConfiguration: Hashable, Sendable {
   public var keepAliveTimeout: UInt64 = 5_000
   /// A response the peer does not read within this is abandoned with the connection.
   public var sendTimeout: UInt64 = 30_000
+  /// After a response that closes the connection, what the peer still sends is read and
+  /// dropped for at most this long, so that it reads the response rather than a reset.
+  public var lingerTimeout: UInt64 = 2_000
   /// The last response on a connection carries `Connection: close`.
   public var maxRequestsPerConnection = 1000
   /// Reading stops while this many bytes wait unparsed (pipelined requests).
@@ -37,7 +40,10 @@ public struct ConnectionConfiguration: Hashable, Sendable {
 ///
 /// The I/O shell reports what happened (`received`, `responded`, `writeCompleted`,
 /// `peerClosed`, `deadlineReached`, `quiesce`), then performs `nextAction(at:)` until it
-/// returns nil; it arms a timer for `deadline` and reads only while `wantsToRead`.
+/// returns nil; it arms a timer for `deadline` and reads only while `wantsToRead`. Closing is
+/// the machine's too: after the last response it lingers (RFC 9112 §9.6: shut down the sending
+/// side, read and drop what the peer still sends, until it closes or `lingerTimeout` passes),
+/// unless the peer has already closed or the response could not be sent.
 public struct ConnectionStateMachine {
   /// What the shell must do.
   public enum Action: Hashable, Sendable {
@@ -45,6 +51,9 @@ public struct ConnectionStateMachine {
     case dispatch(HTTPRequest)
     /// Write these bytes and report `writeCompleted` (or close on a write error).
     case write(WireBytes)
+    /// Shut down the sending side and keep reading: bytes received are dropped; the peer's
+    /// EOF or the deadline brings `close`.
+    case linger
     /// Close the connection; the machine is done.
     case close
   }
@@ -53,6 +62,7 @@ public struct ConnectionStateMachine {
     case reading
     case dispatched(keepAlive: Bool, minorVersion: Int, isHead: Bool)
     case writing(since: UInt64, closeAfter: Bool)
+    case lingering(until: UInt64)
     case closed
   }
 
@@ -79,6 +89,7 @@ public struct ConnectionStateMachine {
   // MARK: Events
 
   public mutating func received(_ bytes: some Sequence<UInt8>, now: UInt64) {
+    if case .lingering = phase { return }  // dropped: the peer sent it before our response
     parser.append(bytes)
     lastReadAt = now
     if requestStartedAt == nil, parser.bufferedByteCount > 0 { requestStartedAt = now }
@@ -87,6 +98,7 @@ public struct ConnectionStateMachine {
   /// The peer sent EOF: requests already received are still answered, then the connection closes.
   public mutating func peerClosed() {
     peerHasClosed = true
+    if case .lingering = phase { close() }
   }
 
   /// The responder's answer to the request last dispatched.
@@ -104,8 +116,7 @@ public struct ConnectionStateMachine {
   public mutating func writeCompleted(now: UInt64) {
     guard case .writing(_, let closeAfter) = phase else { return }
     if closeAfter {
-      phase = .closed
-      pending = .close
+      closeAfterSending(now: now)
     } else {
       phase = .reading
       idleSince = now
@@ -126,9 +137,10 @@ public struct ConnectionStateMachine {
     case .reading where requestStartedAt != nil:
       requestStartedAt = nil
       fail(with: HTTPError(.requestTimeout, "the request did not arrive in time"), at: now)
-    case .reading, .writing:
-      phase = .closed
-      pending = .close
+    case .reading:
+      closeAfterSending(now: now.milliseconds)  // idle too long
+    case .writing, .lingering:
+      close()  // a response the peer does not read cannot be waited out
     case .dispatched, .closed:
       break
     }
@@ -159,10 +171,9 @@ public struct ConnectionStateMachine {
       fail(with: error, at: now)
       return nextAction(at: now)
     case nil:
-      let midRequest = parser.isMidRequest
-      if peerHasClosed || (quiescing && !midRequest) {
-        phase = .closed
-        return .close
+      if peerHasClosed || (quiescing && !parser.isMidRequest) {
+        closeAfterSending(now: now.milliseconds)
+        return nextAction(at: now)
       }
       return nil
     }
@@ -182,6 +193,8 @@ public struct ConnectionStateMachine {
         lastReadAt + configuration.bodyTimeout, started + configuration.requestTimeout)
     case .writing(let since, _):
       return since + configuration.sendTimeout
+    case .lingering(let until):
+      return until
     case .dispatched, .closed:
       return nil
     }
@@ -189,13 +202,28 @@ public struct ConnectionStateMachine {
 
   /// Whether the shell should read: only between responses, and not past the buffer limit.
   public var wantsToRead: Bool {
-    guard case .reading = phase else { return false }
-    return !peerHasClosed && parser.bufferedByteCount < configuration.maxBufferedBytes
+    switch phase {
+    case .reading: !peerHasClosed && parser.bufferedByteCount < configuration.maxBufferedBytes
+    case .lingering: true
+    case .dispatched, .writing, .closed: false
+    }
   }
 
   public var isClosed: Bool {
     if case .closed = phase { return pending == nil }
     return false
+  }
+
+  /// Everything is sent: linger while the peer may still send, else close.
+  private mutating func closeAfterSending(now: UInt64) {
+    guard !peerHasClosed else { return close() }
+    phase = .lingering(until: now + configuration.lingerTimeout)
+    pending = .linger
+  }
+
+  private mutating func close() {
+    phase = .closed
+    pending = .close
   }
 
   private mutating func fail(with error: HTTPError, at now: Moment) {

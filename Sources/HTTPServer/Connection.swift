@@ -18,18 +18,10 @@ final class Connection {
   private var machine: ConnectionStateMachine
   private var pendingWrite: UnsafeMutableRawBufferPointer?
   private var isReading = false
-  private var peerSentEOF = false
   private var armedDeadline: UInt64?
-  private var phase = Phase.open
+  /// The handles are being closed: libuv calls nothing of ours but the close callbacks.
+  private var isClosing = false
   private var openHandles = 2
-
-  private enum Phase {
-    case open
-    /// The last response is sent and our side shut down; what the peer still sends is dropped
-    /// until it closes or the linger timeout passes.
-    case lingering
-    case closing
-  }
 
   init(server: HTTPServer) {
     self.server = server
@@ -69,7 +61,7 @@ final class Connection {
   /// Closes at once: write errors, resets, the end of the shutdown grace.
   func abort() {
     guard !isClosing else { return }
-    phase = .closing
+    isClosing = true
     uv_close(cuv_handle(tcp)) { handle in Connection.from(handle).handleClosed() }
     uv_close(cuv_handle(timer)) { handle in Connection.from(handle).handleClosed() }
   }
@@ -78,7 +70,7 @@ final class Connection {
 
   /// Performs the machine's actions until it waits for an event.
   private func drive() {
-    guard case .open = phase else { return }
+    guard !isClosing else { return }
     var now = server.moment
     while let action = machine.nextAction(at: now) {
       switch action {
@@ -88,9 +80,10 @@ final class Connection {
       case .write(let bytes):
         guard write(bytes) else { return updateReadingAndTimer() }
         machine.writeCompleted(now: now.milliseconds)
+      case .linger:
+        shutDownSending()
       case .close:
-        // Linger only while the peer may still send; a stalled write cannot be waited out.
-        return peerSentEOF || pendingWrite != nil ? abort() : linger()
+        return abort()
       }
     }
     updateReadingAndTimer()
@@ -150,7 +143,7 @@ final class Connection {
   private func writeFinished(status: Int32) {
     pendingWrite?.deallocate()
     pendingWrite = nil
-    guard case .open = phase else { return }
+    guard !isClosing else { return }
     guard status == 0 else { return abort() }
     machine.writeCompleted(now: uv_now(server.loop))
     drive()
@@ -161,7 +154,7 @@ final class Connection {
   /// The timer is re-armed only when the deadline moves earlier: the keep-alive deadline moves
   /// later with every request, and a timer that fires early finds nothing due and re-arms.
   private func updateReadingAndTimer() {
-    guard case .open = phase else { return }
+    guard !isClosing else { return }
     setReading(machine.wantsToRead)
     guard let deadline = machine.deadline, armedDeadline.map({ deadline < $0 }) ?? true else {
       return
@@ -192,57 +185,36 @@ final class Connection {
   }
 
   private func didRead(_ count: Int) {
-    switch phase {
-    case .open where count > 0:
+    guard !isClosing else { return }
+    if count > 0 {
       machine.received(
         UnsafeBufferPointer(rebasing: server.readBuffer[..<count]), now: uv_now(server.loop))
-      drive()
-    case .open where count == Int(UV_EOF.rawValue):
-      peerSentEOF = true
+    } else if count == Int(UV_EOF.rawValue) {
       machine.peerClosed()
-      drive()
-    case .lingering where count > 0:
-      break  // dropped: the peer is still sending what it started before our response
-    case .open, .lingering:
-      abort()  // EOF while lingering, or a read error such as a reset
-    case .closing:
-      break
+    } else {
+      return abort()  // a read error, such as a reset
     }
+    drive()
   }
 
   private func timerFired() {
     armedDeadline = nil
-    switch phase {
-    case .open:
-      machine.deadlineReached(at: server.moment)
-      drive()
-    case .lingering:
-      abort()
-    case .closing:
-      break
-    }
+    guard !isClosing else { return }
+    machine.deadlineReached(at: server.moment)
+    drive()
   }
 
   // MARK: Closing
 
-  /// Shuts our side down after the last response, then drains the peer (reference 2.1:
-  /// without it, unread request bytes make the kernel send a reset that can destroy the
-  /// response before the client reads it).
-  private func linger() {
-    phase = .lingering
-    setReading(true)
-    uv_timer_start(
-      timer, { timer in Connection.from(timer).timerFired() }, server.configuration.lingerTimeout, 0
-    )
+  /// Shuts our side down after the last response; the machine keeps reading (and dropping)
+  /// until the peer closes or its linger deadline passes (RFC 9112 §9.6: without it, unread
+  /// request bytes make the kernel send a reset that can destroy the response before the
+  /// client reads it).
+  private func shutDownSending() {
     let status = uv_shutdown(shutdownRequest, cuv_stream(tcp)) { request, status in
       if status != 0 { Connection.from(request).abort() }
     }
     if status != 0 { abort() }
-  }
-
-  private var isClosing: Bool {
-    if case .closing = phase { return true }
-    return false
   }
 
   private func handleClosed() {

@@ -46,9 +46,6 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
   public var maxConnections = 1024
   /// After SIGTERM, connections still open after this are closed. Milliseconds.
   public var shutdownGrace: UInt64 = 8_000
-  /// After a response that closes the connection, what the peer still sends is read and
-  /// dropped for at most this long, so that it reads the response rather than a reset.
-  public var lingerTimeout: UInt64 = 2_000
   /// Whether SIGTERM and SIGINT start a graceful shutdown (off for servers embedded in tests).
   public var handlesSignals = true
 

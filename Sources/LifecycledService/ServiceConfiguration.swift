@@ -105,7 +105,7 @@ struct Setting {
       seconds(
         "lingerSeconds",
         "after a closing response, the client's remaining bytes are drained this long",
-        \.server.lingerTimeout),
+        \.server.connection.lingerTimeout),
       logLevel(),
       choice("logFormat", "log lines as text or json", \.logFormat),
       choice(

@@ -59,13 +59,61 @@ let okOnTheWire =
     machine.deadlineReached(at: at(4_999))
     #expect(machine.actions(at: 4_999) == [])
     machine.deadlineReached(at: at(5_000))
-    #expect(machine.actions(at: 5_000) == [.close])
+    #expect(machine.actions(at: 5_000) == [.linger])
+    #expect(!machine.isClosed)
+  }
+
+  /// After the last response the connection lingers: what the peer sends is dropped, and its
+  /// EOF closes the connection (RFC 9112 §9.6).
+  @Test mutating func lingeringDropsWhatThePeerSendsUntilItCloses() {
+    _ = machine.receive("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", at: 0)
+    machine.responded(ok, at: at(1))
+    _ = machine.actions(at: 1)
+    machine.writeCompleted(now: 2)
+    #expect(machine.actions(at: 2) == [.linger])
+    #expect(machine.wantsToRead)
+    #expect(machine.deadline == 2_002)
+    #expect(machine.receive(get + get, at: 3) == [])
+    machine.peerClosed()
+    #expect(machine.actions(at: 4) == [.close])
     #expect(machine.isClosed)
+    #expect(!machine.wantsToRead)
+  }
+
+  @Test mutating func lingeringEndsAtItsDeadline() {
+    var configuration = ConnectionConfiguration()
+    configuration.lingerTimeout = 300
+    machine = ConnectionStateMachine(configuration: configuration, now: 0)
+    machine.deadlineReached(at: at(10_000))
+    #expect(machine.actions(at: 10_000) == [.linger])
+    #expect(machine.deadline == 10_300)
+    machine.deadlineReached(at: at(10_299))
+    #expect(machine.actions(at: 10_299) == [])
+    machine.deadlineReached(at: at(10_300))
+    #expect(machine.actions(at: 10_300) == [.close])
+    #expect(machine.isClosed)
+  }
+
+  /// Nothing is left to drain once the peer has closed, and a response it does not read
+  /// cannot be waited out: both close at once.
+  @Test mutating func noLingerAfterThePeerClosedOrAStalledWrite() {
+    _ = machine.receive(get, at: 0)
+    machine.peerClosed()
+    machine.responded(ok, at: at(1))
+    _ = machine.actions(at: 1)
+    machine.writeCompleted(now: 2)
+    #expect(machine.actions(at: 2) == [.close])
+    var stalled = ConnectionStateMachine(now: 0)
+    _ = stalled.receive(get, at: 0)
+    stalled.responded(ok, at: at(1))
+    _ = stalled.actions(at: 1)
+    stalled.deadlineReached(at: at(30_001))
+    #expect(stalled.actions(at: 30_001) == [.close])
   }
 
   @Test mutating func newConnectionThatSendsNothingClosesSilently_C1() {
     machine.deadlineReached(at: at(10_000))
-    #expect(machine.actions(at: 10_000) == [.close])
+    #expect(machine.actions(at: 10_000) == [.linger])
   }
 
   @Test mutating func trickledHeadTimesOutFromItsFirstByte_C2() {
@@ -84,7 +132,7 @@ let okOnTheWire =
         )
       ])
     machine.writeCompleted(now: 11_001)
-    #expect(machine.actions(at: 11_001) == [.close])
+    #expect(machine.actions(at: 11_001) == [.linger])
   }
 
   @Test mutating func slowBodyIsBoundedBetweenReadsAndInTotal_C4() {
@@ -122,7 +170,7 @@ let okOnTheWire =
       ])
     #expect(!machine.wantsToRead)
     machine.writeCompleted(now: 1)
-    #expect(machine.actions(at: 1) == [.close])
+    #expect(machine.actions(at: 1) == [.linger])
   }
 
   @Test mutating func clientAskingToCloseGetsConnectionClose() {
@@ -131,7 +179,7 @@ let okOnTheWire =
     guard case .write(let bytes) = machine.actions(at: 0).first else { return }
     #expect(String(decoding: bytes.joined, as: UTF8.self).contains("\r\nConnection: close\r\n"))
     machine.writeCompleted(now: 0)
-    #expect(machine.actions(at: 0) == [.close])
+    #expect(machine.actions(at: 0) == [.linger])
   }
 
   @Test mutating func http10KeepAliveIsConfirmed() {
@@ -179,7 +227,7 @@ let okOnTheWire =
           == (request == 3))
       machine.writeCompleted(now: 0)
     }
-    #expect(machine.actions(at: 0) == [.close])
+    #expect(machine.actions(at: 0) == [.linger])
   }
 
   @Test mutating func halfClosedPeerStillGetsItsResponse_D2() {
@@ -213,7 +261,7 @@ let okOnTheWire =
 
   @Test mutating func quiescingClosesAnIdleConnectionNow_F2() {
     machine.quiesce()
-    #expect(machine.actions(at: 0) == [.close])
+    #expect(machine.actions(at: 0) == [.linger])
   }
 
   @Test mutating func quiescingLetsARequestInFlightFinishWithConnectionClose_F3() {
@@ -223,7 +271,7 @@ let okOnTheWire =
     guard case .write(let bytes) = machine.actions(at: 1).first else { return }
     #expect(String(decoding: bytes.joined, as: UTF8.self).hasSuffix("Connection: close\r\n\r\nok"))
     machine.writeCompleted(now: 2)
-    #expect(machine.actions(at: 2) == [.close])
+    #expect(machine.actions(at: 2) == [.linger])
   }
 
   @Test mutating func quiescingLetsAPartialRequestArriveFirst() {

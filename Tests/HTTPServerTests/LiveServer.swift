@@ -20,7 +20,7 @@ final class LiveServer: @unchecked Sendable {
     configuration.port = 0
     configuration.handlesSignals = false
     configuration.shutdownGrace = 1_000
-    configuration.lingerTimeout = 500
+    configuration.connection.lingerTimeout = 500
     configure(&configuration)
     var logger = Logger(label: "test")
     logger.logLevel = .critical

@@ -285,7 +285,7 @@ import Testing
   }
 
   @Test func connectionThePeerClosesIsFreedWithoutLingering() throws {
-    try withServer({ $0.lingerTimeout = 5_000 }) { live in
+    try withServer({ $0.connection.lingerTimeout = 5_000 }) { live in
       let client = live.connect()
       client.send(Self.get)
       #expect(statusCode(client.readResponse()) == 200)

@@ -187,7 +187,7 @@ struct ConfigurationFileTests {
   @Test func numbersCrossBetweenIntegersAndSecondsWhenNothingIsLost() async throws {
     let configuration = try await load(#"{"port": 8081.0, "lingerSeconds": 3}"#)
     #expect(configuration.server.port == 8081)
-    #expect(configuration.server.lingerTimeout == 3000)
+    #expect(configuration.server.connection.lingerTimeout == 3000)
   }
 
   @Test(arguments: [
