@@ -53,7 +53,11 @@ public struct HTTPFields: Sendable, Sequence {
       while let last = essence.last, last.isOWS {
         essence = UnsafeBufferPointer(rebasing: essence.dropLast())
       }
-      found = String(decoding: essence.lazy.map(asciiLowercased), as: UTF8.self)
+      let isLowercase = !essence.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+      found =
+        isLowercase  // nearly always: copied as it is
+        ? String(decoding: essence, as: UTF8.self)
+        : String(decoding: essence.map(asciiLowercased), as: UTF8.self)
       return false
     }
     return found
