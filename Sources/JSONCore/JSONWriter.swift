@@ -235,13 +235,58 @@ public struct JSONWriter: ~Copyable {
   @inlinable
   public mutating func string(_ value: String) {
     separate()
+    quoted(value)
+  }
+
+  // MARK: Text without structure
+
+  /// `value` as a JSON string literal, with no comma before it: for text that is not a JSON
+  /// document but quotes strings as JSON does, such as a log line.
+  @inlinable
+  public mutating func quoted(_ value: some StringProtocol) {
     append(UInt8(ascii: "\""))
     let written = value.utf8.withContiguousStorageIfAvailable { appendEscaped($0) } != nil
     if !written {  // a string not stored as UTF-8 (bridged): copy it first
-      var copy = value
+      var copy = String(value)
       copy.withUTF8 { appendEscaped($0) }
     }
     append(UInt8(ascii: "\""))
+  }
+
+  /// Bytes copied as they are, with no comma before them.
+  @inlinable @inline(__always)
+  public mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) {
+    append(bytes)
+  }
+
+  /// Text copied as it is, with no comma before it.
+  @inlinable @inline(__always)
+  public mutating func raw(_ text: StaticString) {
+    append(text)
+  }
+
+  /// One byte, with no comma before it.
+  @inlinable @inline(__always)
+  public mutating func raw(_ byte: UInt8) {
+    append(byte)
+  }
+
+  /// A non-negative integer's digits, with no comma before them.
+  @inlinable
+  public mutating func rawDecimal(_ value: UInt64) {
+    appendDecimal(value)
+  }
+
+  /// Forgets what was written, keeping the buffer for the next text.
+  @inlinable
+  public mutating func removeAll() {
+    count = 0
+  }
+
+  /// Calls `body` with the bytes written so far.
+  @inlinable
+  public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    body(UnsafeBufferPointer(start: buffer, count: count))
   }
 
   @inlinable

@@ -48,16 +48,16 @@ struct LineLogHandler: LogHandler {
     format: LogFormat, time: String, level: Logger.Level, message: String,
     metadata: Logger.Metadata
   ) -> [UInt8] {
-    var line: [UInt8] = []
+    var line = JSONWriter(capacity: 256)
     write(
       format: format, time: Array(time.utf8), level: level, message: message, metadata: metadata,
       into: &line)
-    return line
+    return line.bytes
   }
 
   private static func write(
     format: LogFormat, time: [UInt8], level: Logger.Level, message: String,
-    metadata: Logger.Metadata, into line: inout [UInt8]
+    metadata: Logger.Metadata, into line: inout JSONWriter
   ) {
     let writer = LogLineWriter(format: format)
     writer.begin(time: time, level: level, message: message, into: &line)
@@ -88,107 +88,99 @@ struct LineLogHandler: LogHandler {
 struct LogLineWriter {
   let format: LogFormat
 
-  func begin(time: [UInt8], level: Logger.Level, message: String, into line: inout [UInt8]) {
+  func begin(time: [UInt8], level: Logger.Level, message: String, into line: inout JSONWriter) {
     switch format {
     case .text:
-      line += time
-      line.append(UInt8(ascii: " "))
-      Self.append(level.rawValue, to: &line)
-      line.append(UInt8(ascii: " "))
-      Self.append(message, to: &line)
+      time.withUnsafeBufferPointer { line.raw($0) }
+      line.raw(UInt8(ascii: " "))
+      Self.raw(level.rawValue, into: &line)
+      line.raw(UInt8(ascii: " "))
+      Self.raw(message, into: &line)
     case .json:
-      Self.append(#"{"time":""#, to: &line)
-      line += time
-      Self.append(#"","level":""#, to: &line)
-      Self.append(level.rawValue, to: &line)
-      Self.append(#"","message":"#, to: &line)
-      JSON.writeString(message, to: &line)
+      line.raw(#"{"time":""#)
+      time.withUnsafeBufferPointer { line.raw($0) }
+      line.raw(#"","level":""#)
+      Self.raw(level.rawValue, into: &line)
+      line.raw(#"","message":"#)
+      line.quoted(message)
     }
   }
 
   /// A text field: ` key=value`, the value quoted and escaped as a JSON string when it is
   /// empty or has spaces, controls, quotes or `=`; in JSON, `,"key":"value"`.
-  func field(_ key: String, _ value: some StringProtocol, into line: inout [UInt8]) {
+  func field(_ key: String, _ value: some StringProtocol, into line: inout JSONWriter) {
     start(key, into: &line)
     let copied = value.utf8.withContiguousStorageIfAvailable { bytes in
       let needsQuotes =
         format == .json || bytes.isEmpty
         || bytes.contains { $0 <= 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "=") }
-      if !needsQuotes { line.append(contentsOf: bytes) }
+      if !needsQuotes { line.raw(bytes) }
       return !needsQuotes
     }
-    if copied != true { JSON.writeString(String(value), to: &line) }
+    if copied != true { line.quoted(value) }
   }
 
   /// An integer field, a number in JSON too.
-  func field(_ key: String, integer: some BinaryInteger, into line: inout [UInt8]) {
+  func field(_ key: String, integer: some BinaryInteger, into line: inout JSONWriter) {
     start(key, into: &line)
-    if integer < 0 { line.append(UInt8(ascii: "-")) }
-    var magnitude = UInt64(integer.magnitude)
-    var digits = InlineArray<20, UInt8>(repeating: 0)
-    var count = 0
-    repeat {
-      digits[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-      magnitude /= 10
-      count += 1
-    } while magnitude > 0
-    for index in (20 - count)..<20 { line.append(digits[index]) }
+    if integer < 0 { line.raw(UInt8(ascii: "-")) }
+    line.rawDecimal(UInt64(integer.magnitude))
   }
 
   /// A swift-log metadata value: as text; in JSON integers as numbers, lists and dictionaries
   /// as such.
-  func field(_ key: String, _ value: Logger.MetadataValue, into line: inout [UInt8]) {
+  func field(_ key: String, _ value: Logger.MetadataValue, into line: inout JSONWriter) {
     guard format == .json else { return field(key, value.description, into: &line) }
     start(key, into: &line)
     Self.writeJSON(value, into: &line)
   }
 
-  func end(into line: inout [UInt8]) {
-    if format == .json { line.append(UInt8(ascii: "}")) }
-    line.append(UInt8(ascii: "\n"))
+  func end(into line: inout JSONWriter) {
+    if format == .json { line.raw(UInt8(ascii: "}")) }
+    line.raw(UInt8(ascii: "\n"))
   }
 
-  private func start(_ key: String, into line: inout [UInt8]) {
+  private func start(_ key: String, into line: inout JSONWriter) {
     switch format {
     case .text:
-      line.append(UInt8(ascii: " "))
-      Self.append(key, to: &line)
-      line.append(UInt8(ascii: "="))
+      line.raw(UInt8(ascii: " "))
+      Self.raw(key, into: &line)
+      line.raw(UInt8(ascii: "="))
     case .json:
-      line.append(UInt8(ascii: ","))
-      JSON.writeString(key, to: &line)
-      line.append(UInt8(ascii: ":"))
+      line.raw(UInt8(ascii: ","))
+      line.quoted(key)
+      line.raw(UInt8(ascii: ":"))
     }
   }
 
-  /// Appends the UTF-8 of `text` in one copy.
-  private static func append(_ text: some StringProtocol, to line: inout [UInt8]) {
-    let copied: Void? = text.utf8.withContiguousStorageIfAvailable { line.append(contentsOf: $0) }
-    if copied == nil { line += Array(text.utf8) }
+  /// The UTF-8 of `text`, copied whole.
+  private static func raw(_ text: String, into line: inout JSONWriter) {
+    var text = text
+    text.withUTF8 { line.raw($0) }
   }
 
-  private static func writeJSON(_ value: Logger.MetadataValue, into line: inout [UInt8]) {
+  private static func writeJSON(_ value: Logger.MetadataValue, into line: inout JSONWriter) {
     switch value {
     case .stringConvertible(let number as any BinaryInteger):
-      line += "\(number)".utf8
+      raw("\(number)", into: &line)
     case .string, .stringConvertible:
-      JSON.writeString("\(value)", to: &line)
+      line.quoted("\(value)")
     case .array(let elements):
-      line.append(UInt8(ascii: "["))
+      line.raw(UInt8(ascii: "["))
       for (index, element) in elements.enumerated() {
-        if index > 0 { line.append(UInt8(ascii: ",")) }
+        if index > 0 { line.raw(UInt8(ascii: ",")) }
         writeJSON(element, into: &line)
       }
-      line.append(UInt8(ascii: "]"))
+      line.raw(UInt8(ascii: "]"))
     case .dictionary(let members):
-      line.append(UInt8(ascii: "{"))
+      line.raw(UInt8(ascii: "{"))
       for (index, (key, element)) in members.sorted(by: { $0.key < $1.key }).enumerated() {
-        if index > 0 { line.append(UInt8(ascii: ",")) }
-        JSON.writeString(key, to: &line)
-        line.append(UInt8(ascii: ":"))
+        if index > 0 { line.raw(UInt8(ascii: ",")) }
+        line.quoted(key)
+        line.raw(UInt8(ascii: ":"))
         writeJSON(element, into: &line)
       }
-      line.append(UInt8(ascii: "}"))
+      line.raw(UInt8(ascii: "}"))
     }
   }
 }

@@ -1,4 +1,5 @@
 import HTTPServer
+import JSONCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -31,7 +32,7 @@ final class LogOutput: HTTPTimerClient, Sendable {
     /// When the oldest waiting line arrived (monotonic milliseconds).
     var waitingSince: UInt64?
     /// The line being formatted, its capacity kept between lines.
-    var line: [UInt8] = []
+    var line = JSONWriter(capacity: 1024)
     var timestamp = TimestampCache()
   }
 
@@ -56,20 +57,21 @@ final class LogOutput: HTTPTimerClient, Sendable {
 
   /// Adds one line that `format` writes, given the time as the log prints it; an urgent line
   /// goes out at once with everything before it.
-  func append(urgent: Bool, _ format: (_ time: [UInt8], _ line: inout [UInt8]) -> Void) {
+  func append(urgent: Bool, _ format: (_ time: [UInt8], _ line: inout JSONWriter) -> Void) {
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
     state.withLock { state in
-      state.line.removeAll(keepingCapacity: true)
+      state.line.removeAll()
       format(state.timestamp.text(for: now), &state.line)
-      if state.count + state.line.count > Self.capacity { flush(&state) }
-      guard state.line.count <= Self.capacity else {
-        return state.line.withUnsafeBufferPointer { write($0.baseAddress!, $0.count) }
+      let length = state.line.position
+      if state.count + length > Self.capacity { flush(&state) }
+      guard length <= Self.capacity else {
+        return state.line.withBytes { write($0.baseAddress!, $0.count) }
       }
-      state.line.withUnsafeBufferPointer {
+      state.line.withBytes {
         (state.pending + state.count).initialize(from: $0.baseAddress!, count: $0.count)
       }
-      state.count += state.line.count
+      state.count += length
       if urgent || state.count > Self.capacity * 3 / 4 {
         flush(&state)
       } else if state.waitingSince == nil {

@@ -1,4 +1,5 @@
 import HTTPCore
+import JSONCore
 import Logging
 import Testing
 
@@ -43,7 +44,10 @@ import Testing
   }
 
   func line(_ output: LogOutput, _ text: String, urgent: Bool = false) {
-    output.append(urgent: urgent) { _, line in line += "\(text)\n".utf8 }
+    output.append(urgent: urgent) { _, line in
+      var text = text + "\n"
+      text.withUTF8 { line.raw($0) }
+    }
   }
 
   @Test func linesWaitUntilFlushedThenGoOutInOrder() {
