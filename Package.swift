@@ -70,7 +70,7 @@ let package = Package(
         "LifecycledService", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "SystemPackage", package: "swift-system"),
       ]),
-    // Figures for the README; run by `scripts/bench`, never by the tests.
+    // Figures for Benchmarks/README.md; run by `Benchmarks/run`, never by the tests.
     .executableTarget(
       name: "EngineBenchmark",
       dependencies: ["LifecycleEngine"],

@@ -4,7 +4,7 @@
 //
 // With BODY-BYTES it answers with a JSON body of that size instead (`{"padding":"xx…"}`): the
 // same work for the kernel as a server whose responses are that large, which is what a POST of
-// lifecycled costs below user space (scripts/httpbench).
+// lifecycled costs below user space (Benchmarks/httpbench).
 //
 // Build: cc -O2 -o ceiling ceiling.c -luv     Run: ceiling PORT [BODY-BYTES]
 

@@ -1,7 +1,7 @@
 // Measures the lifecycle engine alone: the cost of an event, of a fired deadline and of an
 // idle app, as the number of apps grows from 100 to 100,000 (100 apps per realtime device).
 // Ratios are against the smallest size, measured in the same run. Run it with
-// `scripts/bench engine` (release build); `--quick` uses fewer repetitions.
+// `Benchmarks/run engine` (release build); `--quick` uses fewer repetitions.
 
 import LifecycleEngine
 

@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// The Swift framework baseline of scripts/bench: Hummingbird 2 serving the C ceiling's constant
+// The Swift framework baseline of Benchmarks/run: Hummingbird 2 serving the C ceiling's constant
 // 100-byte body. Its own package, so the tests never build it.
 let package = Package(
   name: "HummingbirdServer",

@@ -1,4 +1,4 @@
--- POST events for scripts/httpbench: every request is a scenario valid from whatever state the
+-- POST events for Benchmarks/httpbench: every request is a scenario valid from whatever state the
 -- previous one left (the server applies each request atomically), so none is refused. The 64
 -- apps take turns; an app's odd visits post [launch, beginBackgroundTask, home] (it leaves with
 -- a background task running), its even visits [launch, home, terminate] (force-quit, which ends

@@ -10,7 +10,7 @@ public struct Moment: Hashable, Sendable {
   }
 }
 
-/// Limits and timeouts of one connection (reference server-engineering.md section 2.1).
+/// Limits and timeouts of one connection.
 public struct ConnectionConfiguration: Hashable, Sendable {
   public var limits = HTTPLimits()
   /// A request's head must arrive within this, counted from its first byte (trickling does

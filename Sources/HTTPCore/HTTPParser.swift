@@ -4,7 +4,7 @@
   import Darwin
 #endif
 
-/// The sizes a request must fit (reference server-engineering.md section 2.1).
+/// The sizes a request must fit (RFC 9112 §3 and §2.3 ask servers to set them).
 public struct HTTPLimits: Hashable, Sendable {
   /// The request line, without its CRLF; longer gets 414.
   public var maxRequestLineBytes = 8192

@@ -58,9 +58,4 @@ extension JSON {
   public var bytes: [UInt8] {
     JSONWriter.encode { $0.value(self) }
   }
-
-  /// Appends `string` as a JSON string literal, escaping quotes, backslashes and controls.
-  public static func writeString(_ string: String, to output: inout [UInt8]) {
-    output += JSONWriter.encode(capacity: string.utf8.count + 2) { $0.string(string) }
-  }
 }

@@ -1,7 +1,7 @@
 import JSONCore
 public import LifecycleEngine
 
-/// The lifecycle simulator's JSON API (SPEC section 5): requests in, responses out, against one
+/// The lifecycle simulator's JSON API (`openapi.yaml`): requests in, responses out, against one
 /// engine. No sockets, no HTTP framing: the service adapts it to the server.
 public final class LifecycleAPI {
   public let engine: Engine

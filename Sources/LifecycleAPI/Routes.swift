@@ -1,5 +1,5 @@
 extension LifecycleAPI {
-  /// Every route of the API (SPEC section 5, `openapi.yaml`), each declared once; the handlers
+  /// Every route of the API (`openapi.yaml`), each declared once; the handlers
   /// live in `Handlers/`, one file per resource. Adding an endpoint is a line here and its
   /// handler.
   static var routes: [Route] {

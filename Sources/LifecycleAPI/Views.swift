@@ -1,7 +1,7 @@
 import JSONCore
 import LifecycleEngine
 
-/// The JSON shapes of the engine's values (SPEC section 5; described in `openapi.yaml`),
+/// The JSON shapes of the engine's values (described in `openapi.yaml`),
 /// written member by member.
 extension JSONWriter {
   mutating func device(_ device: DeviceSnapshot) {
@@ -150,7 +150,7 @@ extension JSONWriter {
   /// `,"cause":"…"` for the transitions that events cause: nearly all of them.
   private static let eventCauseMember = CaseTexts<EventType> { #","cause":"\#($0.rawValue)""# }
 
-  /// The result of one event (SPEC section 5).
+  /// The result of one event (`openapi.yaml`).
   mutating func eventResult(
     _ outcome: EventOutcome, device: String, app: String?, event: RecordedEvent,
     previousState: ReportedState, state: ReportedState

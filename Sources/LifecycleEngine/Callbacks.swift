@@ -73,7 +73,7 @@ public enum CallbackMethod: String, CaseIterable, Sendable, Codable {
   }
 
   /// The aggregate `UIApplication` notification a scene app posts when its state moves from
-  /// `old` to `new` (SPEC 4.1: it rides on the scene callback that causes the change).
+  /// `old` to `new` (it rides on the scene callback that causes the change: LifecycleEngine.docc, "Notifications").
   static func aggregateNotification(from old: AppState, to new: AppState) -> UIKitNotification? {
     switch (old.isForeground, new) {
     case (_, .active) where old != .active: .didBecomeActive
@@ -116,7 +116,7 @@ public struct Callback: Hashable, Sendable {
   public var app: AppName
   public var method: CallbackMethod
   /// The aggregate `UIApplication` notification a scene callback posts when it changes the
-  /// app's state (SPEC 4.1), after the method's own.
+  /// app's state (LifecycleEngine.docc, "Notifications"), after the method's own.
   public var aggregateNotification: UIKitNotification?
   /// The app's state right after the callback.
   public var state: AppState

@@ -4,7 +4,7 @@ enum ForegroundStep {
 }
 
 extension App {
-  /// The callback UIKit delivers for `step` in this app's life cycle (reference section 2.0).
+  /// The callback UIKit delivers for `step` in this app's life cycle (Apple's "Managing your app's life cycle").
   func callback(for step: ForegroundStep) -> CallbackMethod {
     switch (step, isScene) {
     case (.resignActive, false): .willResignActive
@@ -20,7 +20,7 @@ extension App {
 }
 
 /// Event handlers. Each runs only after the transition table allowed the event, so none of
-/// them checks state again; callback sequences follow reference section 2 and SPEC section 4.
+/// them checks state again; callback sequences follow Apple's UIKit documentation (LifecycleEngine.docc).
 extension Device {
   func apply(_ event: AppEvent, to app: App) throws(EngineError) -> EventOutcome {
     try Self.validate(event)
@@ -126,7 +126,7 @@ extension Device {
 
   // MARK: Sequences
 
-  /// The user opens `app`: the other foreground app leaves first (SPEC section 3).
+  /// The user opens `app`: the other foreground app leaves first (`openapi.yaml`).
   private func launch(_ app: App, url: String?) {
     let cause = TransitionCause.event(.launch)
     if let name = foregroundApp, name != app.name, let other = apps[name] {
@@ -140,7 +140,7 @@ extension Device {
     app.backgroundLaunchBlocked = false
   }
 
-  /// Reference 2.1. A scene app launches in the background state, then connects its scene.
+  /// A cold launch ("Managing your app's life cycle"). A scene app launches in the background state, then connects its scene.
   private func coldLaunch(_ app: App, url: String?, cause: TransitionCause) {
     app.launches += 1
     if app.isScene {
@@ -161,7 +161,7 @@ extension Device {
     }
   }
 
-  /// Reference 2.5: back from the background or from suspension.
+  /// Back from the background or from suspension.
   func bringToForeground(_ app: App, url: String?, cause: TransitionCause) {
     resume(app, cause: cause)
     if app.isScene, app.sceneState == .unattached { connectScene(app, cause: cause) }
@@ -187,7 +187,7 @@ extension Device {
     deliver(app.callback(for: .resignActive), to: app, then: .inactive, cause: cause)
   }
 
-  /// configurationForConnecting only when UIKit has no session to restore (reference 2.1b).
+  /// configurationForConnecting only when UIKit has no session to restore (Apple's `application(_:configurationForConnecting:options:)` documentation).
   private func connectScene(_ app: App, cause: TransitionCause) {
     if !app.hasSceneSession {
       app.hasSceneSession = true
@@ -196,7 +196,7 @@ extension Device {
     deliver(.sceneWillConnect, to: app, cause: cause)
   }
 
-  /// A suspended app runs again: first the queued significant time change (SPEC 4.11).
+  /// A suspended app runs again: first the queued significant time change (LifecycleEngine.docc, "States and transitions").
   private func resume(_ app: App, cause: TransitionCause) {
     guard app.state == .suspended else { return }
     changeState(app, to: .background, cause: cause)
@@ -206,10 +206,10 @@ extension Device {
     }
   }
 
-  /// Reference 2.3: home, lock, switching apps, an accepted call.
+  /// Home, lock, switching apps, an accepted call.
   ///
   /// didEnterBackground keeps the main thread busy for the app's configured duration; over
-  /// the watchdog allowance the app will be killed (SPEC 4.7).
+  /// the watchdog allowance the app will be killed (LifecycleEngine.docc, "Background").
   func sendToBackground(_ app: App, cause: TransitionCause) {
     if app.state == .active {
       deliver(app.callback(for: .resignActive), to: app, then: .inactive, cause: cause)
@@ -222,7 +222,7 @@ extension Device {
     deliver(app.callback(for: .enterBackground), to: app, then: .background, cause: cause)
   }
 
-  /// SPEC 4.3: force-quit from the app switcher.
+  /// Force-quit from the app switcher (LifecycleEngine.docc, "Launch and URLs").
   private func forceQuit(_ app: App) {
     let cause = TransitionCause.event(.terminate)
     if app.state == .suspended || app.isBusy(at: now) {
@@ -248,7 +248,7 @@ extension Device {
     }
   }
 
-  /// Reference 2.2 and SPEC 4.5: launched, or woken from suspension, for background work.
+  /// Launched, or woken from suspension, for background work (Apple's "About the background execution sequence").
   private func launchInBackground(_ app: App, for reason: BackgroundLaunchReason) {
     let cause = TransitionCause.event(.backgroundLaunch)
     switch app.state {

@@ -1,4 +1,4 @@
-/// Memory accounting and jetsam (SPEC 4.10).
+/// Memory accounting and jetsam (LifecycleEngine.docc, "Memory and jetsam").
 ///
 /// `usedMB` is the sum of the live apps' footprints, kept by `changeState` and `setFootprint`.
 /// Victims are kept in two heaps, suspended and background-running, ordered largest first and

@@ -2,7 +2,7 @@ extension Device {
   /// Recomputes `app`'s deadlines from its state: the scheduler's single source of truth.
   ///
   /// A pending suspension keeps its time; a new one is due `suspendDelay` after the later of
-  /// now and the return of didEnterBackground (SPEC 4.6).
+  /// now and the return of didEnterBackground (LifecycleEngine.docc, "Background").
   func reschedule(_ app: App) {
     let inBackground = app.state == .background
     var deadlines = AppDeadlines()
@@ -43,7 +43,7 @@ extension Device {
     reschedule(app)
   }
 
-  /// Runs the expiration handler of every unexpired task, in task order (SPEC 4.8).
+  /// Runs the expiration handler of every unexpired task, in task order (LifecycleEngine.docc, "Background").
   private func expireBackgroundTasks(of app: App) {
     for task in app.tasks where task.expiredAt == nil {
       deliver(.expirationHandler, to: app, cause: .backgroundTaskExpiration, taskId: task.id)

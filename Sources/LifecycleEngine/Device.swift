@@ -174,7 +174,7 @@ final class Device {
   /// Delivers one callback to `app`, moving it to `newState` if given.
   ///
   /// Scene callbacks also move the scene, and carry the aggregate `UIApplication`
-  /// notification when they change the app's state (SPEC 4.1).
+  /// notification when they change the app's state (LifecycleEngine.docc, "Notifications").
   func deliver(
     _ method: CallbackMethod, to app: App, then newState: AppState? = nil,
     cause: TransitionCause, taskId: Int? = nil

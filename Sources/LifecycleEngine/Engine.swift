@@ -93,7 +93,7 @@ public final class Engine {
     devices.keys.sorted().map { try! device($0, now: now) }
   }
 
-  /// Posts a device event (SPEC section 3).
+  /// Posts a device event (`openapi.yaml`).
   public func apply(_ event: DeviceEvent, on device: String, now: Instant) throws(EngineError)
     -> EventOutcome
   {
@@ -102,7 +102,7 @@ public final class Engine {
     return outcome
   }
 
-  /// Posts a scenario's device events in order (SPEC section 5), finding the device once.
+  /// Posts a scenario's device events in order (`openapi.yaml`), finding the device once.
   /// `each` receives every event's outcome, with whether the device was locked before and
   /// after it; a refused event throws, and the events before it stay applied.
   public func apply(
@@ -175,11 +175,6 @@ public final class Engine {
     try withApp(name, on: device, now: now) { device, app in device.remove(app) }
   }
 
-  /// Whether a device is locked: what `device(_:now:)` reports as `locked`, without the rest.
-  public func isLocked(_ device: String, now: Instant) throws(EngineError) -> Bool {
-    try withDevice(device, now: now) { $0.locked }
-  }
-
   /// Apps on every device.
   public var appCount: Int { devices.values.reduce(0) { $0 + $1.apps.count } }
 
@@ -196,7 +191,7 @@ public final class Engine {
     }
   }
 
-  /// Posts an event to one app (SPEC section 3).
+  /// Posts an event to one app (`openapi.yaml`).
   public func apply(_ event: AppEvent, to app: String, on device: String, now: Instant)
     throws(EngineError) -> EventOutcome
   {
@@ -205,7 +200,7 @@ public final class Engine {
     return outcome
   }
 
-  /// Posts a scenario's events to one app in order (SPEC section 5), finding the device and
+  /// Posts a scenario's events to one app in order (`openapi.yaml`), finding the device and
   /// the app once. `each` receives every event's outcome; a refused event throws, and the
   /// events before it stay applied.
   public func apply(

@@ -55,7 +55,4 @@ extension Duration {
     let (seconds, attoseconds) = components
     return seconds * 1000 + attoseconds / 1_000_000_000_000_000
   }
-
-  /// The duration in seconds, as reported by the API.
-  public var secondsValue: Double { Double(wholeMilliseconds) / 1000 }
 }

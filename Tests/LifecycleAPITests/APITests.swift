@@ -60,7 +60,7 @@ import Testing
     #expect(unknown.json?["detail"] == .string("xA\n is not a known field"))
   }
 
-  @Test func homeOnASceneAppAnswersAsSPECSection5Shows() {
+  @Test func homeOnASceneAppAnswersAsTheContractShows() {
     #expect(call("POST", "/v1/apps", #"{"name":"mail"}"#).status == 201)
     #expect(call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#).status == 200)
     let home = call("POST", "/v1/apps/mail/events", #"{"type":"home"}"#)

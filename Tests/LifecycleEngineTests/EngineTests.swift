@@ -2,7 +2,7 @@ import Testing
 
 @testable import LifecycleEngine
 
-/// Devices, apps, realtime clocks, the journal, and the device-wide decisions of SPEC 4.
+/// Devices, apps, realtime clocks, the journal, and the device-wide decisions (LifecycleEngine.docc).
 @Suite struct EngineTests {
   @Test func defaultDeviceAlwaysExistsAndSurvivesReset() throws {
     let engine = Engine(now: .zero)

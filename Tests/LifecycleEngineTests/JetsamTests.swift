@@ -2,7 +2,7 @@ import Testing
 
 @testable import LifecycleEngine
 
-/// SPEC 4.10: memory accounting, jetsam order, per-process limit, warnings, the jetsam log.
+/// Memory accounting, jetsam order, per-process limit, warnings, the jetsam log.
 @Suite struct JetsamTests {
   /// A device with a 1,000 MB budget and a 600 MB per-app limit.
   let sim = Simulator(memoryLimitMB: 1000, perAppLimitMB: 600)

@@ -3,7 +3,7 @@ import Testing
 @testable import LifecycleEngine
 
 /// The transition table: allowedEvents per state, and refusals that name the state and
-/// change nothing (SPEC section 3, decision 13).
+/// change nothing (the transition table of Device+Rules.swift).
 @Suite struct RulesTests {
   let sim = Simulator()
 

@@ -2,7 +2,7 @@ import Testing
 
 @testable import LifecycleEngine
 
-/// SPEC 4.6–4.9 on the virtual clock: suspension, watchdog, background tasks, background work.
+/// On the virtual clock: suspension, watchdog, background tasks, background work.
 @Suite struct SchedulerTests {
   let sim = Simulator()
 

@@ -1,7 +1,7 @@
 import JSONCore
 import LifecycleEngine
 
-/// The response to posted events, shared by app and device events (SPEC section 5).
+/// The response to posted events, shared by app and device events (`openapi.yaml`).
 extension LifecycleAPI {
   /// An event the engine applied, with what its result reports.
   struct AppliedEvent {

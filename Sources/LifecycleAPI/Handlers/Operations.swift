@@ -1,6 +1,6 @@
 import JSONCore
 
-/// Probes, health, metrics, the contract and the reset (SPEC section 5, "Operations").
+/// Probes, health, metrics, the contract and the reset (`openapi.yaml`).
 extension LifecycleAPI {
   func livez() -> APIResponse {
     .json(200, "status", "ok")
