@@ -1,15 +1,6 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// The per-request path runs on one thread that owns every connection and all simulator state, so
-/// overlapping access is ruled out by design; release builds skip the dynamic exclusivity checks
-/// there (debug builds, and so the tests, keep them).
-let hotPath: [SwiftSetting] = [
-  .unsafeFlags(
-    ["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release)
-  )
-]
-
 let package = Package(
   name: "lifecycled",
   products: [
@@ -29,20 +20,20 @@ let package = Package(
   ],
   targets: [
     // The pure simulator core: no I/O, no libuv, no wall clock, no Foundation.
-    .target(name: "LifecycleEngine", swiftSettings: hotPath),
+    .target(name: "LifecycleEngine"),
     .testTarget(name: "LifecycleEngineTests", dependencies: ["LifecycleEngine"]),
     // Strict JSON reading and fast writing: knows nothing of the engine, the API or HTTP.
-    .target(name: "JSONCore", swiftSettings: hotPath),
+    .target(name: "JSONCore"),
     .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
     // The JSON API over the engine: knows nothing of HTTP framing or sockets.
     // `openapi.yaml` is the contract at the top of the repository; the link beside the sources
     // embeds it in the binary, served at GET /openapi.yaml.
     .target(
       name: "LifecycleAPI", dependencies: ["JSONCore", "LifecycleEngine"],
-      resources: [.embedInCode("openapi.yaml")], swiftSettings: hotPath),
+      resources: [.embedInCode("openapi.yaml")]),
     .testTarget(name: "LifecycleAPITests", dependencies: ["JSONCore", "LifecycleAPI"]),
     // HTTP/1.1 without I/O: the strict parser and the connection state machine.
-    .target(name: "HTTPCore", dependencies: ["JSONCore"], swiftSettings: hotPath),
+    .target(name: "HTTPCore", dependencies: ["JSONCore"]),
     .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "HTTPParserFuzzer"]),
     // The parser under libFuzzer (scripts/fuzz); built normally, it replays corpus files.
     .executableTarget(
@@ -51,8 +42,7 @@ let package = Package(
     // The libuv shell around HTTPCore: sockets, timers, signals, shutdown. Knows no API.
     .target(
       name: "HTTPServer",
-      dependencies: ["CLibUV", "HTTPCore", .product(name: "Logging", package: "swift-log")],
-      swiftSettings: hotPath),
+      dependencies: ["CLibUV", "HTTPCore", .product(name: "Logging", package: "swift-log")]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     // Configuration, logging and the wiring of the service: the builder main and tests share.
     .target(

@@ -99,17 +99,25 @@ public struct JSONDocument: Sendable {
   }
 
   /// The text of the string at `index`, its escapes decoded.
+  @inlinable
   public func string(at index: Int) -> String {
     Self.text(of: values[index], in: bytes)
   }
 
   /// The text of the string `value` of `bytes`, its escapes decoded.
-  fileprivate static func text(of value: Value, in bytes: [UInt8]) -> String {
+  @inlinable
+  static func text(of value: Value, in bytes: [UInt8]) -> String {
     guard value.isEscaped else {
       return bytes.withUnsafeBufferPointer {
         String(decoding: $0[Int(value.start)..<Int(value.end)], as: UTF8.self)
       }
     }
+    return decodedText(of: value, in: bytes)
+  }
+
+  /// The text of a string with escapes, decoded.
+  @usableFromInline
+  static func decodedText(of value: Value, in bytes: [UInt8]) -> String {
     var reader = Reader(bytes: bytes)
     reader.position = Int(value.start)
     return (try? reader.escapedString()) ?? ""  // validated when parsed

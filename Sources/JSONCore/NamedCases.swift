@@ -22,6 +22,7 @@ extension NamedCases {
 
   /// The case whose raw value is `name`, found among the prepared names: `init(rawValue:)`
   /// compares Strings one by one, which costs several times more.
+  @inlinable
   public init?(named name: String) {
     var name = name
     guard let found = name.withUTF8({ Self(named: $0) }) else { return nil }
@@ -29,6 +30,7 @@ extension NamedCases {
   }
 
   /// The case whose raw value is the UTF-8 text `name`.
+  @inlinable
   public init?(named name: UnsafeBufferPointer<UInt8>) {
     guard let index = Self.quotedNames.indexOfQuoted(name) else { return nil }
     self = unsafeBitCast(UInt8(index), to: Self.self)
@@ -62,6 +64,7 @@ public struct CaseTexts<Cases: NamedCases>: Sendable {
   }
 
   /// The index of the case whose text is `name` in quotes.
+  @inlinable
   func indexOfQuoted(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
     text.withUnsafeBufferPointer { all in
       for index in 0..<starts.count - 1 {
@@ -93,6 +96,7 @@ public struct CaseTexts<Cases: NamedCases>: Sendable {
 extension JSONDocument {
   /// The case of `Cases` that the string at `index` names; nil if the value is not a string or
   /// names none.
+  @inlinable
   public func choice<Cases: NamedCases>(at index: Int, _: Cases.Type) -> Cases? {
     guard self[index].kind == .string else { return nil }
     return withUTF8(at: index) { Cases(named: $0) }

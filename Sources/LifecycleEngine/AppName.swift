@@ -11,8 +11,8 @@ public struct AppName: Hashable, Comparable, Sendable, LosslessStringConvertible
   public static let capacity = 64
 
   /// The name's bytes, then zeros.
-  private var words = InlineArray<8, UInt64>(repeating: 0)
-  private var length: UInt8 = 0
+  @usableFromInline var words = InlineArray<8, UInt64>(repeating: 0)
+  @usableFromInline var length: UInt8 = 0
 
   /// The name `name`; nil if it is longer than any valid name (it names no app, then).
   public init?(_ name: String) {
@@ -35,8 +35,9 @@ public struct AppName: Hashable, Comparable, Sendable, LosslessStringConvertible
     withUTF8 { String(decoding: $0, as: UTF8.self) }
   }
 
-  /// Calls `body` with the name's UTF-8 bytes.
-  @inline(__always)
+  /// Calls `body` with the name's UTF-8 bytes: inlinable, since every callback and transition
+  /// the API writes names its app this way.
+  @inlinable @inline(__always)
   public func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
     -> Result
   {
@@ -49,9 +50,10 @@ public struct AppName: Hashable, Comparable, Sendable, LosslessStringConvertible
   }
 
   /// The words that hold bytes: names are mostly short.
-  private var usedWords: Int { (Int(length) + 7) / 8 }
+  @inlinable
+  var usedWords: Int { (Int(length) + 7) / 8 }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   public static func == (lhs: AppName, rhs: AppName) -> Bool {
     guard lhs.length == rhs.length, lhs.words[unchecked: 0] == rhs.words[unchecked: 0] else {
       return false
@@ -69,7 +71,7 @@ public struct AppName: Hashable, Comparable, Sendable, LosslessStringConvertible
   }
 
   /// Byte order, which for ASCII names is String order: the heaps break ties with it.
-  @inline(__always)
+  @inlinable @inline(__always)
   public static func < (lhs: AppName, rhs: AppName) -> Bool {
     // Stored in memory order, zero-padded: the first differing byte decides, so words compare
     // big-endian, and a name that is a prefix of another comes first.

@@ -11,10 +11,13 @@ public final class Engine {
   public static let defaultDeviceID = "default"
 
   public let configuration: EngineConfiguration
+  @exclusivity(unchecked)
   private var devices: [String: Device] = [:]
   /// The same devices by slot, the key of `realtimeDeadlines`.
+  @exclusivity(unchecked)
   private var slots = SlotTable<Device>()
   /// The realtime devices with a pending deadline, by host time of that deadline.
+  @exclusivity(unchecked)
   private var realtimeDeadlines = IndexedHeap<RealtimeOrder>()
 
   public init(configuration: EngineConfiguration = EngineConfiguration(), now: Instant) {

@@ -155,8 +155,8 @@ struct LogLineWriter {
 
   /// The UTF-8 of `text`, copied whole.
   private static func raw(_ text: String, into line: inout JSONWriter) {
-    var text = text
-    text.withUTF8 { line.raw($0) }
+    let copied: Void? = text.utf8.withContiguousStorageIfAvailable { line.raw($0) }
+    if copied == nil { Array(text.utf8).withUnsafeBufferPointer { line.raw($0) } }
   }
 
   private static func writeJSON(_ value: Logger.MetadataValue, into line: inout JSONWriter) {

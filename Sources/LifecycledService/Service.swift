@@ -1,5 +1,5 @@
-public import HTTPServer
-public import Logging
+import HTTPServer
+import Logging
 
 #if canImport(Glibc)
   import Glibc
