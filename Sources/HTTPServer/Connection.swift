@@ -15,7 +15,7 @@ final class Connection {
   private let timer: UnsafeMutablePointer<uv_timer_t>
   private let writeRequest: UnsafeMutablePointer<uv_write_t>
   private let shutdownRequest: UnsafeMutablePointer<uv_shutdown_t>
-  @exclusivity(unchecked)
+  @exclusivity(unchecked)  // the loop thread alone
   private var machine: ConnectionStateMachine
   private var pendingWrite: UnsafeMutableRawBufferPointer?
   private var isReading = false

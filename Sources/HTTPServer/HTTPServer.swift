@@ -31,7 +31,7 @@ public final class HTTPServer: @unchecked Sendable {
   /// One buffer for every read: libuv fills it and the connection copies out at once.
   let readBuffer: UnsafeMutableBufferPointer<UInt8>
 
-  @exclusivity(unchecked)
+  @exclusivity(unchecked)  // the loop thread alone
   private var connections: [ObjectIdentifier: Connection] = [:]
   private var acceptPending = false
   private var state = State.idle

@@ -10,7 +10,7 @@ public final class LifecycleAPI {
   /// Told of every kill (crash, purge, watchdog, background time, jetsam) as it happens,
   /// whether a request or a deadline caused it.
   public var onKill: ((_ device: String, _ transition: Transition) -> Void)?
-  @exclusivity(unchecked)
+  @exclusivity(unchecked)  // one thread; see Engine
   var metrics = Metrics()
   private let router = Router(LifecycleAPI.routes)
 

@@ -44,7 +44,7 @@ final class App {
   var busyUntil: Instant?
   /// didEnterBackground overruns the watchdog: the app is killed then.
   var watchdogKillAt: Instant?
-  @exclusivity(unchecked)
+  @exclusivity(unchecked)  // one thread; see Engine
   var tasks: [BackgroundTask] = []
   var nextTaskID = 1
   var backgroundWork: BackgroundWork?
@@ -63,7 +63,7 @@ final class App {
   var launches = 0
   var kills = 0
   /// When each kind of deadline falls due; kept by `Device.reschedule`.
-  @exclusivity(unchecked)
+  @exclusivity(unchecked)  // one thread; see Engine
   var deadlines = AppDeadlines()
 
   init(spec: AppSpec, slot: Int) {

@@ -75,47 +75,47 @@ final class Device {
   /// when a client advances its clock); the engine keeps it, the device never reads it.
   var hostEpoch: Instant?
 
-  @exclusivity(unchecked)
+  @exclusivity(unchecked)  // one thread; see Engine
   var apps: [AppName: App] = [:]
   /// The same apps by slot, the key of every heap below.
-  @exclusivity(unchecked)
+  @exclusivity(unchecked)  // one thread; see Engine
   var slots = SlotTable<App>()
   /// Apps that hold memory (running or suspended): the ones device-wide events reach. In no
   /// order: each knows its position (`App.livePosition`), so adding and removing one is
   /// O(1) and hashes nothing.
-  @exclusivity(unchecked)
+  @exclusivity(unchecked)  // one thread; see Engine
   private(set) var liveApps: [App] = []
   var locked = false
   var foregroundApp: AppName?
   /// The app that was in the foreground when the device locked; unlock brings it back.
   var appBeforeLock: AppName?
 
-  @exclusivity(unchecked)
+  @exclusivity(unchecked)  // one thread; see Engine
   var usedMB = 0
   /// A pressure episode is under way: its memory warning has been sent.
   var underPressure = false
   /// Apps whose footprint grew past the per-process limit during the current operation:
   /// jetsam kills those still running over it when the operation ends.
-  @exclusivity(unchecked)
+  @exclusivity(unchecked)  // one thread; see Engine
   var grewPastProcessLimit: [AppName] = []
-  @exclusivity(unchecked)
+  @exclusivity(unchecked)  // one thread; see Engine
   var suspendedVictims = IndexedHeap<VictimOrder>()
-  @exclusivity(unchecked)
+  @exclusivity(unchecked)  // one thread; see Engine
   var backgroundVictims = IndexedHeap<VictimOrder>()
   /// Each app's earliest deadline.
-  @exclusivity(unchecked)
+  @exclusivity(unchecked)  // one thread; see Engine
   var deadlines = IndexedHeap<DeadlineOrder>()
 
-  @exclusivity(unchecked)
+  @exclusivity(unchecked)  // one thread; see Engine
   private(set) var journal: BoundedLog<JournalEntry>
-  @exclusivity(unchecked)
+  @exclusivity(unchecked)  // one thread; see Engine
   private(set) var jetsamLog: BoundedLog<JetsamRecord>
-  @exclusivity(unchecked)
+  @exclusivity(unchecked)  // one thread; see Engine
   private var nextSeq = 1
   /// What the operation under way has done so far.
-  @exclusivity(unchecked)
+  @exclusivity(unchecked)  // one thread; see Engine
   private var outcome = EventOutcome()
-  @exclusivity(unchecked)
+  @exclusivity(unchecked)  // one thread; see Engine
   private(set) var counters = DeviceCounters()
 
   init(

@@ -11,6 +11,10 @@ public final class Engine {
   public static let defaultDeviceID = "default"
 
   public let configuration: EngineConfiguration
+  // State changed on every event is `@exclusivity(unchecked)`, here and in Device, App and the
+  // API: the engine is used from one thread, one call at a time, so no two accesses overlap,
+  // and the dynamic checks cost more than the engine's own work on a request (measured:
+  // Benchmarks/README.md, "Build settings"). All other state keeps its checks.
   @exclusivity(unchecked)
   private var devices: [String: Device] = [:]
   /// The same devices by slot, the key of `realtimeDeadlines`.
