@@ -88,11 +88,16 @@ public struct ConnectionStateMachine {
 
   // MARK: Events
 
-  public mutating func received(_ bytes: some Sequence<UInt8>, now: UInt64) {
+  public mutating func received(_ bytes: UnsafeBufferPointer<UInt8>, now: UInt64) {
     if case .lingering = phase { return }  // dropped: the peer sent it before our response
     parser.append(bytes)
     lastReadAt = now
     if requestStartedAt == nil, parser.bufferedByteCount > 0 { requestStartedAt = now }
+  }
+
+  /// Bytes received, from any sequence (tests).
+  public mutating func received(_ bytes: some Sequence<UInt8>, now: UInt64) {
+    Array(bytes).withUnsafeBufferPointer { received($0, now: now) }
   }
 
   /// The peer sent EOF: requests already received are still answered, then the connection closes.

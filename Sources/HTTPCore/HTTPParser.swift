@@ -84,8 +84,15 @@ public struct HTTPParser {
     }
   }
 
-  public mutating func append(_ bytes: some Sequence<UInt8>) {
+  /// Bytes received, in order. (Concrete, not generic over sequences: called from another
+  /// module, a generic append was not specialized and copied byte by byte.)
+  public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
     buffer.append(contentsOf: bytes)
+  }
+
+  /// Bytes received, from any sequence (tests, the fuzzer).
+  public mutating func append(_ bytes: some Sequence<UInt8>) {
+    Array(bytes).withUnsafeBufferPointer { append($0) }
   }
 
   /// The next request, expectation or error in the bytes so far; nil when it needs more.
