@@ -253,6 +253,14 @@ public struct JSONWriter: ~Copyable {
     append(UInt8(ascii: "\""))
   }
 
+  /// UTF-8 text as a JSON string literal, with no comma before it.
+  @inlinable
+  public mutating func quoted(utf8: UnsafeBufferPointer<UInt8>) {
+    append(UInt8(ascii: "\""))
+    appendEscaped(utf8)
+    append(UInt8(ascii: "\""))
+  }
+
   /// Bytes copied as they are, with no comma before them.
   @inlinable @inline(__always)
   public mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) {

@@ -88,27 +88,42 @@ struct LineLogHandler: LogHandler {
 struct LogLineWriter {
   let format: LogFormat
 
-  func begin(time: [UInt8], level: Logger.Level, message: String, into line: inout JSONWriter) {
+  func begin(
+    time: [UInt8], level: Logger.Level, message: some LogText, into line: inout JSONWriter
+  ) {
     switch format {
     case .text:
       time.withUnsafeBufferPointer { line.raw($0) }
       line.raw(UInt8(ascii: " "))
-      Self.raw(level.rawValue, into: &line)
+      line.raw(Self.name(of: level))
       line.raw(UInt8(ascii: " "))
-      Self.raw(message, into: &line)
+      message.withBytes { line.raw($0) }
     case .json:
       line.raw(#"{"time":""#)
       time.withUnsafeBufferPointer { line.raw($0) }
       line.raw(#"","level":""#)
-      Self.raw(level.rawValue, into: &line)
+      line.raw(Self.name(of: level))
       line.raw(#"","message":"#)
-      line.quoted(message)
+      message.withBytes { line.quoted(utf8: $0) }
+    }
+  }
+
+  /// The level's name, as `Logger.Level.rawValue` spells it, without making a String.
+  private static func name(of level: Logger.Level) -> StaticString {
+    switch level {
+    case .trace: "trace"
+    case .debug: "debug"
+    case .info: "info"
+    case .notice: "notice"
+    case .warning: "warning"
+    case .error: "error"
+    case .critical: "critical"
     }
   }
 
   /// A text field: ` key=value`, the value quoted and escaped as a JSON string when it is
   /// empty or has spaces, controls, quotes or `=`; in JSON, `,"key":"value"`.
-  func field(_ key: String, _ value: some StringProtocol, into line: inout JSONWriter) {
+  func field(_ key: some LogText, _ value: some StringProtocol, into line: inout JSONWriter) {
     start(key, into: &line)
     let copied = value.utf8.withContiguousStorageIfAvailable { bytes in
       let needsQuotes =
@@ -121,7 +136,7 @@ struct LogLineWriter {
   }
 
   /// An integer field, a number in JSON too.
-  func field(_ key: String, integer: some BinaryInteger, into line: inout JSONWriter) {
+  func field(_ key: some LogText, integer: some BinaryInteger, into line: inout JSONWriter) {
     start(key, into: &line)
     if integer < 0 { line.raw(UInt8(ascii: "-")) }
     line.rawDecimal(UInt64(integer.magnitude))
@@ -140,29 +155,23 @@ struct LogLineWriter {
     line.raw(UInt8(ascii: "\n"))
   }
 
-  private func start(_ key: String, into line: inout JSONWriter) {
+  private func start(_ key: some LogText, into line: inout JSONWriter) {
     switch format {
     case .text:
       line.raw(UInt8(ascii: " "))
-      Self.raw(key, into: &line)
+      key.withBytes { line.raw($0) }
       line.raw(UInt8(ascii: "="))
     case .json:
       line.raw(UInt8(ascii: ","))
-      line.quoted(key)
+      key.withBytes { line.quoted(utf8: $0) }
       line.raw(UInt8(ascii: ":"))
     }
-  }
-
-  /// The UTF-8 of `text`, copied whole.
-  private static func raw(_ text: String, into line: inout JSONWriter) {
-    let copied: Void? = text.utf8.withContiguousStorageIfAvailable { line.raw($0) }
-    if copied == nil { Array(text.utf8).withUnsafeBufferPointer { line.raw($0) } }
   }
 
   private static func writeJSON(_ value: Logger.MetadataValue, into line: inout JSONWriter) {
     switch value {
     case .stringConvertible(let number as any BinaryInteger):
-      raw("\(number)", into: &line)
+      "\(number)".withBytes { line.raw($0) }
     case .string, .stringConvertible:
       line.quoted("\(value)")
     case .array(let elements):
@@ -182,5 +191,22 @@ struct LogLineWriter {
       }
       line.raw(UInt8(ascii: "}"))
     }
+  }
+}
+
+/// Text a log line copies whole: literal keys and messages (no String made), or Strings.
+protocol LogText {
+  func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result
+}
+
+extension StaticString: LogText {
+  func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    withUTF8Buffer(body)
+  }
+}
+
+extension String: LogText {
+  func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    utf8.withContiguousStorageIfAvailable(body) ?? Array(utf8).withUnsafeBufferPointer(body)
   }
 }

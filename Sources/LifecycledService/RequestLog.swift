@@ -17,11 +17,11 @@ final class RequestLog: HTTPRequestLog {
 
   func requestAnswered(_ request: HTTPRequest, status: HTTPStatus, microseconds: UInt64) {
     output.append(urgent: false) { time, line in
-      writer.begin(time: time, level: .info, message: "request", into: &line)
-      writer.field("duration_us", integer: microseconds, into: &line)
-      writer.field("method", request.method, into: &line)
-      writer.field("path", request.path, into: &line)
-      writer.field("status", integer: status.code, into: &line)
+      writer.begin(time: time, level: .info, message: "request" as StaticString, into: &line)
+      writer.field("duration_us" as StaticString, integer: microseconds, into: &line)
+      writer.field("method" as StaticString, request.method, into: &line)
+      writer.field("path" as StaticString, request.path, into: &line)
+      writer.field("status" as StaticString, integer: status.code, into: &line)
       writer.end(into: &line)
     }
   }
