@@ -15,7 +15,7 @@ import LifecycleEngine
 final class Route {
   /// How a route answers: from the API and the request, a response or a thrown `Problem` or
   /// `EngineError`.
-  typealias Handler = (LifecycleAPI, RouteRequest) throws -> APIResponse
+  typealias Handler = (LifecycleAPI, borrowing RouteRequest) throws -> APIResponse
 
   let method: String
   /// The path template as `openapi.yaml` writes it, such as `/v1/devices/{device}/apps/{app}`:

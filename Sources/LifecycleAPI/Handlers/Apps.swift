@@ -4,7 +4,7 @@ import LifecycleEngine
 /// `/v1/devices/{device}/apps` (and `/v1/apps` on the default device): apps, their events and
 /// their callbacks.
 extension LifecycleAPI {
-  func listApps(_ request: RouteRequest) throws -> APIResponse {
+  func listApps(_ request: borrowing RouteRequest) throws -> APIResponse {
     let apps = try engine.apps(on: request.device, now: request.now)
     return .json(200) { w in
       w.object { w in
@@ -14,23 +14,23 @@ extension LifecycleAPI {
     }
   }
 
-  func createApp(_ request: RouteRequest) throws -> APIResponse {
+  func createApp(_ request: borrowing RouteRequest) throws -> APIResponse {
     let spec = try Decode.app(try request.jsonBody())
     let app = try engine.createApp(spec, on: request.device, now: request.now)
     return .json(201) { $0.app(app) }
   }
 
-  func showApp(_ request: RouteRequest) throws -> APIResponse {
+  func showApp(_ request: borrowing RouteRequest) throws -> APIResponse {
     let app = try engine.app(request.app, on: request.device, now: request.now)
     return .json(200) { $0.app(app) }
   }
 
-  func removeApp(_ request: RouteRequest) throws -> APIResponse {
+  func removeApp(_ request: borrowing RouteRequest) throws -> APIResponse {
     try engine.removeApp(request.app, on: request.device, now: request.now)
     return .noContent
   }
 
-  func postAppEvents(_ request: RouteRequest) throws -> APIResponse {
+  func postAppEvents(_ request: borrowing RouteRequest) throws -> APIResponse {
     let (events, isArray) = try Decode.events(try request.jsonBody(), Decode.appEvent)
     return try results(isArray: isArray, device: request.device, app: request.app) {
       write throws(EngineError) in
@@ -46,7 +46,7 @@ extension LifecycleAPI {
     }
   }
 
-  func showCallbacks(_ request: RouteRequest) throws -> APIResponse {
+  func showCallbacks(_ request: borrowing RouteRequest) throws -> APIResponse {
     let query = request.query
     let callbacks = try engine.callbacks(
       of: request.app, on: request.device, since: try query.integer("since") ?? 0,

@@ -3,7 +3,7 @@ import LifecycleEngine
 
 /// `/v1/devices` and what hangs off a device: its events, clock, journal and jetsam log.
 extension LifecycleAPI {
-  func listDevices(_ request: RouteRequest) -> APIResponse {
+  func listDevices(_ request: borrowing RouteRequest) -> APIResponse {
     let devices = engine.devices(now: request.now)
     return .json(200) { w in
       w.object { w in
@@ -13,23 +13,23 @@ extension LifecycleAPI {
     }
   }
 
-  func createDevice(_ request: RouteRequest) throws -> APIResponse {
+  func createDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
     let spec = try Decode.device(try request.jsonBody())
     let device = try engine.createDevice(spec, now: request.now)
     return .json(201) { $0.device(device) }
   }
 
-  func showDevice(_ request: RouteRequest) throws -> APIResponse {
+  func showDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
     let device = try engine.device(request.device, now: request.now)
     return .json(200) { $0.device(device) }
   }
 
-  func removeDevice(_ request: RouteRequest) throws -> APIResponse {
+  func removeDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
     try engine.removeDevice(request.device, now: request.now)
     return .noContent
   }
 
-  func postDeviceEvents(_ request: RouteRequest) throws -> APIResponse {
+  func postDeviceEvents(_ request: borrowing RouteRequest) throws -> APIResponse {
     let (events, isArray) = try Decode.events(try request.jsonBody(), Decode.deviceEvent)
     return try results(isArray: isArray, device: request.device, app: nil) {
       write throws(EngineError) in
@@ -43,7 +43,7 @@ extension LifecycleAPI {
     }
   }
 
-  func showClock(_ request: RouteRequest) throws -> APIResponse {
+  func showClock(_ request: borrowing RouteRequest) throws -> APIResponse {
     let device = try engine.device(request.device, now: request.now)
     return .json(200) { w in
       w.object { w in
@@ -55,7 +55,7 @@ extension LifecycleAPI {
     }
   }
 
-  func advanceClock(_ request: RouteRequest) throws -> APIResponse {
+  func advanceClock(_ request: borrowing RouteRequest) throws -> APIResponse {
     var fields = Fields(try request.jsonBody())
     let seconds =
       fields.seconds("seconds", max: Validation.maxAdvanceSeconds, required: true) ?? .zero
@@ -75,7 +75,7 @@ extension LifecycleAPI {
     }
   }
 
-  func showJournal(_ request: RouteRequest) throws -> APIResponse {
+  func showJournal(_ request: borrowing RouteRequest) throws -> APIResponse {
     let query = request.query
     let page = try engine.journal(
       of: request.device, since: try query.integer("since") ?? 0, app: try query.appName("app"),
@@ -90,7 +90,7 @@ extension LifecycleAPI {
     }
   }
 
-  func showJetsamLog(_ request: RouteRequest) throws -> APIResponse {
+  func showJetsamLog(_ request: borrowing RouteRequest) throws -> APIResponse {
     let page = try engine.jetsamLog(of: request.device, now: request.now)
     return .json(200) { w in
       w.object { w in

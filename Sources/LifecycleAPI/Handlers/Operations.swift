@@ -7,11 +7,11 @@ extension LifecycleAPI {
   }
 
   /// 503 while the server drains, so that load balancers stop sending.
-  func readyz(_ request: RouteRequest) -> APIResponse {
+  func readyz(_ request: borrowing RouteRequest) -> APIResponse {
     request.isDraining ? .json(503, "status", "draining") : .json(200, "status", "ready")
   }
 
-  func health(_ request: RouteRequest) -> APIResponse {
+  func health(_ request: borrowing RouteRequest) -> APIResponse {
     .json(200) { w in
       w.object { w in
         w.member("status", unescaped: request.isDraining ? "draining" : "ok")
@@ -23,7 +23,7 @@ extension LifecycleAPI {
     }
   }
 
-  func metricsExposition(_ request: RouteRequest) -> APIResponse {
+  func metricsExposition(_ request: borrowing RouteRequest) -> APIResponse {
     APIResponse(
       status: 200, contentType: "text/plain; version=0.0.4",
       body: Array(metrics.exposition(devices: engine.devices(now: request.now)).utf8))
@@ -34,7 +34,7 @@ extension LifecycleAPI {
     APIResponse(status: 200, contentType: "application/yaml", body: PackageResources.openapi_yaml)
   }
 
-  func reset(_ request: RouteRequest) -> APIResponse {
+  func reset(_ request: borrowing RouteRequest) -> APIResponse {
     engine.reset(now: request.now)
     return .noContent
   }
