@@ -24,9 +24,9 @@ final class Route {
   let queryParameters: [String]
   let handler: Handler
   /// The template's segments after its leading `/`.
-  let segments: [Segment]
+  private let segments: [Segment]
 
-  enum Segment {
+  private enum Segment {
     /// Bytes of the template's static text, which lives as long as the program.
     case literal(UnsafeBufferPointer<UInt8>)
     case device
@@ -107,10 +107,6 @@ struct RouteRequest {
 struct Router {
   /// The routes, those of templates with fewer segments first (otherwise as declared).
   private let routes: [Route]
-  /// Every route's segments, one after the other, in the order of `routes`, and where each
-  /// route's begin: plain values, so that trying a route costs no reference counting.
-  private let segments: [Route.Segment]
-  private let segmentStarts: [Int]
   /// Where the routes of templates with each number of segments are in `routes`: a path is
   /// compared only with those of its length.
   private let bySegmentCount: [Range<Int>]
@@ -127,23 +123,6 @@ struct Router {
       return first..<end
     }
     self.routes = sorted
-    segments = sorted.flatMap(\.segments)
-    segmentStarts = sorted.reduce(into: [0]) { starts, route in
-      starts.append(starts.last! + route.segmentCount)
-    }
-  }
-
-  /// Whether the literal segments of route `index` are those of `path` (which has as many
-  /// segments as the route).
-  private func literalsMatch(
-    _ index: Int, _ path: PathSegments, in segments: UnsafeBufferPointer<Route.Segment>
-  ) -> Bool {
-    let start = segmentStarts[index]
-    for offset in 0..<path.count {
-      guard case .literal(let literal) = segments[start + offset] else { continue }
-      guard path.is(offset, literal) else { return false }
-    }
-    return true
   }
 
   /// What a path and method lead to.
@@ -165,8 +144,7 @@ struct Router {
       if segments.count >= 2, segments.is(0, "v1"), segments.is(1, "apps") { return nil }
       let wanted = method == "HEAD" ? "GET" : method
       var matched: (template: String, allowed: [String])?
-      for index in bySegmentCount[segments.count]
-      where self.segments.withUnsafeBufferPointer({ literalsMatch(index, segments, in: $0) }) {
+      for index in bySegmentCount[segments.count] {
         let route = routes[index]
         guard let names = route.captures(in: segments) else { continue }
         if route.method == wanted { return .route(route, device: names.device, app: names.app) }
