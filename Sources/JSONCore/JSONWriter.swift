@@ -267,6 +267,12 @@ public struct JSONWriter: ~Copyable {
     append(bytes)
   }
 
+  /// Bytes copied as they are, with no comma before them.
+  @inlinable @inline(__always)
+  public mutating func raw(_ bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { append($0) }
+  }
+
   /// Text copied as it is, with no comma before it.
   @inlinable @inline(__always)
   public mutating func raw(_ text: StaticString) {

@@ -1,5 +1,5 @@
 import JSONCore
-public import Logging
+import Logging
 
 #if canImport(Glibc)
   import Glibc
@@ -91,16 +91,25 @@ struct LogLineWriter {
   func begin(
     time: [UInt8], level: Logger.Level, message: some LogText, into line: inout JSONWriter
   ) {
+    beforeTime(into: &line)
+    line.raw(time)
+    afterTime(level: level, message: message, into: &line)
+  }
+
+  /// What a line has before its time: `{"time":"` in JSON, nothing in text.
+  func beforeTime(into line: inout JSONWriter) {
+    if format == .json { line.raw(#"{"time":""#) }
+  }
+
+  /// What follows the time up to the first field: the level and the message.
+  func afterTime(level: Logger.Level, message: some LogText, into line: inout JSONWriter) {
     switch format {
     case .text:
-      time.withUnsafeBufferPointer { line.raw($0) }
       line.raw(UInt8(ascii: " "))
       line.raw(Self.name(of: level))
       line.raw(UInt8(ascii: " "))
       message.withBytes { line.raw($0) }
     case .json:
-      line.raw(#"{"time":""#)
-      time.withUnsafeBufferPointer { line.raw($0) }
       line.raw(#"","level":""#)
       line.raw(Self.name(of: level))
       line.raw(#"","message":"#)
@@ -125,6 +134,11 @@ struct LogLineWriter {
   /// empty or has spaces, controls, quotes or `=`; in JSON, `,"key":"value"`.
   func field(_ key: some LogText, _ value: some StringProtocol, into line: inout JSONWriter) {
     start(key, into: &line)
+    self.value(value, into: &line)
+  }
+
+  /// A field's string value, after its key (`start`).
+  func value(_ value: some StringProtocol, into line: inout JSONWriter) {
     let copied = value.utf8.withContiguousStorageIfAvailable { bytes in
       let needsQuotes =
         format == .json || bytes.isEmpty
@@ -155,7 +169,8 @@ struct LogLineWriter {
     line.raw(UInt8(ascii: "\n"))
   }
 
-  private func start(_ key: some LogText, into line: inout JSONWriter) {
+  /// A field's key, with what separates it from what comes before and from its value.
+  func start(_ key: some LogText, into line: inout JSONWriter) {
     switch format {
     case .text:
       line.raw(UInt8(ascii: " "))
