@@ -13,6 +13,11 @@ public final class LifecycleAPI {
   @exclusivity(unchecked)  // one thread; see Engine
   var metrics = Metrics()
   private let router = Router(LifecycleAPI.routes)
+  /// Where JSON responses are written: one buffer, kept and grown as needed, as the loop
+  /// answers one request at a time (a buffer per response cost an allocation and a free).
+  /// Only `json(_:_:)` touches it, and what it is given writes JSON, never a response.
+  @exclusivity(unchecked)  // one thread; see Engine
+  private var writer = JSONWriter(capacity: 4096)
 
   public init(engine: Engine, version: String, now: Instant) {
     self.engine = engine
@@ -72,6 +77,20 @@ public final class LifecycleAPI {
     }
     metrics.count(request: template ?? "unmatched", status: response.status)
     return response
+  }
+}
+
+extension LifecycleAPI {
+  /// A JSON response whose body `write` writes.
+  func json(_ status: Int, _ write: (inout JSONWriter) -> Void) -> APIResponse {
+    writer.removeAll()
+    write(&writer)
+    return APIResponse(status: status, contentType: "application/json", body: writer.bytes)
+  }
+
+  /// A JSON response of one object with one string member, such as `{"status":"ok"}`.
+  func json(_ status: Int, _ name: StaticString, _ value: String) -> APIResponse {
+    json(status) { $0.object { $0.member(name, value) } }
   }
 }
 

@@ -40,18 +40,8 @@ public struct APIResponse: Sendable {
     self.body = body
   }
 
-  /// A JSON response whose body `write` writes.
-  static func json(_ status: Int, _ write: (inout JSONWriter) -> Void) -> APIResponse {
-    APIResponse(status: status, contentType: "application/json", body: JSONWriter.encode(write))
-  }
-
   /// 204: done, nothing to say.
   static let noContent = APIResponse(status: 204, contentType: "application/json", body: [])
-
-  /// A JSON response of one object with one string member, such as `{"status":"ok"}`.
-  static func json(_ status: Int, _ name: StaticString, _ value: String) -> APIResponse {
-    json(status) { $0.object { $0.member(name, value) } }
-  }
 }
 
 /// An error answered as an RFC 9457 problem document with a stable `type`.

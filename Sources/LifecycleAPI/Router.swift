@@ -161,25 +161,29 @@ struct Router {
   }
 }
 
-/// The segments of a path after its leading `/`, as ranges of its bytes, kept inline (no
-/// allocation).
+/// The segments of a path after its leading `/`, found in its bytes and kept inline: small
+/// enough to pass in registers, with no allocation.
 struct PathSegments {
   private let bytes: UnsafeBufferPointer<UInt8>
-  /// Room for the most segments a route has: a longer path matches none.
-  private var bounds = InlineArray<8, Range<Int>>(repeating: 0..<0)
+  /// Where each segment ends (at the `/` after it, or at the end of the path); the next starts
+  /// one byte later. Room for the most segments a route has: a longer path matches none.
+  private var ends = InlineArray<8, UInt32>(repeating: 0)
   private(set) var count = 0
 
   /// Nil unless the path starts with `/` and has no more segments than there is room for.
   init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-    guard bytes.first == UInt8(ascii: "/") else { return nil }
+    guard bytes.first == UInt8(ascii: "/"), bytes.count <= UInt32.max else { return nil }
     self.bytes = bytes
-    var start = 1
     for index in 1...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
-      guard count < bounds.count else { return nil }
-      bounds[count] = start..<index
+      guard count < ends.count else { return nil }
+      ends[count] = UInt32(index)
       count += 1
-      start = index + 1
     }
+  }
+
+  /// The bytes of segment `index`, as offsets into the path.
+  private func bounds(_ index: Int) -> Range<Int> {
+    (index == 0 ? 1 : Int(ends[index - 1]) + 1)..<Int(ends[index])
   }
 
   /// Whether segment `index` is `literal`.
@@ -189,14 +193,14 @@ struct PathSegments {
 
   /// Whether segment `index` is `literal`.
   func `is`(_ index: Int, _ literal: UnsafeBufferPointer<UInt8>) -> Bool {
-    let segment = bounds[index]
+    let segment = bounds(index)
     return segment.count == literal.count
       && memcmp(bytes.baseAddress! + segment.lowerBound, literal.baseAddress!, segment.count) == 0
   }
 
   /// Segment `index` as a name, or nil if it is empty.
   func name(_ index: Int) -> String? {
-    let segment = bounds[index]
+    let segment = bounds(index)
     guard !segment.isEmpty else { return nil }
     return String(decoding: UnsafeBufferPointer(rebasing: bytes[segment]), as: UTF8.self)
   }

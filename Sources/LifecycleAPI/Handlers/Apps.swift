@@ -6,7 +6,7 @@ import LifecycleEngine
 extension LifecycleAPI {
   func listApps(_ request: borrowing RouteRequest) throws -> APIResponse {
     let apps = try engine.apps(on: request.device, now: request.now)
-    return .json(200) { w in
+    return json(200) { w in
       w.object { w in
         w.key("apps")
         w.array(apps) { $0.app($1) }
@@ -17,12 +17,12 @@ extension LifecycleAPI {
   func createApp(_ request: borrowing RouteRequest) throws -> APIResponse {
     let spec = try Decode.app(try request.jsonBody())
     let app = try engine.createApp(spec, on: request.device, now: request.now)
-    return .json(201) { $0.app(app) }
+    return json(201) { $0.app(app) }
   }
 
   func showApp(_ request: borrowing RouteRequest) throws -> APIResponse {
     let app = try engine.app(request.app, on: request.device, now: request.now)
-    return .json(200) { $0.app(app) }
+    return json(200) { $0.app(app) }
   }
 
   func removeApp(_ request: borrowing RouteRequest) throws -> APIResponse {
@@ -52,7 +52,7 @@ extension LifecycleAPI {
       of: request.app, on: request.device, since: try query.integer("since") ?? 0,
       limit: try query.integer("limit", max: Validation.maxPageSize) ?? Validation.defaultPageSize,
       now: request.now)
-    return .json(200) { w in
+    return json(200) { w in
       w.object { w in
         w.key("callbacks")
         w.callbacks(callbacks)

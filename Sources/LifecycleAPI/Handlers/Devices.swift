@@ -5,7 +5,7 @@ import LifecycleEngine
 extension LifecycleAPI {
   func listDevices(_ request: borrowing RouteRequest) -> APIResponse {
     let devices = engine.devices(now: request.now)
-    return .json(200) { w in
+    return json(200) { w in
       w.object { w in
         w.key("devices")
         w.array(devices) { $0.device($1) }
@@ -16,12 +16,12 @@ extension LifecycleAPI {
   func createDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
     let spec = try Decode.device(try request.jsonBody())
     let device = try engine.createDevice(spec, now: request.now)
-    return .json(201) { $0.device(device) }
+    return json(201) { $0.device(device) }
   }
 
   func showDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
     let device = try engine.device(request.device, now: request.now)
-    return .json(200) { $0.device(device) }
+    return json(200) { $0.device(device) }
   }
 
   func removeDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
@@ -45,7 +45,7 @@ extension LifecycleAPI {
 
   func showClock(_ request: borrowing RouteRequest) throws -> APIResponse {
     let device = try engine.device(request.device, now: request.now)
-    return .json(200) { w in
+    return json(200) { w in
       w.object { w in
         w.member("device", unescaped: device.id)
         w.member("clock", device.clock)
@@ -63,7 +63,7 @@ extension LifecycleAPI {
     let outcome = try engine.advanceClock(of: request.device, by: seconds, now: request.now)
     record(outcome, device: request.device)
     let device = try engine.device(request.device, now: request.now)
-    return .json(200) { w in
+    return json(200) { w in
       w.object { w in
         w.member("advanced", seconds: seconds)
         w.member("now", time: device.now)
@@ -81,7 +81,7 @@ extension LifecycleAPI {
       of: request.device, since: try query.integer("since") ?? 0, app: try query.appName("app"),
       limit: try query.integer("limit", max: Validation.maxPageSize) ?? Validation.defaultPageSize,
       now: request.now)
-    return .json(200) { w in
+    return json(200) { w in
       w.object { w in
         w.key("entries")
         w.array(page.entries) { $0.journalEntry($1) }
@@ -92,7 +92,7 @@ extension LifecycleAPI {
 
   func showJetsamLog(_ request: borrowing RouteRequest) throws -> APIResponse {
     let page = try engine.jetsamLog(of: request.device, now: request.now)
-    return .json(200) { w in
+    return json(200) { w in
       w.object { w in
         w.key("kills")
         w.array(page.records) { $0.jetsamRecord($1) }

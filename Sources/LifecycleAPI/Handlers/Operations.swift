@@ -3,16 +3,16 @@ import JSONCore
 /// Probes, health, metrics, the contract and the reset (`openapi.yaml`).
 extension LifecycleAPI {
   func livez() -> APIResponse {
-    .json(200, "status", "ok")
+    json(200, "status", "ok")
   }
 
   /// 503 while the server drains, so that load balancers stop sending.
   func readyz(_ request: borrowing RouteRequest) -> APIResponse {
-    request.isDraining ? .json(503, "status", "draining") : .json(200, "status", "ready")
+    request.isDraining ? json(503, "status", "draining") : json(200, "status", "ready")
   }
 
   func health(_ request: borrowing RouteRequest) -> APIResponse {
-    .json(200) { w in
+    json(200) { w in
       w.object { w in
         w.member("status", unescaped: request.isDraining ? "draining" : "ok")
         w.member("version", version)
