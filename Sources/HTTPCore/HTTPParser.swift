@@ -51,6 +51,13 @@ public struct HTTPParser {
   /// Bytes of field lines read for the current request (headers, then trailers).
   private var fieldBytes = 0
   private var fieldCount = 0
+  /// Empty lines read since the last request.
+  private var emptyLines = 0
+
+  /// How many empty lines may come before a request line. RFC 9112 §2.2 asks servers to
+  /// ignore at least one (some clients send a CRLF after a body); a connection that sends
+  /// more is not sending requests, and gets 400 rather than a buffer that grows as it sends.
+  public static let maxEmptyLinesBeforeRequest = 16
 
   private enum State {
     case requestLine, headerFields
@@ -116,7 +123,15 @@ public struct HTTPParser {
         guard let line = try nextLine(limit: limit, tooLong: tooLong) else {
           return nil
         }
-        if line.isEmpty { continue }  // RFC 9112 §2.2: empty lines before a request are ignored
+        if line.isEmpty {
+          emptyLines += 1
+          guard emptyLines <= Self.maxEmptyLinesBeforeRequest else {
+            throw .badRequest(
+              "more than \(Self.maxEmptyLinesBeforeRequest) empty lines before a request line")
+          }
+          continue
+        }
+        emptyLines = 0
         let head = try withBytes(line, Self.requestLine)
         request = HTTPRequest(
           method: head.method, target: head.target, minorVersion: head.minorVersion)

@@ -140,6 +140,27 @@ func errorStatus(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Int? {
 
   @Test func leadingEmptyLinesAreIgnored() {
     #expect(events("\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n").count == 1)
+    let most = String(repeating: "\r\n", count: HTTPParser.maxEmptyLinesBeforeRequest)
+    #expect(
+      events(
+        most + "GET / HTTP/1.1\r\nHost: a\r\n\r\n" + most + "GET /2 HTTP/1.1\r\nHost: a\r\n\r\n"
+      )
+      .count == 2)
+  }
+
+  /// A stream of CRLFs once made the parser keep every byte it skipped (gigabytes from one
+  /// connection): past the bound it is a 400, whatever the bytes' split.
+  @Test func tooManyEmptyLinesBeforeARequestAreRefused() {
+    let flood = String(repeating: "\r\n", count: HTTPParser.maxEmptyLinesBeforeRequest + 1)
+    #expect(
+      events(flood + "GET / HTTP/1.1\r\nHost: a\r\n\r\n") == [
+        .error(.badRequest("more than 16 empty lines before a request line"))
+      ])
+    let endless = Array(String(repeating: "\r\n", count: 1000).utf8)
+    #expect(
+      events(endless, cuts: Array(stride(from: 2, to: endless.count, by: 2))) == [
+        .error(.badRequest("more than 16 empty lines before a request line"))
+      ])
   }
 
   // MARK: A. Framing and smuggling

@@ -63,6 +63,19 @@ import Testing
     }
   }
 
+  /// A connection that sends only CRLFs once made the server keep every byte (2 GB in
+  /// seconds): now it is answered 400 after the bound and closed, having sent 1 MiB of them.
+  @Test func floodOfEmptyLinesIsRefusedAndClosed() throws {
+    try withServer { live in
+      let client = live.connect()
+      client.send(String(repeating: "\r\n", count: 524_288))
+      let response = client.readUntilClosed()
+      #expect(statusCode(response) == 400)
+      #expect(response.hasSuffix(#""detail":"more than 16 empty lines before a request line"}"#))
+      #expect(live.freshRequestSucceeds())
+    }
+  }
+
   @Test func pipelinedRequestsAreAnsweredInOrder_A14() throws {
     try withServer { live in
       let client = live.connect()
