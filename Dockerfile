@@ -27,8 +27,11 @@ COPY --from=build /usr/local/bin/lifecycled /usr/local/bin/lifecycled
 # (docker run -v ./my.json:/etc/lifecycled/lifecycled.json:ro ...).
 COPY config/lifecycled.json /etc/lifecycled/lifecycled.json
 USER 10001:10001
-# Environment variables override the file: inside a container, listen on every interface.
+# Environment variables override the file: inside a container, listen on every interface and
+# answer any Host (a container is reached by names the image cannot know: its Compose service,
+# its Kubernetes Service); the Origin check and the optional token still apply.
 ENV LIFECYCLED_HOST=0.0.0.0 \
+    LIFECYCLED_ALLOWED_HOSTS=* \
     LIFECYCLED_PORT=8080 \
     LIFECYCLED_CONFIG=/etc/lifecycled/lifecycled.json
 EXPOSE 8080

@@ -12,6 +12,8 @@ public struct HTTPStatus: Hashable, Sendable {
   public static let created = HTTPStatus(201, "Created")
   public static let noContent = HTTPStatus(204, "No Content")
   public static let badRequest = HTTPStatus(400, "Bad Request")
+  public static let unauthorized = HTTPStatus(401, "Unauthorized")
+  public static let forbidden = HTTPStatus(403, "Forbidden")
   public static let notFound = HTTPStatus(404, "Not Found")
   public static let methodNotAllowed = HTTPStatus(405, "Method Not Allowed")
   public static let requestTimeout = HTTPStatus(408, "Request Timeout")
@@ -20,6 +22,7 @@ public struct HTTPStatus: Hashable, Sendable {
   public static let uriTooLong = HTTPStatus(414, "URI Too Long")
   public static let unsupportedMediaType = HTTPStatus(415, "Unsupported Media Type")
   public static let expectationFailed = HTTPStatus(417, "Expectation Failed")
+  public static let misdirectedRequest = HTTPStatus(421, "Misdirected Request")
   public static let unprocessableContent = HTTPStatus(422, "Unprocessable Content")
   public static let requestHeaderFieldsTooLarge = HTTPStatus(431, "Request Header Fields Too Large")
   public static let internalServerError = HTTPStatus(500, "Internal Server Error")
@@ -33,9 +36,10 @@ public struct HTTPStatus: Hashable, Sendable {
   }
 
   private static let known: [HTTPStatus] = [
-    .ok, .created, .noContent, .badRequest, .notFound, .methodNotAllowed, .requestTimeout,
-    .conflict, .contentTooLarge, .uriTooLong, .unsupportedMediaType, .expectationFailed,
-    .unprocessableContent, .requestHeaderFieldsTooLarge, .internalServerError, .notImplemented,
+    .ok, .created, .noContent, .badRequest, .unauthorized, .forbidden, .notFound,
+    .methodNotAllowed, .requestTimeout, .conflict, .contentTooLarge, .uriTooLong,
+    .unsupportedMediaType, .expectationFailed, .misdirectedRequest, .unprocessableContent,
+    .requestHeaderFieldsTooLarge, .internalServerError, .notImplemented,
     .serviceUnavailable, .httpVersionNotSupported,
   ]
 

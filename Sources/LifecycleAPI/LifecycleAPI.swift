@@ -19,10 +19,15 @@ public final class LifecycleAPI {
   @exclusivity(unchecked)  // one thread; see Engine
   private var writer = JSONWriter(capacity: 4096)
 
-  public init(engine: Engine, version: String, now: Instant) {
+  /// Who may use the API.
+  let access: AccessPolicy
+
+  public init(engine: Engine, version: String, now: Instant, access: AccessPolicy = AccessPolicy())
+  {
     self.engine = engine
     self.version = version
     startedAt = now
+    self.access = access
   }
 
   /// Fires every deadline of the realtime devices due by `now` (the server's timer calls it).
@@ -52,9 +57,11 @@ public final class LifecycleAPI {
     let response: APIResponse
     var template: String?
     do {
+      try checkAccess(request)
       switch router.match(method: request.method, path: request.path) {
       case .route(let route, let device, let app):
         template = route.template
+        try checkMediaType(request)
         let query = try Query(request.query, allowed: route.queryParameters)
         let routed = RouteRequest(
           request: consume request, device: device, app: app, query: query, now: now,
@@ -64,7 +71,8 @@ public final class LifecycleAPI {
         template = matched
         throw Problem(
           kind: .methodNotAllowed,
-          detail: "\(request.path) allows \(allowed.joined(separator: ", "))", allow: allowed)
+          detail: "\(request.path) allows \(allowed.joined(separator: ", "))",
+          headers: [("Allow", allowed.joined(separator: ", "))])
       case .notFound:
         throw Problem(kind: .notFound, detail: "no resource at \(request.path)")
       }
@@ -81,6 +89,48 @@ public final class LifecycleAPI {
 }
 
 extension LifecycleAPI {
+  /// Refuses a request the `AccessPolicy` does not let through: a foreign `Host` (421), an
+  /// `Origin` not allowed (403), a `/v1` or `/__admin` request without the token (401).
+  private func checkAccess(_ request: borrowing APIRequest) throws(Problem) {
+    if let host = request.host, !access.allows(host: host) {
+      throw Problem(
+        kind: .misdirected,
+        detail: "'\(host)' is not an address of this server; a name it should answer for "
+          + "belongs in allowedHosts (LIFECYCLED_ALLOWED_HOSTS)")
+    }
+    if let origin = request.origin, !access.allowedOrigins.contains(origin) {
+      throw Problem(
+        kind: .forbiddenOrigin,
+        detail: "requests from web pages are refused unless their origin is in allowedOrigins "
+          + "(LIFECYCLED_ALLOWED_ORIGINS); '\(origin)' is not")
+    }
+    if access.authToken != nil, request.path.hasPrefix("/v1") || request.path.hasPrefix("/__admin"),
+      !access.authorizes(request.authorization)
+    {
+      var problem = Problem(
+        kind: .unauthorized,
+        detail: request.authorization == nil
+          ? "this server requires 'Authorization: Bearer <token>' (authToken)"
+          : "the bearer token is not this server's")
+      problem.headers = [
+        (
+          "WWW-Authenticate",
+          request.authorization == nil ? "Bearer" : #"Bearer error="invalid_token""#
+        )
+      ]
+      throw problem
+    }
+  }
+
+  /// Refuses a body that is not JSON on any request that changes state, whether or not its
+  /// handler reads the body: a page's form or `text/plain` post must not reset the simulator.
+  private func checkMediaType(_ request: borrowing APIRequest) throws(Problem) {
+    guard !request.body.isEmpty, request.method != "GET", request.method != "HEAD",
+      request.mediaType != "application/json"
+    else { return }
+    throw .notJSON(request.mediaType)
+  }
+
   /// A JSON response whose body `write` writes.
   func json(_ status: Int, _ write: (inout JSONWriter) -> Void) -> APIResponse {
     writer.removeAll()
@@ -97,11 +147,7 @@ extension LifecycleAPI {
 extension RouteRequest {
   /// The JSON body of a request that must have one.
   func jsonBody() throws(Problem) -> JSONDocument {
-    guard request.mediaType == "application/json" else {
-      throw Problem(
-        kind: .unsupportedMediaType,
-        detail: "the body must be application/json, not \(request.mediaType ?? "absent")")
-    }
+    guard request.mediaType == "application/json" else { throw .notJSON(request.mediaType) }
     do {
       return try JSONDocument.parse(request.body)
     } catch {

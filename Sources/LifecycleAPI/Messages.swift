@@ -12,16 +12,23 @@ public struct APIRequest: Sendable {
   /// `HTTPFields.mediaType` reads `Content-Type`), if sent.
   public var mediaType: String?
   public var body: [UInt8]
+  /// `Host`, `Origin` and `Authorization`, for the `AccessPolicy`.
+  public var host: String?
+  public var origin: String?
+  public var authorization: String?
 
   public init(
     method: String, path: Substring, query: Substring? = nil, mediaType: String? = nil,
-    body: [UInt8] = []
+    body: [UInt8] = [], host: String? = nil, origin: String? = nil, authorization: String? = nil
   ) {
     self.method = method
     self.path = path
     self.query = query
     self.mediaType = mediaType
     self.body = body
+    self.host = host
+    self.origin = origin
+    self.authorization = authorization
   }
 }
 
@@ -29,14 +36,18 @@ public struct APIRequest: Sendable {
 public struct APIResponse: Sendable {
   public var status: Int
   public var contentType: String
-  /// The methods a 405 lists in `Allow`.
-  public var allow: [String]?
+  /// Fields the response needs besides its content type, such as `Allow` on a 405 or
+  /// `Location` on a 201.
+  public var headers: [(name: String, value: String)]
   public var body: [UInt8]
 
-  public init(status: Int, contentType: String, allow: [String]? = nil, body: [UInt8]) {
+  public init(
+    status: Int, contentType: String, headers: [(name: String, value: String)] = [],
+    body: [UInt8]
+  ) {
     self.status = status
     self.contentType = contentType
-    self.allow = allow
+    self.headers = headers
     self.body = body
   }
 
@@ -57,10 +68,16 @@ struct Problem: Error {
     case limitReached = "limit-reached"
     case permanent
     case eventRefused = "event-refused"
+    case unauthorized
+    case forbiddenOrigin = "forbidden-origin"
+    case misdirected = "misdirected-request"
 
     var status: Int {
       switch self {
       case .invalidJSON: 400
+      case .unauthorized: 401
+      case .forbiddenOrigin: 403
+      case .misdirected: 421
       case .notFound: 404
       case .methodNotAllowed: 405
       case .unsupportedMediaType: 415
@@ -80,6 +97,9 @@ struct Problem: Error {
       case .limitReached: "A limit is reached"
       case .permanent: "The resource cannot be removed"
       case .eventRefused: "The event is impossible in the current state"
+      case .unauthorized: "A bearer token is required"
+      case .forbiddenOrigin: "Requests from this origin are not allowed"
+      case .misdirected: "This server does not answer for this host"
       }
     }
   }
@@ -88,7 +108,8 @@ struct Problem: Error {
   var detail: String
   /// Extension members, such as `currentState` and `allowedEvents`.
   var extensions: [(String, JSONText)] = []
-  var allow: [String]?
+  /// Fields the response carries, such as `Allow` on a 405.
+  var headers: [(name: String, value: String)] = []
 
   var response: APIResponse {
     let document = JSONWriter.encode { w in
@@ -104,7 +125,15 @@ struct Problem: Error {
       }
     }
     return APIResponse(
-      status: kind.status, contentType: "application/problem+json", allow: allow, body: document)
+      status: kind.status, contentType: "application/problem+json", headers: headers,
+      body: document)
+  }
+
+  /// 415: a body that is not `application/json`.
+  static func notJSON(_ mediaType: String?) -> Problem {
+    Problem(
+      kind: .unsupportedMediaType,
+      detail: "the body must be application/json, not \(mediaType ?? "absent")")
   }
 
   static func validation(_ field: String, _ message: String) -> Problem {

@@ -15,11 +15,11 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
   let api: LifecycleAPI
 
   /// - Parameter now: the loop clock when the service starts, in milliseconds.
-  init(configuration: EngineConfiguration, now: UInt64, logger: Logger) {
+  init(configuration: EngineConfiguration, access: AccessPolicy, now: UInt64, logger: Logger) {
     let start = Instant(milliseconds: Int64(now))
     api = LifecycleAPI(
       engine: Engine(configuration: configuration, now: start), version: Version.current,
-      now: start)
+      now: start, access: access)
     api.onKill = { device, transition in
       var metadata: Logger.Metadata = [
         "device": "\(device)", "app": "\(transition.app)", "cause": "\(transition.cause.name)",
@@ -39,30 +39,35 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
     api.fireDeadlines(now: Instant(milliseconds: Int64(now)))
   }
 
-  /// The headers that name `contentType`; the JSON ones, which nearly every response has, are
-  /// made once.
+  /// The fields of a response of `contentType`: every API response tells browsers not to
+  /// guess its type (`nosniff`) and caches not to keep it (the simulator's state changes with
+  /// every event). The JSON ones, which nearly every response has, are made once.
   private static func headers(contentType: String?) -> HTTPFields {
     switch contentType {
-    case nil: HTTPFields()
+    case nil: plainHeaders
     case "application/json": jsonHeaders
-    case let other?: HTTPFields([("Content-Type", other)])
+    case let other?: HTTPFields([("Content-Type", other)] + plainFields)
     }
   }
 
-  private static let jsonHeaders = HTTPFields([("Content-Type", "application/json")])
+  private static let plainFields: [(name: String, value: String)] = [
+    ("X-Content-Type-Options", "nosniff"), ("Cache-Control", "no-store"),
+  ]
+  private static let plainHeaders = HTTPFields(plainFields)
+  private static let jsonHeaders = HTTPFields([("Content-Type", "application/json")] + plainFields)
 
   func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse {
     let (path, query) = request.pathAndQuery
+    let headers = request.headers
     let response = api.handle(
       APIRequest(
-        method: request.method, path: path, query: query,
-        mediaType: request.headers.mediaType, body: request.body),
+        method: request.method, path: path, query: query, mediaType: headers.mediaType,
+        body: request.body, host: headers["host"], origin: headers["origin"],
+        authorization: headers["authorization"]),
       now: Instant(milliseconds: Int64(context.now)), isDraining: context.isDraining)
-    var headers = Self.headers(contentType: response.body.isEmpty ? nil : response.contentType)
-    if let allow = response.allow {
-      headers.append(name: "Allow", value: allow.joined(separator: ", "))
-    }
+    var fields = Self.headers(contentType: response.body.isEmpty ? nil : response.contentType)
+    for (name, value) in response.headers { fields.append(name: name, value: value) }
     return HTTPResponse(
-      status: HTTPStatus(code: response.status), headers: headers, body: response.body)
+      status: HTTPStatus(code: response.status), headers: fields, body: response.body)
   }
 }

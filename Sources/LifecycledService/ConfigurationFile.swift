@@ -2,7 +2,7 @@ import Configuration
 import JSONCore
 
 /// A configuration file read for swift-configuration's `FileProvider`: one flat JSON object of
-/// keys to strings, numbers and booleans.
+/// keys to strings, numbers, booleans and lists of strings (`null`: not set).
 ///
 /// It parses with the API's strict JSON reader (duplicate keys, bad UTF-8 and trailing bytes
 /// are refused), so the service needs no full Foundation, and it converts only where nothing is
@@ -29,9 +29,11 @@ struct ConfigurationFileSnapshot: FileConfigSnapshot {
         throw ConfigurationError(key: key, message: "is not a configuration key")
       }
       switch value {
-      case .string, .integer, .double, .bool: continue
+      case .string, .integer, .double, .bool, .null: continue
+      case .array(let elements) where elements.allSatisfy({ $0.stringValue != nil }): continue
       default:
-        throw ConfigurationError(key: key, message: "must be a string, a number or a boolean")
+        throw ConfigurationError(
+          key: key, message: "must be a string, a number, a boolean, a list of strings or null")
       }
     }
     values = Dictionary(members) { first, _ in first }
@@ -39,7 +41,9 @@ struct ConfigurationFileSnapshot: FileConfigSnapshot {
 
   func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
     let name = key.components.joined(separator: ".")
-    guard let value = values[name] else { return LookupResult(encodedKey: name, value: nil) }
+    guard let value = values[name], value != .null else {
+      return LookupResult(encodedKey: name, value: nil)
+    }
     let content: ConfigContent? =
       switch (type, value) {
       case (.string, .string(let text)): .string(text)
@@ -48,6 +52,7 @@ struct ConfigurationFileSnapshot: FileConfigSnapshot {
       case (.int, .double(let number)): Int(exactly: number).map { .int($0) }
       case (.double, .integer(let number)): .double(Double(number))
       case (.double, .double(let number)): .double(number)
+      case (.stringArray, .array(let elements)): .stringArray(elements.compactMap(\.stringValue))
       default: nil
       }
     guard let content else {
@@ -58,4 +63,11 @@ struct ConfigurationFileSnapshot: FileConfigSnapshot {
 
   var description: String { "\(providerName)[\(values.count) values]" }
   var debugDescription: String { description }
+}
+
+extension JSON {
+  /// The text of a string value.
+  fileprivate var stringValue: String? {
+    if case .string(let text) = self { text } else { nil }
+  }
 }

@@ -24,7 +24,8 @@ public enum Service {
     configuration: ServiceConfiguration, logger: Logger, output: LogOutput
   ) -> HTTPServer {
     let responder = APIResponder(
-      configuration: configuration.engine, now: monotonicMilliseconds(), logger: logger)
+      configuration: configuration.engine, access: configuration.access,
+      now: monotonicMilliseconds(), logger: logger)
     let requestLog =
       configuration.logLevel <= .info
       ? RequestLog(format: configuration.logFormat, output: output) : nil

@@ -1,5 +1,6 @@
 import Configuration
 public import HTTPServer
+public import LifecycleAPI
 public import LifecycleEngine
 public import Logging
 
@@ -8,6 +9,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
   public var server = HTTPServerConfiguration()
   /// The simulator's settings; their configuration keys come with the API's realtime scheduler.
   public var engine = EngineConfiguration()
+  /// Who may use the API: hosts, origins, token.
+  public var access = AccessPolicy()
   public var logLevel = Logger.Level.info
   public var logFormat = LogFormat.text
 
@@ -106,6 +109,16 @@ struct Setting {
         "lingerSeconds",
         "after a closing response, the client's remaining bytes are drained this long",
         \.server.connection.lingerTimeout),
+      list(
+        "allowedHosts",
+        "host names answered besides IP addresses and localhost (name, .domain, or *)",
+        \.access.allowedHosts),
+      list(
+        "allowedOrigins", "origins whose web pages may call the API (none by default)",
+        \.access.allowedOrigins),
+      secret(
+        "authToken", "bearer token every /v1 and /__admin request must carry (none by default)",
+        \.access.authToken),
       logLevel(),
       choice("logFormat", "log lines as text or json", \.logFormat),
       choice(
@@ -179,6 +192,36 @@ struct Setting {
     make(
       key, summary, path, expected: "a non-empty string", read: { $0.string(forKey: $1) },
       convert: { $0.isEmpty ? nil : $0 }, render: { "\"\($0)\"" })
+  }
+
+  /// A list of strings: an array in the file, comma-separated in a variable or flag.
+  private static func list(
+    _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, [String]>
+  ) -> Setting {
+    func read(_ reader: ConfigReader, _ key: ConfigKey) -> [String]? {
+      reader.stringArray(forKey: key)
+        ?? reader.string(forKey: key).map { $0.split(separator: ",").map(String.init) }
+    }
+    func convert(_ values: [String]) -> [String]? {
+      let trimmed = values.map {
+        String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+      }
+      return trimmed.contains(where: \.isEmpty) ? nil : trimmed
+    }
+    return make(
+      key, summary, path, expected: "a list of non-empty strings", read: read, convert: convert,
+      render: { "[" + $0.map { "\"\($0)\"" }.joined(separator: ", ") + "]" })
+  }
+
+  /// A string that is never printed back: the printed configuration says only whether it is
+  /// set.
+  private static func secret(
+    _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, String?>
+  ) -> Setting {
+    func convert(_ value: String) -> String?? { value.isEmpty ? nil : .some(value) }
+    return make(
+      key, summary, path, expected: "a non-empty string", read: { $0.string(forKey: $1) },
+      convert: convert, render: { $0 == nil ? "null" : "\"(set)\"" })
   }
 
   private static func integer(
@@ -259,6 +302,7 @@ struct Setting {
     let present =
       reader.string(forKey: ConfigKey(key)) != nil || reader.double(forKey: ConfigKey(key)) != nil
       || reader.bool(forKey: ConfigKey(key)) != nil
+      || reader.stringArray(forKey: ConfigKey(key)) != nil
     if present { throw ConfigurationError(key: key, message: "must be \(expected)") }
     return nil
   }

@@ -192,7 +192,15 @@ struct ConfigurationFileTests {
 
   @Test(arguments: [
     (#"{"prot": 1}"#, "prot", "is not a configuration key (in FILE)"),
-    (#"{"host": ["0.0.0.0"]}"#, "host", "must be a string, a number or a boolean (in FILE)"),
+    (#"{"host": ["0.0.0.0"]}"#, "host", "must be a non-empty string"),
+    (
+      #"{"allowedHosts": [1]}"#, "allowedHosts",
+      "must be a string, a number, a boolean, a list of strings or null (in FILE)"
+    ),
+    (
+      #"{"allowedOrigins": "http://a, "}"#, "allowedOrigins",
+      #"must be a list of non-empty strings, not ["http://a", " "]"#
+    ),
     (#"[1]"#, "config", "must hold one JSON object (in FILE)"),
     (#"{"port": 8080.5}"#, "port", "must be an integer from 0 to 65535"),
     (#"{"port": true}"#, "port", "must be an integer from 0 to 65535"),

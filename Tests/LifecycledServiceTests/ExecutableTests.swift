@@ -28,12 +28,41 @@ import Testing
     #expect(service.log.contains("method=GET path=/health status=200"))
   }
 
+  /// What a web page's requests get from the real binary over curl: a cross-origin `text/plain`
+  /// reset (a "simple" request, sent without a preflight) and a rebound `Host` are refused with
+  /// problem documents, and the simulator keeps its app.
+  @Test func browserRequestsAreRefused() throws {
+    let service = try RunningService(["--port", "0"])
+    let base = "http://127.0.0.1:\(service.port)"
+    #expect(try curl("\(base)/v1/apps", post: #"{"name":"kept"}"#).hasPrefix("201 "))
+    let crossOrigin = try execute(
+      URL(fileURLWithPath: "/usr/bin/curl"),
+      [
+        "-s", "-i", "-H", "Origin: https://attacker.example", "-H", "Content-Type: text/plain",
+        "--data", "x", "\(base)/__admin/reset",
+      ]
+    ).output
+    #expect(crossOrigin.hasPrefix("HTTP/1.1 403 Forbidden\r\n"))
+    #expect(crossOrigin.contains("\r\nContent-Type: application/problem+json\r\n"))
+    #expect(
+      crossOrigin.contains("\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n"))
+    let rebound = try execute(
+      URL(fileURLWithPath: "/usr/bin/curl"),
+      ["-s", "-w", " %{http_code}", "-H", "Host: attacker.example", "\(base)/v1/apps"]
+    ).output
+    #expect(rebound.hasSuffix(" 421"))
+    #expect(rebound.contains(#""type":"urn:lifecycled:problem:misdirected-request""#))
+    #expect(try curl("\(base)/v1/apps/kept").hasPrefix("200 "))
+    service.signal(SIGTERM)
+    #expect(service.waitForExit() == 0)
+  }
+
   /// Request lines wait in the log's buffer; SIGTERM writes every one before the exit.
   @Test func sigtermLosesNoBufferedLogLine() throws {
     let service = try RunningService(["--port", "0"])
     do {
       let connection = try RawConnection(port: service.port)
-      for _ in 0..<300 { connection.send("GET /livez HTTP/1.1\r\nHost: x\r\n\r\n") }
+      for _ in 0..<300 { connection.send("GET /livez HTTP/1.1\r\nHost: localhost\r\n\r\n") }
       #expect(connection.receiveOKs(300))
     }
     service.signal(SIGTERM)
@@ -108,7 +137,8 @@ import Testing
     let connection = try RawConnection(port: service.port)
     func requests(_ count: Int) -> Bool {
       (0..<(count / 100)).allSatisfy { _ in
-        connection.send(String(repeating: "GET /health HTTP/1.1\r\nHost: t\r\n\r\n", count: 100))
+        connection.send(
+          String(repeating: "GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n", count: 100))
         return connection.receiveOKs(100)
       }
     }
@@ -158,7 +188,7 @@ import Testing
 
   /// A POST request with a JSON body, on the wire.
   func post(_ path: String, _ body: String) -> String {
-    "POST \(path) HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+    "POST \(path) HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
       + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
   }
 

@@ -17,7 +17,9 @@ extension LifecycleAPI {
   func createApp(_ request: borrowing RouteRequest) throws -> APIResponse {
     let spec = try Decode.app(try request.jsonBody())
     let app = try engine.createApp(spec, on: request.device, now: request.now)
-    return json(201) { $0.app(app) }
+    var response = json(201) { $0.app(app) }
+    response.headers = [("Location", "/v1/devices/\(request.device)/apps/\(app.name)")]
+    return response
   }
 
   func showApp(_ request: borrowing RouteRequest) throws -> APIResponse {

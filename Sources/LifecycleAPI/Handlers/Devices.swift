@@ -16,7 +16,9 @@ extension LifecycleAPI {
   func createDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
     let spec = try Decode.device(try request.jsonBody())
     let device = try engine.createDevice(spec, now: request.now)
-    return json(201) { $0.device(device) }
+    var response = json(201) { $0.device(device) }
+    response.headers = [("Location", "/v1/devices/\(device.id)")]
+    return response
   }
 
   func showDevice(_ request: borrowing RouteRequest) throws -> APIResponse {

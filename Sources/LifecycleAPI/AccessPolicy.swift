@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Who may use the API. A web page on any site can send requests to a port on the machine
+/// that shows it, so by default only requests that no page can forge are answered:
+///
+/// - `Host` must name this server: an IP address, `localhost` (or a name under `.localhost`),
+///   or one of `allowedHosts`. A page that rebinds its own DNS name to 127.0.0.1 sends its
+///   own name, and gets 421.
+/// - A request with an `Origin` (which browsers add to cross-origin requests and to every
+///   `POST`) must come from one of `allowedOrigins`, none by default; others get 403.
+/// - With `authToken` set, every `/v1` and `/__admin` request needs
+///   `Authorization: Bearer <token>` (401 without it); the probes never do.
+///
+/// Curl, test harnesses and kubelet probes send no `Origin` and address the server by IP
+/// address, `localhost` or a name the operator lists, so they pass.
+public struct AccessPolicy: Sendable, Equatable {
+  /// Host names answered besides IP addresses and `localhost`: a name (`lifecycled`), a
+  /// domain and its subdomains (`.ci.example`), or `*` for any name.
+  public var allowedHosts: [String] = []
+  /// Origins whose pages may call the API, such as `http://localhost:3000`.
+  public var allowedOrigins: [String] = []
+  /// The bearer token `/v1` and `/__admin` requests must carry, if set.
+  public var authToken: String?
+
+  public init() {}
+
+  /// Whether a `Host` field value (a name or address, and perhaps a port) names this server.
+  func allows(host field: String) -> Bool {
+    let name = Self.name(inHost: field).lowercased()
+    if name == "localhost" || name.hasSuffix(".localhost") || Self.isAddress(name) {
+      return true
+    }
+    return allowedHosts.contains { allowed in
+      let allowed = allowed.lowercased()
+      if allowed == "*" { return true }
+      if allowed.hasPrefix(".") { return name == allowed.dropFirst() || name.hasSuffix(allowed) }
+      return name == allowed
+    }
+  }
+
+  /// Whether `authorization` (the field's value) carries the token, compared in time that
+  /// does not depend on where the two differ.
+  func authorizes(_ authorization: String?) -> Bool {
+    guard let authToken else { return true }
+    guard let authorization, authorization.utf8.count == authToken.utf8.count + 7,
+      authorization.lowercased().hasPrefix("bearer ")
+    else { return false }
+    var difference: UInt8 = 0
+    for (sent, expected) in zip(authorization.utf8.dropFirst(7), authToken.utf8) {
+      difference |= sent ^ expected
+    }
+    return difference == 0
+  }
+
+  /// `example.com` of `example.com:8080`; `[::1]` stays whole.
+  private static func name(inHost field: String) -> Substring {
+    if field.hasPrefix("["), let end = field.firstIndex(of: "]") { return field[...end] }
+    guard let colon = field.lastIndex(of: ":") else { return field[...] }
+    return field[..<colon]
+  }
+
+  /// Whether `name` is an IPv4 address or a bracketed IPv6 address: no DNS name, so no page
+  /// can rebind it.
+  private static func isAddress(_ name: String) -> Bool {
+    var address = in6_addr()
+    if name.hasPrefix("["), name.hasSuffix("]") {
+      return inet_pton(AF_INET6, String(name.dropFirst().dropLast()), &address) == 1
+    }
+    return inet_pton(AF_INET, name, &address) == 1
+  }
+}

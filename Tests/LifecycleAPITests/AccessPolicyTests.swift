@@ -1,0 +1,133 @@
+import JSONCore
+import LifecycleEngine
+import Testing
+
+@testable import LifecycleAPI
+
+/// The `AccessPolicy`: what a web page, a rebound DNS name or a client without the token gets,
+/// and that none of them changes anything.
+struct AccessPolicyTests {
+  func api(_ configure: (inout AccessPolicy) -> Void = { _ in }) -> LifecycleAPI {
+    var access = AccessPolicy()
+    configure(&access)
+    return LifecycleAPI(
+      engine: Engine(configuration: EngineConfiguration(), now: .zero), version: "9.9.9",
+      now: .zero, access: access)
+  }
+
+  func call(
+    _ api: LifecycleAPI, _ method: String, _ path: String, body: String = "",
+    mediaType: String? = nil, host: String? = "127.0.0.1:8080", origin: String? = nil,
+    authorization: String? = nil
+  ) -> (status: Int, body: String, headers: [String: String]) {
+    let response = api.handle(
+      APIRequest(
+        method: method, path: path[...], mediaType: mediaType, body: Array(body.utf8),
+        host: host, origin: origin, authorization: authorization),
+      now: .zero)
+    return (
+      response.status, String(decoding: response.body, as: UTF8.self),
+      Dictionary(response.headers.map { ($0.name, $0.value) }) { $1 }
+    )
+  }
+
+  @Test(arguments: [
+    "127.0.0.1", "127.0.0.1:8080", "localhost", "LOCALHOST:80", "app.localhost:8080", "[::1]",
+    "[::1]:8080", "10.1.2.3:9",
+  ])
+  func addressesAndLocalhostAreAnswered(host: String) {
+    #expect(call(api(), "GET", "/v1/apps", host: host).status == 200)
+  }
+
+  /// A page whose DNS name was rebound to 127.0.0.1 sends its own name.
+  @Test func aForeignHostIs421AndChangesNothing() {
+    let api = api()
+    let response = call(api, "POST", "/__admin/reset", host: "attacker.example:8080")
+    #expect(response.status == 421)
+    #expect(
+      response.body
+        == #"{"type":"urn:lifecycled:problem:misdirected-request","title":"This server does not answer for this host","status":421,"detail":"'attacker.example:8080' is not an address of this server; a name it should answer for belongs in allowedHosts (LIFECYCLED_ALLOWED_HOSTS)"}"#
+    )
+    #expect(call(api, "GET", "/health", host: "lifecycled").status == 421)
+  }
+
+  @Test(
+    arguments: [
+      (["lifecycled"], "lifecycled:8080", 200), (["LifeCycled"], "lifecycled", 200),
+      ([".ci.example"], "ci.example", 200), ([".ci.example"], "a.b.ci.example:1", 200),
+      ([".ci.example"], "evilci.example", 421), (["*"], "anything.example", 200),
+      (["lifecycled"], "lifecycled.evil", 421),
+    ] as [([String], String, Int)])
+  func allowedHostsAreAnswered(allowed: [String], host: String, status: Int) {
+    #expect(call(api { $0.allowedHosts = allowed }, "GET", "/livez", host: host).status == status)
+  }
+
+  /// A cross-origin `POST` with `text/plain` is a "simple" request: the browser sends it
+  /// without asking first, so the server must refuse it itself.
+  @Test func aCrossOriginResetIs403AndResetsNothing() {
+    let api = api()
+    #expect(
+      call(api, "POST", "/v1/apps", body: #"{"name":"a"}"#, mediaType: "application/json").status
+        == 201)
+    let response = call(
+      api, "POST", "/__admin/reset", body: "x", mediaType: "text/plain",
+      origin: "https://attacker.example")
+    #expect(response.status == 403)
+    #expect(
+      response.body
+        == #"{"type":"urn:lifecycled:problem:forbidden-origin","title":"Requests from this origin are not allowed","status":403,"detail":"requests from web pages are refused unless their origin is in allowedOrigins (LIFECYCLED_ALLOWED_ORIGINS); 'https://attacker.example' is not"}"#
+    )
+    #expect(call(api, "GET", "/v1/apps/a").status == 200)
+  }
+
+  @Test func anAllowedOriginIsAnswered() {
+    let api = api { $0.allowedOrigins = ["http://localhost:3000"] }
+    #expect(call(api, "GET", "/v1/apps", origin: "http://localhost:3000").status == 200)
+    #expect(call(api, "GET", "/v1/apps", origin: "http://localhost:3001").status == 403)
+  }
+
+  /// Every request that changes state and has a body needs JSON, even where the body is
+  /// ignored: a form post to `/__admin/reset` is refused and resets nothing.
+  @Test func aNonJSONBodyOnAnyPostIs415() {
+    let api = api()
+    _ = call(api, "POST", "/v1/apps", body: #"{"name":"a"}"#, mediaType: "application/json")
+    let response = call(
+      api, "POST", "/__admin/reset", body: "a=b", mediaType: "application/x-www-form-urlencoded")
+    #expect(response.status == 415)
+    #expect(
+      response.body.contains(
+        #""detail":"the body must be application/json, not application/x-www-form-urlencoded""#))
+    #expect(call(api, "DELETE", "/v1/apps/a", body: "x", mediaType: "text/plain").status == 415)
+    #expect(call(api, "GET", "/v1/apps/a").status == 200)
+    #expect(call(api, "POST", "/__admin/reset").status == 204)
+  }
+
+  @Test func withATokenV1AndAdminNeedIt() {
+    let api = api { $0.authToken = "s3cret" }
+    let missing = call(api, "POST", "/__admin/reset")
+    #expect(missing.status == 401)
+    #expect(missing.headers["WWW-Authenticate"] == "Bearer")
+    #expect(
+      missing.body.contains(
+        #""detail":"this server requires 'Authorization: Bearer <token>' (authToken)""#))
+    let wrong = call(api, "GET", "/v1/apps", authorization: "Bearer s3creT")
+    #expect(wrong.status == 401)
+    #expect(wrong.headers["WWW-Authenticate"] == #"Bearer error="invalid_token""#)
+    #expect(call(api, "GET", "/v1/apps", authorization: "Bearer s3cret").status == 200)
+    #expect(call(api, "GET", "/v1/apps", authorization: "bearer s3cret").status == 200)
+    #expect(call(api, "GET", "/v1/apps", authorization: "Bearer s3cret2").status == 401)
+    for probe in ["/livez", "/readyz", "/health", "/metrics", "/openapi.yaml"] {
+      #expect(call(api, "GET", probe).status == 200, "\(probe) needs no token")
+    }
+  }
+
+  @Test func createdResourcesHaveALocation() {
+    let api = api()
+    let device = call(
+      api, "POST", "/v1/devices", body: #"{"id":"ci-1"}"#, mediaType: "application/json")
+    #expect(device.status == 201)
+    #expect(device.headers["Location"] == "/v1/devices/ci-1")
+    let app = call(api, "POST", "/v1/apps", body: #"{"name":"a"}"#, mediaType: "application/json")
+    #expect(app.headers["Location"] == "/v1/devices/default/apps/a")
+  }
+}
