@@ -29,16 +29,23 @@ public struct AccessPolicy: Sendable, Equatable {
   public init() {}
 
   /// Whether a `Host` field value (a name or address, and perhaps a port) names this server.
+  /// Read as bytes: it is checked on every request, and Character-wise String work cost more
+  /// than the request.
   func allows(host field: String) -> Bool {
-    let name = Self.name(inHost: field).lowercased()
-    if name == "localhost" || name.hasSuffix(".localhost") || Self.isAddress(name) {
-      return true
-    }
-    return allowedHosts.contains { allowed in
-      let allowed = allowed.lowercased()
-      if allowed == "*" { return true }
-      if allowed.hasPrefix(".") { return name == allowed.dropFirst() || name.hasSuffix(allowed) }
-      return name == allowed
+    var field = field
+    return field.withUTF8 { bytes in
+      let name = Self.name(inHost: bytes)
+      if Self.isAddress(name) { return true }
+      let lowered = String(decoding: name.lazy.map(Self.lowercased), as: UTF8.self)
+      if lowered == "localhost" || lowered.hasSuffix(".localhost") { return true }
+      return allowedHosts.contains { allowed in
+        let allowed = allowed.lowercased()
+        if allowed == "*" { return true }
+        if allowed.hasPrefix(".") {
+          return lowered == allowed.dropFirst() || lowered.hasSuffix(allowed)
+        }
+        return lowered == allowed
+      }
     }
   }
 
@@ -57,19 +64,29 @@ public struct AccessPolicy: Sendable, Equatable {
   }
 
   /// `example.com` of `example.com:8080`; `[::1]` stays whole.
-  private static func name(inHost field: String) -> Substring {
-    if field.hasPrefix("["), let end = field.firstIndex(of: "]") { return field[...end] }
-    guard let colon = field.lastIndex(of: ":") else { return field[...] }
-    return field[..<colon]
+  private static func name(inHost field: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    if field.first == UInt8(ascii: "["), let end = field.firstIndex(of: UInt8(ascii: "]")) {
+      return UnsafeBufferPointer(rebasing: field[...end])
+    }
+    guard let colon = field.lastIndex(of: UInt8(ascii: ":")) else { return field }
+    return UnsafeBufferPointer(rebasing: field[..<colon])
+  }
+
+  private static func lowercased(_ byte: UInt8) -> UInt8 {
+    (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
   }
 
   /// Whether `name` is an IPv4 address or a bracketed IPv6 address: no DNS name, so no page
   /// can rebind it.
-  private static func isAddress(_ name: String) -> Bool {
-    var address = in6_addr()
-    if name.hasPrefix("["), name.hasSuffix("]") {
-      return inet_pton(AF_INET6, String(name.dropFirst().dropLast()), &address) == 1
+  private static func isAddress(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    let isIPv6 = name.first == UInt8(ascii: "[") && name.last == UInt8(ascii: "]")
+    let text = isIPv6 ? UnsafeBufferPointer(rebasing: name.dropFirst().dropLast()) : name
+    guard text.count < 64 else { return false }
+    return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { terminated in
+      for (index, byte) in text.enumerated() { terminated[index] = CChar(bitPattern: byte) }
+      terminated[text.count] = 0
+      var address = in6_addr()
+      return inet_pton(isIPv6 ? AF_INET6 : AF_INET, terminated.baseAddress, &address) == 1
     }
-    return inet_pton(AF_INET, name, &address) == 1
   }
 }
