@@ -20,7 +20,11 @@
 public struct AccessPolicy: Sendable, Equatable {
   /// Host names answered besides IP addresses and `localhost`: a name (`lifecycled`), a
   /// domain and its subdomains (`.ci.example`), or `*` for any name.
-  public var allowedHosts: [String] = []
+  public var allowedHosts: [String] = [] {
+    didSet { hostPatterns = allowedHosts.map { $0.lowercased() } }
+  }
+  /// `allowedHosts` in lowercase, as `Host` values are compared: made once, not per request.
+  private var hostPatterns: [String] = []
   /// Origins whose pages may call the API, such as `http://localhost:3000`.
   public var allowedOrigins: [String] = []
   /// The bearer token `/v1` and `/__admin` requests must carry, if set.
@@ -38,8 +42,7 @@ public struct AccessPolicy: Sendable, Equatable {
       if Self.isAddress(name) { return true }
       let lowered = String(decoding: name.lazy.map(Self.lowercased), as: UTF8.self)
       if lowered == "localhost" || lowered.hasSuffix(".localhost") { return true }
-      return allowedHosts.contains { allowed in
-        let allowed = allowed.lowercased()
+      return hostPatterns.contains { allowed in
         if allowed == "*" { return true }
         if allowed.hasPrefix(".") {
           return lowered == allowed.dropFirst() || lowered.hasSuffix(allowed)

@@ -138,6 +138,13 @@ extension LifecycleAPI {
     return APIResponse(status: status, contentType: "application/json", body: writer.bytes)
   }
 
+  /// 201: the resource `write` writes was created at `location`.
+  func created(at location: String, _ write: (inout JSONWriter) -> Void) -> APIResponse {
+    var response = json(201, write)
+    response.headers = [("Location", location)]
+    return response
+  }
+
   /// A JSON response of one object with one string member, such as `{"status":"ok"}`.
   func json(_ status: Int, _ name: StaticString, _ value: String) -> APIResponse {
     json(status) { $0.object { $0.member(name, value) } }

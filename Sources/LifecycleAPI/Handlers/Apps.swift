@@ -17,9 +17,7 @@ extension LifecycleAPI {
   func createApp(_ request: borrowing RouteRequest) throws -> APIResponse {
     let spec = try Decode.app(try request.jsonBody())
     let app = try engine.createApp(spec, on: request.device, now: request.now)
-    var response = json(201) { $0.app(app) }
-    response.headers = [("Location", "/v1/devices/\(request.device)/apps/\(app.name)")]
-    return response
+    return created(at: "/v1/devices/\(request.device)/apps/\(app.name)") { $0.app(app) }
   }
 
   func showApp(_ request: borrowing RouteRequest) throws -> APIResponse {

@@ -16,9 +16,7 @@ extension LifecycleAPI {
   func createDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
     let spec = try Decode.device(try request.jsonBody())
     let device = try engine.createDevice(spec, now: request.now)
-    var response = json(201) { $0.device(device) }
-    response.headers = [("Location", "/v1/devices/\(device.id)")]
-    return response
+    return created(at: "/v1/devices/\(device.id)") { $0.device(device) }
   }
 
   func showDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
