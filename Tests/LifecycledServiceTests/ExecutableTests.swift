@@ -120,7 +120,14 @@ import Testing
     #expect(service.process.isRunning)
     let descriptors = try FileManager.default.contentsOfDirectory(
       atPath: "/proc/\(service.process.processIdentifier)/fd")
-    #expect(descriptors.count == 64, "the server should have run out of descriptors")
+    let targets = descriptors.map { descriptor in
+      (try? FileManager.default.destinationOfSymbolicLink(
+        atPath: "/proc/\(service.process.processIdentifier)/fd/\(descriptor)")) ?? "?"
+    }
+    #expect(
+      descriptors.count == 64,
+      "the server should have run out of descriptors: \(zip(descriptors, targets).sorted { $0.0 < $1.0 })"
+    )
     #expect(clients?.count == 100)
     clients = nil  // every client closes its socket
     usleep(300_000)
