@@ -134,6 +134,12 @@ public struct ConnectionStateMachine {
     quiescing = true
   }
 
+  /// The server will not serve this connection (too many from its address): it answers
+  /// `error` at once and closes, whatever the peer sends.
+  public mutating func refuse(with error: HTTPError, at now: Moment) {
+    fail(with: error, at: now)
+  }
+
   /// The timer armed for `deadline` fired: a request cut short gets 408, an idle connection
   /// or a stalled write is closed silently.
   public mutating func deadlineReached(at now: Moment) {
@@ -209,6 +215,17 @@ public struct ConnectionStateMachine {
   public var wantsToRead: Bool {
     switch phase {
     case .reading: !peerHasClosed && parser.bufferedByteCount < configuration.maxBufferedBytes
+    case .lingering: true
+    case .dispatched, .writing, .closed: false
+    }
+  }
+
+  /// Whether the server may close the connection to make room for another: it waits for a
+  /// first request or between requests (RFC 9112 §9.3: a client must expect an idle
+  /// connection to close), or lingers after its last response. A request begun is never cut.
+  public var isReclaimable: Bool {
+    switch phase {
+    case .reading: pending == nil && requestStartedAt == nil && parser.bufferedByteCount == 0
     case .lingering: true
     case .dispatched, .writing, .closed: false
     }

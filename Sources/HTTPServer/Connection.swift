@@ -23,6 +23,8 @@ final class Connection {
   /// The handles are being closed: libuv calls nothing of ours but the close callbacks.
   private var isClosing = false
   private var openHandles = 2
+  /// Where the connection comes from, for the per-address limit.
+  var peer: PeerAddress?
 
   init(server: HTTPServer) {
     self.server = server
@@ -49,9 +51,18 @@ final class Connection {
     shutdownRequest.deallocate()
   }
 
-  func start() {
+  /// Begins serving, or with `refusal`, answers it at once and closes.
+  func start(refusing refusal: HTTPError? = nil) {
     uv_tcp_nodelay(tcp, 1)
+    if let refusal { machine.refuse(with: refusal, at: server.moment) }
     drive()
+  }
+
+  /// When the server may close the connection to make room for another, its allowance ends
+  /// then; nil while a request is under way (or the connection is already closing).
+  var reclaimableUntil: UInt64? {
+    guard !isClosing, machine.isReclaimable else { return nil }
+    return machine.deadline
   }
 
   func quiesce() {

@@ -33,6 +33,8 @@ public final class HTTPServer: @unchecked Sendable {
 
   @exclusivity(unchecked)  // the loop thread alone
   private var connections: [ObjectIdentifier: Connection] = [:]
+  /// Open connections per client address, for `maxConnectionsPerAddress`.
+  private var connectionsPerAddress: [PeerAddress: Int] = [:]
   private var acceptPending = false
   private var state = State.idle
   private var dateSecond = -1
@@ -223,7 +225,9 @@ public final class HTTPServer: @unchecked Sendable {
       return
     }
     guard connections.count < configuration.maxConnections else {
-      acceptPending = true  // libuv stops polling the listener until we accept
+      // libuv stops polling the listener until we accept: one arrival, at most one reclaimed.
+      acceptPending = true
+      reclaimIdleConnection { _ in true }
       return
     }
     accept()
@@ -237,12 +241,45 @@ public final class HTTPServer: @unchecked Sendable {
       return
     }
     connections[ObjectIdentifier(connection)] = connection
+    guard let peer = PeerAddress(of: connection.tcp) else { return connection.abort() }
+    connection.peer = peer
+    let fromPeer = connectionsPerAddress[peer, default: 0] + 1
+    connectionsPerAddress[peer] = fromPeer
+    guard fromPeer <= configuration.maxConnectionsPerAddress
+      || reclaimIdleConnection(where: { $0.peer == peer && $0 !== connection })
+    else {
+      return connection.start(
+        refusing: HTTPError(
+          .serviceUnavailable,
+          "this address has \(configuration.maxConnectionsPerAddress) connections open, "
+            + "all busy; retry when one closes"))
+    }
     connection.start()
+  }
+
+  /// Closes the idle connection among those `included` whose allowance ends first (it would
+  /// be closed soonest anyway); false if all of them are busy with requests.
+  @discardableResult
+  private func reclaimIdleConnection(where included: (Connection) -> Bool) -> Bool {
+    var chosen: (connection: Connection, until: UInt64)?
+    for connection in connections.values where included(connection) {
+      guard let until = connection.reclaimableUntil, until < chosen?.until ?? .max else {
+        continue
+      }
+      chosen = (connection, until)
+    }
+    guard let chosen else { return false }
+    chosen.connection.abort()
+    return true
   }
 
   /// Called once both of a connection's handles are closed.
   func connectionDidClose(_ connection: Connection) {
     connections[ObjectIdentifier(connection)] = nil
+    if let peer = connection.peer {
+      let remaining = connectionsPerAddress[peer, default: 1] - 1
+      connectionsPerAddress[peer] = remaining == 0 ? nil : remaining
+    }
     if acceptPending, case .running = state { accept() }
     if case .draining = state, connections.isEmpty { finishShutdown() }
   }

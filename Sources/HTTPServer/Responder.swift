@@ -42,8 +42,14 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
   /// 0 picks a free port (`HTTPServer.start` returns it).
   public var port = 8080
   public var connection = ConnectionConfiguration()
-  /// Connections beyond this wait in the kernel's backlog until one closes.
+  /// At this many open connections, a new one takes the place of an idle one (the one whose
+  /// allowance ends first: lingering, then idle keep-alive or silent since accepted); if every
+  /// connection is busy with a request, new ones wait in the kernel's backlog.
   public var maxConnections = 1024
+  /// Connections from one address beyond this take the place of an idle one from the same
+  /// address or, if none is idle, are answered 503 and closed: one client cannot hold every
+  /// slot. Half of `maxConnections` by default.
+  public var maxConnectionsPerAddress = 512
   /// After SIGTERM, connections still open after this are closed. Milliseconds.
   public var shutdownGrace: UInt64 = 8_000
   /// Whether SIGTERM and SIGINT start a graceful shutdown (off for servers embedded in tests).

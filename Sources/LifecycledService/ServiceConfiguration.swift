@@ -70,8 +70,11 @@ struct Setting {
       text("host", "address to listen on (IPv4 or IPv6; localhost is 127.0.0.1)", \.server.host),
       integer("port", "port to listen on; 0 picks a free one", \.server.port, 0...65535),
       integer(
-        "maxConnections", "open connections; more wait in the backlog", \.server.maxConnections,
-        1...1_000_000),
+        "maxConnections", "open connections; at the limit an idle one makes room",
+        \.server.maxConnections, 1...1_000_000),
+      integer(
+        "maxConnectionsPerAddress", "open connections from one client address (503 beyond)",
+        \.server.maxConnectionsPerAddress, 1...1_000_000),
       integer(
         "maxRequestLineBytes", "longest request line (414 beyond)",
         \.server.connection.limits.maxRequestLineBytes, 64...1_048_576),

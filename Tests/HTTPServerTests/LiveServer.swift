@@ -40,7 +40,7 @@ final class LiveServer: @unchecked Sendable {
     return finished.wait(timeout: .now() + seconds) == .success ? status : nil
   }
 
-  func connect() -> RawClient { RawClient(port: port) }
+  func connect(from source: String? = nil) -> RawClient { RawClient(port: port, from: source) }
 
   /// A request on a fresh connection: the control that shows the server still serves others.
   func freshRequestSucceeds() -> Bool {
@@ -73,12 +73,21 @@ final class TestResponder: HTTPResponder, @unchecked Sendable {
 final class RawClient {
   let fd: Int32
 
-  init(port: Int) {
-    fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  /// Connects to 127.0.0.1 at `port`, from the loopback address `source` if one is given
+  /// (every 127.x.y.z is this machine), so that a test can be several clients.
+  init(port: Int, from source: String? = nil) {
+    // Close-on-exec: a test that starts a process must not hand it this socket.
+    fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+    if let source {
+      var local = Self.address(source, port: 0)
+      let bound = withUnsafePointer(to: &local) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+      precondition(bound == 0, "bind to \(source) failed: \(errno)")
+    }
+    var address = Self.address("127.0.0.1", port: port)
     let connected = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
         Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -86,6 +95,14 @@ final class RawClient {
     }
     precondition(connected == 0, "connect failed: \(errno)")
     setTimeout(seconds: 5)
+  }
+
+  private static func address(_ ipv4: String, port: Int) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr(ipv4)
+    return address
   }
 
   deinit { close(fd) }
@@ -201,4 +218,35 @@ func isSingleResponse(_ text: String) -> Bool {
 func statusCode(_ response: String) -> Int? {
   guard response.hasPrefix("HTTP/1.1 ") else { return nil }
   return Int(response.dropFirst(9).prefix(3))
+}
+
+/// A hostile client on a thread of its own: it holds `sockets` connections that never send a
+/// byte, and keeps replacing the oldest with a new one until stopped.
+final class Cycler: @unchecked Sendable {
+  private let full = DispatchSemaphore(value: 0)
+  private let done = DispatchSemaphore(value: 0)
+  private let lock = NSLock()
+  private var stopping = false
+
+  init(port: Int, sockets: Int) {
+    Thread { [self] in
+      var open: [RawClient] = []
+      open.reserveCapacity(sockets)
+      while !lock.withLock({ stopping }) {
+        open.append(RawClient(port: port))
+        if open.count == sockets { full.signal() }
+        if open.count > sockets { open.removeFirst() }
+      }
+      open.removeAll()
+      done.signal()
+    }.start()
+  }
+
+  func waitUntilFull() { full.wait() }
+
+  /// Closes every socket and returns once they are closed.
+  func stop() {
+    lock.withLock { stopping = true }
+    done.wait()
+  }
 }

@@ -318,22 +318,118 @@ import Testing
 
   // MARK: E. Resources
 
-  @Test func connectionsBeyondTheLimitWaitForASlot_E1() throws {
+  @Test func connectionsBeyondTheLimitWaitWhileEveryOneIsBusy_E1() throws {
     try withServer({ $0.maxConnections = 2 }) { live in
       let first = live.connect()
-      first.send(Self.get)
-      #expect(statusCode(first.readResponse()) == 200)
       let second = live.connect()
-      second.send(Self.get)
-      #expect(statusCode(second.readResponse()) == 200)
+      for client in [first, second] {
+        client.send("GET /health HTTP/1.1\r\n")  // a request begun is never cut
+      }
+      usleep(50_000)
       let waiting = live.connect()
       waiting.setTimeout(seconds: 0.3)
       waiting.send(Self.get)
       #expect(waiting.readResponse() == "")
       waiting.setTimeout(seconds: 5)
-      first.send("GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
-      _ = first.readUntilClosed()
+      first.send("Host: t\r\nConnection: close\r\n\r\n")
+      #expect(statusCode(first.readUntilClosed()) == 200)
       #expect(statusCode(waiting.readResponse()) == 200)
+      second.send("Host: t\r\n\r\n")
+      #expect(statusCode(second.readResponse()) == 200)
+    }
+  }
+
+  @Test func atTheLimitTheIdleConnectionWhoseAllowanceEndsFirstMakesRoom_E3() throws {
+    try withServer({ $0.maxConnections = 2 }) { live in
+      let older = live.connect()
+      older.send(Self.get)
+      #expect(statusCode(older.readResponse()) == 200)
+      usleep(20_000)
+      let newer = live.connect()
+      newer.send(Self.get)
+      #expect(statusCode(newer.readResponse()) == 200)
+      let arriving = live.connect()
+      arriving.setTimeout(seconds: 1)  // before the older one's keep-alive allowance ends
+      arriving.send(Self.get)
+      #expect(statusCode(arriving.readResponse()) == 200)
+      #expect(older.serverClosed())
+      newer.send(Self.get)
+      #expect(statusCode(newer.readResponse()) == 200)
+    }
+  }
+
+  @Test func silentConnectionsMakeRoomLongBeforeTheirHeaderTimeout_E3() throws {
+    try withServer({
+      $0.maxConnections = 8
+      $0.connection.headerTimeout = 60_000
+    }) { live in
+      let silent = (0..<8).map { _ in
+        usleep(5_000)  // each allowance ends a few milliseconds after the one before
+        return live.connect()
+      }
+      let arriving = live.connect()
+      arriving.setTimeout(seconds: 2)
+      arriving.send(Self.get)
+      #expect(statusCode(arriving.readResponse()) == 200)
+      #expect(silent[0].serverClosed())
+      silent[1].setTimeout(seconds: 0.2)
+      #expect(!silent[1].serverClosed())
+    }
+  }
+
+  @Test func anAddressPastItsLimitIsAnswered503WhileOthersAreServed_E4() throws {
+    try withServer({ $0.maxConnectionsPerAddress = 2 }) { live in
+      let busy = (0..<2).map { _ in live.connect(from: "127.0.0.2") }
+      for client in busy { client.send("GET /health HTTP/1.1\r\n") }
+      usleep(50_000)
+      let refused = live.connect(from: "127.0.0.2")
+      let detail =
+        #"{"type":"about:blank","title":"Service Unavailable","status":503,"#
+        + #""detail":"this address has 2 connections open, all busy; retry when one closes"}"#
+      let response = refused.readUntilClosed()
+      #expect(statusCode(response) == 503)
+      #expect(response.contains("\r\nConnection: close\r\n"))
+      #expect(response.hasSuffix("\r\n\r\n" + detail))
+      let other = live.connect(from: "127.0.0.3")
+      other.send(Self.get)
+      #expect(statusCode(other.readResponse()) == 200)
+      busy[0].send("Host: t\r\n\r\n")
+      #expect(statusCode(busy[0].readResponse()) == 200)
+    }
+  }
+
+  @Test func anAddressAtItsLimitGivesUpItsOwnIdleConnection_E4() throws {
+    try withServer({ $0.maxConnectionsPerAddress = 2 }) { live in
+      let otherIdle = live.connect(from: "127.0.0.3")  // idle longest, but another address's
+      otherIdle.send(Self.get)
+      #expect(statusCode(otherIdle.readResponse()) == 200)
+      let idle = live.connect(from: "127.0.0.2")
+      idle.send(Self.get)
+      #expect(statusCode(idle.readResponse()) == 200)
+      let busy = live.connect(from: "127.0.0.2")
+      busy.send("GET /health HTTP/1.1\r\n")
+      usleep(50_000)
+      let arriving = live.connect(from: "127.0.0.2")
+      arriving.send(Self.get)
+      #expect(statusCode(arriving.readResponse()) == 200)
+      #expect(idle.serverClosed())
+      otherIdle.send(Self.get)
+      #expect(statusCode(otherIdle.readResponse()) == 200)
+    }
+  }
+
+  @Test func healthAnswersNewClientsWhileThousandsOfSilentSocketsCycle_E3() throws {
+    try withServer { live in
+      let cycling = Cycler(port: live.port, sockets: 2_000)
+      defer { cycling.stop() }
+      cycling.waitUntilFull()
+      for _ in 0..<20 {
+        let client = live.connect()
+        client.setTimeout(seconds: 1)  // a tenth of the header timeout they would wait before
+        client.send(Self.get)
+        #expect(statusCode(client.readResponse()) == 200)
+      }
+      #expect(live.server.connectionCount <= live.server.configuration.maxConnections)
     }
   }
 
