@@ -245,8 +245,9 @@ public final class HTTPServer: @unchecked Sendable {
     connection.peer = peer
     let fromPeer = connectionsPerAddress[peer, default: 0] + 1
     connectionsPerAddress[peer] = fromPeer
-    guard fromPeer <= configuration.maxConnectionsPerAddress
-      || reclaimIdleConnection(where: { $0.peer == peer && $0 !== connection })
+    guard
+      fromPeer <= configuration.maxConnectionsPerAddress
+        || reclaimIdleConnection(where: { $0.peer == peer && $0 !== connection })
     else {
       return connection.start(
         refusing: HTTPError(

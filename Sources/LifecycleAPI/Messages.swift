@@ -71,6 +71,7 @@ struct Problem: Error {
     case unauthorized
     case forbiddenOrigin = "forbidden-origin"
     case misdirected = "misdirected-request"
+    case memoryBudgetExhausted = "memory-budget-exhausted"
 
     var status: Int {
       switch self {
@@ -83,6 +84,7 @@ struct Problem: Error {
       case .unsupportedMediaType: 415
       case .validation: 422
       case .alreadyExists, .limitReached, .permanent, .eventRefused: 409
+      case .memoryBudgetExhausted: 507
       }
     }
 
@@ -100,6 +102,7 @@ struct Problem: Error {
       case .unauthorized: "A bearer token is required"
       case .forbiddenOrigin: "Requests from this origin are not allowed"
       case .misdirected: "This server does not answer for this host"
+      case .memoryBudgetExhausted: "The simulator's memory budget is exhausted"
       }
     }
   }
@@ -160,6 +163,20 @@ extension Problem {
       self.init(kind: .limitReached, detail: "at most \(limit) devices")
     case .tooManyApps(let device, let limit):
       self.init(kind: .limitReached, detail: "at most \(limit) apps on device '\(device)'")
+    case .tooManyBackgroundTasks(let app, let limit):
+      self.init(
+        kind: .limitReached,
+        detail: "app '\(app)' holds \(limit) background tasks, the most allowed; end one first")
+    case .memoryBudgetExhausted(let retained, let budget):
+      self.init(
+        kind: .memoryBudgetExhausted,
+        detail:
+          "the simulator's state holds \(retained) bytes, at or past maxMemoryMB "
+          + "(\(budget) bytes); remove devices or apps, or reset, to go on",
+        extensions: [
+          ("retainedBytes", JSONText(.integer(retained))),
+          ("budgetBytes", JSONText(.integer(budget))),
+        ])
     case .invalid(let issues):
       self = Fields.problem(issues.map { ($0.field, $0.message) })!
     case .refused(let refusal):

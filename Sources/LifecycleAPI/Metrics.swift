@@ -52,7 +52,7 @@ struct Metrics {
   }
 
   /// The Prometheus text exposition (format 0.0.4), every series in a stable order.
-  func exposition(devices: [DeviceSnapshot]) -> String {
+  func exposition(devices: [DeviceSnapshot], memory: (retained: Int, budget: Int)) -> String {
     var text = ""
     func family(_ name: String, _ type: String, _ help: String, _ samples: [(String, Int)]) {
       text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
@@ -81,6 +81,12 @@ struct Metrics {
       "lifecycled_journal_dropped_total", "counter",
       "Journal entries dropped by the bounded journals of the current devices.",
       [("", devices.map(\.journalDropped).reduce(0, +))])
+    family(
+      "lifecycled_state_bytes", "gauge",
+      "Memory the simulator's state takes, as the engine counts it (maxMemoryMB bounds it).",
+      [("", memory.retained)])
+    family(
+      "lifecycled_state_budget_bytes", "gauge", "maxMemoryMB, in bytes.", [("", memory.budget)])
     return text
   }
 }

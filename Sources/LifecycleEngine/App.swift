@@ -45,7 +45,17 @@ final class App {
   /// didEnterBackground overruns the watchdog: the app is killed then.
   var watchdogKillAt: Instant?
   @exclusivity(unchecked)  // one thread; see Engine
-  var tasks: [BackgroundTask] = []
+  var tasks: [BackgroundTask] = [] {
+    didSet {
+      let bytes = tasks.reduce(0) { $0 + $1.retainedBytes }
+      ledger.add(bytes - taskBytes)
+      taskBytes = bytes
+    }
+  }
+  /// What `tasks` retain, as counted in the device's ledger.
+  private(set) var taskBytes = 0
+  /// The device's ledger: the app's tasks count in it.
+  private unowned let ledger: MemoryLedger
   var nextTaskID = 1
   var backgroundWork: BackgroundWork?
   /// A significant time change arrived while suspended; it is delivered when the app next runs.
@@ -66,9 +76,10 @@ final class App {
   @exclusivity(unchecked)  // one thread; see Engine
   var deadlines = AppDeadlines()
 
-  init(spec: AppSpec, slot: Int) {
+  init(spec: AppSpec, slot: Int, ledger: MemoryLedger) {
     name = AppName(spec.name)!  // validated by Engine.createApp
     self.slot = slot
+    self.ledger = ledger
     lifecycle = spec.lifecycle
     backgroundModes = spec.backgroundModes
     behavior = spec.behavior

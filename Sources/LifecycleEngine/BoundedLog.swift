@@ -1,40 +1,87 @@
-/// An append-only log that keeps the newest `capacity` elements and counts what it dropped.
+/// What a value costs to keep, in bytes: its own size and the text it holds on the heap.
+///
+/// The engine counts its state with it (`Engine.retainedBytes`): an estimate, the same on
+/// every machine, so that the memory budget refuses the same request in every run.
+public protocol RetainedSize {
+  var retainedBytes: Int { get }
+}
+
+/// An append-only log that keeps the newest elements within `capacity` elements and
+/// `byteCapacity` bytes, and counts what it dropped.
 ///
 /// Backs each device's journal and jetsam log: memory stays bounded however long a device
-/// lives, and a reader can tell that it missed entries.
-public struct BoundedLog<Element> {
+/// lives and however large its entries, and a reader can tell that it missed entries. An
+/// element larger than `byteCapacity` on its own is still kept, alone.
+public struct BoundedLog<Element: RetainedSize>: Sequence {
   public let capacity: Int
+  public let byteCapacity: Int
   /// How many of the oldest elements were dropped to make room.
   public private(set) var dropped = 0
-  private var storage: [Element] = []
-  private var start = 0
+  /// The kept elements' `retainedBytes`.
+  public private(set) var bytes = 0
+  public private(set) var count = 0
+  /// A ring: the oldest element at `head`, the others after it, wrapping around.
+  private var storage: [Element?] = []
+  private var head = 0
 
-  public init(capacity: Int) {
+  public init(capacity: Int, byteCapacity: Int = .max) {
     precondition(capacity > 0, "a log keeps at least one element")
     self.capacity = capacity
+    self.byteCapacity = byteCapacity
   }
 
-  public var count: Int { storage.count }
-
-  public mutating func append(_ element: consuming Element) {
-    if storage.count < capacity {
+  /// Appends `element`, dropping the oldest until both bounds hold; returns the change in
+  /// `bytes`.
+  @discardableResult
+  public mutating func append(_ element: consuming Element) -> Int {
+    let before = bytes
+    let size = element.retainedBytes
+    while count > 0, count == capacity || bytes + size > byteCapacity { dropOldest() }
+    if count == storage.count, storage.count < capacity {
+      if head != 0 {  // the ring wrapped after byte drops: straighten it before growing
+        storage = Array(self).map(Optional.some)
+        head = 0
+      }
       storage.append(element)
     } else {
-      storage[start] = element
-      start = (start + 1) % capacity
-      dropped += 1
+      storage[(head + count) % storage.count] = element
     }
+    count += 1
+    bytes += size
+    return bytes - before
+  }
+
+  private mutating func dropOldest() {
+    bytes -= storage[head]!.retainedBytes
+    storage[head] = nil
+    head = (head + 1) % storage.count
+    count -= 1
+    dropped += 1
   }
 
   /// The kept elements, oldest first.
-  public var elements: [Element] {
-    Array(storage[start...] + storage[..<start])
+  public func makeIterator() -> Iterator { Iterator(log: self) }
+
+  public struct Iterator: IteratorProtocol {
+    fileprivate let log: BoundedLog
+    private var offset = 0
+
+    fileprivate init(log: BoundedLog) { self.log = log }
+
+    public mutating func next() -> Element? {
+      guard offset < log.count else { return nil }
+      defer { offset += 1 }
+      return log.storage[(log.head + offset) % log.storage.count]
+    }
   }
+
+  public var underestimatedCount: Int { count }
 }
 
 extension BoundedLog: Equatable where Element: Equatable {
   public static func == (lhs: BoundedLog, rhs: BoundedLog) -> Bool {
-    lhs.capacity == rhs.capacity && lhs.dropped == rhs.dropped && lhs.elements == rhs.elements
+    lhs.capacity == rhs.capacity && lhs.byteCapacity == rhs.byteCapacity
+      && lhs.dropped == rhs.dropped && lhs.elementsEqual(rhs)
   }
 }
 

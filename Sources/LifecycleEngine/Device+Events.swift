@@ -24,6 +24,9 @@ extension App {
 extension Device {
   func apply(_ event: AppEvent, to app: App) throws(EngineError) -> EventOutcome {
     try Self.validate(event)
+    if case .beginBackgroundTask = event, app.tasks.count >= maxBackgroundTasksPerApp {
+      throw .tooManyBackgroundTasks(app: String(app.name), limit: maxBackgroundTasksPerApp)
+    }
     if let reason = refusal(of: event, for: app) {
       throw .refused(
         Refusal(

@@ -69,6 +69,9 @@ final class Device {
   let perAppLimitMB: Int
   let passcode: Bool
   let scheduler: SchedulerSettings
+  let maxBackgroundTasksPerApp: Int
+  /// What the device's state retains: itself, its apps and their tasks, its logs.
+  let ledger: MemoryLedger
   /// Device time, counted from creation.
   var now = Instant.zero
   /// For a realtime device, the host instant at which its device time was zero (moved back
@@ -120,7 +123,7 @@ final class Device {
 
   init(
     id: String, slot: Int, clockMode: ClockMode, memoryLimitMB: Int, perAppLimitMB: Int,
-    passcode: Bool, configuration: EngineConfiguration
+    passcode: Bool, configuration: EngineConfiguration, ledger: MemoryLedger
   ) {
     self.id = id
     self.slot = slot
@@ -129,8 +132,13 @@ final class Device {
     self.perAppLimitMB = perAppLimitMB
     self.passcode = passcode
     scheduler = configuration.scheduler
-    journal = BoundedLog(capacity: configuration.limits.journalCapacity)
+    maxBackgroundTasksPerApp = configuration.limits.maxBackgroundTasksPerApp
+    journal = BoundedLog(
+      capacity: configuration.limits.journalCapacity,
+      byteCapacity: configuration.limits.journalCapacityBytes)
     jetsamLog = BoundedLog(capacity: configuration.limits.jetsamLogCapacity)
+    self.ledger = ledger
+    ledger.add(Self.retainedBytes)
   }
 
   /// The earliest pending deadline, in device time.
@@ -175,8 +183,12 @@ final class Device {
   // MARK: Recording
 
   func record(_ event: RecordedEvent, app: AppName?) {
-    journal.append(.event(seq: takeSeq(), time: now, app: app, event: event))
+    journal(.event(seq: takeSeq(), time: now, app: app, event: event))
     counters.events += 1
+  }
+
+  private func journal(_ entry: JournalEntry) {
+    ledger.add(journal.append(entry))
   }
 
   private func takeSeq() -> Int {
@@ -204,7 +216,7 @@ final class Device {
       sceneState: app.isScene ? (new == .notRunning ? .unattached : app.sceneState) : nil,
       taskId: taskId)
     outcome.record(callback)
-    journal.append(.callback(callback))
+    journal(.callback(callback))
     counters.callbacks += 1
     if new != old { changeState(app, to: new, cause: cause) }
   }
@@ -247,7 +259,7 @@ final class Device {
       seq: takeSeq(), time: now, app: app.name, from: old, to: state, cause: cause,
       terminationCode: terminationCode)
     outcome.record(transition)
-    journal.append(.transition(transition))
+    journal(.transition(transition))
     counters.transitions += 1
     reschedule(app)
   }
@@ -258,10 +270,11 @@ final class Device {
     jetsamReason: JetsamReason? = nil
   ) {
     if let jetsamReason {
-      jetsamLog.append(
-        JetsamRecord(
-          time: now, app: app.name, reason: jetsamReason, footprintMB: app.footprint,
-          state: app.state))
+      ledger.add(
+        jetsamLog.append(
+          JetsamRecord(
+            time: now, app: app.name, reason: jetsamReason, footprintMB: app.footprint,
+            state: app.state)))
     }
     app.kills += 1
     counters.kills += 1

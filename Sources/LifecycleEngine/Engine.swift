@@ -23,6 +23,8 @@ public final class Engine {
   /// The realtime devices with a pending deadline, by host time of that deadline.
   @exclusivity(unchecked)
   private var realtimeDeadlines = IndexedHeap<RealtimeOrder>()
+  /// Every device's state, counted as it changes.
+  private let ledger = MemoryLedger()
 
   public init(configuration: EngineConfiguration = EngineConfiguration(), now: Instant) {
     self.configuration = configuration
@@ -45,8 +47,22 @@ public final class Engine {
     return activity
   }
 
+  /// What the simulator's state retains, in bytes: devices, apps, background tasks, journals
+  /// and jetsam logs, as `RetainedSize` counts them. `EngineLimits.memoryBudgetBytes` bounds it.
+  public var retainedBytes: Int { ledger.bytes }
+
+  /// Refuses a request that would grow the state past the budget. Checked before each one:
+  /// no single request grows it by more than a journal's bound.
+  private func checkMemoryBudget() throws(EngineError) {
+    let budget = configuration.limits.memoryBudgetBytes
+    guard ledger.bytes < budget else {
+      throw .memoryBudgetExhausted(retainedBytes: ledger.bytes, budgetBytes: budget)
+    }
+  }
+
   /// Everything back to the configured start: only an empty `default` device remains.
   public func reset(now: Instant) {
+    ledger.add(-ledger.bytes)
     devices = [:]
     slots = SlotTable()
     realtimeDeadlines = IndexedHeap()
@@ -73,11 +89,13 @@ public final class Engine {
     if devices.count >= configuration.limits.maxDevices {
       throw .tooManyDevices(limit: configuration.limits.maxDevices)
     }
+    try checkMemoryBudget()
     let device = slots.insert { slot in
       Device(
         id: spec.id, slot: slot, clockMode: spec.clock ?? defaults.clock,
         memoryLimitMB: memoryLimit, perAppLimitMB: perAppLimit,
-        passcode: spec.passcode ?? defaults.passcode, configuration: configuration)
+        passcode: spec.passcode ?? defaults.passcode, configuration: configuration,
+        ledger: MemoryLedger(within: ledger))
     }
     devices[spec.id] = device
     if device.clockMode == .realtime { device.hostEpoch = now }
@@ -87,6 +105,7 @@ public final class Engine {
   public func removeDevice(_ id: String, now: Instant) throws(EngineError) {
     if id == Self.defaultDeviceID { throw .defaultDeviceIsPermanent }
     guard let device = devices.removeValue(forKey: id) else { throw .unknownDevice(id) }
+    ledger.add(-device.ledger.bytes)
     realtimeDeadlines.remove(device.slot)
     slots.remove(device.slot)
   }
@@ -116,6 +135,7 @@ public final class Engine {
     _ events: [DeviceEvent], on device: String, now: Instant,
     each: (DeviceEvent, EventOutcome, _ locked: (before: Bool, after: Bool)) -> Void
   ) throws(EngineError) {
+    try checkMemoryBudget()
     try withDevice(device, now: now) { device throws(EngineError) in
       for (index, event) in events.enumerated() {
         if index > 0 { catchUp(device, to: now) }
@@ -139,6 +159,7 @@ public final class Engine {
         ValidationIssue(field: "seconds", message: "must be 0 to \(Validation.maxAdvanceSeconds)")
       ])
     }
+    try checkMemoryBudget()
     return try withDevice(device, now: now) { device in
       if let epoch = device.hostEpoch { device.hostEpoch = epoch - duration }
       return device.advance(to: device.now + duration)
@@ -174,6 +195,7 @@ public final class Engine {
       }
       let limit = configuration.limits.maxAppsPerDevice
       if device.apps.count >= limit { throw .tooManyApps(device: device.id, limit: limit) }
+      try checkMemoryBudget()
       return device.snapshot(of: device.add(spec))
     }
   }
@@ -214,6 +236,7 @@ public final class Engine {
     _ events: [AppEvent], to app: String, on device: String, now: Instant,
     each: (AppEvent, EventOutcome) -> Void
   ) throws(EngineError) {
+    try checkMemoryBudget()
     try withApp(app, on: device, now: now) { device, app throws(EngineError) in
       for (index, event) in events.enumerated() {
         if index > 0 { catchUp(device, to: now) }
@@ -231,7 +254,7 @@ public final class Engine {
     of device: String, since: Int = 0, app: AppName? = nil, limit: Int = .max, now: Instant
   ) throws(EngineError) -> JournalPage {
     try withDevice(device, now: now) { device in
-      let entries = device.journal.elements.lazy
+      let entries = device.journal.lazy
         .filter { $0.seq > since && (app == nil || $0.app == app) }
         .prefix(limit)
       return JournalPage(entries: Array(entries), dropped: device.journal.dropped)
@@ -243,7 +266,7 @@ public final class Engine {
     of app: String, on device: String, since: Int = 0, limit: Int = .max, now: Instant
   ) throws(EngineError) -> [Callback] {
     try withApp(app, on: device, now: now) { device, app in
-      let callbacks = device.journal.elements.lazy.compactMap { entry -> Callback? in
+      let callbacks = device.journal.lazy.compactMap { entry -> Callback? in
         guard case .callback(let callback) = entry, callback.app == app.name,
           callback.seq > since
         else { return nil }
@@ -256,7 +279,7 @@ public final class Engine {
   /// The device's jetsam log, oldest first, and how many older kills it dropped.
   public func jetsamLog(of device: String, now: Instant) throws(EngineError) -> JetsamPage {
     try withDevice(device, now: now) { device in
-      JetsamPage(records: device.jetsamLog.elements, dropped: device.jetsamLog.dropped)
+      JetsamPage(records: Array(device.jetsamLog), dropped: device.jetsamLog.dropped)
     }
   }
 
@@ -346,8 +369,9 @@ extension ValidationIssue {
 extension Device {
   /// Creates an app, not running.
   func add(_ spec: AppSpec) -> App {
-    let app = slots.insert { App(spec: spec, slot: $0) }
+    let app = slots.insert { App(spec: spec, slot: $0, ledger: ledger) }
     apps[app.name] = app
+    ledger.add(App.retainedBytes)
     return app
   }
 
@@ -362,5 +386,6 @@ extension Device {
     if appBeforeLock == app.name { appBeforeLock = nil }
     apps[app.name] = nil
     slots.remove(app.slot)
+    ledger.add(-App.retainedBytes - app.taskBytes)
   }
 }

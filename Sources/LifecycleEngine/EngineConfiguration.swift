@@ -28,8 +28,17 @@ public struct DeviceDefaults: Hashable, Sendable {
 public struct EngineLimits: Hashable, Sendable {
   public var maxDevices = 1_000
   public var maxAppsPerDevice = 1_000
+  /// Background tasks one app may hold at once (UIKit sets no documented limit; this one
+  /// bounds what a client can make an app hold).
+  public var maxBackgroundTasksPerApp = 100
   /// Entries each device's journal keeps before dropping the oldest.
   public var journalCapacity = 10_000
+  /// Bytes each device's journal keeps (`RetainedSize`) before dropping the oldest: URLs and
+  /// task names make entries of very different sizes.
+  public var journalCapacityBytes = 4 << 20
+  /// What the whole engine's state may retain (`Engine.retainedBytes`); past it, requests
+  /// that would grow it are refused until devices or apps are removed.
+  public var memoryBudgetBytes = 1 << 30
   /// Kills each device's jetsam log keeps before dropping the oldest.
   public var jetsamLogCapacity = 1_000
 

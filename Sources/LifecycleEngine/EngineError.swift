@@ -8,6 +8,9 @@ public enum EngineError: Error, Hashable, Sendable {
   case defaultDeviceIsPermanent
   case tooManyDevices(limit: Int)
   case tooManyApps(device: String, limit: Int)
+  case tooManyBackgroundTasks(app: String, limit: Int)
+  /// The engine's state has reached `EngineLimits.memoryBudgetBytes`.
+  case memoryBudgetExhausted(retainedBytes: Int, budgetBytes: Int)
   /// Input that is well-formed but out of range: each issue names its field.
   case invalid([ValidationIssue])
   /// An event impossible in the current state.

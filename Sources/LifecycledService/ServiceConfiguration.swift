@@ -17,6 +17,20 @@ public struct ServiceConfiguration: Sendable, Equatable {
   public init() {}
 }
 
+extension ServiceConfiguration {
+  /// `engine.limits.memoryBudgetBytes` in the unit of its configuration key.
+  var memoryBudgetMB: Int {
+    get { engine.limits.memoryBudgetBytes >> 20 }
+    set { engine.limits.memoryBudgetBytes = newValue << 20 }
+  }
+
+  /// `engine.limits.journalCapacityBytes` in the unit of its configuration key.
+  var journalCapacityKB: Int {
+    get { engine.limits.journalCapacityBytes >> 10 }
+    set { engine.limits.journalCapacityBytes = newValue << 10 }
+  }
+}
+
 /// A configuration value that is present but unusable; the service exits with status 2.
 public struct ConfigurationError: Error, Equatable, CustomStringConvertible {
   public var key: String
@@ -141,8 +155,18 @@ struct Setting {
         "maxAppsPerDevice", "apps on one device at most", \.engine.limits.maxAppsPerDevice,
         1...100_000),
       integer(
+        "maxBackgroundTasksPerApp", "background tasks one app may hold at once",
+        \.engine.limits.maxBackgroundTasksPerApp, 1...100_000),
+      integer(
+        "maxMemoryMB",
+        "memory the simulator's state may take; past it, requests that would grow it get 507",
+        \.memoryBudgetMB, 1...1_048_576),
+      integer(
         "journalSize", "entries each device's journal keeps (older ones are dropped and counted)",
         \.engine.limits.journalCapacity, 1...10_000_000),
+      integer(
+        "journalSizeKB", "bytes each device's journal keeps, in KiB (older entries are dropped)",
+        \.journalCapacityKB, 1...1_048_576),
       integer(
         "jetsamLogSize", "kills each device's jetsam log keeps", \.engine.limits.jetsamLogCapacity,
         1...1_000_000),

@@ -173,8 +173,15 @@ import Testing
     call("POST", "/v1/apps", #"{"name":"mail","lifecycle":"appDelegate"}"#)
     call("POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"crash"}]"#)
     call("GET", "/nowhere")
+    let exposition = call("GET", "/metrics").body
+    // The default device, the app, and each journal entry (no URL or task name among them).
+    guard
+      case .integer(let entries) = call("GET", "/v1/devices/default").json?["counters"]?[
+        "journalEntries"]
+    else { return #expect(Bool(false), "no journalEntries") }
+    let stateBytes = 1_024 + 640 + entries * MemoryLayout<JournalEntry>.stride
     #expect(
-      call("GET", "/metrics").body == """
+      exposition == """
         # HELP lifecycled_http_requests_total Requests answered, by route and status.
         # TYPE lifecycled_http_requests_total counter
         lifecycled_http_requests_total{route="/v1/devices/{device}/apps",status="201"} 1
@@ -199,6 +206,12 @@ import Testing
         # HELP lifecycled_journal_dropped_total Journal entries dropped by the bounded journals of the current devices.
         # TYPE lifecycled_journal_dropped_total counter
         lifecycled_journal_dropped_total 0
+        # HELP lifecycled_state_bytes Memory the simulator's state takes, as the engine counts it (maxMemoryMB bounds it).
+        # TYPE lifecycled_state_bytes gauge
+        lifecycled_state_bytes \(stateBytes)
+        # HELP lifecycled_state_budget_bytes maxMemoryMB, in bytes.
+        # TYPE lifecycled_state_budget_bytes gauge
+        lifecycled_state_budget_bytes 1073741824
 
         """)
   }

@@ -26,7 +26,11 @@ extension LifecycleAPI {
   func metricsExposition(_ request: borrowing RouteRequest) -> APIResponse {
     APIResponse(
       status: 200, contentType: "text/plain; version=0.0.4",
-      body: Array(metrics.exposition(devices: engine.devices(now: request.now)).utf8))
+      body: Array(
+        metrics.exposition(
+          devices: engine.devices(now: request.now),
+          memory: (engine.retainedBytes, engine.configuration.limits.memoryBudgetBytes)
+        ).utf8))
   }
 
   /// `openapi.yaml` as the package embedded it at build time.

@@ -1,0 +1,59 @@
+/// Bytes of simulator state as the engine counts them (`RetainedSize`): a device's ledger
+/// adds into the engine's, so that the engine's total is always current without a walk.
+final class MemoryLedger {
+  private(set) var bytes = 0
+  private let total: MemoryLedger?
+
+  /// A ledger whose changes also count in `total`.
+  init(within total: MemoryLedger? = nil) {
+    self.total = total
+  }
+
+  func add(_ delta: Int) {
+    bytes += delta
+    total?.add(delta)
+  }
+}
+
+// The fixed costs are resident memory measured per device and per app over thousands of
+// each (Benchmarks/README.md, "Memory"), rounded up.
+
+extension Device {
+  /// What a device costs before it holds any app or entry: the object, its heaps and tables.
+  static let retainedBytes = 1_024
+}
+
+extension App {
+  /// What an app costs besides its background tasks: the object and its entries in its
+  /// device's tables and heaps.
+  static let retainedBytes = 640
+}
+
+/// What a string's text costs: nothing for up to 15 UTF-8 bytes, which Swift keeps inline;
+/// beyond, the bytes and the heap object's header.
+func textBytes(_ text: String?) -> Int {
+  guard let count = text?.utf8.count, count > 15 else { return 0 }
+  return 32 + count
+}
+
+extension BackgroundTask: RetainedSize {
+  var retainedBytes: Int { MemoryLayout<Self>.stride + textBytes(name) }
+}
+
+extension JournalEntry: RetainedSize {
+  public var retainedBytes: Int {
+    var text = 0
+    if case .event(_, _, _, .app(let event)) = self {
+      switch event {
+      case .launch(let url): text = textBytes(url)
+      case .beginBackgroundTask(let name): text = textBytes(name)
+      default: break
+      }
+    }
+    return MemoryLayout<Self>.stride + text
+  }
+}
+
+extension JetsamRecord: RetainedSize {
+  public var retainedBytes: Int { MemoryLayout<Self>.stride }
+}

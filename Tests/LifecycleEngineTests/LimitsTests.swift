@@ -1,0 +1,156 @@
+import Testing
+
+@testable import LifecycleEngine
+
+/// A client cannot make the engine hold more than its limits: tasks per app, journal bytes,
+/// the memory budget; and the engine's count of what it holds stays exact.
+@Suite struct LimitsTests {
+  struct Entry: RetainedSize {
+    var retainedBytes: Int
+  }
+
+  @Test func logKeepsTheNewestWithinItsCountAndItsBytes() {
+    var log = BoundedLog<Entry>(capacity: 4, byteCapacity: 100)
+    for size in [10, 20, 30] { log.append(Entry(retainedBytes: size)) }
+    #expect(log.map(\.retainedBytes) == [10, 20, 30])
+    #expect(log.append(Entry(retainedBytes: 50)) == 40)  // 10 dropped for bytes: 60 to 100
+    #expect(log.map(\.retainedBytes) == [20, 30, 50])
+    #expect((log.bytes, log.dropped) == (100, 1))
+    log.append(Entry(retainedBytes: 1))
+    log.append(Entry(retainedBytes: 1))  // the fifth element: 20 dropped for the count
+    #expect(log.map(\.retainedBytes) == [30, 50, 1, 1])
+    #expect((log.bytes, log.count, log.dropped) == (82, 4, 2))
+    log.append(Entry(retainedBytes: 500))  // larger than the bound: kept alone
+    #expect(log.map(\.retainedBytes) == [500])
+    #expect((log.bytes, log.dropped) == (500, 6))
+  }
+
+  @Test func logThatWrappedAfterByteDropsStillGrowsInOrder() {
+    var log = BoundedLog<Entry>(capacity: 8, byteCapacity: 30)
+    for size in [10, 10, 10, 10, 1, 1, 1, 1, 1] { log.append(Entry(retainedBytes: size)) }
+    #expect(log.map(\.retainedBytes) == [10, 10, 1, 1, 1, 1, 1])
+    #expect(log.bytes == 25)
+  }
+
+  @Test func anAppHoldsAtMostItsBackgroundTasks() throws {
+    var configuration = EngineConfiguration()
+    configuration.limits.maxBackgroundTasksPerApp = 2
+    let sim = Simulator(configuration: configuration)
+    sim.add("a")
+    try sim.post(.launch(), to: "a")
+    try sim.post(.beginBackgroundTask(name: "one"), to: "a")
+    try sim.post(.beginBackgroundTask(name: "two"), to: "a")
+    let before = (sim.app("a"), sim.journal)
+    #expect(
+      engineError { try sim.post(.beginBackgroundTask(name: "three"), to: "a") }
+        == .tooManyBackgroundTasks(app: "a", limit: 2))
+    #expect((sim.app("a"), sim.journal) == before)
+    try sim.post(.endBackgroundTask(id: 1), to: "a")
+    try sim.post(.beginBackgroundTask(name: "three"), to: "a")
+    #expect(sim.app("a").backgroundTasks.map(\.name) == ["two", "three"])
+  }
+
+  @Test func journalKeepsItsByteBoundWhateverItsEntriesHold() throws {
+    var configuration = EngineConfiguration()
+    configuration.limits.journalCapacityBytes = 20_000
+    let sim = Simulator(configuration: configuration)
+    sim.add("a")
+    let url = "app://" + String(repeating: "x", count: 2_000)
+    for _ in 0..<50 {
+      try sim.post(.launch(url: url), to: "a")
+      try sim.post(.crash, to: "a")
+    }
+    let page = try sim.engine.journal(of: sim.device, now: .zero)
+    #expect(page.entries.reduce(0) { $0 + $1.retainedBytes } <= 20_000)
+    #expect(page.dropped > 0)
+    #expect(page.entries.count == sim.snapshot.journalEntries)
+    #expect(page.entries.last.map { "\($0)" }?.contains("crash") == true)
+  }
+
+  @Test func pastTheBudgetGrowthIsRefusedWhileReadsAndRemovalsWork() throws {
+    var configuration = EngineConfiguration()
+    configuration.deviceDefaults.clock = .manual
+    configuration.limits.memoryBudgetBytes = 1_024 + 3 * 640  // the default device, 3 apps
+    let engine = Engine(configuration: configuration, now: .zero)
+    for name in ["a", "b", "c"] {
+      _ = try engine.createApp(AppSpec(name: name), on: "default", now: .zero)
+    }
+    #expect(engine.retainedBytes == configuration.limits.memoryBudgetBytes)
+    let exhausted = EngineError.memoryBudgetExhausted(
+      retainedBytes: engine.retainedBytes, budgetBytes: configuration.limits.memoryBudgetBytes)
+    let before = try engine.device("default", now: .zero)
+    #expect(
+      engineError { try engine.createApp(AppSpec(name: "d"), on: "default", now: .zero) }
+        == exhausted)
+    #expect(engineError { try engine.createDevice(DeviceSpec(id: "x"), now: .zero) } == exhausted)
+    #expect(
+      engineError { try engine.apply(.launch(), to: "a", on: "default", now: .zero) } == exhausted)
+    #expect(engineError { try engine.apply(.lock, on: "default", now: .zero) } == exhausted)
+    #expect(
+      engineError { try engine.advanceClock(of: "default", by: .seconds(1), now: .zero) }
+        == exhausted)
+    #expect(try engine.device("default", now: .zero) == before)
+    #expect(try engine.apps(on: "default", now: .zero).count == 3)
+    #expect(try engine.journal(of: "default", now: .zero).entries.isEmpty)
+    try engine.removeApp("c", on: "default", now: .zero)
+    _ = try engine.apply(.launch(), to: "a", on: "default", now: .zero)
+    engine.reset(now: .zero)
+    #expect(engine.retainedBytes == Device.retainedBytes)
+  }
+
+  /// The engine's running count equals a recount of everything it holds, after every kind
+  /// of change: events with texts, task churn, kills, removals, resets.
+  @Test(arguments: [7, 99] as [UInt64])
+  func retainedBytesMatchARecount(seed: UInt64) throws {
+    var configuration = EngineConfiguration()
+    configuration.deviceDefaults.clock = .manual
+    configuration.limits.journalCapacity = 300
+    configuration.limits.journalCapacityBytes = 40_000
+    configuration.limits.jetsamLogCapacity = 5
+    let engine = Engine(configuration: configuration, now: .zero)
+    var random = SplitMix64(state: seed)
+    let names = (0..<6).map { "app\($0)" }
+    for step in 0..<3_000 {
+      let device = ["default", "other"].randomElement(using: &random)!
+      let name = names.randomElement(using: &random)!
+      let text = String(repeating: "t", count: Int.random(in: 0...300, using: &random))
+      switch Int.random(in: 0..<100, using: &random) {
+      case 0..<3: _ = try? engine.createDevice(DeviceSpec(id: device), now: .zero)
+      case 3..<5: try? engine.removeDevice(device, now: .zero)
+      case 5..<12: _ = try? engine.createApp(AppSpec(name: name), on: device, now: .zero)
+      case 12..<15: try? engine.removeApp(name, on: device, now: .zero)
+      case 15..<35:
+        _ = try? engine.apply(.launch(url: "app://" + text), to: name, on: device, now: .zero)
+      case 35..<55:
+        _ = try? engine.apply(.beginBackgroundTask(name: text), to: name, on: device, now: .zero)
+      case 55..<65: _ = try? engine.apply(.home, to: name, on: device, now: .zero)
+      case 65..<70: _ = try? engine.apply(.purge(.vmPageshortage), to: name, on: device, now: .zero)
+      case 70..<75:
+        _ = try? engine.apply(
+          .endBackgroundTask(id: Int.random(in: 1...20, using: &random)), to: name, on: device,
+          now: .zero)
+      case 75..<76: engine.reset(now: .zero)
+      default:
+        _ = try? engine.advanceClock(
+          of: device, by: .seconds(Int64.random(in: 1...40, using: &random)), now: .zero)
+      }
+      if step % 25 == 0 {
+        #expect(engine.retainedBytes == recount(engine), "step \(step)")
+      }
+    }
+  }
+
+  /// What `engine` holds, counted from what it shows.
+  private func recount(_ engine: Engine) -> Int {
+    engine.devices(now: .zero).reduce(0) { total, device in
+      let apps = try! engine.apps(on: device.id, now: .zero)
+      let tasks = apps.flatMap(\.backgroundTasks).reduce(0) {
+        $0 + BackgroundTask(id: $1.id, name: $1.name).retainedBytes
+      }
+      let journal = try! engine.journal(of: device.id, now: .zero).entries
+      let jetsam = try! engine.jetsamLog(of: device.id, now: .zero).records
+      return total + Device.retainedBytes + apps.count * App.retainedBytes + tasks
+        + journal.reduce(0) { $0 + $1.retainedBytes } + jetsam.reduce(0) { $0 + $1.retainedBytes }
+    }
+  }
+}
