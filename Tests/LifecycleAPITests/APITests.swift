@@ -9,9 +9,13 @@ import Testing
 @Suite struct APITests {
   let api: LifecycleAPI
 
-  init() {
+  init() { self.init { _ in } }
+
+  /// An API on an engine whose configuration `configure` changes.
+  init(_ configure: (inout EngineConfiguration) -> Void) {
     var configuration = EngineConfiguration()
     configuration.deviceDefaults.clock = .manual
+    configure(&configuration)
     api = LifecycleAPI(
       engine: Engine(configuration: configuration, now: .zero), version: "9.9.9", now: .zero)
   }
@@ -214,6 +218,46 @@ import Testing
         lifecycled_state_budget_bytes 1073741824
 
         """)
+  }
+
+  @Test func backgroundTasksPastTheLimitAre409AndChangeNothing() {
+    let api = APITests { $0.limits.maxBackgroundTasksPerApp = 1 }
+    api.call("POST", "/v1/apps", #"{"name":"mail"}"#)
+    api.call("POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"beginBackgroundTask"}]"#)
+    let before = api.call("GET", "/v1/apps/mail").body
+    let refused = api.call("POST", "/v1/apps/mail/events", #"{"type":"beginBackgroundTask"}"#)
+    #expect(refused.status == 409)
+    #expect(
+      refused.body
+        == #"{"type":"urn:lifecycled:problem:limit-reached","title":"A limit is reached","#
+        + #""status":409,"detail":"app 'mail' holds 1 background tasks, the most allowed; "#
+        + #"end one first"}"#)
+    #expect(api.call("GET", "/v1/apps/mail").body == before)
+  }
+
+  @Test func pastTheMemoryBudgetGrowthIs507WhileReadsAndDeletesWork() {
+    let api = APITests { $0.limits.memoryBudgetBytes = 1_024 + 2 * 640 }
+    #expect(api.call("POST", "/v1/apps", #"{"name":"a"}"#).status == 201)
+    #expect(api.call("POST", "/v1/apps", #"{"name":"b"}"#).status == 201)
+    let full =
+      #"{"type":"urn:lifecycled:problem:memory-budget-exhausted","#
+      + #""title":"The simulator's memory budget is exhausted","status":507,"#
+      + #""detail":"the simulator's state holds 2304 bytes, at or past maxMemoryMB (2304 bytes); "#
+      + #"remove devices or apps, or reset, to go on","retainedBytes":2304,"budgetBytes":2304}"#
+    for (path, body) in [
+      ("/v1/apps", #"{"name":"c"}"#), ("/v1/devices", #"{"id":"x"}"#),
+      ("/v1/apps/a/events", #"{"type":"launch"}"#),
+      ("/v1/devices/default/events", #"{"type":"lock"}"#),
+      ("/v1/devices/default/clock/advance", #"{"seconds":1}"#),
+    ] {
+      let response = api.call("POST", path, body)
+      #expect(response.status == 507, "\(path)")
+      #expect(response.body == full, "\(path)")
+    }
+    #expect(api.call("GET", "/v1/apps/b").status == 200)
+    #expect(api.call("GET", "/v1/devices/default/journal").status == 200)
+    #expect(api.call("DELETE", "/v1/apps/b").status == 204)
+    #expect(api.call("POST", "/v1/apps/a/events", #"{"type":"launch"}"#).status == 200)
   }
 
   @Test func resetBringsBackTheStart() {
