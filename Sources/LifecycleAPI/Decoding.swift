@@ -167,23 +167,42 @@ struct Fields {
     return Fields.problem(issues)
   }
 
+  /// The most issues a 422 lists, and the longest field name it repeats: a body of 50,000
+  /// unknown keys, or one key of a megabyte, still gets a short answer.
+  static let maxListedIssues = 20
+  static let maxFieldBytes = 128
+
   static func problem(_ issues: [(field: String, message: String)]) -> Problem? {
     guard let first = issues.first else { return nil }
+    let omitted = issues.count - maxListedIssues
     return Problem(
-      kind: .validation, detail: "\(first.field) \(first.message)",
+      kind: .validation,
+      detail: "\(shortened(first.field)) \(first.message)"
+        + (omitted > 0 ? " (\(issues.count) issues; the first \(maxListedIssues) are listed)" : ""),
       extensions: [
         (
           "validation",
           JSONText { w in
-            w.array(issues) { w, issue in
+            w.array(issues.prefix(maxListedIssues)) { w, issue in
               w.object { w in
-                w.member("field", issue.field)
+                w.member("field", shortened(issue.field))
                 w.member("message", issue.message)
               }
             }
           }
         )
       ])
+  }
+
+  /// `field` cut to at most `maxFieldBytes` of UTF-8 (whole characters), marked with `…`.
+  private static func shortened(_ field: String) -> String {
+    guard field.utf8.count > maxFieldBytes else { return field }
+    var kept = 0
+    let prefix = field.unicodeScalars.prefix { scalar in
+      kept += scalar.utf8.count
+      return kept <= maxFieldBytes - 3
+    }
+    return String(String.UnicodeScalarView(prefix)) + "…"
   }
 }
 

@@ -35,6 +35,16 @@ struct Query {
     return value
   }
 
+  /// The `limit` of a page (`Paging`).
+  func pageLimit() throws(Problem) -> Int {
+    try integer("limit", max: Validation.maxPageSize) ?? Validation.defaultPageSize
+  }
+
+  /// A device or app name parameter, such as `after`.
+  func name(_ key: String) throws(Problem) -> String? {
+    try appName(key).map(String.init)
+  }
+
   /// An app name parameter.
   func appName(_ key: String) throws(Problem) -> AppName? {
     guard let text = values[key] else { return nil }

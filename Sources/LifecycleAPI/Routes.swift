@@ -12,7 +12,9 @@ extension LifecycleAPI {
       .get("/openapi.yaml") { api, request in api.contract() },
       .post("/__admin/reset") { api, request in api.reset(request) },
       // Devices
-      .get("/v1/devices") { api, request in api.listDevices(request) },
+      .get("/v1/devices", query: ["after", "limit"]) { api, request in
+        try api.listDevices(request)
+      },
       .post("/v1/devices") { api, request in try api.createDevice(request) },
       .get("/v1/devices/{device}") { api, request in try api.showDevice(request) },
       .delete("/v1/devices/{device}") { api, request in try api.removeDevice(request) },
@@ -26,7 +28,9 @@ extension LifecycleAPI {
       },
       .get("/v1/devices/{device}/jetsam") { api, request in try api.showJetsamLog(request) },
       // Apps (also under /v1/apps for the default device)
-      .get("/v1/devices/{device}/apps") { api, request in try api.listApps(request) },
+      .get("/v1/devices/{device}/apps", query: ["after", "limit"]) { api, request in
+        try api.listApps(request)
+      },
       .post("/v1/devices/{device}/apps") { api, request in try api.createApp(request) },
       .get("/v1/devices/{device}/apps/{app}") { api, request in try api.showApp(request) },
       .delete("/v1/devices/{device}/apps/{app}") { api, request in try api.removeApp(request) },

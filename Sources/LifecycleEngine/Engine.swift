@@ -114,9 +114,10 @@ public final class Engine {
     try withDevice(id, now: now) { $0.snapshot }
   }
 
-  /// Every device, in id order.
-  public func devices(now: Instant) -> [DeviceSnapshot] {
-    devices.keys.sorted().map { try! device($0, now: now) }
+  /// The devices in id order: those after `after`, at most `limit` of them.
+  public func devices(after: String? = nil, limit: Int = .max, now: Instant) -> [DeviceSnapshot] {
+    devices.keys.sorted().lazy.filter { after == nil || $0 > after! }.prefix(limit)
+      .map { try! device($0, now: now) }
   }
 
   /// Posts a device event (`openapi.yaml`).
@@ -213,10 +214,13 @@ public final class Engine {
     try withApp(name, on: device, now: now) { device, app in device.snapshot(of: app) }
   }
 
-  /// Every app of a device, in name order.
-  public func apps(on device: String, now: Instant) throws(EngineError) -> [AppSnapshot] {
+  /// The apps of a device in name order: those after `after`, at most `limit` of them.
+  public func apps(on device: String, after: AppName? = nil, limit: Int = .max, now: Instant)
+    throws(EngineError) -> [AppSnapshot]
+  {
     try withDevice(device, now: now) { device in
-      device.apps.keys.sorted().map { device.snapshot(of: device.apps[$0]!) }
+      device.apps.keys.sorted().lazy.filter { after == nil || $0 > after! }.prefix(limit)
+        .map { device.snapshot(of: device.apps[$0]!) }
     }
   }
 

@@ -260,6 +260,89 @@ import Testing
     #expect(api.call("POST", "/v1/apps/a/events", #"{"type":"launch"}"#).status == 200)
   }
 
+  /// The names in a page of apps or devices, and its `hasMore`.
+  func page(_ target: String, _ key: String) -> (names: [String], hasMore: Bool?) {
+    let json = call("GET", target).json
+    guard case .array(let elements)? = json?[key] else { return ([], nil) }
+    let names = elements.compactMap { element -> String? in
+      guard case .string(let name)? = element["name"] ?? element["id"] else { return nil }
+      return name
+    }
+    guard case .bool(let hasMore)? = json?["hasMore"] else { return (names, nil) }
+    return (names, hasMore)
+  }
+
+  @Test func appsAndDevicesArePagedByNameAfterTheLastOne() {
+    for name in ["c", "a", "b"] {
+      call("POST", "/v1/apps", #"{"name":"\#(name)"}"#)
+      call("POST", "/v1/devices", #"{"id":"\#(name)"}"#)
+    }
+    #expect(page("/v1/apps", "apps") == (["a", "b", "c"], false))
+    #expect(page("/v1/apps?limit=2", "apps") == (["a", "b"], true))
+    #expect(page("/v1/apps?after=b&limit=2", "apps") == (["c"], false))
+    #expect(page("/v1/apps?after=c", "apps") == ([], false))
+    #expect(page("/v1/devices?limit=3", "devices") == (["a", "b", "c"], true))
+    #expect(page("/v1/devices?after=c", "devices") == (["default"], false))
+    #expect(call("GET", "/v1/apps?after=-x").status == 422)
+  }
+
+  /// However large the entries, a page stops soon after 1 MiB; paging on from the last `seq`
+  /// reads every entry exactly once.
+  @Test func largeJournalsAreReadInPagesOfAboutAMebibyte() {
+    call("POST", "/v1/apps", #"{"name":"mail"}"#)
+    let url = "app://" + String(repeating: "u", count: 2_000)
+    for _ in 0..<600 {
+      call("POST", "/v1/apps/mail/events", #"[{"type":"launch","url":"\#(url)"},{"type":"crash"}]"#)
+    }
+    var since = 0
+    var seqs: [Int] = []
+    var pages = 0
+    while true {
+      let response = call("GET", "/v1/devices/default/journal?limit=10000&since=\(since)")
+      #expect(response.body.utf8.count < Paging.maxBytes + 4_096)
+      guard case .array(let entries)? = response.json?["entries"],
+        case .bool(let hasMore)? = response.json?["hasMore"]
+      else { return #expect(Bool(false), "no page") }
+      let pageSeqs = entries.compactMap { entry -> Int? in
+        let seq = entry["seq"] ?? entry["callback"]?["seq"] ?? entry["transition"]?["seq"]
+        guard case .integer(let value)? = seq else { return nil }
+        return value
+      }
+      #expect(pageSeqs.count == entries.count)
+      seqs += pageSeqs
+      pages += 1
+      guard hasMore, let last = pageSeqs.last else { break }
+      since = last
+    }
+    #expect(pages > 1)
+    #expect(seqs == seqs.sorted() && Set(seqs).count == seqs.count)
+    guard case .object(let counters)? = call("GET", "/v1/devices/default").json?["counters"],
+      case .integer(let kept)? = counters.first(where: { $0.0 == "journalEntries" })?.1
+    else { return #expect(Bool(false), "no counters") }
+    #expect(seqs.count == kept)
+  }
+
+  /// 50,000 unknown keys, or a key of 1,000 bytes, get a 422 of a kilobyte, not megabytes.
+  @Test func validationProblemsStayShortWhateverTheBody() {
+    let keys = (0..<50_000).map { #""k\#($0)":1"# }.joined(separator: ",")
+    let many = call("POST", "/v1/apps", #"{"name":"a","# + keys + "}")
+    #expect(many.status == 422)
+    let listed = (0..<20).map { #"{"field":"k\#($0)","message":"is not a known field"}"# }
+    #expect(
+      many.body
+        == #"{"type":"urn:lifecycled:problem:validation","title":"A field is invalid","#
+        + #""status":422,"detail":"k0 is not a known field (50000 issues; the first 20 are "#
+        + #"listed)","validation":["# + listed.joined(separator: ",") + "]}")
+    let long = String(repeating: "é", count: 500)
+    let shortened = String(repeating: "é", count: 62) + "…"
+    #expect(
+      call("POST", "/v1/apps", #"{"name":"a",""# + long + #"":1}"#).body
+        == #"{"type":"urn:lifecycled:problem:validation","title":"A field is invalid","#
+        + #""status":422,"detail":"\#(shortened) is not a known field","validation":"#
+        + #"[{"field":"\#(shortened)","message":"is not a known field"}]}"#)
+    #expect(call("GET", "/v1/apps/a").status == 404)
+  }
+
   @Test func resetBringsBackTheStart() {
     call("POST", "/v1/devices", #"{"id":"x"}"#)
     #expect(call("POST", "/__admin/reset").status == 204)
@@ -490,5 +573,8 @@ func otherPathsRouteNowhere(path: String) {
   #expect(states("name: { type: string, maxLength: \(Validation.maxTaskNameBytes) }"))
   #expect(states("maxItems: \(Validation.maxScenarioEvents)"))
   #expect(states("schema: { type: integer, minimum: 0, maximum: \(Validation.maxPageSize) }"))
-  #expect(states("description: At most this many entries (default \(Validation.defaultPageSize))."))
+  #expect(
+    states(
+      "At most this many (default \(Validation.defaultPageSize)). A page also ends once its elements pass \(Paging.maxBytes >> 20) MiB of"
+    ))
 }

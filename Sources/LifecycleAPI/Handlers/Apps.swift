@@ -5,12 +5,12 @@ import LifecycleEngine
 /// their callbacks.
 extension LifecycleAPI {
   func listApps(_ request: borrowing RouteRequest) throws -> APIResponse {
-    let apps = try engine.apps(on: request.device, now: request.now)
+    let limit = try request.query.pageLimit()
+    let apps = try engine.apps(
+      on: request.device, after: try request.query.appName("after"), limit: limit + 1,
+      now: request.now)
     return json(200) { w in
-      w.object { w in
-        w.key("apps")
-        w.array(apps) { $0.app($1) }
-      }
+      w.object { w in w.page("apps", apps, limit: limit) { $0.app($1) } }
     }
   }
 
@@ -48,15 +48,12 @@ extension LifecycleAPI {
 
   func showCallbacks(_ request: borrowing RouteRequest) throws -> APIResponse {
     let query = request.query
+    let limit = try query.pageLimit()
     let callbacks = try engine.callbacks(
       of: request.app, on: request.device, since: try query.integer("since") ?? 0,
-      limit: try query.integer("limit", max: Validation.maxPageSize) ?? Validation.defaultPageSize,
-      now: request.now)
+      limit: limit + 1, now: request.now)
     return json(200) { w in
-      w.object { w in
-        w.key("callbacks")
-        w.callbacks(callbacks)
-      }
+      w.object { w in w.page("callbacks", callbacks, limit: limit) { $0.callback($1) } }
     }
   }
 }

@@ -3,13 +3,12 @@ import LifecycleEngine
 
 /// `/v1/devices` and what hangs off a device: its events, clock, journal and jetsam log.
 extension LifecycleAPI {
-  func listDevices(_ request: borrowing RouteRequest) -> APIResponse {
-    let devices = engine.devices(now: request.now)
+  func listDevices(_ request: borrowing RouteRequest) throws -> APIResponse {
+    let limit = try request.query.pageLimit()
+    let devices = engine.devices(
+      after: try request.query.name("after"), limit: limit + 1, now: request.now)
     return json(200) { w in
-      w.object { w in
-        w.key("devices")
-        w.array(devices) { $0.device($1) }
-      }
+      w.object { w in w.page("devices", devices, limit: limit) { $0.device($1) } }
     }
   }
 
@@ -77,14 +76,13 @@ extension LifecycleAPI {
 
   func showJournal(_ request: borrowing RouteRequest) throws -> APIResponse {
     let query = request.query
+    let limit = try query.pageLimit()
     let page = try engine.journal(
       of: request.device, since: try query.integer("since") ?? 0, app: try query.appName("app"),
-      limit: try query.integer("limit", max: Validation.maxPageSize) ?? Validation.defaultPageSize,
-      now: request.now)
+      limit: limit + 1, now: request.now)
     return json(200) { w in
       w.object { w in
-        w.key("entries")
-        w.array(page.entries) { $0.journalEntry($1) }
+        w.page("entries", page.entries, limit: limit) { $0.journalEntry($1) }
         w.member("dropped", page.dropped)
       }
     }
