@@ -418,7 +418,7 @@ import Testing
   }
 
   /// Known members are told from unknown ones wherever they stand, the 64th member and beyond
-  /// included.
+  /// included: the count of issues says that only the 70 unknown ones were reported.
   @Test func unknownMembersAreFoundInLargeObjects() {
     let unknown = (0..<70).map { "x\($0)" }
     let members = unknown[..<63] + ["name", "memoryMB"] + unknown[63...]
@@ -432,7 +432,10 @@ import Testing
       Issue.record("no validation list")
       return
     }
-    #expect(issues.map { $0["field"] } == unknown.map { .string($0) })
+    #expect(issues.map { $0["field"] } == unknown.prefix(20).map { .string($0) })
+    #expect(
+      response.json?["detail"]
+        == .string("x0 is not a known field (70 issues; the first 20 are listed)"))
     #expect(call("GET", "/v1/apps/big").status == 404)
   }
 
