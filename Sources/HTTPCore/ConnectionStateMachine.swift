@@ -35,6 +35,17 @@ public struct ConnectionConfiguration: Hashable, Sendable {
   public init() {}
 }
 
+/// How a connection waits with no request under way.
+public enum IdleKind: CaseIterable, Sendable {
+  /// Accepted, and not a byte received since: its allowance is the header timeout.
+  case awaitingFirstRequest
+  /// Kept alive after a response: its allowance is the keep-alive timeout.
+  case betweenRequests
+  /// Its last response sent, draining what the peer still sends: its allowance is the linger
+  /// timeout.
+  case lingering
+}
+
 /// One HTTP/1.1 connection as a pure state machine: keep-alive, pipelining one request at a
 /// time, `100-continue`, timeouts, request limits and graceful quiescing.
 ///
@@ -220,14 +231,18 @@ public struct ConnectionStateMachine {
     }
   }
 
-  /// Whether the server may close the connection to make room for another: it waits for a
-  /// first request or between requests (RFC 9112 §9.3: a client must expect an idle
-  /// connection to close), or lingers after its last response. A request begun is never cut.
-  public var isReclaimable: Bool {
+  /// How the connection is idle, if it is: then the server may close it to make room for
+  /// another (RFC 9112 §9.3: a client must expect an idle connection to close). Nil while a
+  /// request is under way: a request begun is never cut.
+  public var idleKind: IdleKind? {
     switch phase {
-    case .reading: pending == nil && requestStartedAt == nil && parser.bufferedByteCount == 0
-    case .lingering: true
-    case .dispatched, .writing, .closed: false
+    case .reading:
+      guard pending == nil, requestStartedAt == nil, parser.bufferedByteCount == 0 else {
+        return nil
+      }
+      return requestsStarted == 0 ? .awaitingFirstRequest : .betweenRequests
+    case .lingering: return .lingering
+    case .dispatched, .writing, .closed: return nil
     }
   }
 

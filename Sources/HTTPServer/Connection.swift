@@ -2,6 +2,10 @@ import CLibUV
 import HTTPCore
 import Logging
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// One accepted connection: the libuv shell around a `ConnectionStateMachine`.
 ///
 /// It owns its handles (the socket and a timer) and requests (one write, one shutdown); each
@@ -25,6 +29,11 @@ final class Connection {
   private var openHandles = 2
   /// Where the connection comes from, for the per-address limit.
   var peer: PeerAddress?
+  /// How it is idle, and its neighbours among the server's idle connections of that kind
+  /// (`IdleConnections` keeps them).
+  var idleKind: IdleKind?
+  var nextIdle: Connection?
+  unowned(unsafe) var previousIdle: Connection?
 
   init(server: HTTPServer) {
     self.server = server
@@ -54,15 +63,28 @@ final class Connection {
   /// Begins serving, or with `refusal`, answers it at once and closes.
   func start(refusing refusal: HTTPError? = nil) {
     uv_tcp_nodelay(tcp, 1)
-    if let refusal { machine.refuse(with: refusal, at: server.moment) }
+    if let refusal {
+      machine.refuse(with: refusal, at: server.moment)
+    } else {
+      readWhatIsWaiting()
+    }
     drive()
   }
 
-  /// When the server may close the connection to make room for another, its allowance ends
-  /// then; nil while a request is under way (or the connection is already closing).
-  var reclaimableUntil: UInt64? {
-    guard !isClosing, machine.isReclaimable else { return nil }
-    return machine.deadline
+  /// Reads what the client sent before it was accepted: a connection whose request already
+  /// waits is never taken for a silent one the server may close (under a flood of arrivals,
+  /// hundreds are accepted in one turn of the loop before any is read), and is answered a turn
+  /// sooner.
+  private func readWhatIsWaiting() {
+    var descriptor: uv_os_fd_t = -1
+    guard uv_fileno(cuv_handle(tcp), &descriptor) == 0 else { return }
+    let buffer = server.readBuffer
+    let count = recv(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+    if count > 0 {
+      machine.received(UnsafeBufferPointer(rebasing: buffer[..<count]), now: uv_now(server.loop))
+    } else if count == 0 {
+      machine.peerClosed()
+    }
   }
 
   func quiesce() {
@@ -74,6 +96,7 @@ final class Connection {
   func abort() {
     guard !isClosing else { return }
     isClosing = true
+    server.connectionIsClosing(self)
     uv_close(cuv_handle(tcp)) { handle in Connection.from(handle).handleClosed() }
     uv_close(cuv_handle(timer)) { handle in Connection.from(handle).handleClosed() }
   }
@@ -90,7 +113,7 @@ final class Connection {
         respond(to: request, at: now)
         now = server.moment  // as `respond` left it: after the responder's time
       case .write(let bytes):
-        guard write(bytes) else { return updateReadingAndTimer() }
+        guard write(bytes) else { return followMachine() }
         machine.writeCompleted(now: now.milliseconds)
       case .linger:
         shutDownSending()
@@ -98,7 +121,7 @@ final class Connection {
         return abort()
       }
     }
-    updateReadingAndTimer()
+    followMachine()
   }
 
   private func respond(to request: HTTPRequest, at now: Moment) {
@@ -161,13 +184,15 @@ final class Connection {
     drive()
   }
 
-  /// Reads only while the machine wants bytes, and has the timer fire by its deadline.
+  /// Reads only while the machine wants bytes, has the timer fire by its deadline, and keeps
+  /// the connection's place among the idle ones the server may close.
   ///
   /// The timer is re-armed only when the deadline moves earlier: the keep-alive deadline moves
   /// later with every request, and a timer that fires early finds nothing due and re-arms.
-  private func updateReadingAndTimer() {
+  private func followMachine() {
     guard !isClosing else { return }
     setReading(machine.wantsToRead)
+    server.idleConnections.place(self, as: machine.idleKind)
     guard let deadline = machine.deadline, armedDeadline.map({ deadline < $0 }) ?? true else {
       return
     }

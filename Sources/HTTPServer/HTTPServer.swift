@@ -35,6 +35,9 @@ public final class HTTPServer: @unchecked Sendable {
   private var connections: [ObjectIdentifier: Connection] = [:]
   /// Open connections per client address, for `maxConnectionsPerAddress`.
   private var connectionsPerAddress: [PeerAddress: Int] = [:]
+  /// Those of the connections the server may close to make room, in the order it would.
+  @exclusivity(unchecked)  // the loop thread alone
+  var idleConnections = IdleConnections()
   private var acceptPending = false
   private var state = State.idle
   private var dateSecond = -1
@@ -227,7 +230,7 @@ public final class HTTPServer: @unchecked Sendable {
     guard connections.count < configuration.maxConnections else {
       // libuv stops polling the listener until we accept: one arrival, at most one reclaimed.
       acceptPending = true
-      reclaimIdleConnection { _ in true }
+      idleConnections.first { _ in true }?.abort()
       return
     }
     accept()
@@ -247,7 +250,7 @@ public final class HTTPServer: @unchecked Sendable {
     connectionsPerAddress[peer] = fromPeer
     guard
       fromPeer <= configuration.maxConnectionsPerAddress
-        || reclaimIdleConnection(where: { $0.peer == peer && $0 !== connection })
+        || reclaimIdleConnection(from: peer, toAdmit: connection)
     else {
       return connection.start(
         refusing: HTTPError(
@@ -258,29 +261,29 @@ public final class HTTPServer: @unchecked Sendable {
     connection.start()
   }
 
-  /// Closes the idle connection among those `included` whose allowance ends first (it would
-  /// be closed soonest anyway); false if all of them are busy with requests.
-  @discardableResult
-  private func reclaimIdleConnection(where included: (Connection) -> Bool) -> Bool {
-    var chosen: (connection: Connection, until: UInt64)?
-    for connection in connections.values where included(connection) {
-      guard let until = connection.reclaimableUntil, until < chosen?.until ?? .max else {
-        continue
-      }
-      chosen = (connection, until)
+  /// Closes the first idle connection from `peer` other than `arriving` (in the order of
+  /// `IdleConnections`); false if all of them are busy with requests.
+  private func reclaimIdleConnection(from peer: PeerAddress, toAdmit arriving: Connection) -> Bool {
+    guard let idle = idleConnections.first(where: { $0.peer == peer && $0 !== arriving }) else {
+      return false
     }
-    guard let chosen else { return false }
-    chosen.connection.abort()
+    idle.abort()
     return true
+  }
+
+  /// Called when a connection begins to close: it no longer counts against its address, and
+  /// cannot be chosen to make room. Its descriptor counts until `connectionDidClose`.
+  func connectionIsClosing(_ connection: Connection) {
+    idleConnections.place(connection, as: nil)
+    if let peer = connection.peer {
+      let remaining = connectionsPerAddress[peer, default: 1] - 1
+      connectionsPerAddress[peer] = remaining == 0 ? nil : remaining
+    }
   }
 
   /// Called once both of a connection's handles are closed.
   func connectionDidClose(_ connection: Connection) {
     connections[ObjectIdentifier(connection)] = nil
-    if let peer = connection.peer {
-      let remaining = connectionsPerAddress[peer, default: 1] - 1
-      connectionsPerAddress[peer] = remaining == 0 ? nil : remaining
-    }
     if acceptPending, case .running = state { accept() }
     if case .draining = state, connections.isEmpty { finishShutdown() }
   }

@@ -63,6 +63,32 @@ let okOnTheWire =
     #expect(!machine.isClosed)
   }
 
+  /// A connection is idle (the server may close it) only while no request is under way, and
+  /// says how: silent since accepted, between requests, or lingering after its last response.
+  @Test mutating func idleKindFollowsTheConnectionsLife() {
+    #expect(machine.idleKind == .awaitingFirstRequest)
+    _ = machine.receive("G", at: 1)
+    #expect(machine.idleKind == nil, "a request begun is never cut")
+    _ = machine.receive(String(get.dropFirst()), at: 2)
+    #expect(machine.idleKind == nil)
+    machine.responded(ok, at: at(3))
+    _ = machine.actions(at: 3)
+    #expect(machine.idleKind == nil)
+    machine.writeCompleted(now: 4)
+    _ = machine.actions(at: 4)
+    #expect(machine.idleKind == .betweenRequests)
+    _ = machine.receive("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", at: 5)
+    #expect(machine.idleKind == nil)
+    machine.responded(ok, at: at(6))
+    _ = machine.actions(at: 6)
+    machine.writeCompleted(now: 7)
+    #expect(machine.actions(at: 7) == [.linger])
+    #expect(machine.idleKind == .lingering)
+    machine.peerClosed()
+    _ = machine.actions(at: 8)
+    #expect(machine.idleKind == nil)
+  }
+
   /// After the last response the connection lingers: what the peer sends is dropped, and its
   /// EOF closes the connection (RFC 9112 §9.6).
   @Test mutating func lingeringDropsWhatThePeerSendsUntilItCloses() {

@@ -377,6 +377,26 @@ import Testing
     }
   }
 
+  /// A client that has been served keeps its idle connection while silent ones remain to be
+  /// closed, though its keep-alive allowance ends long before their header timeout.
+  @Test func silentConnectionsMakeRoomBeforeAServedClientsIdleOne_E3() throws {
+    try withServer({ $0.maxConnections = 3 }) { live in
+      let served = live.connect()
+      served.send(Self.get)
+      #expect(statusCode(served.readResponse()) == 200)
+      let silent = [live.connect(), live.connect()]
+      let arriving = silent.map { _ in live.connect() }
+      for (index, client) in arriving.enumerated() {
+        client.setTimeout(seconds: 2)
+        client.send(Self.get)
+        #expect(statusCode(client.readResponse()) == 200)
+        #expect(silent[index].serverClosed())
+      }
+      served.send(Self.get)
+      #expect(statusCode(served.readResponse()) == 200)
+    }
+  }
+
   @Test func anAddressPastItsLimitIsAnswered503WhileOthersAreServed_E4() throws {
     try withServer({ $0.maxConnectionsPerAddress = 2 }) { live in
       let busy = (0..<2).map { _ in live.connect(from: "127.0.0.2") }
