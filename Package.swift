@@ -44,11 +44,12 @@ let package = Package(
       name: "HTTPServer",
       dependencies: ["CLibUV", "HTTPCore", .product(name: "Logging", package: "swift-log")]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+    .systemLibrary(name: "CMalloc"),
     // Configuration, logging and the wiring of the service: the builder main and tests share.
     .target(
       name: "LifecycledService",
       dependencies: [
-        "HTTPServer", "JSONCore", "LifecycleAPI",
+        "CMalloc", "HTTPServer", "JSONCore", "LifecycleAPI",
         .product(name: "Configuration", package: "swift-configuration"),
         .product(name: "SystemPackage", package: "swift-system"),
         .product(name: "Logging", package: "swift-log"),

@@ -10,9 +10,11 @@ public enum Version {
 }
 
 /// Serves the JSON API over the HTTP server: converts the messages, gives the engine the loop's
-/// clock as its host time, fires realtime deadlines on the server's timer, and logs every kill.
+/// clock as its host time, fires realtime deadlines on the server's timer, logs every kill, and
+/// returns memory to the system when the engine's state shrinks.
 final class APIResponder: HTTPResponder, HTTPTimerClient {
   let api: LifecycleAPI
+  private var heap = HeapTrimmer()
 
   /// - Parameter now: the loop clock when the service starts, in milliseconds.
   init(configuration: EngineConfiguration, access: AccessPolicy, now: UInt64, logger: Logger) {
@@ -65,6 +67,7 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
         body: request.body, host: headers["host"], origin: headers["origin"],
         authorization: headers["authorization"]),
       now: Instant(milliseconds: Int64(context.now)), isDraining: context.isDraining)
+    heap.observe(retainedBytes: api.engine.retainedBytes)
     var fields = Self.headers(contentType: response.body.isEmpty ? nil : response.contentType)
     for (name, value) in response.headers { fields.append(name: name, value: value) }
     return HTTPResponse(
