@@ -1,6 +1,29 @@
 import JSONCore
 import LifecycleEngine
 
+/// The problems found in a body: the first `maxListed` of them, spelled, and how many in all.
+/// A body of 50,000 unknown keys gets a short answer, and costs little more than counting them.
+struct ValidationIssues {
+  static let maxListed = 20
+
+  private(set) var listed: [(field: String, message: String)] = []
+  private(set) var count = 0
+
+  /// Whether another issue would only be counted.
+  var isFull: Bool { listed.count == Self.maxListed }
+
+  /// Counts an issue, and lists it if fewer than `maxListed` are.
+  mutating func append(_ field: String, _ message: String) {
+    count += 1
+    if !isFull { listed.append((field, message)) }
+  }
+
+  mutating func append(contentsOf other: ValidationIssues) {
+    listed += other.listed.prefix(Self.maxListed - listed.count)
+    count += other.count
+  }
+}
+
 /// Reads the members of one request object: every member must be known and well-typed, and
 /// every problem is collected, named by its field path (`behavior.didEnterBackgroundSeconds`,
 /// `[2].type`), so that one 422 lists them all.
@@ -13,7 +36,7 @@ struct Fields {
   /// a list beyond (only an object with unknown members has that many).
   private var asked: UInt64 = 0
   private var askedBeyond: [Int] = []
-  private(set) var issues: [(field: String, message: String)] = []
+  private(set) var issues = ValidationIssues()
 
   /// Where the object is in the body; its path is spelled only when a problem names it.
   enum Location {
@@ -38,7 +61,7 @@ struct Fields {
       object = index
     } else {
       object = nil
-      issues.append((location.path.isEmpty ? "body" : location.path, "must be a JSON object"))
+      issues.append(location.path.isEmpty ? "body" : location.path, "must be a JSON object")
     }
   }
 
@@ -56,7 +79,7 @@ struct Fields {
         return keyIndex + 1
       }
     }
-    if required { issues.append((name(key), "is required")) }
+    if required { issues.append(name(key), "is required") }
     return nil
   }
 
@@ -67,7 +90,7 @@ struct Fields {
     let value = document[index]
     let text = value.kind == .string ? document.string(at: index) : nil
     guard let text, text.utf8.count <= maxBytes else {
-      issues.append((name(key), "must be a string of at most \(maxBytes) bytes"))
+      issues.append(name(key), "must be a string of at most \(maxBytes) bytes")
       return nil
     }
     return text
@@ -89,8 +112,7 @@ struct Fields {
       default: nil
       }
     guard let number = integer, range.contains(number) else {
-      issues.append(
-        (name(key), "must be an integer from \(range.lowerBound) to \(range.upperBound)"))
+      issues.append(name(key), "must be an integer from \(range.lowerBound) to \(range.upperBound)")
       return nil
     }
     return number
@@ -108,7 +130,7 @@ struct Fields {
       default: nil
       }
     guard let number, range.contains(number) else {
-      issues.append((name(key), "must be a number from \(range.lowerBound) to \(range.upperBound)"))
+      issues.append(name(key), "must be a number from \(range.lowerBound) to \(range.upperBound)")
       return nil
     }
     return .milliseconds(Int64((number * 1000).rounded()))
@@ -120,7 +142,7 @@ struct Fields {
     case .true: return true
     case .false: return false
     default:
-      issues.append((name(key), "must be true or false"))
+      issues.append(name(key), "must be true or false")
       return nil
     }
   }
@@ -132,7 +154,7 @@ struct Fields {
     guard let index = member(key, required: required) else { return nil }
     guard let choice = document.choice(at: index, T.self) else {
       issues.append(
-        (name(key), "must be one of \(T.allCases.map(\.rawValue).joined(separator: ", "))"))
+        name(key), "must be one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
       return nil
     }
     return choice
@@ -145,11 +167,11 @@ struct Fields {
   }
 
   mutating func merge(_ other: Fields) {
-    issues += other.issues
+    issues.append(contentsOf: other.issues)
   }
 
   mutating func reject(_ key: StaticString, _ message: String) {
-    issues.append((name(key), message))
+    issues.append(name(key), message)
   }
 
   /// Records every member no reader asked for.
@@ -157,7 +179,9 @@ struct Fields {
     guard let object else { return }
     for (ordinal, key) in document.children(of: object).enumerated()
     where ordinal < 64 ? asked & 1 << ordinal == 0 : !askedBeyond.contains(ordinal) {
-      issues.append((name(document.string(at: key)), "is not a known field"))
+      // Spelling 50,000 names that will not be listed would hold the loop for milliseconds.
+      let field = issues.isFull ? "" : name(document.string(at: key))
+      issues.append(field, "is not a known field")
     }
   }
 
@@ -167,23 +191,22 @@ struct Fields {
     return Fields.problem(issues)
   }
 
-  /// The most issues a 422 lists, and the longest field name it repeats: a body of 50,000
-  /// unknown keys, or one key of a megabyte, still gets a short answer.
-  static let maxListedIssues = 20
+  /// The longest field name a 422 repeats: one key of a megabyte still gets a short answer.
   static let maxFieldBytes = 128
 
-  static func problem(_ issues: [(field: String, message: String)]) -> Problem? {
-    guard let first = issues.first else { return nil }
-    let omitted = issues.count - maxListedIssues
+  static func problem(_ issues: ValidationIssues) -> Problem? {
+    guard let first = issues.listed.first else { return nil }
+    let omitted = issues.count - issues.listed.count
     return Problem(
       kind: .validation,
       detail: "\(shortened(first.field)) \(first.message)"
-        + (omitted > 0 ? " (\(issues.count) issues; the first \(maxListedIssues) are listed)" : ""),
+        + (omitted > 0
+          ? " (\(issues.count) issues; the first \(ValidationIssues.maxListed) are listed)" : ""),
       extensions: [
         (
           "validation",
           JSONText { w in
-            w.array(issues.prefix(maxListedIssues)) { w, issue in
+            w.array(issues.listed) { w, issue in
               w.object { w in
                 w.member("field", shortened(issue.field))
                 w.member("message", issue.message)
@@ -292,12 +315,12 @@ enum Decode {
     _ body: JSONDocument, _ decode: (inout Fields) -> Event?
   ) throws(Problem) -> (events: [Event], isArray: Bool) {
     var events: [Event] = []
-    var issues: [(field: String, message: String)] = []
+    var issues = ValidationIssues()
     func read(_ index: Int, at location: Fields.Location) {
       var fields = Fields(body, at: index, location: location)
       let event = decode(&fields)
       if fields.problem() != nil {
-        issues += fields.issues
+        issues.append(contentsOf: fields.issues)
       } else if let event {
         events.append(event)
       }

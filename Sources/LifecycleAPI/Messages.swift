@@ -140,7 +140,9 @@ struct Problem: Error {
   }
 
   static func validation(_ field: String, _ message: String) -> Problem {
-    Fields.problem([(field, message)])!
+    var issues = ValidationIssues()
+    issues.append(field, message)
+    return Fields.problem(issues)!
   }
 }
 
@@ -178,7 +180,9 @@ extension Problem {
           ("budgetBytes", JSONText(.integer(budget))),
         ])
     case .invalid(let issues):
-      self = Fields.problem(issues.map { ($0.field, $0.message) })!
+      var listed = ValidationIssues()
+      for issue in issues { listed.append(issue.field, issue.message) }
+      self = Fields.problem(listed)!
     case .refused(let refusal):
       self.init(
         kind: .eventRefused,
