@@ -7,7 +7,7 @@ import LifecycleEngine
 /// tells the client to ask again from the page's last element: `since` its `seq`, or `after`
 /// its name.
 enum Paging {
-  /// About a millisecond of the loop's time to write (Benchmarks/README.md, "Limits").
+  /// About 2 ms of the loop's time to write and send (Benchmarks/README.md, "Limits").
   static let maxBytes = 1 << 20
 }
 
