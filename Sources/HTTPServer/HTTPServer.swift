@@ -230,7 +230,7 @@ public final class HTTPServer: @unchecked Sendable {
     guard connections.count < configuration.maxConnections else {
       // libuv stops polling the listener until we accept: one arrival, at most one reclaimed.
       acceptPending = true
-      idleConnections.first { _ in true }?.abort()
+      reclaimIdleConnection { _ in true }
       return
     }
     accept()
@@ -250,7 +250,7 @@ public final class HTTPServer: @unchecked Sendable {
     connectionsPerAddress[peer] = fromPeer
     guard
       fromPeer <= configuration.maxConnectionsPerAddress
-        || reclaimIdleConnection(from: peer, toAdmit: connection)
+        || reclaimIdleConnection(where: { $0.peer == peer && $0 !== connection })
     else {
       return connection.start(
         refusing: HTTPError(
@@ -261,12 +261,11 @@ public final class HTTPServer: @unchecked Sendable {
     connection.start()
   }
 
-  /// Closes the first idle connection from `peer` other than `arriving` (in the order of
-  /// `IdleConnections`); false if all of them are busy with requests.
-  private func reclaimIdleConnection(from peer: PeerAddress, toAdmit arriving: Connection) -> Bool {
-    guard let idle = idleConnections.first(where: { $0.peer == peer && $0 !== arriving }) else {
-      return false
-    }
+  /// Closes the first idle connection among those `included`, in the order of
+  /// `IdleConnections`; false if all of them are busy with requests.
+  @discardableResult
+  private func reclaimIdleConnection(where included: (Connection) -> Bool) -> Bool {
+    guard let idle = idleConnections.first(where: included) else { return false }
     idle.abort()
     return true
   }

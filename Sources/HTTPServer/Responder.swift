@@ -42,8 +42,8 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
   /// 0 picks a free port (`HTTPServer.start` returns it).
   public var port = 8080
   public var connection = ConnectionConfiguration()
-  /// At this many open connections, a new one takes the place of an idle one (the one whose
-  /// allowance ends first: lingering, then idle keep-alive or silent since accepted); if every
+  /// At this many open connections, a new one takes the place of an idle one (lingering, then
+  /// silent since accepted, then kept alive between requests: `IdleConnections`); if every
   /// connection is busy with a request, new ones wait in the kernel's backlog.
   public var maxConnections = 1024
   /// Connections from one address beyond this take the place of an idle one from the same
