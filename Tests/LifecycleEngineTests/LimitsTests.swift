@@ -30,6 +30,9 @@ import Testing
     for size in [10, 10, 10, 10, 1, 1, 1, 1, 1] { log.append(Entry(retainedBytes: size)) }
     #expect(log.map(\.retainedBytes) == [10, 10, 1, 1, 1, 1, 1])
     #expect(log.bytes == 25)
+    log.append(Entry(retainedBytes: 20))  // drops after the straightening count the right sizes
+    #expect(log.map(\.retainedBytes) == [1, 1, 1, 1, 1, 20])
+    #expect(log.bytes == 25)
   }
 
   @Test func anAppHoldsAtMostItsBackgroundTasks() throws {
