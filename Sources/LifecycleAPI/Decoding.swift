@@ -9,6 +9,12 @@ struct ValidationIssues {
   private(set) var listed: [(field: String, message: String)] = []
   private(set) var count = 0
 
+  init() {}
+
+  init(_ issues: some Sequence<(field: String, message: String)>) {
+    for issue in issues { append(issue.field, issue.message) }
+  }
+
   /// Whether another issue would only be counted.
   var isFull: Bool { listed.count == Self.maxListed }
 

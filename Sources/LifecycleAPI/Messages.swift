@@ -140,9 +140,7 @@ struct Problem: Error {
   }
 
   static func validation(_ field: String, _ message: String) -> Problem {
-    var issues = ValidationIssues()
-    issues.append(field, message)
-    return Fields.problem(issues)!
+    Fields.problem(ValidationIssues([(field, message)]))!
   }
 }
 
@@ -180,9 +178,7 @@ extension Problem {
           ("budgetBytes", JSONText(.integer(budget))),
         ])
     case .invalid(let issues):
-      var listed = ValidationIssues()
-      for issue in issues { listed.append(issue.field, issue.message) }
-      self = Fields.problem(listed)!
+      self = Fields.problem(ValidationIssues(issues.map { ($0.field, $0.message) }))!
     case .refused(let refusal):
       self.init(
         kind: .eventRefused,
