@@ -155,6 +155,12 @@ final class RawClient {
     return String(decoding: bytes, as: UTF8.self)
   }
 
+  /// Sends `request` and reads its response: the status code (nil if none came).
+  func status(of request: String) -> Int? {
+    send(request)
+    return statusCode(readResponse())
+  }
+
   /// Half-closes: the server sees EOF, and can still answer.
   func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 

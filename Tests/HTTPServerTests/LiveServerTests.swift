@@ -30,8 +30,7 @@ import Testing
       #expect(
         first.hasSuffix(
           "\r\nContent-Type: application/json\r\nContent-Length: 15\r\n\r\n{\"status\":\"ok\"}"))
-      client.send(Self.get)
-      #expect(statusCode(client.readResponse()) == 200)
+      #expect(client.status(of: Self.get) == 200)
     }
   }
 
@@ -236,8 +235,7 @@ import Testing
   @Test func idleKeepAliveConnectionIsClosed_C5() throws {
     try withServer({ $0.connection.keepAliveTimeout = 200 }) { live in
       let client = live.connect()
-      client.send(Self.get)
-      #expect(statusCode(client.readResponse()) == 200)
+      #expect(client.status(of: Self.get) == 200)
       #expect(client.serverClosed())
     }
   }
@@ -251,8 +249,7 @@ import Testing
       client.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
       #expect(statusCode(client.readResponse()) == 200)
       usleep(50_000)
-      client.send(Self.get)
-      #expect(statusCode(client.readResponse()) == 200)
+      #expect(client.status(of: Self.get) == 200)
     }
   }
 
@@ -300,8 +297,7 @@ import Testing
   @Test func connectionThePeerClosesIsFreedWithoutLingering() throws {
     try withServer({ $0.connection.lingerTimeout = 5_000 }) { live in
       let client = live.connect()
-      client.send(Self.get)
-      #expect(statusCode(client.readResponse()) == 200)
+      #expect(client.status(of: Self.get) == 200)
       client.shutdownWrite()
       #expect(client.serverClosed())
       usleep(100_000)
@@ -342,19 +338,15 @@ import Testing
   @Test func atTheLimitTheIdleConnectionWhoseAllowanceEndsFirstMakesRoom_E3() throws {
     try withServer({ $0.maxConnections = 2 }) { live in
       let older = live.connect()
-      older.send(Self.get)
-      #expect(statusCode(older.readResponse()) == 200)
+      #expect(older.status(of: Self.get) == 200)
       usleep(20_000)
       let newer = live.connect()
-      newer.send(Self.get)
-      #expect(statusCode(newer.readResponse()) == 200)
+      #expect(newer.status(of: Self.get) == 200)
       let arriving = live.connect()
       arriving.setTimeout(seconds: 1)  // before the older one's keep-alive allowance ends
-      arriving.send(Self.get)
-      #expect(statusCode(arriving.readResponse()) == 200)
+      #expect(arriving.status(of: Self.get) == 200)
       #expect(older.serverClosed())
-      newer.send(Self.get)
-      #expect(statusCode(newer.readResponse()) == 200)
+      #expect(newer.status(of: Self.get) == 200)
     }
   }
 
@@ -369,8 +361,7 @@ import Testing
       }
       let arriving = live.connect()
       arriving.setTimeout(seconds: 2)
-      arriving.send(Self.get)
-      #expect(statusCode(arriving.readResponse()) == 200)
+      #expect(arriving.status(of: Self.get) == 200)
       #expect(silent[0].serverClosed())
       silent[1].setTimeout(seconds: 0.2)
       #expect(!silent[1].serverClosed())
@@ -382,18 +373,15 @@ import Testing
   @Test func silentConnectionsMakeRoomBeforeAServedClientsIdleOne_E3() throws {
     try withServer({ $0.maxConnections = 3 }) { live in
       let served = live.connect()
-      served.send(Self.get)
-      #expect(statusCode(served.readResponse()) == 200)
+      #expect(served.status(of: Self.get) == 200)
       let silent = [live.connect(), live.connect()]
       let arriving = silent.map { _ in live.connect() }
       for (index, client) in arriving.enumerated() {
         client.setTimeout(seconds: 2)
-        client.send(Self.get)
-        #expect(statusCode(client.readResponse()) == 200)
+        #expect(client.status(of: Self.get) == 200)
         #expect(silent[index].serverClosed())
       }
-      served.send(Self.get)
-      #expect(statusCode(served.readResponse()) == 200)
+      #expect(served.status(of: Self.get) == 200)
     }
   }
 
@@ -411,8 +399,7 @@ import Testing
       #expect(response.contains("\r\nConnection: close\r\n"))
       #expect(response.hasSuffix("\r\n\r\n" + detail))
       let other = live.connect(from: "127.0.0.3")
-      other.send(Self.get)
-      #expect(statusCode(other.readResponse()) == 200)
+      #expect(other.status(of: Self.get) == 200)
       busy[0].send("Host: t\r\n\r\n")
       #expect(statusCode(busy[0].readResponse()) == 200)
     }
@@ -421,20 +408,16 @@ import Testing
   @Test func anAddressAtItsLimitGivesUpItsOwnIdleConnection_E4() throws {
     try withServer({ $0.maxConnectionsPerAddress = 2 }) { live in
       let otherIdle = live.connect(from: "127.0.0.3")  // idle longest, but another address's
-      otherIdle.send(Self.get)
-      #expect(statusCode(otherIdle.readResponse()) == 200)
+      #expect(otherIdle.status(of: Self.get) == 200)
       let idle = live.connect(from: "127.0.0.2")
-      idle.send(Self.get)
-      #expect(statusCode(idle.readResponse()) == 200)
+      #expect(idle.status(of: Self.get) == 200)
       let busy = live.connect(from: "127.0.0.2")
       busy.send("GET /health HTTP/1.1\r\n")
       usleep(50_000)
       let arriving = live.connect(from: "127.0.0.2")
-      arriving.send(Self.get)
-      #expect(statusCode(arriving.readResponse()) == 200)
+      #expect(arriving.status(of: Self.get) == 200)
       #expect(idle.serverClosed())
-      otherIdle.send(Self.get)
-      #expect(statusCode(otherIdle.readResponse()) == 200)
+      #expect(otherIdle.status(of: Self.get) == 200)
     }
   }
 
@@ -446,8 +429,7 @@ import Testing
       for _ in 0..<20 {
         let client = live.connect()
         client.setTimeout(seconds: 1)  // a tenth of the header timeout they would wait before
-        client.send(Self.get)
-        #expect(statusCode(client.readResponse()) == 200)
+        #expect(client.status(of: Self.get) == 200)
       }
       #expect(live.server.connectionCount <= live.server.configuration.maxConnections)
     }
@@ -468,8 +450,7 @@ import Testing
     let live = try LiveServer()
     let clients = (0..<10).map { _ in live.connect() }
     for client in clients {
-      client.send(Self.get)
-      #expect(statusCode(client.readResponse()) == 200)
+      #expect(client.status(of: Self.get) == 200)
     }
     #expect(live.stop() == 0)
     for client in clients { #expect(client.serverClosed()) }
