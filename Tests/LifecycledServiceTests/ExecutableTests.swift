@@ -124,8 +124,12 @@ import Testing
       (try? FileManager.default.destinationOfSymbolicLink(
         atPath: "/proc/\(service.process.processIdentifier)/fd/\(descriptor)")) ?? "?"
     }
+    // Out of descriptors means every number below the limit is taken. Foundation's `Process`
+    // leaves the child its end of an exit-watch socket, numbered as it was in the test process,
+    // which can lie above the limit: it is not counted.
+    let taken = Set(descriptors.compactMap { Int($0) })
     #expect(
-      descriptors.count == 64,
+      taken.isSuperset(of: 0..<64),
       "the server should have run out of descriptors: \(zip(descriptors, targets).sorted { $0.0 < $1.0 })"
     )
     #expect(clients?.count == 100)
