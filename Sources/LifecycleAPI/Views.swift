@@ -11,6 +11,7 @@ extension JSONWriter {
       w.member("now", time: device.now)
       w.member("locked", device.locked)
       w.member("passcode", device.passcode)
+      w.member("protectedDataAvailable", device.protectedDataAvailable)
       w.member("foregroundApp", device.foregroundApp)
       w.member("apps", device.apps)
       w.key("memory")
@@ -53,6 +54,8 @@ extension JSONWriter {
       }
       w.member("allowedEvents", app.allowedEvents)
       w.member("busyUntil", time: app.busyUntil)
+      w.key("waitingCallbacks")
+      w.waitingCallbacks(app.waitingCallbacks)
       w.member("suspendAt", time: app.suspendAt)
       w.member("killAt", time: app.killAt)
       w.key("backgroundTasks")
@@ -74,6 +77,7 @@ extension JSONWriter {
         w.null()
       }
       w.member("significantTimeChangePending", app.significantTimeChangePending)
+      w.member("protectedDataAvailable", app.protectedDataAvailable)
       w.member("backgroundLaunchBlocked", app.backgroundLaunchBlocked)
       w.member("restorationStateSaved", app.restorationStateSaved)
       w.key("counters")
@@ -85,12 +89,15 @@ extension JSONWriter {
   }
 
   /// A callback: `{"seq":…,"time":…,"app":…,"scene":…,"method":…,"notifications":[…],
-  /// "state":…,"sceneState":…,"taskId":…}`, the last two when they apply. Responses are mostly
-  /// callbacks, so everything after the scene is copied from text prepared per case.
-  mutating func callback(_ callback: Callback) {
+  /// "state":…,"sceneState":…,"taskId":…}`, the last two when they apply; one still waiting
+  /// for its app's main thread has no `seq` and `time` yet. Responses are mostly callbacks, so
+  /// everything after the scene is copied from text prepared per case.
+  mutating func callback(_ callback: Callback, waiting: Bool = false) {
     beginObject()
-    member("seq", callback.seq)
-    member("time", time: callback.time)
+    if !waiting {
+      member("seq", callback.seq)
+      member("time", time: callback.time)
+    }
     member("app", callback.app)
     member("scene", unescaped: callback.scene)
     verbatim(Self.methodAndOwnNotification, callback.method)
@@ -164,6 +171,8 @@ extension JSONWriter {
       w.member("state", state)
       w.key("callbacks")
       w.callbacks(outcome.callbacks)
+      w.key("waitingCallbacks")
+      w.waitingCallbacks(outcome.waitingCallbacks)
       w.key("transitions")
       w.transitions(outcome.transitions)
       w.key("effects")
@@ -189,6 +198,10 @@ extension JSONWriter {
 
   mutating func callbacks(_ callbacks: [Callback]) {
     array(callbacks) { $0.callback($1) }
+  }
+
+  mutating func waitingCallbacks(_ callbacks: [Callback]) {
+    array(callbacks) { $0.callback($1, waiting: true) }
   }
 
   mutating func transitions(_ transitions: [Transition]) {

@@ -12,6 +12,12 @@ struct BackgroundTask: Hashable {
   var expiredAt: Instant?
 }
 
+/// A callback queued behind the app's busy main thread, with the cause of the state it reached.
+struct WaitingCallback: Hashable {
+  var callback: Callback
+  let cause: TransitionCause
+}
+
 /// Work handed to the app by a background launch, due by `deadline`.
 struct BackgroundWork: Hashable {
   let reason: BackgroundLaunchReason
@@ -31,6 +37,9 @@ final class App {
   let lifecycle: LifecycleModel
   let backgroundModes: Set<BackgroundMode>
   let behavior: AppBehavior
+  /// The footprints a new process starts with (`setMemory` changes only the running one's).
+  let configuredMemoryMB: Int
+  let configuredBackgroundMemoryMB: Int
   var memoryMB: Int
   var backgroundMemoryMB: Int
 
@@ -42,6 +51,9 @@ final class App {
   var backgroundSince: Instant?
   /// didEnterBackground is executing until then: the main thread runs no other callback.
   var busyUntil: Instant?
+  /// Callbacks that wait for the main thread, in order, to be delivered when it is free
+  /// (`Device.deliver`). Their state was reached when they were queued.
+  var waitingCallbacks: [WaitingCallback] = []
   /// didEnterBackground overruns the watchdog: the app is killed then.
   var watchdogKillAt: Instant?
   @exclusivity(unchecked)  // one thread; see Engine
@@ -60,6 +72,9 @@ final class App {
   var backgroundWork: BackgroundWork?
   /// A significant time change arrived while suspended; it is delivered when the app next runs.
   var significantTimeChangePending = false
+  /// Whether protected data is available as far as the app has been told. It differs from the
+  /// device's only while the app could not be told (suspended); it is told when it next runs.
+  var knowsProtectedDataAvailable = true
   /// Set by a user force-quit; cleared when the user launches the app.
   var backgroundLaunchBlocked = false
   /// State restoration data saved when the app last went to the background.
@@ -83,8 +98,10 @@ final class App {
     lifecycle = spec.lifecycle
     backgroundModes = spec.backgroundModes
     behavior = spec.behavior
-    memoryMB = spec.memoryMB
-    backgroundMemoryMB = spec.backgroundMemoryMB ?? spec.memoryMB
+    configuredMemoryMB = spec.memoryMB
+    configuredBackgroundMemoryMB = spec.backgroundMemoryMB ?? spec.memoryMB
+    memoryMB = configuredMemoryMB
+    backgroundMemoryMB = configuredBackgroundMemoryMB
   }
 
   var isScene: Bool { lifecycle == .scene }
@@ -106,8 +123,8 @@ final class App {
 
   /// Whether the scheduler may suspend the app: in the background with nothing holding it.
   var isSuspendable: Bool {
-    state == .background && watchdogKillAt == nil && tasks.isEmpty && backgroundWork == nil
-      && !backgroundModes.contains(where: \.isContinuous)
+    state == .background && watchdogKillAt == nil && waitingCallbacks.isEmpty && tasks.isEmpty
+      && backgroundWork == nil && !backgroundModes.contains(where: \.isContinuous)
   }
 
   /// Background modes that let the system launch the app in the background.
@@ -115,15 +132,19 @@ final class App {
     BackgroundLaunchReason.allCases.contains { backgroundModes.contains($0.requiredMode) }
   }
 
-  /// Forgets everything the process held; called when it dies.
+  /// Forgets everything the process held; called when it dies. The next process starts from
+  /// the configured footprints (README, "Lifecycle behaviour").
   func processDidExit() {
     sceneState = .unattached
     inactiveCause = nil
     backgroundSince = nil
     busyUntil = nil
     watchdogKillAt = nil
+    waitingCallbacks = []
     tasks = []
     backgroundWork = nil
     significantTimeChangePending = false
+    memoryMB = configuredMemoryMB
+    backgroundMemoryMB = configuredBackgroundMemoryMB
   }
 }

@@ -87,10 +87,10 @@ extension Device {
           appBeforeLock = name
           sendToBackground(app, cause: cause)
         }
-        deliverProtectedData(.protectedDataWillBecomeUnavailable, cause: cause)
+        if passcode { setProtectedData(available: false, cause: cause) }
       case .unlock:
         locked = false
-        deliverProtectedData(.protectedDataDidBecomeAvailable, cause: cause)
+        setProtectedData(available: true, cause: cause)
         if let name = appBeforeLock, let app = apps[name] {
           appBeforeLock = nil
           bringToForeground(app, url: nil, cause: cause)
@@ -164,11 +164,14 @@ extension Device {
     }
   }
 
-  /// Back from the background or from suspension.
+  /// Back from the background or from suspension. Background time does not run in the
+  /// foreground: expired tasks are reset and the work of a background launch is over, with its
+  /// deadline (LifecycleEngine.docc, "Background").
   func bringToForeground(_ app: App, url: String?, cause: TransitionCause) {
     resume(app, cause: cause)
     if app.isScene, app.sceneState == .unattached { connectScene(app, cause: cause) }
     for index in app.tasks.indices { app.tasks[index].expiredAt = nil }
+    app.backgroundWork = nil
     enterForeground(app, url: url, cause: cause)
   }
 
@@ -199,7 +202,8 @@ extension Device {
     deliver(.sceneWillConnect, to: app, cause: cause)
   }
 
-  /// A suspended app runs again: first the queued significant time change (LifecycleEngine.docc, "States and transitions").
+  /// A suspended app runs again: first the queued significant time change and protected-data
+  /// change (LifecycleEngine.docc, "States and transitions").
   private func resume(_ app: App, cause: TransitionCause) {
     guard app.state == .suspended else { return }
     changeState(app, to: .background, cause: cause)
@@ -207,29 +211,30 @@ extension Device {
       app.significantTimeChangePending = false
       deliver(.significantTimeChange, to: app, cause: cause)
     }
+    tellProtectedDataState(to: app, cause: cause)
   }
 
   /// Home, lock, switching apps, an accepted call.
-  ///
-  /// didEnterBackground keeps the main thread busy for the app's configured duration; over
-  /// the watchdog allowance the app will be killed (LifecycleEngine.docc, "Background").
   func sendToBackground(_ app: App, cause: TransitionCause) {
     if app.state == .active {
       deliver(app.callback(for: .resignActive), to: app, then: .inactive, cause: cause)
     }
     app.inactiveCause = nil
     app.restorationStateSaved = true
-    let duration = app.behavior.didEnterBackgroundDuration
-    if duration > .zero { app.busyUntil = now + duration }
-    if duration > scheduler.watchdog { app.watchdogKillAt = now + scheduler.watchdog }
     deliver(app.callback(for: .enterBackground), to: app, then: .background, cause: cause)
   }
 
-  /// Force-quit from the app switcher (LifecycleEngine.docc, "Launch and URLs").
+  /// Force-quit from the app switcher (LifecycleEngine.docc, "Launch and URLs"). A running
+  /// scene app learns at once that its session is discarded; an app whose code cannot run
+  /// (suspended, or busy) learns it after its next didFinishLaunching (Apple's
+  /// `application(_:didDiscardSceneSessions:)` documentation).
   private func forceQuit(_ app: App) {
     let cause = TransitionCause.event(.terminate)
+    let discardsSession = app.hasSceneSession
+    app.hasSceneSession = false
     if app.state == .suspended || app.isBusy(at: now) {
       changeState(app, to: .notRunning, cause: cause)  // nothing of the app's code runs
+      app.discardedSceneSessionPending = app.discardedSceneSessionPending || discardsSession
     } else {
       if app.state == .active {
         deliver(app.callback(for: .resignActive), to: app, then: .inactive, cause: cause)
@@ -238,6 +243,7 @@ extension Device {
         if app.sceneState != .unattached {
           deliver(.sceneDidDisconnect, to: app, then: .background, cause: cause)
         }
+        if discardsSession { deliver(.didDiscardSceneSessions, to: app, cause: cause) }
       } else if app.state.isForeground {
         deliver(.didEnterBackground, to: app, then: .background, cause: cause)
       }
@@ -245,10 +251,6 @@ extension Device {
     }
     app.backgroundLaunchBlocked = true
     app.restorationStateSaved = false
-    if app.hasSceneSession {
-      app.hasSceneSession = false
-      app.discardedSceneSessionPending = true
-    }
   }
 
   /// Launched, or woken from suspension, for background work (Apple's "About the background execution sequence").
@@ -278,10 +280,24 @@ extension Device {
     setResult(.backgroundTask(id: id, expiresAt: app.deadlines.backgroundTimeExpiry))
   }
 
-  private func deliverProtectedData(_ method: CallbackMethod, cause: TransitionCause) {
-    guard passcode else { return }
+  /// Protected files lock or unlock: running apps are told now, suspended ones when they next
+  /// run (`resume`).
+  private func setProtectedData(available: Bool, cause: TransitionCause) {
+    protectedDataAvailable = available
     for app in liveAppsInOrder where app.state.isRunning {
-      deliver(method, to: app, cause: cause)
+      tellProtectedDataState(to: app, cause: cause)
     }
+  }
+
+  /// Tells `app` the protected-data state if it has not been told: a change and its reversal
+  /// while it could not run cancel out (Apple's "Processing queued notifications at wakeup
+  /// time" lists protected-file status among the queued notifications).
+  private func tellProtectedDataState(to app: App, cause: TransitionCause) {
+    guard app.knowsProtectedDataAvailable != protectedDataAvailable else { return }
+    app.knowsProtectedDataAvailable = protectedDataAvailable
+    deliver(
+      protectedDataAvailable
+        ? .protectedDataDidBecomeAvailable : .protectedDataWillBecomeUnavailable,
+      to: app, cause: cause)
   }
 }

@@ -6,9 +6,6 @@ extension Device {
   /// Why an app event of `type` is impossible for `app` now, or nil if it is possible.
   func refusal(of type: EventType, for app: App) -> RefusalReason? {
     let state = app.state
-    if app.isBusy(at: now), !Self.eventsRunningNoAppCode.contains(type) {
-      return .appBusy(until: app.busyUntil!)
-    }
     switch type {
     case .launch:
       if state.isForeground { return .notAllowedInState }
@@ -48,11 +45,6 @@ extension Device {
     return nil
   }
 
-  /// Events possible while didEnterBackground blocks the app's main thread.
-  private static let eventsRunningNoAppCode: Set<EventType> = [
-    .crash, .purge, .setMemory, .terminate,
-  ]
-
   /// Why this particular `event` is impossible, including its parameters, or nil.
   func refusal(of event: AppEvent, for app: App) -> RefusalReason? {
     if let reason = refusal(of: event.type, for: app) { return reason }
@@ -81,9 +73,6 @@ extension Device {
       if locked { return .deviceLocked }
     case .unlock:
       if !locked { return .deviceNotLocked }
-      if let name = appBeforeLock, let app = apps[name], app.isBusy(at: now) {
-        return .appBusy(until: app.busyUntil!)
-      }
     case .memoryWarning, .significantTimeChange:
       break
     }

@@ -10,6 +10,7 @@ extension Device {
       app.isSuspendable
       ? app.deadlines.suspend ?? max(now, app.busyUntil ?? now) + scheduler.suspendDelay : nil
     deadlines.watchdogKill = app.watchdogKillAt
+    deadlines.mainThreadFree = app.waitingCallbacks.isEmpty ? nil : app.busyUntil
     deadlines.backgroundTimeExpiry =
       inBackground && app.tasks.contains { $0.expiredAt == nil }
       ? app.backgroundSince.map { $0 + scheduler.backgroundTask } : nil
@@ -33,6 +34,8 @@ extension Device {
       changeState(app, to: .suspended, cause: .suspension)
     case .watchdogKill:
       kill(app, cause: .watchdog, terminationCode: .watchdog)
+    case .mainThreadFree:
+      deliverWaitingCallbacks(of: app)
     case .backgroundTimeExpiry:
       expireBackgroundTasks(of: app)
     case .expirationKill:

@@ -1,6 +1,7 @@
 /// The kinds of deadline an app can have, in the order they fire when due together.
 enum DeadlineKind: Int, Comparable, CaseIterable {
-  case watchdogKill, backgroundWorkTimeout, expirationKill, backgroundTimeExpiry, suspend
+  case watchdogKill, mainThreadFree, backgroundWorkTimeout, expirationKill, backgroundTimeExpiry
+  case suspend
 
   static func < (lhs: DeadlineKind, rhs: DeadlineKind) -> Bool { lhs.rawValue < rhs.rawValue }
 }
@@ -8,6 +9,8 @@ enum DeadlineKind: Int, Comparable, CaseIterable {
 /// When each kind of deadline of one app falls due, if it is pending.
 struct AppDeadlines: Hashable {
   var watchdogKill: Instant?
+  /// didEnterBackground returns while callbacks wait for the main thread.
+  var mainThreadFree: Instant?
   var backgroundWorkTimeout: Instant?
   var expirationKill: Instant?
   var backgroundTimeExpiry: Instant?
@@ -20,6 +23,7 @@ struct AppDeadlines: Hashable {
       if let time, next.map({ time < $0.time }) ?? true { next = (time, kind) }
     }
     consider(watchdogKill, .watchdogKill)
+    consider(mainThreadFree, .mainThreadFree)
     consider(backgroundWorkTimeout, .backgroundWorkTimeout)
     consider(expirationKill, .expirationKill)
     consider(backgroundTimeExpiry, .backgroundTimeExpiry)
@@ -89,6 +93,8 @@ final class Device {
   @exclusivity(unchecked)  // one thread; see Engine
   private(set) var liveApps: [App] = []
   var locked = false
+  /// Protected files are readable: false from a lock with a passcode until the unlock.
+  var protectedDataAvailable = true
   var foregroundApp: AppName?
   /// The app that was in the foreground when the device locked; unlock brings it back.
   var appBeforeLock: AppName?
@@ -200,6 +206,11 @@ final class Device {
   ///
   /// Scene callbacks also move the scene, and carry the aggregate `UIApplication`
   /// notification when they change the app's state (LifecycleEngine.docc, "Notifications").
+  ///
+  /// While the app's main thread is busy (didEnterBackground executing) or callbacks already
+  /// wait for it, the callback waits too: the state moves now, as the system decided, and the
+  /// callback is delivered when the main thread is free (`deliverWaitingCallbacks`). The one
+  /// exception is the end of the process, which waits for its `applicationWillTerminate`.
   func deliver(
     _ method: CallbackMethod, to app: App, then newState: AppState? = nil,
     cause: TransitionCause, taskId: Int? = nil
@@ -211,14 +222,55 @@ final class Device {
       ? CallbackMethod.aggregateNotification(from: old, to: new) : nil
     if app.isScene, let sceneState = method.sceneStateAfter { app.sceneState = sceneState }
     let callback = Callback(
-      seq: takeSeq(), time: now, app: app.name, method: method,
+      seq: 0, time: now, app: app.name, method: method,
       aggregateNotification: aggregateNotification, state: new,
       sceneState: app.isScene ? (new == .notRunning ? .unattached : app.sceneState) : nil,
       taskId: taskId)
+    if app.isBusy(at: now) || !app.waitingCallbacks.isEmpty {
+      app.waitingCallbacks.append(WaitingCallback(callback: callback, cause: cause))
+      outcome.recordWaiting(callback)
+      if new != old, new != .notRunning { changeState(app, to: new, cause: cause) }
+      reschedule(app)
+    } else {
+      emit(callback, to: app)
+      if new != old { changeState(app, to: new, cause: cause) }
+    }
+  }
+
+  /// Records a callback as delivered now. A didEnterBackground keeps the main thread busy for
+  /// the app's configured time, wherever it is called; over the watchdog allowance the app
+  /// will be killed (LifecycleEngine.docc, "Background").
+  private func emit(_ callback: Callback, to app: App) {
+    var callback = callback
+    callback.seq = takeSeq()
+    callback.time = now
     outcome.record(callback)
     journal(.callback(callback))
     counters.callbacks += 1
-    if new != old { changeState(app, to: new, cause: cause) }
+    if callback.method == .didEnterBackground || callback.method == .sceneDidEnterBackground {
+      let duration = app.behavior.didEnterBackgroundDuration
+      if duration > .zero { app.busyUntil = now + duration }
+      if duration > scheduler.watchdog { app.watchdogKillAt = now + scheduler.watchdog }
+      if duration > .zero { reschedule(app) }
+    }
+  }
+
+  /// Delivers the callbacks that waited for the app's main thread, in order, until one of them
+  /// (a didEnterBackground) makes it busy again; a waiting `applicationWillTerminate` ends the
+  /// process.
+  func deliverWaitingCallbacks(of app: App) {
+    var waiting = app.waitingCallbacks[...]
+    app.waitingCallbacks = []
+    while let next = waiting.first, !app.isBusy(at: now) {
+      waiting.removeFirst()
+      emit(next.callback, to: app)
+      if next.callback.state == .notRunning {
+        changeState(app, to: .notRunning, cause: next.cause)
+        return
+      }
+    }
+    app.waitingCallbacks = Array(waiting)
+    reschedule(app)
   }
 
   /// Moves `app` to `state`: the one place where an app's state changes.
@@ -252,6 +304,7 @@ final class Device {
     } else if old == .notRunning {
       app.livePosition = liveApps.count
       liveApps.append(app)
+      app.knowsProtectedDataAvailable = protectedDataAvailable  // a new process reads it
     }
     updateVictimOrder(of: app)
 

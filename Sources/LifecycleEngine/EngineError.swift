@@ -45,8 +45,6 @@ public enum RefusalReason: Hashable, Sendable {
   case deviceLocked
   case deviceNotLocked
   case noForegroundApp
-  /// The app's didEnterBackground is still executing until the given device time.
-  case appBusy(until: Instant)
   case backgroundModeMissing(BackgroundMode)
   /// The user force-quit the app; the system does not launch it in the background.
   case backgroundLaunchBlocked
@@ -63,8 +61,6 @@ public enum RefusalReason: Hashable, Sendable {
     case .deviceLocked: "the device is locked"
     case .deviceNotLocked: "the device is not locked"
     case .noForegroundApp: "no app is in the foreground"
-    case .appBusy(let until):
-      "the app's didEnterBackground is still executing until \(until.seconds)"
     case .backgroundModeMissing(let mode):
       "the app does not declare the '\(mode.rawValue)' background mode"
     case .backgroundLaunchBlocked:

@@ -1,6 +1,9 @@
 /// Everything one event (or one clock advance) did on a device, in order.
 public struct EventOutcome: Hashable, Sendable {
   public var callbacks: [Callback] = []
+  /// Callbacks queued behind a busy main thread: delivered later, by the clock advance or
+  /// timer that finds the main thread free (their `seq` and `time` are given then).
+  public var waitingCallbacks: [Callback] = []
   public var transitions: [Transition] = []
   /// What the event returns to its caller, if anything.
   public var result: EventResult?
@@ -13,6 +16,7 @@ public struct EventOutcome: Hashable, Sendable {
   /// Empties the outcome for another operation, keeping its arrays' storage.
   mutating func removeAll() {
     callbacks.removeAll(keepingCapacity: true)
+    waitingCallbacks.removeAll(keepingCapacity: true)
     transitions.removeAll(keepingCapacity: true)
     result = nil
     subject = nil
@@ -22,6 +26,11 @@ public struct EventOutcome: Hashable, Sendable {
   mutating func record(_ callback: Callback) {
     if callbacks.isEmpty { callbacks.reserveCapacity(8) }
     callbacks.append(callback)
+  }
+
+  /// Adds a callback that waits for the app's main thread.
+  mutating func recordWaiting(_ callback: Callback) {
+    waitingCallbacks.append(callback)
   }
 
   /// Adds a transition; the first makes room for a typical event's.

@@ -15,12 +15,18 @@ public struct AppSnapshot: Hashable, Sendable {
   public var allowedEvents: [EventType]
   /// didEnterBackground is executing until then.
   public var busyUntil: Instant?
+  /// Callbacks waiting for the main thread, delivered at `busyUntil` (without `seq` and `time`
+  /// until then).
+  public var waitingCallbacks: [Callback]
   public var suspendAt: Instant?
   /// When the watchdog, an unended expired task or unfinished background work kills the app.
   public var killAt: Instant?
   public var backgroundTasks: [BackgroundTaskSnapshot]
   public var backgroundWork: BackgroundWorkSnapshot?
   public var significantTimeChangePending: Bool
+  /// Whether protected data is available as far as the app has been told (a suspended app
+  /// is told of a change when it next runs).
+  public var protectedDataAvailable: Bool
   public var backgroundLaunchBlocked: Bool
   public var restorationStateSaved: Bool
   public var launches: Int
@@ -51,6 +57,8 @@ public struct DeviceSnapshot: Hashable, Sendable {
   public var now: Instant
   public var locked: Bool
   public var passcode: Bool
+  /// Protected files are readable (false while locked with a passcode).
+  public var protectedDataAvailable: Bool
   public var foregroundApp: String?
   public var apps: Int
   public var usedMB: Int
@@ -70,6 +78,7 @@ extension Device {
   var snapshot: DeviceSnapshot {
     DeviceSnapshot(
       id: id, clock: clockMode, now: now, locked: locked, passcode: passcode,
+      protectedDataAvailable: protectedDataAvailable,
       foregroundApp: foregroundApp.map(String.init), apps: apps.count, usedMB: usedMB,
       memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB, pressure: isOverLimit,
       allowedEvents: allowedDeviceEvents, nextDeadline: nextDeadline, counters: counters,
@@ -90,6 +99,7 @@ extension Device {
       backgroundModes: BackgroundMode.allCases.filter(app.backgroundModes.contains),
       behavior: app.behavior, allowedEvents: allowedEvents(for: app),
       busyUntil: app.isBusy(at: now) ? app.busyUntil : nil,
+      waitingCallbacks: app.waitingCallbacks.map(\.callback),
       suspendAt: app.deadlines.suspend, killAt: killAt,
       backgroundTasks: app.tasks.map {
         BackgroundTaskSnapshot(
@@ -100,6 +110,7 @@ extension Device {
         BackgroundWorkSnapshot(reason: $0.reason, deadline: $0.deadline)
       },
       significantTimeChangePending: app.significantTimeChangePending,
+      protectedDataAvailable: app.knowsProtectedDataAvailable,
       backgroundLaunchBlocked: app.backgroundLaunchBlocked,
       restorationStateSaved: app.restorationStateSaved, launches: app.launches, kills: app.kills)
   }

@@ -62,6 +62,8 @@ final class RandomWalk {
   let sim: Simulator
   var random: SplitMix64
   let names: [String]
+  /// How each app was created.
+  private(set) var specs: [String: AppSpec] = [:]
 
   init(seed: UInt64) {
     var configuration = EngineConfiguration()
@@ -71,34 +73,43 @@ final class RandomWalk {
     names = (0..<16).map { "app\($0)" }
     for name in names {
       let memory = Int.random(in: 20...400, using: &random)
-      sim.add(
-        name, Bool.random(using: &random) ? .scene : .appDelegate, memoryMB: memory,
-        backgroundMemoryMB: Int.random(in: 10...memory, using: &random),
-        modes: Set(
+      let spec = AppSpec(
+        name: name, lifecycle: Bool.random(using: &random) ? .scene : .appDelegate,
+        memoryMB: memory, backgroundMemoryMB: Int.random(in: 10...memory, using: &random),
+        backgroundModes: Set(
           BackgroundMode.allCases.filter { _ in Int.random(in: 0..<4, using: &random) == 0 }),
         behavior: AppBehavior(
           didEnterBackgroundDuration: .seconds([0, 0, 0, 1, 6].randomElement(using: &random)!),
           endsBackgroundTasksOnExpiration: Bool.random(using: &random)))
+      _ = try! sim.engine.createApp(spec, on: sim.device, now: .zero)
+      specs[name] = spec
     }
   }
 
   func step() {
     switch Int.random(in: 0..<100, using: &random) {
-    case 0..<65: postAppEvent()
-    case 65..<75: _ = try? sim.post(DeviceEvent.allCases.randomElement(using: &random)!)
-    default: sim.advance(Double(Int.random(in: 1...80, using: &random)) / 2)
+    case 0..<65: lastOutcome = postAppEvent()
+    case 65..<75: lastOutcome = try? sim.post(DeviceEvent.allCases.randomElement(using: &random)!)
+    case 75..<85:
+      // Straight to the next announced deadline, where most of the rules meet.
+      lastOutcome = sim.snapshot.nextDeadline.map { sim.advance($0.seconds - sim.now) }
+    default: lastOutcome = sim.advance(Double(Int.random(in: 1...80, using: &random)) / 2)
     }
   }
 
+  /// What the last step did, if it did anything.
+  private var lastOutcome: EventOutcome?
+
   /// Posts a random event and checks that the transition table predicted the answer.
-  private func postAppEvent() {
+  private func postAppEvent() -> EventOutcome? {
     let name = names.randomElement(using: &random)!
     let event = randomEvent()
     let allowed = sim.app(name).allowedEvents.contains(event.type)
     let before = (sim.app(name), sim.snapshot)
     do {
-      try sim.post(event, to: name)
+      let outcome = try sim.post(event, to: name)
       #expect(allowed, "\(event) succeeded but the table refuses it")
+      return outcome
     } catch .refused(let refusal) {
       let parameterRefusal: Bool =
         switch refusal.reason {
@@ -110,6 +121,7 @@ final class RandomWalk {
     } catch {
       Issue.record("unexpected \(error) for \(event)")
     }
+    return nil
   }
 
   private func randomEvent() -> AppEvent {
@@ -132,9 +144,12 @@ final class RandomWalk {
     }
   }
 
-  /// The invariants of the issue that do not hold now: one state per app, at most one
-  /// foreground app, no deadline for a dead app, used memory equal to the footprints,
-  /// `nextDeadline` equal to the minimum, jetsam exhausted while under pressure.
+  /// The invariants that do not hold now: one state per app, at most one foreground app, no
+  /// deadline for a dead app, no background-time deadline for a foreground app, used memory
+  /// equal to the footprints, `nextDeadline` equal to the minimum, jetsam exhausted while under
+  /// pressure, waiting callbacks due, protected data known to every running app, and (from the
+  /// journal) no callback to a suspended, dead or busy app, and a new process at its
+  /// configured footprint.
   func violatedInvariants() -> [String] {
     let apps = try! sim.engine.apps(on: sim.device, now: .zero)
     let device = sim.snapshot
@@ -142,6 +157,7 @@ final class RandomWalk {
     func check(_ holds: Bool, _ invariant: @autoclosure () -> String) {
       if !holds { violations.append(invariant()) }
     }
+    violations += violatedJournalInvariants(apps: apps)
     let foreground = apps.filter(\.state.isForeground).map(\.name)
     check(foreground.count <= 1, "more than one foreground app: \(foreground)")
     check(
@@ -156,7 +172,8 @@ final class RandomWalk {
     var deadlines: [Instant] = []
     for app in apps {
       let appDeadlines =
-        [app.suspendAt, app.killAt].compactMap { $0 }
+        [app.suspendAt, app.killAt, app.waitingCallbacks.isEmpty ? nil : app.busyUntil]
+        .compactMap { $0 }
         + app.backgroundTasks.filter { !$0.expired }.compactMap(\.expiresAt)
       deadlines += appDeadlines
       if !app.state.isLive {
@@ -172,6 +189,22 @@ final class RandomWalk {
       }
       check(
         app.suspendAt == nil || app.state == .background, "\(app.name) suspendAt in \(app.state)")
+      if app.state.isForeground {
+        // Background time runs only in the background; the watchdog alone watches the main
+        // thread of an app the user reopened while its didEnterBackground still runs.
+        check(
+          app.backgroundWork == nil && app.backgroundTasks.allSatisfy { $0.expiresAt == nil }
+            && (app.killAt == nil || app.busyUntil != nil),
+          "\(app.name) has a background-time deadline in \(app.state)")
+      }
+      check(
+        app.waitingCallbacks.isEmpty || app.busyUntil != nil,
+        "\(app.name) has callbacks waiting for no one")
+      if app.state.isRunning {
+        check(
+          app.protectedDataAvailable == device.protectedDataAvailable,
+          "\(app.name) runs believing protected data available is \(app.protectedDataAvailable)")
+      }
       if app.lifecycle == .scene, app.state.isForeground {
         check(
           app.sceneState == (app.state == .active ? .foregroundActive : .foregroundInactive),
@@ -184,6 +217,49 @@ final class RandomWalk {
     check(
       device.nextDeadline == deadlines.min(),
       "nextDeadline \(String(describing: device.nextDeadline))")
+    return violations
+  }
+
+  /// Until when each app's didEnterBackground runs, as its callbacks show.
+  private var busyUntil: [AppName: Instant] = [:]
+
+  /// Checks what the last step did, in journal order.
+  private func violatedJournalInvariants(apps: [AppSnapshot]) -> [String] {
+    guard let outcome = lastOutcome else { return [] }
+    let configured = Dictionary(uniqueKeysWithValues: apps.map { ($0.name, $0) })
+    var violations: [String] = []
+    let entries =
+      (outcome.callbacks.map(JournalEntry.callback)
+      + outcome.transitions.map(JournalEntry.transition)).sorted { $0.seq < $1.seq }
+    for entry in entries {
+      switch entry {
+      case .callback(let callback):
+        if let until = busyUntil[callback.app], callback.time < until {
+          violations.append("\(callback.method) reached \(callback.app) while busy until \(until)")
+        }
+        if callback.state == .suspended
+          || (callback.state == .notRunning && callback.method != .willTerminate)
+        {
+          violations.append("\(callback.method) reached \(callback.app) \(callback.state)")
+        }
+        if callback.method == .didEnterBackground || callback.method == .sceneDidEnterBackground {
+          let duration = specs[String(callback.app)]!.behavior.didEnterBackgroundDuration
+          busyUntil[callback.app] = callback.time + duration
+        }
+      case .transition(let transition) where transition.to == .notRunning:
+        busyUntil[transition.app] = nil
+      case .transition(let transition) where transition.from == .notRunning:
+        let app = configured[String(transition.app)]!
+        let spec = specs[app.name]!
+        if app.state.isLive,
+          app.memoryMB != spec.memoryMB || app.backgroundMemoryMB != spec.backgroundMemoryMB
+        {
+          violations.append("\(app.name) launched at \(app.memoryMB)/\(app.backgroundMemoryMB) MB")
+        }
+      default:
+        break
+      }
+    }
     return violations
   }
 }

@@ -49,14 +49,24 @@ import Testing
     #expect(sim.app("mail").restorationStateSaved)
   }
 
-  @Test func relaunchAfterForceQuitReportsTheDiscardedSession_2_11() throws {
+  /// Apple, `application(_:didDiscardSceneSessions:)`: "If your app isn't running, UIKit calls
+  /// this method the next time your app launches."
+  @Test func relaunchAfterForceQuitOfASuspendedAppReportsTheDiscardedSession_2_11() throws {
     try sim.post(.launch(), to: "mail")
-    try sim.post(.terminate, to: "mail")
+    try sim.post(.home, to: "mail")
+    sim.advance(2)
+    #expect(trace(try sim.post(.terminate, to: "mail")).isEmpty)
     #expect(!sim.app("mail").restorationStateSaved)
     let outcome = try sim.post(.launch(), to: "mail")
     var expected = Self.coldLaunch
     expected.insert("application(_:didDiscardSceneSessions:) → background/unattached", at: 2)
     #expect(trace(outcome) == expected)
+  }
+
+  @Test func relaunchAfterForceQuitOfARunningAppConnectsANewSession_2_11() throws {
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.terminate, to: "mail")
+    #expect(trace(try sim.post(.launch(), to: "mail")) == Self.coldLaunch)
   }
 
   @Test func launchIntoBackgroundConnectsNoScene_2_2b() throws {
@@ -132,12 +142,15 @@ import Testing
     #expect(trace(try sim.post(.interruptionEnded(.backgrounded), to: "mail")) == [Self.home[1]])
   }
 
+  /// A running app is told at once that its session is gone (Apple's
+  /// `application(_:didDiscardSceneSessions:)` documentation), before it terminates.
   @Test func forceQuitFrontmostActive_decision3() throws {
     try sim.post(.launch(), to: "mail")
     #expect(
       trace(try sim.post(.terminate, to: "mail")) == [
         Self.home[0],
         "sceneDidDisconnect(_:)@main → background/unattached [UIScene.didDisconnectNotification, UIApplication.didEnterBackgroundNotification]",
+        "application(_:didDiscardSceneSessions:) → background/unattached",
         "applicationWillTerminate(_:) → notRunning/unattached [UIApplication.willTerminateNotification]",
       ])
   }
@@ -149,6 +162,7 @@ import Testing
     #expect(
       trace(try sim.post(.terminate, to: "mail")) == [
         "sceneDidDisconnect(_:)@main → background/unattached [UIScene.didDisconnectNotification]",
+        "application(_:didDiscardSceneSessions:) → background/unattached",
         "applicationWillTerminate(_:) → notRunning/unattached [UIApplication.willTerminateNotification]",
       ])
   }

@@ -28,17 +28,30 @@ import Testing
     #expect(sim.app("mail").suspendAt == .seconds(3.5))
   }
 
-  @Test func busyAppRefusesEventsThatNeedItsCodeUntilDidEnterBackgroundReturns() throws {
+  @Test func busyAppAcceptsALaunchAndItsCallbacksWaitForDidEnterBackground_4_7() throws {
     sim.add("mail", behavior: AppBehavior(didEnterBackgroundDuration: .seconds(3)))
     try sim.post(.launch(), to: "mail")
     try sim.post(.home, to: "mail")
     sim.advance(1)
-    #expect(sim.app("mail").allowedEvents == [.terminate, .crash, .purge, .setMemory])
-    let refused = refusal { try sim.post(.launch(), to: "mail") }
-    #expect(refused?.reason == .appBusy(until: .seconds(3)))
-    #expect(refused?.reason.detail == "the app's didEnterBackground is still executing until 3.0")
-    sim.advance(2)
     #expect(sim.app("mail").allowedEvents.contains(.launch))
+    let launch = try sim.post(.launch(), to: "mail")
+    #expect(launch.callbacks.isEmpty)
+    #expect(
+      trace(launch.waitingCallbacks) == [
+        "sceneWillEnterForeground(_:)@main → inactive/foregroundInactive [UIScene.willEnterForegroundNotification, UIApplication.willEnterForegroundNotification]",
+        "sceneDidBecomeActive(_:)@main → active/foregroundActive [UIScene.didActivateNotification, UIApplication.didBecomeActiveNotification]",
+      ])
+    #expect(
+      transitions(launch) == [
+        "mail: background → inactive (launch)", "mail: inactive → active (launch)",
+      ])
+    #expect(sim.app("mail").busyUntil == .seconds(3))
+    #expect(sim.advance(1.999).callbacks.isEmpty)
+    let returned = sim.advance(0.001)
+    #expect(returned.callbacks.map(\.method) == [.sceneWillEnterForeground, .sceneDidBecomeActive])
+    #expect(returned.callbacks.map(\.time) == [.seconds(3), .seconds(3)])
+    #expect(returned.transitions.isEmpty)
+    #expect(sim.snapshot.nextDeadline == nil)
   }
 
   @Test func didEnterBackgroundOverrunningTheWatchdogKillsTheApp_4_7() throws {

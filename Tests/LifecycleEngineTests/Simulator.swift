@@ -66,7 +66,12 @@ final class Simulator {
 /// One line per callback, as the reference writes sequences:
 /// `method@scene → state/sceneState [notifications]` (scene parts only where they exist).
 func trace(_ outcome: EventOutcome) -> [String] {
-  outcome.callbacks.map { callback in
+  trace(outcome.callbacks)
+}
+
+/// `trace` of a list of callbacks, e.g. those waiting for a busy app.
+func trace(_ callbacks: [Callback]) -> [String] {
+  callbacks.map { callback in
     var line = callback.method.rawValue
     if let scene = callback.scene { line += "@\(scene)" }
     line += " → \(callback.state.rawValue)"

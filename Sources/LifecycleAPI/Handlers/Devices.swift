@@ -68,6 +68,8 @@ extension LifecycleAPI {
         w.member("now", time: device.now)
         w.key("callbacks")
         w.callbacks(outcome.callbacks)
+        w.key("waitingCallbacks")
+        w.waitingCallbacks(outcome.waitingCallbacks)
         w.key("transitions")
         w.transitions(outcome.transitions)
       }

@@ -1,0 +1,99 @@
+import JSONCore
+import Testing
+
+/// The fidelity corrections as a client sees them over the API (engine tests: `FidelityTests`).
+@Suite struct FidelityAPITests {
+  let api = APITests()
+
+  private func post(_ path: String, _ body: String) -> JSON? {
+    let response = api.call("POST", path, body)
+    #expect(response.status == 200 || response.status == 201, "\(path): \(response.body)")
+    return response.json
+  }
+
+  private func methods(_ json: JSON?, _ key: String) -> [String] {
+    guard case .array(let callbacks)? = json?[key] else { return [] }
+    return callbacks.compactMap {
+      guard case .string(let method)? = $0["method"] else { return nil }
+      return method
+    }
+  }
+
+  @Test func aLaunchOfABusyAppIsAcceptedAndItsCallbacksWait() {
+    post(
+      "/v1/apps",
+      #"{"name":"mail","lifecycle":"appDelegate","behavior":{"didEnterBackgroundSeconds":3}}"#)
+    post("/v1/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
+    let launch = api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
+    #expect(launch.status == 200)
+    #expect(
+      launch.body.contains(
+        #""state":"active","callbacks":[],"waitingCallbacks":[{"app":"mail","scene":null,"method":"applicationWillEnterForeground(_:)","notifications":["UIApplication.willEnterForegroundNotification"],"state":"inactive"},"#
+          + #"{"app":"mail","scene":null,"method":"applicationDidBecomeActive(_:)","notifications":["UIApplication.didBecomeActiveNotification"],"state":"active"}],"#
+      ))
+    let view = api.call("GET", "/v1/apps/mail").json
+    #expect(view?["busyUntil"] == .double(3))
+    #expect(
+      methods(view, "waitingCallbacks") == [
+        "applicationWillEnterForeground(_:)", "applicationDidBecomeActive(_:)",
+      ])
+    let advance = post("/v1/devices/default/clock/advance", #"{"seconds":3}"#)
+    #expect(
+      methods(advance, "callbacks") == [
+        "applicationWillEnterForeground(_:)", "applicationDidBecomeActive(_:)",
+      ])
+    #expect(methods(advance, "waitingCallbacks").isEmpty)
+    #expect(methods(api.call("GET", "/v1/apps/mail").json, "waitingCallbacks").isEmpty)
+  }
+
+  @Test func openingAnAppEndsItsBackgroundWork() {
+    post("/v1/apps", #"{"name":"mail","backgroundModes":["fetch"]}"#)
+    post(
+      "/v1/apps/mail/events", #"[{"type":"backgroundLaunch","reason":"fetch"},{"type":"launch"}]"#)
+    let view = api.call("GET", "/v1/apps/mail").json
+    #expect(view?["backgroundWork"] == .null)
+    #expect(view?["killAt"] == .null)
+    let advance = post("/v1/devices/default/clock/advance", #"{"seconds":60}"#)
+    #expect(advance?["transitions"] == .array([]))
+    #expect(api.call("GET", "/v1/apps/mail").json?["state"] == .string("active"))
+  }
+
+  @Test func protectedDataStateIsShownForTheDeviceAndWhatEachAppWasTold() {
+    post("/v1/apps", #"{"name":"mail"}"#)
+    post("/v1/apps/mail/events", #"{"type":"launch"}"#)
+    post("/v1/devices/default/events", #"{"type":"lock"}"#)
+    post("/v1/devices/default/clock/advance", #"{"seconds":3}"#)
+    #expect(api.call("GET", "/v1/devices/default").json?["protectedDataAvailable"] == .bool(false))
+    #expect(api.call("GET", "/v1/apps/mail").json?["protectedDataAvailable"] == .bool(false))
+    let unlock = post("/v1/devices/default/events", #"{"type":"unlock"}"#)
+    #expect(
+      methods(unlock, "callbacks") == [
+        "applicationProtectedDataDidBecomeAvailable(_:)", "sceneWillEnterForeground(_:)",
+        "sceneDidBecomeActive(_:)",
+      ])
+    #expect(api.call("GET", "/v1/devices/default").json?["protectedDataAvailable"] == .bool(true))
+    #expect(api.call("GET", "/v1/apps/mail").json?["protectedDataAvailable"] == .bool(true))
+  }
+
+  @Test func aRelaunchStartsFromTheConfiguredFootprint() {
+    post("/v1/apps", #"{"name":"mail","memoryMB":200}"#)
+    post("/v1/apps/mail/events", #"[{"type":"launch"},{"type":"setMemory","memoryMB":3000}]"#)
+    #expect(api.call("GET", "/v1/apps/mail").json?["state"] == .string("notRunning"))
+    post("/v1/apps/mail/events", #"{"type":"launch"}"#)
+    let view = api.call("GET", "/v1/apps/mail").json
+    #expect(view?["state"] == .string("active"))
+    #expect(view?["memoryMB"] == .integer(200))
+    #expect(view?["footprintMB"] == .integer(200))
+  }
+
+  @Test func forceQuitOfARunningSceneAppDiscardsItsSessionAtOnce() {
+    post("/v1/apps", #"{"name":"mail"}"#)
+    post("/v1/apps/mail/events", #"{"type":"launch"}"#)
+    let quit = post("/v1/apps/mail/events", #"{"type":"terminate"}"#)
+    #expect(
+      methods(quit, "callbacks") == [
+        "sceneWillResignActive(_:)", "sceneDidDisconnect(_:)",
+        "application(_:didDiscardSceneSessions:)", "applicationWillTerminate(_:)",
+      ])
+  }
+}

@@ -1,0 +1,168 @@
+import Testing
+
+@testable import LifecycleEngine
+
+/// Cases where the simulator once told an iOS developer something iOS does not do; each test
+/// names its source.
+@Suite struct FidelityTests {
+  let sim = Simulator()
+
+  /// "About the background execution sequence": background time applies in the background. An
+  /// app the user opens while its fetch runs is not killed for it: the work ends with the
+  /// background stretch.
+  @Test func openingAnAppEndsItsBackgroundWorkAndItsDeadline() throws {
+    sim.add("mail", modes: [.fetch])
+    try sim.post(.backgroundLaunch(.fetch), to: "mail")
+    #expect(sim.app("mail").killAt == .seconds(30))
+    try sim.post(.launch(), to: "mail")
+    #expect(sim.app("mail").backgroundWork == nil)
+    #expect(sim.app("mail").killAt == nil)
+    #expect(sim.advance(60).transitions.isEmpty)
+    #expect(sim.state("mail") == .active)
+  }
+
+  /// The same through a lock: the app in front is woken for a push, then the unlock brings it
+  /// back.
+  @Test func unlockingBackToAnAppEndsItsBackgroundWork() throws {
+    sim.add("mail", modes: [.remoteNotification])
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.lock)
+    try sim.post(.backgroundLaunch(.remoteNotification), to: "mail")
+    try sim.post(.unlock)
+    #expect(sim.app("mail").backgroundWork == nil)
+    #expect(sim.advance(60).transitions.isEmpty)
+    #expect(sim.state("mail") == .active)
+  }
+
+  /// "Processing queued notifications at wakeup time": a suspended app receives queued changes,
+  /// protected-file status among them, when it runs again. An app told the data went away is
+  /// told it is back before it runs with it.
+  @Test func anAppSuspendedWhileLockedIsToldProtectedDataIsBackWhenItRuns() throws {
+    sim.add("mail")
+    try sim.post(.launch(), to: "mail")
+    #expect(
+      trace(try sim.post(.lock)).last
+        == "applicationProtectedDataWillBecomeUnavailable(_:) → background/background [UIApplication.protectedDataWillBecomeUnavailableNotification]"
+    )
+    sim.advance(3)
+    #expect(sim.state("mail") == .suspended)
+    #expect(!sim.app("mail").protectedDataAvailable)
+    #expect(
+      trace(try sim.post(.unlock)) == [
+        "applicationProtectedDataDidBecomeAvailable(_:) → background/background [UIApplication.protectedDataDidBecomeAvailableNotification]",
+        "sceneWillEnterForeground(_:)@main → inactive/foregroundInactive [UIScene.willEnterForegroundNotification, UIApplication.willEnterForegroundNotification]",
+        "sceneDidBecomeActive(_:)@main → active/foregroundActive [UIScene.didActivateNotification, UIApplication.didBecomeActiveNotification]",
+      ])
+    #expect(sim.app("mail").protectedDataAvailable)
+  }
+
+  /// A change and its reversal while the app could not run cancel out.
+  @Test func aLockAndUnlockWhileSuspendedTellTheAppNothing() throws {
+    sim.add("mail")
+    sim.add("maps")
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.home, to: "mail")
+    sim.advance(2)
+    try sim.post(.lock)
+    try sim.post(.unlock)
+    #expect(trace(try sim.post(.launch(), to: "mail")).count == 2)
+  }
+
+  /// A process launched while the device is locked reads the data as unavailable, and is told
+  /// when it comes back.
+  @Test func aBackgroundLaunchOnALockedDeviceSeesProtectedDataUnavailable() throws {
+    sim.add("mail", modes: [.fetch])
+    try sim.post(.lock)
+    try sim.post(.backgroundLaunch(.fetch), to: "mail")
+    #expect(!sim.app("mail").protectedDataAvailable)
+    #expect(
+      trace(try sim.post(.unlock)) == [
+        "applicationProtectedDataDidBecomeAvailable(_:) → background/unattached [UIApplication.protectedDataDidBecomeAvailableNotification]"
+      ])
+  }
+
+  /// `applicationDidEnterBackground(_:)`: "approximately five seconds" to return, wherever the
+  /// method is called: a background launch's too.
+  @Test func aBackgroundLaunchsDidEnterBackgroundKeepsTheAppBusyAndMeetsTheWatchdog() throws {
+    sim.add(
+      "mail", .appDelegate, modes: [.fetch],
+      behavior: AppBehavior(didEnterBackgroundDuration: .seconds(6)))
+    let launch = try sim.post(.backgroundLaunch(.fetch), to: "mail")
+    #expect(launch.callbacks.last?.method == .didEnterBackground)
+    #expect(launch.waitingCallbacks.map(\.method) == [.performFetch])
+    #expect(sim.app("mail").busyUntil == .seconds(6))
+    #expect(sim.app("mail").killAt == .seconds(5))
+    let watchdog = sim.advance(10)
+    #expect(watchdog.callbacks.isEmpty)
+    #expect(transitions(watchdog) == ["mail: background → notRunning (watchdog) 0x8badf00d"])
+  }
+
+  /// Every callback for a busy app waits until didEnterBackground returns, device-wide ones
+  /// included, and arrives in order.
+  @Test func deviceWideCallbacksWaitForABusyApp() throws {
+    sim.add("mail", .appDelegate, behavior: AppBehavior(didEnterBackgroundDuration: .seconds(3)))
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.lock)
+    #expect(
+      sim.app("mail").waitingCallbacks.map(\.method) == [.protectedDataWillBecomeUnavailable])
+    try sim.post(.significantTimeChange)
+    let returned = sim.advance(3)
+    #expect(
+      returned.callbacks.map(\.method) == [
+        .protectedDataWillBecomeUnavailable, .significantTimeChange,
+      ])
+    #expect(returned.callbacks.map(\.time) == [.seconds(3), .seconds(3)])
+    #expect(sim.app("mail").waitingCallbacks.isEmpty)
+    #expect(sim.app("mail").suspendAt == .seconds(5))
+  }
+
+  /// A person's unlock is never refused: the app before the lock comes back when its
+  /// didEnterBackground returns, or never if the watchdog kills it first.
+  @Test func unlockWhileTheAppIsBusyIsAcceptedAndTheWatchdogCanStillWin() throws {
+    sim.add("mail", .appDelegate, behavior: AppBehavior(didEnterBackgroundDuration: .seconds(8)))
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.lock)
+    sim.advance(1)
+    let unlock = try sim.post(.unlock)
+    #expect(
+      unlock.waitingCallbacks.map(\.method) == [
+        .protectedDataDidBecomeAvailable, .willEnterForeground, .didBecomeActive,
+      ])
+    #expect(sim.app("mail").waitingCallbacks.count == 4)
+    #expect(sim.state("mail") == .active)
+    let watchdog = sim.advance(10)
+    #expect(watchdog.callbacks.isEmpty)
+    #expect(transitions(watchdog) == ["mail: active → notRunning (watchdog) 0x8badf00d"])
+    #expect(sim.snapshot.foregroundApp == nil)
+  }
+
+  /// A force-quit of a frontmost app whose didEnterBackground is slow: its
+  /// applicationWillTerminate waits for the method, and the process ends after it.
+  @Test func forceQuitWaitsForASlowDidEnterBackgroundThenTerminates() throws {
+    sim.add("mail", .appDelegate, behavior: AppBehavior(didEnterBackgroundDuration: .seconds(2)))
+    try sim.post(.launch(), to: "mail")
+    let quit = try sim.post(.terminate, to: "mail")
+    #expect(quit.callbacks.map(\.method) == [.willResignActive, .didEnterBackground])
+    #expect(quit.waitingCallbacks.map(\.method) == [.willTerminate])
+    #expect(sim.state("mail") == .background)
+    let end = sim.advance(2)
+    #expect(end.callbacks.map(\.method) == [.willTerminate])
+    #expect(transitions(end) == ["mail: background → notRunning (terminate)"])
+  }
+
+  /// SPEC 4.14: `setMemory` changes the running process; a new process starts from the app's
+  /// configured footprint (otherwise an app killed over the per-process limit would be killed
+  /// at every launch).
+  @Test func aNewProcessStartsFromTheConfiguredFootprint() throws {
+    let sim = Simulator(perAppLimitMB: 500)
+    sim.add("mail", memoryMB: 200, backgroundMemoryMB: 50)
+    try sim.post(.launch(), to: "mail")
+    let grown = try sim.post(.setMemory(memoryMB: 600), to: "mail")
+    #expect(transitions(grown) == ["mail: active → notRunning (jetsam)"])
+    try sim.post(.launch(), to: "mail")
+    #expect(sim.state("mail") == .active)
+    #expect(sim.jetsam.map(\.reason) == [.perProcessLimit])
+    #expect(sim.app("mail").memoryMB == 200)
+    #expect(sim.app("mail").backgroundMemoryMB == 50)
+  }
+}
