@@ -12,6 +12,7 @@ extension JSONWriter {
       w.member("locked", device.locked)
       w.member("passcode", device.passcode)
       w.member("protectedDataAvailable", device.protectedDataAvailable)
+      w.member("protectedDataLocksAt", time: device.protectedDataLocksAt)
       w.member("foregroundApp", device.foregroundApp)
       w.member("apps", device.apps)
       w.key("memory")
@@ -20,6 +21,7 @@ extension JSONWriter {
         w.member("limitMB", device.memoryLimitMB)
         w.member("perAppLimitMB", device.perAppLimitMB)
         w.member("pressure", device.pressure)
+        w.member("warningGraceEndsAt", time: device.warningGraceEndsAt)
       }
       w.member("allowedEvents", device.allowedEvents)
       w.member("nextDeadline", time: device.nextDeadline)

@@ -87,9 +87,10 @@ extension Device {
           appBeforeLock = name
           sendToBackground(app, cause: cause)
         }
-        if passcode { setProtectedData(available: false, cause: cause) }
+        if passcode { lockProtectedData(cause: cause) }
       case .unlock:
         locked = false
+        protectedDataLocksAt = nil
         setProtectedData(available: true, cause: cause)
         if let name = appBeforeLock, let app = apps[name] {
           appBeforeLock = nil
@@ -280,9 +281,19 @@ extension Device {
     setResult(.backgroundTask(id: id, expiresAt: app.deadlines.backgroundTimeExpiry))
   }
 
+  /// Protected files lock down `protectedDataLockDelay` after a lock ("shortly before protected
+  /// files are locked down", Apple's `applicationProtectedDataWillBecomeUnavailable(_:)`).
+  private func lockProtectedData(cause: TransitionCause) {
+    if scheduler.protectedDataLockDelay > .zero {
+      protectedDataLocksAt = now + scheduler.protectedDataLockDelay
+    } else {
+      setProtectedData(available: false, cause: cause)
+    }
+  }
+
   /// Protected files lock or unlock: running apps are told now, suspended ones when they next
   /// run (`resume`).
-  private func setProtectedData(available: Bool, cause: TransitionCause) {
+  func setProtectedData(available: Bool, cause: TransitionCause) {
     protectedDataAvailable = available
     for app in liveAppsInOrder where app.state.isRunning {
       tellProtectedDataState(to: app, cause: cause)

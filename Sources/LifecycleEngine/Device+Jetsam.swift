@@ -36,8 +36,10 @@ extension Device {
   /// Kills apps until memory is within the device's budget, the way jetsam does.
   ///
   /// First any running app over the per-process limit; then, while used memory exceeds the
-  /// limit: suspended apps, a memory warning to every running app (once per pressure episode),
-  /// then background-running apps. The foreground app dies only for the per-process limit.
+  /// limit: suspended apps; then a memory warning to every running app, the foreground app
+  /// first (once per pressure episode); then, once `memoryWarningGrace` has passed and if
+  /// pressure persists, background-running apps. The foreground app dies only for the
+  /// per-process limit.
   func relieveMemoryPressure() {
     let grown = grewPastProcessLimit
     grewPastProcessLimit = []
@@ -47,19 +49,30 @@ extension Device {
       }
       kill(app, cause: .jetsam(.perProcessLimit), jetsamReason: .perProcessLimit)
     }
+    if isOverLimit { killVictims(from: \.suspendedVictims) }
     guard isOverLimit else {
       underPressure = false
+      pressureGraceEndsAt = nil
       return
     }
-    killVictims(from: \.suspendedVictims)
-    if isOverLimit, !underPressure {
+    if !underPressure {
       underPressure = true
-      for app in liveAppsInOrder where app.state.isRunning {
-        deliver(.didReceiveMemoryWarning, to: app, cause: .jetsam(.vmPageshortage))
-      }
+      warnRunningApps()
+      let grace = scheduler.memoryWarningGrace
+      pressureGraceEndsAt = grace > .zero ? now + grace : nil
     }
-    killVictims(from: \.backgroundVictims)
-    if !isOverLimit { underPressure = false }
+    if pressureGraceEndsAt == nil { killVictims(from: \.backgroundVictims) }
+  }
+
+  /// The pressure episode's memory warning: the foreground app first, then the others in name
+  /// order ("Responding to memory warnings").
+  private func warnRunningApps() {
+    let cause = TransitionCause.jetsam(.vmPageshortage)
+    let foreground = foregroundApp.flatMap { apps[$0] }
+    if let foreground { deliver(.didReceiveMemoryWarning, to: foreground, cause: cause) }
+    for app in liveAppsInOrder where app.state.isRunning && app !== foreground {
+      deliver(.didReceiveMemoryWarning, to: app, cause: cause)
+    }
   }
 
   private func killVictims(from victims: KeyPath<Device, IndexedHeap<VictimOrder>>) {

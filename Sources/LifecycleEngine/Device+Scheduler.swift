@@ -26,6 +26,10 @@ extension Device {
 
   /// Fires the earliest deadline at its own time.
   func fireNextDeadline() {
+    if let time = deviceDeadline, deadlines.min.map({ time <= $0.priority.time }) ?? true {
+      fireDeviceDeadline(at: time)
+      return
+    }
     guard let (slot, order) = deadlines.popMin() else { return }
     let app = slots[slot]
     now = max(now, order.time)
@@ -44,6 +48,18 @@ extension Device {
       kill(app, cause: .backgroundWorkTimeout, terminationCode: .backgroundTimeExhausted)
     }
     reschedule(app)
+  }
+
+  /// The device's own deadlines: protected data locks down after a lock's delay, and a memory
+  /// warning's grace ends (`relieveMemoryPressure`, which runs next, kills then).
+  private func fireDeviceDeadline(at time: Instant) {
+    now = max(now, time)
+    if protectedDataLocksAt == time {
+      protectedDataLocksAt = nil
+      setProtectedData(available: false, cause: .event(.lock))
+    } else {
+      pressureGraceEndsAt = nil
+    }
   }
 
   /// Runs the expiration handler of every unexpired task, in task order (LifecycleEngine.docc, "Background").

@@ -103,6 +103,11 @@ final class Device {
   var usedMB = 0
   /// A pressure episode is under way: its memory warning has been sent.
   var underPressure = false
+  /// When the episode's grace ends: background-running apps are killed then if pressure
+  /// persists. Nil once it has ended (they are killed at once) or with no episode.
+  var pressureGraceEndsAt: Instant?
+  /// With a passcode, when protected data becomes unavailable after a lock.
+  var protectedDataLocksAt: Instant?
   /// Apps whose footprint grew past the per-process limit during the current operation:
   /// jetsam kills those still running over it when the operation ends.
   @exclusivity(unchecked)  // one thread; see Engine
@@ -147,8 +152,21 @@ final class Device {
     ledger.add(Self.retainedBytes)
   }
 
+  /// The earliest of the device's own deadlines (they fire before apps' at the same instant).
+  var deviceDeadline: Instant? {
+    switch (protectedDataLocksAt, pressureGraceEndsAt) {
+    case (let lock?, let grace?): min(lock, grace)
+    case (let lock, let grace): lock ?? grace
+    }
+  }
+
   /// The earliest pending deadline, in device time.
-  var nextDeadline: Instant? { deadlines.min?.priority.time }
+  var nextDeadline: Instant? {
+    switch (deviceDeadline, deadlines.min?.priority.time) {
+    case (let device?, let app?): min(device, app)
+    case (let device, let app): device ?? app
+    }
+  }
 
   // MARK: Operations
 
@@ -173,7 +191,7 @@ final class Device {
   /// Fires every deadline due by `target` in order, then sets the clock to `target`.
   func advance(to target: Instant) -> EventOutcome {
     try! perform {
-      while let due = deadlines.min, due.priority.time <= target {
+      while let due = nextDeadline, due <= target {
         fireNextDeadline()
         relieveMemoryPressure()
       }

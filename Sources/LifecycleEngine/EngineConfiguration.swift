@@ -10,6 +10,11 @@ public struct SchedulerSettings: Hashable, Sendable {
   public var expirationGrace: Duration = .seconds(1)
   /// Time the app has to complete the work of a background launch.
   public var backgroundWork: Duration = .seconds(30)
+  /// With a passcode, protected data becomes unavailable this long after the device locks.
+  public var protectedDataLockDelay: Duration = .seconds(10)
+  /// Under memory pressure, background-running apps are killed this long after the memory
+  /// warning if pressure persists: an app that frees memory in time survives.
+  public var memoryWarningGrace: Duration = .seconds(5)
 
   public init() {}
 }

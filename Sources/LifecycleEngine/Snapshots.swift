@@ -59,6 +59,8 @@ public struct DeviceSnapshot: Hashable, Sendable {
   public var passcode: Bool
   /// Protected files are readable (false while locked with a passcode).
   public var protectedDataAvailable: Bool
+  /// After a lock with a passcode, when protected data becomes unavailable.
+  public var protectedDataLocksAt: Instant?
   public var foregroundApp: String?
   public var apps: Int
   public var usedMB: Int
@@ -66,6 +68,9 @@ public struct DeviceSnapshot: Hashable, Sendable {
   public var perAppLimitMB: Int
   /// Used memory exceeds the limit (a pressure episode is under way).
   public var pressure: Bool
+  /// When the episode's memory warning grace ends: background-running apps are killed then if
+  /// pressure persists.
+  public var warningGraceEndsAt: Instant?
   public var allowedEvents: [EventType]
   public var nextDeadline: Instant?
   public var counters: DeviceCounters
@@ -78,9 +83,10 @@ extension Device {
   var snapshot: DeviceSnapshot {
     DeviceSnapshot(
       id: id, clock: clockMode, now: now, locked: locked, passcode: passcode,
-      protectedDataAvailable: protectedDataAvailable,
+      protectedDataAvailable: protectedDataAvailable, protectedDataLocksAt: protectedDataLocksAt,
       foregroundApp: foregroundApp.map(String.init), apps: apps.count, usedMB: usedMB,
       memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB, pressure: isOverLimit,
+      warningGraceEndsAt: pressureGraceEndsAt,
       allowedEvents: allowedDeviceEvents, nextDeadline: nextDeadline, counters: counters,
       journalEntries: journal.count, journalDropped: journal.dropped,
       jetsamKills: jetsamLog.count + jetsamLog.dropped)

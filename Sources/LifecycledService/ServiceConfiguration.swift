@@ -187,6 +187,14 @@ struct Setting {
       duration(
         "backgroundWorkSeconds", "time a background launch has to complete its work",
         \.engine.scheduler.backgroundWork),
+      duration(
+        "protectedDataLockDelaySeconds",
+        "with a passcode, protected data becomes unavailable this long after a lock",
+        \.engine.scheduler.protectedDataLockDelay),
+      duration(
+        "memoryWarningGraceSeconds",
+        "under memory pressure, background apps are killed this long after the warning",
+        \.engine.scheduler.memoryWarningGrace),
     ]
   }
 

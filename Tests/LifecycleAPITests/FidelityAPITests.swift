@@ -60,9 +60,11 @@ import Testing
 
   @Test func protectedDataStateIsShownForTheDeviceAndWhatEachAppWasTold() {
     post("/v1/apps", #"{"name":"mail"}"#)
-    post("/v1/apps/mail/events", #"{"type":"launch"}"#)
+    post("/v1/apps/mail/events", #"[{"type":"launch"},{"type":"beginBackgroundTask"}]"#)
     post("/v1/devices/default/events", #"{"type":"lock"}"#)
-    post("/v1/devices/default/clock/advance", #"{"seconds":3}"#)
+    #expect(api.call("GET", "/v1/devices/default").json?["protectedDataLocksAt"] == .double(10))
+    let lockdown = post("/v1/devices/default/clock/advance", #"{"seconds":10}"#)
+    #expect(methods(lockdown, "callbacks") == ["applicationProtectedDataWillBecomeUnavailable(_:)"])
     #expect(api.call("GET", "/v1/devices/default").json?["protectedDataAvailable"] == .bool(false))
     #expect(api.call("GET", "/v1/apps/mail").json?["protectedDataAvailable"] == .bool(false))
     let unlock = post("/v1/devices/default/events", #"{"type":"unlock"}"#)

@@ -178,7 +178,6 @@ import Testing
       trace(lock) == [
         "applicationWillResignActive(_:) → inactive [UIApplication.willResignActiveNotification]",
         "applicationDidEnterBackground(_:) → background [UIApplication.didEnterBackgroundNotification]",
-        "applicationProtectedDataWillBecomeUnavailable(_:) → background [UIApplication.protectedDataWillBecomeUnavailableNotification]",
       ])
     #expect(
       transitions(lock) == [
@@ -187,7 +186,6 @@ import Testing
     let unlock = try sim.post(.unlock)
     #expect(
       trace(unlock) == [
-        "applicationProtectedDataDidBecomeAvailable(_:) → background [UIApplication.protectedDataDidBecomeAvailableNotification]",
         "applicationWillEnterForeground(_:) → inactive [UIApplication.willEnterForegroundNotification]",
         "applicationDidBecomeActive(_:) → active [UIApplication.didBecomeActiveNotification]",
       ])

@@ -291,18 +291,21 @@ import Testing
   @Test func protectedDataReachesEveryRunningAppButNotSuspendedOnes_4_12() throws {
     let sim = Simulator()
     sim.add("mail", .appDelegate)
-    sim.add("radio", .appDelegate, modes: [.audio])
+    sim.add("radio", .appDelegate)
     sim.add("notes", .appDelegate)
     try sim.post(.launch(), to: "notes")
     try sim.post(.home, to: "notes")
-    sim.advance(2)
     try sim.post(.launch(), to: "radio")
+    try sim.post(.beginBackgroundTask(), to: "radio")
     try sim.post(.launch(), to: "mail")
-    let lock = try sim.post(.lock)
+    try sim.post(.beginBackgroundTask(), to: "mail")
+    try sim.post(.lock)
+    sim.advance(2)
+    #expect(sim.state("notes") == .suspended)
+    let lockdown = sim.advance(8)
     #expect(
-      lock.callbacks.filter { $0.method == .protectedDataWillBecomeUnavailable }.map(\.app) == [
-        "mail", "radio",
-      ])
+      lockdown.callbacks.filter { $0.method == .protectedDataWillBecomeUnavailable }.map(\.app)
+        == ["mail", "radio"])
   }
 
   @Test func deviceMemoryWarningReachesRunningAppsInNameOrder_2_9() throws {

@@ -40,11 +40,14 @@ import Testing
   @Test func anAppSuspendedWhileLockedIsToldProtectedDataIsBackWhenItRuns() throws {
     sim.add("mail")
     try sim.post(.launch(), to: "mail")
+    try sim.post(.beginBackgroundTask(), to: "mail")
+    try sim.post(.lock)
     #expect(
-      trace(try sim.post(.lock)).last
-        == "applicationProtectedDataWillBecomeUnavailable(_:) → background/background [UIApplication.protectedDataWillBecomeUnavailableNotification]"
-    )
-    sim.advance(3)
+      trace(sim.advance(10)) == [
+        "applicationProtectedDataWillBecomeUnavailable(_:) → background/background [UIApplication.protectedDataWillBecomeUnavailableNotification]"
+      ])
+    try sim.post(.endBackgroundTask(id: 1), to: "mail")
+    sim.advance(2)
     #expect(sim.state("mail") == .suspended)
     #expect(!sim.app("mail").protectedDataAvailable)
     #expect(
@@ -73,6 +76,7 @@ import Testing
   @Test func aBackgroundLaunchOnALockedDeviceSeesProtectedDataUnavailable() throws {
     sim.add("mail", modes: [.fetch])
     try sim.post(.lock)
+    sim.advance(10)
     try sim.post(.backgroundLaunch(.fetch), to: "mail")
     #expect(!sim.app("mail").protectedDataAvailable)
     #expect(
@@ -102,15 +106,12 @@ import Testing
   @Test func deviceWideCallbacksWaitForABusyApp() throws {
     sim.add("mail", .appDelegate, behavior: AppBehavior(didEnterBackgroundDuration: .seconds(3)))
     try sim.post(.launch(), to: "mail")
-    try sim.post(.lock)
-    #expect(
-      sim.app("mail").waitingCallbacks.map(\.method) == [.protectedDataWillBecomeUnavailable])
+    try sim.post(.home, to: "mail")
+    try sim.post(.memoryWarning)
+    #expect(sim.app("mail").waitingCallbacks.map(\.method) == [.didReceiveMemoryWarning])
     try sim.post(.significantTimeChange)
     let returned = sim.advance(3)
-    #expect(
-      returned.callbacks.map(\.method) == [
-        .protectedDataWillBecomeUnavailable, .significantTimeChange,
-      ])
+    #expect(returned.callbacks.map(\.method) == [.didReceiveMemoryWarning, .significantTimeChange])
     #expect(returned.callbacks.map(\.time) == [.seconds(3), .seconds(3)])
     #expect(sim.app("mail").waitingCallbacks.isEmpty)
     #expect(sim.app("mail").suspendAt == .seconds(5))
@@ -124,11 +125,7 @@ import Testing
     try sim.post(.lock)
     sim.advance(1)
     let unlock = try sim.post(.unlock)
-    #expect(
-      unlock.waitingCallbacks.map(\.method) == [
-        .protectedDataDidBecomeAvailable, .willEnterForeground, .didBecomeActive,
-      ])
-    #expect(sim.app("mail").waitingCallbacks.count == 4)
+    #expect(unlock.waitingCallbacks.map(\.method) == [.willEnterForeground, .didBecomeActive])
     #expect(sim.state("mail") == .active)
     let watchdog = sim.advance(10)
     #expect(watchdog.callbacks.isEmpty)

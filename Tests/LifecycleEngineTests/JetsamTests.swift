@@ -76,13 +76,48 @@ import Testing
         "applicationDidReceiveMemoryWarning(_:) → background/background [UIApplication.didReceiveMemoryWarningNotification]",
       ])
     #expect(outcome.callbacks.map(\.app) == ["game", "worker"])
+    #expect(transitions(outcome) == ["cache: suspended → notRunning (jetsam)"])
+    #expect(sim.snapshot.warningGraceEndsAt == .seconds(7))
+    #expect(sim.advance(4.999).transitions.isEmpty)
     #expect(
-      transitions(outcome) == [
-        "cache: suspended → notRunning (jetsam)", "worker: background → notRunning (jetsam)",
-      ])
+      transitions(sim.advance(0.001)) == ["worker: background → notRunning (jetsam)"])
     #expect(sim.jetsam.map(\.app) == ["cache", "worker"])
     #expect(sim.jetsam.map(\.state) == [.suspended, .background])
+    #expect(sim.jetsam.map(\.time) == [.seconds(2), .seconds(7)])
     #expect(sim.snapshot.usedMB == 590)
+    #expect(sim.snapshot.warningGraceEndsAt == nil)
+  }
+
+  /// "Responding to memory warnings": an app that frees memory when warned relieves the
+  /// pressure, and survives.
+  @Test func aBackgroundAppThatFreesMemoryWithinTheGraceSurvives() throws {
+    sim.add("worker", memoryMB: 450)
+    sim.add("game", memoryMB: 300)
+    try sim.post(.launch(), to: "worker")
+    try sim.post(.beginBackgroundTask(), to: "worker")
+    try sim.post(.launch(), to: "game")
+    try sim.post(.setMemory(memoryMB: 590), to: "game")
+    sim.advance(2)
+    try sim.post(.setMemory(memoryMB: 100), to: "worker")
+    #expect(!sim.snapshot.pressure)
+    #expect(sim.snapshot.warningGraceEndsAt == nil)
+    #expect(sim.advance(10).transitions.isEmpty)
+    #expect(sim.state("worker") == .background)
+  }
+
+  @Test func withNoGraceBackgroundAppsAreKilledWithTheWarning() throws {
+    var configuration = EngineConfiguration()
+    configuration.scheduler.memoryWarningGrace = .zero
+    let sim = Simulator(configuration: configuration, memoryLimitMB: 1000)
+    sim.add("worker", memoryMB: 450)
+    sim.add("game", memoryMB: 300)
+    try sim.post(.launch(), to: "worker")
+    try sim.post(.beginBackgroundTask(), to: "worker")
+    try sim.post(.launch(), to: "game")
+    let outcome = try sim.post(.setMemory(memoryMB: 590), to: "game")
+    #expect(
+      outcome.callbacks.map(\.method) == [.didReceiveMemoryWarning, .didReceiveMemoryWarning])
+    #expect(transitions(outcome) == ["worker: background → notRunning (jetsam)"])
   }
 
   @Test func foregroundAppOverTheDeviceLimitIsWarnedOncePerEpisodeButNotKilled() throws {

@@ -167,9 +167,12 @@ final class RandomWalk {
     check(device.usedMB == apps.map(\.footprintMB).reduce(0, +), "usedMB \(device.usedMB)")
     check(device.pressure == (device.usedMB > device.memoryLimitMB), "pressure flag")
     check(
-      !device.pressure || !apps.contains { $0.state == .suspended || $0.state == .background },
+      !device.pressure
+        || !apps.contains {
+          $0.state == .suspended || ($0.state == .background && device.warningGraceEndsAt == nil)
+        },
       "under pressure with jetsam victims left")
-    var deadlines: [Instant] = []
+    var deadlines = [device.protectedDataLocksAt, device.warningGraceEndsAt].compactMap { $0 }
     for app in apps {
       let appDeadlines =
         [app.suspendAt, app.killAt, app.waitingCallbacks.isEmpty ? nil : app.busyUntil]

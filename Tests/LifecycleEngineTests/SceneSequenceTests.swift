@@ -120,14 +120,41 @@ import Testing
 
   @Test func screenLockAndUnlock_decision2() throws {
     try sim.post(.launch(), to: "mail")
+    #expect(trace(try sim.post(.lock)) == Self.home)
+    #expect(trace(try sim.post(.unlock)) == Self.returnToForeground)
+  }
+
+  /// With a passcode, protected data locks down `protectedDataLockDelaySeconds` after the lock
+  /// (Apple: "shortly before protected files are locked down"); an app running then is told,
+  /// and told first at the unlock that it is back.
+  @Test func protectedDataLocksDownAfterTheDelayAndComesBackFirstAtUnlock_4_12() throws {
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.beginBackgroundTask(), to: "mail")
+    try sim.post(.lock)
+    #expect(sim.snapshot.protectedDataLocksAt == .seconds(10))
+    #expect(sim.advance(9.999).callbacks.isEmpty)
+    let lockdown = sim.advance(0.001)
     #expect(
-      trace(try sim.post(.lock)) == Self.home + [
+      trace(lockdown) == [
         "applicationProtectedDataWillBecomeUnavailable(_:) → background/background [UIApplication.protectedDataWillBecomeUnavailableNotification]"
       ])
+    #expect(lockdown.callbacks.map(\.time) == [.seconds(10)])
+    #expect(!sim.snapshot.protectedDataAvailable)
     #expect(
       trace(try sim.post(.unlock)) == [
         "applicationProtectedDataDidBecomeAvailable(_:) → background/background [UIApplication.protectedDataDidBecomeAvailableNotification]"
       ] + Self.returnToForeground)
+    #expect(sim.snapshot.protectedDataAvailable)
+  }
+
+  @Test func anUnlockWithinTheDelayLeavesProtectedDataAlone_4_12() throws {
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.beginBackgroundTask(), to: "mail")
+    try sim.post(.lock)
+    sim.advance(5)
+    #expect(trace(try sim.post(.unlock)) == Self.returnToForeground)
+    #expect(sim.snapshot.protectedDataLocksAt == nil)
+    #expect(sim.advance(10).callbacks.isEmpty)
   }
 
   @Test func interruptionDeclined_2_7b() throws {
