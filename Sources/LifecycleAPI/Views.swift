@@ -74,6 +74,7 @@ extension JSONWriter {
         w.object { w in
           w.member("reason", work.reason)
           w.member("deadline", time: work.deadline)
+          w.member("expired", work.expired)
         }
       } else {
         w.null()

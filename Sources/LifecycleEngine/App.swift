@@ -18,10 +18,14 @@ struct WaitingCallback: Hashable {
   let cause: TransitionCause
 }
 
-/// Work handed to the app by a background launch, due by `deadline`.
+/// Work handed to the app by a background launch, due by `deadline`: the app is killed then,
+/// or for a `BGTask`, its expiration handler runs then.
 struct BackgroundWork: Hashable {
   let reason: BackgroundLaunchReason
   let deadline: Instant
+  /// When a `BGTask`'s expiration handler ran without completing it; the app dies
+  /// `expirationGrace` later.
+  var expiredAt: Instant?
 }
 
 /// One simulated app on a device: its configuration and everything its process holds.
@@ -125,11 +129,6 @@ final class App {
   var isSuspendable: Bool {
     state == .background && watchdogKillAt == nil && waitingCallbacks.isEmpty && tasks.isEmpty
       && backgroundWork == nil && !backgroundModes.contains(where: \.isContinuous)
-  }
-
-  /// Background modes that let the system launch the app in the background.
-  var canLaunchInBackground: Bool {
-    BackgroundLaunchReason.allCases.contains { backgroundModes.contains($0.requiredMode) }
   }
 
   /// Forgets everything the process held; called when it dies. The next process starts from

@@ -32,7 +32,11 @@ public enum CallbackMethod: String, CaseIterable, Sendable, Codable {
   case didReceiveRemoteNotification =
     "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)"
   case didUpdateLocations = "locationManager(_:didUpdateLocations:)"
-  case processingTaskLaunchHandler = "BGTaskScheduler.launchHandler(_:)"
+  case taskLaunchHandler = "BGTaskScheduler.launchHandler(_:)"
+  /// A `BGAppRefreshTask` or `BGProcessingTask` runs out of time.
+  case taskExpirationHandler = "BGTask.expirationHandler"
+  case handleEventsForBackgroundURLSession =
+    "application(_:handleEventsForBackgroundURLSession:completionHandler:)"
   /// The expiration handler given to `beginBackgroundTask(withName:expirationHandler:)`.
   case expirationHandler = "expirationHandler"
 
@@ -138,12 +142,17 @@ public struct Callback: Hashable, Sendable {
   }
 }
 
-/// Termination codes iOS writes into crash reports for watchdog kills.
+/// Termination codes iOS writes into crash reports for the kills the simulator makes (Apple's
+/// "EXC_CRASH (SIGKILL)").
 public enum TerminationCode: String, CaseIterable, Sendable, Codable {
   /// "ate bad food": a scene or app transition took longer than the watchdog allows.
   case watchdog = "0x8badf00d"
-  /// A background task or background work was not finished in time.
-  case backgroundTimeExhausted = "0x2182bad2"
+  /// "a background task failing to complete in time" (`beginBackgroundTask`, `BGTask`).
+  case backgroundTask = "0x2182bad2"
+  /// "a background URL session failing to complete in time".
+  case backgroundURLSession = "0x2182bad3"
+  /// "a background fetch failing to complete in time" (fetch, silent push).
+  case backgroundFetch = "0x2182bad4"
 }
 
 /// What caused a transition.

@@ -268,7 +268,10 @@ extension Device {
     default:
       break
     }
-    app.backgroundWork = BackgroundWork(reason: reason, deadline: now + scheduler.backgroundWork)
+    if reason.completion != .none {
+      let time = reason == .processing ? scheduler.processingTask : scheduler.backgroundWork
+      app.backgroundWork = BackgroundWork(reason: reason, deadline: now + time)
+    }
     deliver(reason.callback, to: app, cause: cause)
     reschedule(app)
   }

@@ -28,7 +28,6 @@ extension Device {
     case .backgroundLaunch:
       if state.isForeground { return .notAllowedInState }
       if app.backgroundLaunchBlocked { return .backgroundLaunchBlocked }
-      if !app.canLaunchInBackground { return .noBackgroundLaunchMode }
       if app.backgroundWork != nil { return .backgroundWorkInProgress }
     case .backgroundWorkCompleted:
       if app.backgroundWork == nil { return .noBackgroundWork }
@@ -49,8 +48,9 @@ extension Device {
   func refusal(of event: AppEvent, for app: App) -> RefusalReason? {
     if let reason = refusal(of: event.type, for: app) { return reason }
     switch event {
-    case .backgroundLaunch(let reason) where !app.backgroundModes.contains(reason.requiredMode):
-      return .backgroundModeMissing(reason.requiredMode)
+    case .backgroundLaunch(let reason):
+      guard let mode = reason.requiredMode, !app.backgroundModes.contains(mode) else { return nil }
+      return .backgroundModeMissing(mode)
     case .endBackgroundTask(let id) where !app.tasks.contains(where: { $0.id == id }):
       return .unknownBackgroundTask(id)
     default:

@@ -17,7 +17,14 @@ extension Device {
     deadlines.expirationKill =
       inBackground
       ? app.tasks.lazy.compactMap(\.expiredAt).min().map { $0 + scheduler.expirationGrace } : nil
-    deadlines.backgroundWorkTimeout = app.backgroundWork?.deadline
+    if let work = app.backgroundWork {
+      switch (work.reason.completion, work.expiredAt) {
+      case (.taskExpiration, nil): deadlines.backgroundWorkExpiry = work.deadline
+      case (.taskExpiration, let expired?):
+        deadlines.backgroundWorkTimeout = expired + scheduler.expirationGrace
+      default: deadlines.backgroundWorkTimeout = work.deadline
+      }
+    }
     app.deadlines = deadlines
     self.deadlines.set(
       app.slot,
@@ -43,9 +50,12 @@ extension Device {
     case .backgroundTimeExpiry:
       expireBackgroundTasks(of: app)
     case .expirationKill:
-      kill(app, cause: .backgroundTaskExpiration, terminationCode: .backgroundTimeExhausted)
+      kill(app, cause: .backgroundTaskExpiration, terminationCode: .backgroundTask)
     case .backgroundWorkTimeout:
-      kill(app, cause: .backgroundWorkTimeout, terminationCode: .backgroundTimeExhausted)
+      let code = app.backgroundWork?.reason.terminationCode ?? .backgroundTask
+      kill(app, cause: .backgroundWorkTimeout, terminationCode: code)
+    case .backgroundWorkExpiry:
+      expireBackgroundWork(of: app)
     }
     reschedule(app)
   }
@@ -59,6 +69,17 @@ extension Device {
       setProtectedData(available: false, cause: .event(.lock))
     } else {
       pressureGraceEndsAt = nil
+    }
+  }
+
+  /// A `BGTask`'s time is up: its expiration handler runs and, if the app's code completes
+  /// tasks on expiration (`endsBackgroundTasksOnExpiration`), calls `setTaskCompleted`.
+  private func expireBackgroundWork(of app: App) {
+    deliver(.taskExpirationHandler, to: app, cause: .backgroundWorkTimeout)
+    if app.behavior.endsBackgroundTasksOnExpiration {
+      app.backgroundWork = nil
+    } else {
+      app.backgroundWork?.expiredAt = now
     }
   }
 

@@ -1,7 +1,7 @@
 /// The kinds of deadline an app can have, in the order they fire when due together.
 enum DeadlineKind: Int, Comparable, CaseIterable {
-  case watchdogKill, mainThreadFree, backgroundWorkTimeout, expirationKill, backgroundTimeExpiry
-  case suspend
+  case watchdogKill, mainThreadFree, backgroundWorkTimeout, expirationKill, backgroundWorkExpiry
+  case backgroundTimeExpiry, suspend
 
   static func < (lhs: DeadlineKind, rhs: DeadlineKind) -> Bool { lhs.rawValue < rhs.rawValue }
 }
@@ -13,6 +13,8 @@ struct AppDeadlines: Hashable {
   var mainThreadFree: Instant?
   var backgroundWorkTimeout: Instant?
   var expirationKill: Instant?
+  /// A `BGTask`'s time is up: its expiration handler runs.
+  var backgroundWorkExpiry: Instant?
   var backgroundTimeExpiry: Instant?
   var suspend: Instant?
 
@@ -26,6 +28,7 @@ struct AppDeadlines: Hashable {
     consider(mainThreadFree, .mainThreadFree)
     consider(backgroundWorkTimeout, .backgroundWorkTimeout)
     consider(expirationKill, .expirationKill)
+    consider(backgroundWorkExpiry, .backgroundWorkExpiry)
     consider(backgroundTimeExpiry, .backgroundTimeExpiry)
     consider(suspend, .suspend)
     return next

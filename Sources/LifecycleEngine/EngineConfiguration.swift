@@ -8,8 +8,11 @@ public struct SchedulerSettings: Hashable, Sendable {
   public var backgroundTask: Duration = .seconds(30)
   /// An app that does not end an expired task is killed this long after the handler.
   public var expirationGrace: Duration = .seconds(1)
-  /// Time the app has to complete the work of a background launch.
+  /// Time the app has to complete the work of a background launch (fetch, silent push,
+  /// URL session events), and a `BGAppRefreshTask` runs before it expires.
   public var backgroundWork: Duration = .seconds(30)
+  /// Time a `BGProcessingTask` runs before it expires.
+  public var processingTask: Duration = .seconds(300)
   /// With a passcode, protected data becomes unavailable this long after the device locks.
   public var protectedDataLockDelay: Duration = .seconds(10)
   /// Under memory pressure, background-running apps are killed this long after the memory

@@ -48,7 +48,6 @@ public enum RefusalReason: Hashable, Sendable {
   case backgroundModeMissing(BackgroundMode)
   /// The user force-quit the app; the system does not launch it in the background.
   case backgroundLaunchBlocked
-  case noBackgroundLaunchMode
   case backgroundWorkInProgress
   case noBackgroundWork
   case backgroundTimeExhausted
@@ -65,8 +64,6 @@ public enum RefusalReason: Hashable, Sendable {
       "the app does not declare the '\(mode.rawValue)' background mode"
     case .backgroundLaunchBlocked:
       "the user force-quit the app; it is not launched in the background until the user opens it"
-    case .noBackgroundLaunchMode:
-      "the app declares no background mode that allows a background launch"
     case .backgroundWorkInProgress: "the app's background work is still in progress"
     case .noBackgroundWork: "the app has no background work in progress"
     case .backgroundTimeExhausted: "the app's background time has run out"

@@ -20,17 +20,31 @@ public enum InterruptionOutcome: String, CaseIterable, Sendable, Codable {
   case resumed, backgrounded
 }
 
-/// Why the system launches or wakes an app in the background; each needs a background mode.
+/// Why the system launches or wakes an app in the background ("About the background execution
+/// sequence"). Each hands the app its work in its own way: a completion handler, a
+/// `BGTask` with an expiration handler, or (location) ordinary background time.
 public enum BackgroundLaunchReason: String, CaseIterable, Sendable, Codable {
-  case fetch, remoteNotification, location, processing
+  /// Legacy background fetch (`performFetchWithCompletionHandler`).
+  case fetch
+  /// A silent push (`content-available`).
+  case remoteNotification
+  /// A location update.
+  case location
+  /// A `BGAppRefreshTask`.
+  case appRefresh
+  /// A `BGProcessingTask`.
+  case processing
+  /// The events of a background `URLSession` finished.
+  case urlSession
 
-  /// The `UIBackgroundModes` entry the app must declare.
-  public var requiredMode: BackgroundMode {
+  /// The `UIBackgroundModes` entry the app must declare; background URL sessions need none.
+  public var requiredMode: BackgroundMode? {
     switch self {
-    case .fetch: .fetch
+    case .fetch, .appRefresh: .fetch
     case .remoteNotification: .remoteNotification
     case .location: .location
     case .processing: .processing
+    case .urlSession: nil
     }
   }
 
@@ -40,9 +54,40 @@ public enum BackgroundLaunchReason: String, CaseIterable, Sendable, Codable {
     case .fetch: .performFetch
     case .remoteNotification: .didReceiveRemoteNotification
     case .location: .didUpdateLocations
-    case .processing: .processingTaskLaunchHandler
+    case .appRefresh, .processing: .taskLaunchHandler
+    case .urlSession: .handleEventsForBackgroundURLSession
     }
   }
+
+  /// How the app ends its work: a completion handler to call in time, a `BGTask` that expires
+  /// and must be marked completed, or nothing (location: ordinary background time).
+  var completion: WorkCompletion {
+    switch self {
+    case .fetch, .remoteNotification, .urlSession: .completionHandler
+    case .appRefresh, .processing: .taskExpiration
+    case .location: .none
+    }
+  }
+
+  /// The code of a kill for work not completed in time ("EXC_CRASH (SIGKILL)").
+  var terminationCode: TerminationCode {
+    switch self {
+    case .fetch, .remoteNotification: .backgroundFetch
+    case .urlSession: .backgroundURLSession
+    case .location, .appRefresh, .processing: .backgroundTask
+    }
+  }
+}
+
+/// How the work of a background launch ends.
+enum WorkCompletion {
+  /// The app calls a completion handler within `backgroundWork`, or is killed.
+  case completionHandler
+  /// The task's `expirationHandler` runs when its time is up; the app then calls
+  /// `setTaskCompleted`, or is killed `expirationGrace` later.
+  case taskExpiration
+  /// No work to complete: the app has ordinary background time, then is suspended.
+  case none
 }
 
 /// The reason recorded for a jetsam kill, as in iOS jetsam event reports.

@@ -46,7 +46,11 @@ public struct BackgroundTaskSnapshot: Hashable, Sendable {
 /// Background work handed to an app by a background launch.
 public struct BackgroundWorkSnapshot: Hashable, Sendable {
   public var reason: BackgroundLaunchReason
+  /// When its time is up: the app is killed then if it has not called its completion handler,
+  /// or a `BGTask`'s expiration handler runs.
   public var deadline: Instant
+  /// A `BGTask`'s expiration handler ran without completing it (the app dies at `killAt`).
+  public var expired: Bool = false
 }
 
 /// A read-only view of one device, as the API shows it.
@@ -113,7 +117,8 @@ extension Device {
           expired: $0.expiredAt != nil)
       },
       backgroundWork: app.backgroundWork.map {
-        BackgroundWorkSnapshot(reason: $0.reason, deadline: $0.deadline)
+        BackgroundWorkSnapshot(
+          reason: $0.reason, deadline: $0.deadline, expired: $0.expiredAt != nil)
       },
       significantTimeChangePending: app.significantTimeChangePending,
       protectedDataAvailable: app.knowsProtectedDataAvailable,

@@ -188,6 +188,9 @@ struct Setting {
         "backgroundWorkSeconds", "time a background launch has to complete its work",
         \.engine.scheduler.backgroundWork),
       duration(
+        "processingTaskSeconds", "time a BGProcessingTask runs before its expiration handler",
+        \.engine.scheduler.processingTask),
+      duration(
         "protectedDataLockDelaySeconds",
         "with a passcode, protected data becomes unavailable this long after a lock",
         \.engine.scheduler.protectedDataLockDelay),

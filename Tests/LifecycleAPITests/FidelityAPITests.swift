@@ -88,6 +88,33 @@ import Testing
     #expect(view?["footprintMB"] == .integer(200))
   }
 
+  @Test func urlSessionEventsWakeAnyAppAndAnUnfinishedOneIsKilledWithItsCode() {
+    post("/v1/apps", #"{"name":"mail"}"#)
+    let launch = post("/v1/apps/mail/events", #"{"type":"backgroundLaunch","reason":"urlSession"}"#)
+    #expect(
+      methods(launch, "callbacks").last
+        == "application(_:handleEventsForBackgroundURLSession:completionHandler:)")
+    #expect(
+      api.call("GET", "/v1/apps/mail").json?["backgroundWork"]?["reason"] == .string("urlSession"))
+    let advance = post("/v1/devices/default/clock/advance", #"{"seconds":30}"#)
+    guard case .array(let transitions)? = advance?["transitions"] else {
+      Issue.record("no transitions")
+      return
+    }
+    #expect(transitions.last?["terminationCode"] == .string("0x2182bad3"))
+  }
+
+  @Test func aBGAppRefreshTaskExpiresWithItsHandler() {
+    post("/v1/apps", #"{"name":"mail","backgroundModes":["fetch"]}"#)
+    post("/v1/apps/mail/events", #"{"type":"backgroundLaunch","reason":"appRefresh"}"#)
+    let work = api.call("GET", "/v1/apps/mail").json?["backgroundWork"]
+    #expect(work?["deadline"] == .double(30))
+    #expect(work?["expired"] == .bool(false))
+    let advance = post("/v1/devices/default/clock/advance", #"{"seconds":30}"#)
+    #expect(methods(advance, "callbacks") == ["BGTask.expirationHandler"])
+    #expect(api.call("GET", "/v1/apps/mail").json?["backgroundWork"] == .null)
+  }
+
   @Test func forceQuitOfARunningSceneAppDiscardsItsSessionAtOnce() {
     post("/v1/apps", #"{"name":"mail"}"#)
     post("/v1/apps/mail/events", #"{"type":"launch"}"#)

@@ -175,7 +175,10 @@ final class RandomWalk {
     var deadlines = [device.protectedDataLocksAt, device.warningGraceEndsAt].compactMap { $0 }
     for app in apps {
       let appDeadlines =
-        [app.suspendAt, app.killAt, app.waitingCallbacks.isEmpty ? nil : app.busyUntil]
+        [
+          app.suspendAt, app.killAt, app.waitingCallbacks.isEmpty ? nil : app.busyUntil,
+          app.backgroundWork.flatMap { $0.expired ? nil : $0.deadline },
+        ]
         .compactMap { $0 }
         + app.backgroundTasks.filter { !$0.expired }.compactMap(\.expiresAt)
       deadlines += appDeadlines

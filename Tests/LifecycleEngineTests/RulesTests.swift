@@ -13,7 +13,7 @@ import Testing
   }
 
   @Test func allowedEventsInEveryState() throws {
-    #expect(sim.app("notes").allowedEvents == [.launch])
+    #expect(sim.app("notes").allowedEvents == [.launch, .backgroundLaunch])
     #expect(sim.app("mail").allowedEvents == [.launch, .backgroundLaunch])
     try sim.post(.launch(), to: "mail")
     #expect(
@@ -69,7 +69,7 @@ import Testing
   func eventsImpossibleForAnAppThatIsNotRunning(event: AppEvent, state: String) {
     let refused = refusal { try sim.post(event, to: "notes") }
     #expect(refused?.currentState == state)
-    #expect(refused?.allowedEvents == [.launch])
+    #expect(refused?.allowedEvents == [.launch, .backgroundLaunch])
     #expect(sim.journal.isEmpty)
   }
 
@@ -84,7 +84,17 @@ import Testing
         == .backgroundModeMissing(.location))
     #expect(
       refusal { try sim.post(.backgroundLaunch(.fetch), to: "notes") }?.reason
-        == .noBackgroundLaunchMode)
+        == .backgroundModeMissing(.fetch))
+    #expect(
+      refusal { try sim.post(.backgroundLaunch(.appRefresh), to: "notes") }?.reason
+        == .backgroundModeMissing(.fetch))
+  }
+
+  /// Background URL sessions need no background mode: any app can be woken for their events.
+  @Test func urlSessionEventsWakeAnAppWithNoBackgroundMode() throws {
+    #expect(sim.app("notes").allowedEvents.contains(.backgroundLaunch))
+    try sim.post(.backgroundLaunch(.urlSession), to: "notes")
+    #expect(sim.state("notes") == .background)
   }
 
   @Test func secondBackgroundLaunchWaitsForTheFirstWork() throws {

@@ -186,12 +186,76 @@ import Testing
     #expect(sim.app("mail").suspendAt == .seconds(7))
   }
 
-  @Test func backgroundWorkNotCompletedGetsTheAppKilled_4_9() throws {
-    sim.add("mail", modes: [.remoteNotification])
-    try sim.post(.backgroundLaunch(.remoteNotification), to: "mail")
-    let outcome = sim.advance(30)
+  /// Apple's "EXC_CRASH (SIGKILL)": `0x2182bad4`, "a background fetch failing to complete in
+  /// time"; a silent push holds the same fetch completion handler.
+  @Test(arguments: [
+    (BackgroundLaunchReason.fetch, BackgroundMode.fetch, "0x2182bad4"),
+    (.remoteNotification, .remoteNotification, "0x2182bad4"),
+  ])
+  func backgroundWorkNotCompletedGetsTheAppKilled_4_9(
+    reason: BackgroundLaunchReason, mode: BackgroundMode, code: String
+  ) throws {
+    sim.add("mail", modes: [mode])
+    try sim.post(.backgroundLaunch(reason), to: "mail")
+    #expect(sim.advance(29.999).transitions.isEmpty)
+    let outcome = sim.advance(0.001)
     #expect(
-      transitions(outcome) == [
+      transitions(outcome) == ["mail: background → notRunning (backgroundWorkTimeout) \(code)"])
+  }
+
+  /// "a background URL session failing to complete in time": `0x2182bad3`.
+  @Test func urlSessionEventsNotCompletedGetTheAppKilled_4_9() throws {
+    sim.add("mail")
+    let launch = try sim.post(.backgroundLaunch(.urlSession), to: "mail")
+    #expect(
+      launch.callbacks.last?.method == .handleEventsForBackgroundURLSession)
+    #expect(
+      transitions(sim.advance(30)) == [
+        "mail: background → notRunning (backgroundWorkTimeout) 0x2182bad3"
+      ])
+  }
+
+  /// A location update has no completion handler, so no work and no deadline to kill by.
+  @Test func aLocationLaunchHasNoWorkToComplete_4_9() throws {
+    sim.add("maps", modes: [.location])
+    let launch = try sim.post(.backgroundLaunch(.location), to: "maps")
+    #expect(launch.callbacks.last?.method == .didUpdateLocations)
+    #expect(sim.app("maps").backgroundWork == nil)
+    #expect(sim.app("maps").killAt == nil)
+    #expect(!sim.app("maps").allowedEvents.contains(.backgroundWorkCompleted))
+  }
+
+  /// `BGTask`: the expiration handler runs when the task's time is up (30 s for app refresh,
+  /// `processingTaskSeconds` for processing); an app that completes the task there lives on.
+  @Test(arguments: [
+    (BackgroundLaunchReason.appRefresh, BackgroundMode.fetch, 30.0),
+    (.processing, .processing, 300.0),
+  ])
+  func aBGTaskExpiresWithItsHandler_4_9(
+    reason: BackgroundLaunchReason, mode: BackgroundMode, seconds: Double
+  ) throws {
+    sim.add("mail", modes: [mode])
+    let launch = try sim.post(.backgroundLaunch(reason), to: "mail")
+    #expect(launch.callbacks.last?.method == .taskLaunchHandler)
+    #expect(sim.app("mail").backgroundWork?.deadline == .seconds(seconds))
+    #expect(sim.app("mail").killAt == nil)
+    #expect(sim.advance(seconds - 0.001).callbacks.isEmpty)
+    let expiry = sim.advance(0.001)
+    #expect(trace(expiry) == ["BGTask.expirationHandler → background/unattached"])
+    #expect(sim.app("mail").backgroundWork == nil)
+    #expect(sim.app("mail").suspendAt == .seconds(seconds + 2))
+  }
+
+  /// A `BGTask` not completed in its expiration handler gets the app killed `expirationGrace`
+  /// later: "a background task failing to complete in time", `0x2182bad2`.
+  @Test func aBGTaskNotCompletedOnExpirationGetsTheAppKilled_4_9() throws {
+    sim.add(
+      "mail", modes: [.fetch], behavior: AppBehavior(endsBackgroundTasksOnExpiration: false))
+    try sim.post(.backgroundLaunch(.appRefresh), to: "mail")
+    sim.advance(30)
+    #expect(sim.app("mail").killAt == .seconds(31))
+    #expect(
+      transitions(sim.advance(1)) == [
         "mail: background → notRunning (backgroundWorkTimeout) 0x2182bad2"
       ])
   }
