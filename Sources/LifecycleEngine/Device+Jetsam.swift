@@ -49,7 +49,7 @@ extension Device {
       }
       kill(app, cause: .jetsam(.perProcessLimit), jetsamReason: .perProcessLimit)
     }
-    if isOverLimit { killVictims(from: \.suspendedVictims) }
+    killVictims(from: \.suspendedVictims)
     guard isOverLimit else {
       underPressure = false
       pressureGraceEndsAt = nil

@@ -35,6 +35,12 @@ struct AppDeadlines: Hashable {
   }
 }
 
+/// The earlier of two optional instants; nil only if both are.
+func earliest(_ first: Instant?, _ second: Instant?) -> Instant? {
+  guard let first, let second else { return first ?? second }
+  return min(first, second)
+}
+
 /// Order in which apps' deadlines fire: by time, then app name, then kind.
 struct DeadlineOrder: Comparable {
   let time: Instant
@@ -156,20 +162,10 @@ final class Device {
   }
 
   /// The earliest of the device's own deadlines (they fire before apps' at the same instant).
-  var deviceDeadline: Instant? {
-    switch (protectedDataLocksAt, pressureGraceEndsAt) {
-    case (let lock?, let grace?): min(lock, grace)
-    case (let lock, let grace): lock ?? grace
-    }
-  }
+  var deviceDeadline: Instant? { earliest(protectedDataLocksAt, pressureGraceEndsAt) }
 
   /// The earliest pending deadline, in device time.
-  var nextDeadline: Instant? {
-    switch (deviceDeadline, deadlines.min?.priority.time) {
-    case (let device?, let app?): min(device, app)
-    case (let device, let app): device ?? app
-    }
-  }
+  var nextDeadline: Instant? { earliest(deviceDeadline, deadlines.min?.priority.time) }
 
   // MARK: Operations
 
@@ -250,8 +246,11 @@ final class Device {
     if app.isBusy(at: now) || !app.waitingCallbacks.isEmpty {
       app.waitingCallbacks.append(WaitingCallback(callback: callback, cause: cause))
       outcome.recordWaiting(callback)
-      if new != old, new != .notRunning { changeState(app, to: new, cause: cause) }
-      reschedule(app)
+      if new != old, new != .notRunning {
+        changeState(app, to: new, cause: cause)  // reschedules
+      } else {
+        reschedule(app)
+      }
     } else {
       emit(callback, to: app)
       if new != old { changeState(app, to: new, cause: cause) }
@@ -270,9 +269,10 @@ final class Device {
     counters.callbacks += 1
     if callback.method == .didEnterBackground || callback.method == .sceneDidEnterBackground {
       let duration = app.behavior.didEnterBackgroundDuration
-      if duration > .zero { app.busyUntil = now + duration }
+      guard duration > .zero else { return }
+      app.busyUntil = now + duration
       if duration > scheduler.watchdog { app.watchdogKillAt = now + scheduler.watchdog }
-      if duration > .zero { reschedule(app) }
+      reschedule(app)
     }
   }
 
