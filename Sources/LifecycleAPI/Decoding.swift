@@ -305,6 +305,14 @@ enum Decode {
       return fields.integer("memoryMB", in: 0...Validation.maxMemoryMB, required: true).map {
         .setMemory(memoryMB: $0)
       }
+    case .startActivity:
+      return fields.choice("activity", BackgroundActivity.self, required: true).map {
+        .startActivity($0)
+      }
+    case .stopActivity:
+      return fields.choice("activity", BackgroundActivity.self, required: true).map {
+        .stopActivity($0)
+      }
     case .lock, .unlock, .significantTimeChange:
       fields.reject("type", "is a device event: post it to /v1/devices/{device}/events")
       return nil

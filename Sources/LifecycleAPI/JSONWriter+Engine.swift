@@ -22,6 +22,9 @@ extension InterruptionOutcome: NamedCases {
 extension BackgroundLaunchReason: NamedCases {
   public static let quotedNames = CaseTexts<Self>.quotedNames()
 }
+extension BackgroundActivity: NamedCases {
+  public static let quotedNames = CaseTexts<Self>.quotedNames()
+}
 extension JetsamReason: NamedCases { public static let quotedNames = CaseTexts<Self>.quotedNames() }
 extension CallbackMethod: NamedCases {
   public static let quotedNames = CaseTexts<Self>.quotedNames()

@@ -49,6 +49,7 @@ extension JSONWriter {
       w.member("backgroundMemoryMB", app.backgroundMemoryMB)
       w.member("footprintMB", app.footprintMB)
       w.member("backgroundModes", app.backgroundModes)
+      w.member("activities", app.activities)
       w.key("behavior")
       w.object { w in
         w.member("didEnterBackgroundSeconds", seconds: app.behavior.didEnterBackgroundDuration)
@@ -287,6 +288,8 @@ extension JSONWriter {
       member("id", id)
     case .setMemory(let megabytes):
       member("memoryMB", megabytes)
+    case .startActivity(let activity), .stopActivity(let activity):
+      member("activity", activity)
     default:
       break
     }

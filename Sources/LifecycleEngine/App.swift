@@ -74,6 +74,8 @@ final class App {
   private unowned let ledger: MemoryLedger
   var nextTaskID = 1
   var backgroundWork: BackgroundWork?
+  /// What the app is doing that keeps it running in the background.
+  var activities: Set<BackgroundActivity> = []
   /// A significant time change arrived while suspended; it is delivered when the app next runs.
   var significantTimeChangePending = false
   /// Whether protected data is available as far as the app has been told. It differs from the
@@ -128,7 +130,7 @@ final class App {
   /// Whether the scheduler may suspend the app: in the background with nothing holding it.
   var isSuspendable: Bool {
     state == .background && watchdogKillAt == nil && waitingCallbacks.isEmpty && tasks.isEmpty
-      && backgroundWork == nil && !backgroundModes.contains(where: \.isContinuous)
+      && backgroundWork == nil && activities.isEmpty
   }
 
   /// Forgets everything the process held; called when it dies. The next process starts from
@@ -142,6 +144,7 @@ final class App {
     waitingCallbacks = []
     tasks = []
     backgroundWork = nil
+    activities = []
     significantTimeChangePending = false
     memoryMB = configuredMemoryMB
     backgroundMemoryMB = configuredBackgroundMemoryMB

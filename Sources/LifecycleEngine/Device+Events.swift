@@ -58,6 +58,8 @@ extension Device {
         reschedule(app)
       case .memoryWarning: deliver(.didReceiveMemoryWarning, to: app, cause: cause)
       case .setMemory(let megabytes): setFootprint(of: app, to: megabytes)
+      case .startActivity(let activity): setActivity(activity, of: app, on: true)
+      case .stopActivity(let activity): setActivity(activity, of: app, on: false)
       }
     }
     outcome.subject = Effect(app: app.name, previousState: before, state: app.state)
@@ -273,6 +275,19 @@ extension Device {
       app.backgroundWork = BackgroundWork(reason: reason, deadline: now + time)
     }
     deliver(reason.callback, to: app, cause: cause)
+    reschedule(app)
+  }
+
+  /// An activity keeps the app running in the background while it lasts; when the last one
+  /// stops there, the app is suspended `suspendDelay` later like any idle app. Audio moves the
+  /// app into jetsam's audio band.
+  private func setActivity(_ activity: BackgroundActivity, of app: App, on: Bool) {
+    if on {
+      app.activities.insert(activity)
+    } else {
+      app.activities.remove(activity)
+    }
+    updateVictimOrder(of: app)
     reschedule(app)
   }
 

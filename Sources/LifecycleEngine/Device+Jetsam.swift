@@ -1,14 +1,17 @@
 /// Memory accounting and jetsam (LifecycleEngine.docc, "Memory and jetsam").
 ///
 /// `usedMB` is the sum of the live apps' footprints, kept by `changeState` and `setFootprint`.
-/// Victims are kept in two heaps, suspended and background-running, ordered largest first and
-/// then least recently used, so choosing one never scans the device's apps.
+/// Victims are kept in two heaps, suspended and background-running, ordered by band (apps
+/// playing audio last), then largest first, then least recently used, so choosing one never
+/// scans the device's apps.
 extension Device {
   var isOverLimit: Bool { usedMB > memoryLimitMB }
 
   /// Files `app` under the jetsam order that matches its state (or none).
   func updateVictimOrder(of app: App) {
-    let order = VictimOrder(footprint: app.footprint, lastUsed: app.lastUsed, app: app.name)
+    let order = VictimOrder(
+      band: app.activities.contains(.audio) ? .audioAndAccessory : .background,
+      footprint: app.footprint, lastUsed: app.lastUsed, app: app.name)
     suspendedVictims.set(app.slot, to: app.state == .suspended ? order : nil)
     backgroundVictims.set(app.slot, to: app.state == .background ? order : nil)
   }

@@ -38,8 +38,10 @@ extension Device {
       }
     case .endBackgroundTask:
       if app.tasks.isEmpty { return .noBackgroundTasks }
-    case .memoryWarning, .setMemory:
+    case .memoryWarning, .setMemory, .startActivity:
       if !state.isRunning { return .notAllowedInState }
+    case .stopActivity:
+      if app.activities.isEmpty { return .notAllowedInState }
     }
     return nil
   }
@@ -53,6 +55,13 @@ extension Device {
       return .backgroundModeMissing(mode)
     case .endBackgroundTask(let id) where !app.tasks.contains(where: { $0.id == id }):
       return .unknownBackgroundTask(id)
+    case .startActivity(let activity):
+      if !app.backgroundModes.contains(activity.requiredMode) {
+        return .backgroundModeMissing(activity.requiredMode)
+      }
+      return app.activities.contains(activity) ? .activityInProgress(activity) : nil
+    case .stopActivity(let activity) where !app.activities.contains(activity):
+      return .activityNotInProgress(activity)
     default:
       return nil
     }

@@ -54,13 +54,24 @@ struct DeadlineOrder: Comparable {
   }
 }
 
-/// Jetsam's order of victims: largest footprint first, then least recently used, then name.
+/// Jetsam's priority bands for apps not in the foreground, lowest (killed first) first
+/// (`ios-lifecycle.md`, kernel priority bands: BACKGROUND 3 < AUDIO_AND_ACCESSORY 12).
+enum JetsamBand: Int, Comparable {
+  case background, audioAndAccessory
+
+  static func < (lhs: JetsamBand, rhs: JetsamBand) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Jetsam's order of victims: lowest band first, then largest footprint, then least recently
+/// used, then name.
 struct VictimOrder: Comparable {
+  let band: JetsamBand
   let footprint: Int
   let lastUsed: Instant
   let app: AppName
 
   static func < (lhs: VictimOrder, rhs: VictimOrder) -> Bool {
+    if lhs.band != rhs.band { return lhs.band < rhs.band }
     if lhs.footprint != rhs.footprint { return lhs.footprint > rhs.footprint }
     if lhs.lastUsed != rhs.lastUsed { return lhs.lastUsed < rhs.lastUsed }
     return lhs.app < rhs.app

@@ -53,6 +53,8 @@ public enum RefusalReason: Hashable, Sendable {
   case backgroundTimeExhausted
   case noBackgroundTasks
   case unknownBackgroundTask(Int)
+  case activityInProgress(BackgroundActivity)
+  case activityNotInProgress(BackgroundActivity)
 
   public var detail: String {
     switch self {
@@ -69,6 +71,9 @@ public enum RefusalReason: Hashable, Sendable {
     case .backgroundTimeExhausted: "the app's background time has run out"
     case .noBackgroundTasks: "the app has no background task"
     case .unknownBackgroundTask(let id): "the app has no background task \(id)"
+    case .activityInProgress(let activity):
+      "the app's '\(activity.rawValue)' activity is already on"
+    case .activityNotInProgress(let activity): "the app's '\(activity.rawValue)' activity is not on"
     }
   }
 }

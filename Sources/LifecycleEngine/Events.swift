@@ -6,6 +6,7 @@ public enum EventType: String, CaseIterable, Sendable, Codable {
   case launch, home, openSwitcher, closeSwitcher, interruptionBegan, interruptionEnded
   case terminate, crash, purge, backgroundLaunch, backgroundWorkCompleted
   case beginBackgroundTask, endBackgroundTask, memoryWarning, setMemory
+  case startActivity, stopActivity
   case lock, unlock, significantTimeChange
 }
 
@@ -90,6 +91,24 @@ enum WorkCompletion {
   case none
 }
 
+/// Something an app does that keeps it running in the background for as long as it lasts:
+/// declaring the background mode only allows it (Apple's "Configuring background execution
+/// modes"). An app in the background that does none is suspended like any other.
+public enum BackgroundActivity: String, CaseIterable, Sendable, Codable {
+  /// Playing audio: the app sits in jetsam's audio-and-accessory band, the last user band to go.
+  case audio
+  /// Receiving location updates.
+  case location
+
+  /// The `UIBackgroundModes` entry that lets the activity go on in the background.
+  public var requiredMode: BackgroundMode {
+    switch self {
+    case .audio: .audio
+    case .location: .location
+    }
+  }
+}
+
 /// The reason recorded for a jetsam kill, as in iOS jetsam event reports.
 public enum JetsamReason: String, CaseIterable, Sendable, Codable {
   case vmPageshortage = "vm-pageshortage"
@@ -120,6 +139,9 @@ public enum AppEvent: Hashable, Sendable {
   case endBackgroundTask(id: Int)
   case memoryWarning
   case setMemory(memoryMB: Int)
+  /// The app starts an activity that keeps it running in the background (audio, location).
+  case startActivity(BackgroundActivity)
+  case stopActivity(BackgroundActivity)
 
   public var type: EventType {
     switch self {
@@ -138,6 +160,8 @@ public enum AppEvent: Hashable, Sendable {
     case .endBackgroundTask: .endBackgroundTask
     case .memoryWarning: .memoryWarning
     case .setMemory: .setMemory
+    case .startActivity: .startActivity
+    case .stopActivity: .stopActivity
     }
   }
 
@@ -145,7 +169,8 @@ public enum AppEvent: Hashable, Sendable {
   public static let types: [EventType] = [
     .launch, .home, .openSwitcher, .closeSwitcher, .interruptionBegan, .interruptionEnded,
     .terminate, .crash, .purge, .backgroundLaunch, .backgroundWorkCompleted,
-    .beginBackgroundTask, .endBackgroundTask, .memoryWarning, .setMemory,
+    .beginBackgroundTask, .endBackgroundTask, .memoryWarning, .setMemory, .startActivity,
+    .stopActivity,
   ]
 }
 

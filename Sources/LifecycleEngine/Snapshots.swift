@@ -11,6 +11,8 @@ public struct AppSnapshot: Hashable, Sendable {
   /// What the app holds now (0 when not running).
   public var footprintMB: Int
   public var backgroundModes: [BackgroundMode]
+  /// What keeps the app running in the background, in declaration order.
+  public var activities: [BackgroundActivity]
   public var behavior: AppBehavior
   public var allowedEvents: [EventType]
   /// didEnterBackground is executing until then.
@@ -107,6 +109,7 @@ extension Device {
       sceneState: app.isScene ? app.sceneState : nil, memoryMB: app.memoryMB,
       backgroundMemoryMB: app.backgroundMemoryMB, footprintMB: app.footprint,
       backgroundModes: BackgroundMode.allCases.filter(app.backgroundModes.contains),
+      activities: BackgroundActivity.allCases.filter(app.activities.contains),
       behavior: app.behavior, allowedEvents: allowedEvents(for: app),
       busyUntil: app.isBusy(at: now) ? app.busyUntil : nil,
       waitingCallbacks: app.waitingCallbacks.map(\.callback),

@@ -41,9 +41,4 @@ public enum BackgroundMode: String, CaseIterable, Sendable, Codable {
   case fetch
   case remoteNotification = "remote-notification"
   case audio, location, voip, processing
-
-  /// Modes whose work keeps the app running in the background for as long as it is there:
-  /// an app that declares one is treated as playing audio or tracking location, so the
-  /// scheduler never suspends it (memory pressure can still kill it).
-  public var isContinuous: Bool { self == .audio || self == .location }
 }

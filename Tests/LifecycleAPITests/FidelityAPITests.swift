@@ -5,6 +5,7 @@ import Testing
 @Suite struct FidelityAPITests {
   let api = APITests()
 
+  @discardableResult
   private func post(_ path: String, _ body: String) -> JSON? {
     let response = api.call("POST", path, body)
     #expect(response.status == 200 || response.status == 201, "\(path): \(response.body)")
@@ -124,5 +125,48 @@ import Testing
         "sceneWillResignActive(_:)", "sceneDidDisconnect(_:)",
         "application(_:didDiscardSceneSessions:)", "applicationWillTerminate(_:)",
       ])
+  }
+
+  @Test func anActivityKeepsAnAppRunningInTheBackgroundUntilItStops() {
+    post("/v1/apps", #"{"name":"radio","backgroundModes":["audio"]}"#)
+    let start = post(
+      "/v1/apps/radio/events", #"[{"type":"launch"},{"type":"startActivity","activity":"audio"}]"#)
+    guard case .array(let results)? = start?["results"] else {
+      Issue.record("no results")
+      return
+    }
+    #expect(results[1]["callbacks"] == .array([]))
+    post("/v1/apps/radio/events", #"{"type":"home"}"#)
+    let view = api.call("GET", "/v1/apps/radio").json
+    #expect(view?["activities"] == .array([.string("audio")]))
+    #expect(view?["suspendAt"] == .null)
+    let stop = post("/v1/apps/radio/events", #"{"type":"stopActivity","activity":"audio"}"#)
+    #expect(stop?["state"] == .string("background"))
+    #expect(api.call("GET", "/v1/apps/radio").json?["suspendAt"] == .double(2))
+    let journal = api.call("GET", "/v1/devices/default/journal").body
+    #expect(journal.contains(#""event":{"type":"stopActivity","activity":"audio"}"#))
+  }
+
+  @Test func activityEventsAreCheckedAndRefusedWithTheReason() {
+    post("/v1/apps", #"{"name":"radio","backgroundModes":["audio"]}"#)
+    post("/v1/apps/radio/events", #"{"type":"launch"}"#)
+    let missing = api.call("POST", "/v1/apps/radio/events", #"{"type":"startActivity"}"#)
+    #expect(missing.status == 422)
+    #expect(missing.body.contains(#""field":"activity""#))
+    let unknown = api.call(
+      "POST", "/v1/apps/radio/events", #"{"type":"startActivity","activity":"voip"}"#)
+    #expect(unknown.status == 422)
+    let location = api.call(
+      "POST", "/v1/apps/radio/events", #"{"type":"startActivity","activity":"location"}"#)
+    #expect(location.status == 409)
+    #expect(
+      location.json?["detail"]
+        == .string(
+          "startActivity refused: the app does not declare the 'location' background mode (state active)"
+        ))
+    let stop = api.call(
+      "POST", "/v1/apps/radio/events", #"{"type":"stopActivity","activity":"audio"}"#)
+    #expect(stop.status == 409)
+    #expect(api.call("GET", "/v1/apps/radio").json?["activities"] == .array([]))
   }
 }

@@ -162,4 +162,91 @@ import Testing
     #expect(sim.app("mail").memoryMB == 200)
     #expect(sim.app("mail").backgroundMemoryMB == 50)
   }
+
+  // MARK: Continuous background modes are activities
+
+  /// SPEC 4.6 and Apple's "Configuring background execution modes": the mode lets an app keep
+  /// playing audio or receiving locations in the background; declaring it does not keep an
+  /// app that does neither from being suspended.
+  @Test(arguments: [BackgroundMode.audio, .location])
+  func declaringAContinuousModeKeepsNothingRunning(mode: BackgroundMode) throws {
+    sim.add("radio", modes: [mode])
+    try sim.post(.launch(), to: "radio")
+    try sim.post(.home, to: "radio")
+    #expect(transitions(sim.advance(2)) == ["radio: background → suspended (suspension)"])
+  }
+
+  /// An activity holds the app in the background for as long as it lasts; when it stops, the
+  /// app is suspended `suspendDelay` later, like any idle app.
+  @Test(arguments: [BackgroundActivity.audio, .location])
+  func anActivityKeepsTheAppRunningUntilItStops(activity: BackgroundActivity) throws {
+    sim.add("radio", modes: [activity.requiredMode])
+    try sim.post(.launch(), to: "radio")
+    let started = try sim.post(.startActivity(activity), to: "radio")
+    #expect(started.callbacks.isEmpty && started.transitions.isEmpty)
+    #expect(sim.app("radio").activities == [activity])
+    try sim.post(.home, to: "radio")
+    #expect(sim.app("radio").suspendAt == nil)
+    #expect(sim.advance(3600).transitions.isEmpty)
+    #expect(sim.state("radio") == .background)
+    try sim.post(.stopActivity(activity), to: "radio")
+    #expect(sim.app("radio").activities == [])
+    #expect(sim.app("radio").suspendAt == .seconds(3602))
+    #expect(transitions(sim.advance(2)) == ["radio: background → suspended (suspension)"])
+  }
+
+  /// A location launch starts no updates by itself: the app that starts them in
+  /// `didUpdateLocations` stays running; a process that dies loses its activities.
+  @Test func aLocationLaunchThatStartsUpdatesStaysRunningUntilItDies() throws {
+    sim.add("maps", modes: [.location])
+    try sim.post(.backgroundLaunch(.location), to: "maps")
+    #expect(sim.app("maps").suspendAt == .seconds(2))
+    try sim.post(.startActivity(.location), to: "maps")
+    #expect(sim.app("maps").suspendAt == nil)
+    try sim.post(.crash, to: "maps")
+    #expect(sim.app("maps").activities == [])
+    try sim.post(.backgroundLaunch(.location), to: "maps")
+    #expect(sim.app("maps").suspendAt == .seconds(2))
+  }
+
+  @Test func activityEventsAreRefusedWhereTheyCannotHappen() throws {
+    sim.add("radio", modes: [.audio])
+    #expect(!sim.app("radio").allowedEvents.contains(.startActivity))
+    #expect(
+      refusal { try sim.post(.startActivity(.audio), to: "radio") }?.reason == .notAllowedInState)
+    try sim.post(.launch(), to: "radio")
+    #expect(sim.app("radio").allowedEvents.contains(.startActivity))
+    #expect(!sim.app("radio").allowedEvents.contains(.stopActivity))
+    #expect(
+      refusal { try sim.post(.startActivity(.location), to: "radio") }?.reason
+        == .backgroundModeMissing(.location))
+    #expect(
+      refusal { try sim.post(.stopActivity(.audio), to: "radio") }?.reason == .notAllowedInState)
+    try sim.post(.startActivity(.audio), to: "radio")
+    #expect(sim.app("radio").allowedEvents.contains(.stopActivity))
+    #expect(
+      refusal { try sim.post(.startActivity(.audio), to: "radio") }?.reason
+        == .activityInProgress(.audio))
+    #expect(sim.app("radio").activities == [.audio])
+  }
+
+  /// SPEC 4.10 and the kernel's priority bands (`ios-lifecycle.md`: BACKGROUND 3 <
+  /// AUDIO_AND_ACCESSORY 12): an app playing audio goes after every other background app, even
+  /// a smaller one.
+  @Test func jetsamKillsAnAppPlayingAudioLast() throws {
+    let sim = Simulator(memoryLimitMB: 1000)
+    sim.add("radio", memoryMB: 400, modes: [.audio])
+    sim.add("worker", memoryMB: 200)
+    sim.add("game", memoryMB: 300)
+    try sim.post(.launch(), to: "radio")
+    try sim.post(.startActivity(.audio), to: "radio")
+    try sim.post(.launch(), to: "worker")
+    try sim.post(.beginBackgroundTask(), to: "worker")
+    try sim.post(.launch(), to: "game")
+    try sim.post(.setMemory(memoryMB: 450), to: "game")
+    #expect(transitions(sim.advance(5)) == ["worker: background → notRunning (jetsam)"])
+    #expect(sim.state("radio") == .background)
+    try sim.post(.setMemory(memoryMB: 650), to: "game")
+    #expect(transitions(sim.advance(5)) == ["radio: background → notRunning (jetsam)"])
+  }
 }

@@ -113,7 +113,9 @@ final class RandomWalk {
     } catch .refused(let refusal) {
       let parameterRefusal: Bool =
         switch refusal.reason {
-        case .backgroundModeMissing, .unknownBackgroundTask: true
+        case .backgroundModeMissing, .unknownBackgroundTask, .activityInProgress,
+          .activityNotInProgress:
+          true
         default: false
         }
       #expect(!allowed || parameterRefusal, "\(event) refused (\(refusal.reason)) but allowed")
@@ -125,7 +127,7 @@ final class RandomWalk {
   }
 
   private func randomEvent() -> AppEvent {
-    switch Int.random(in: 0..<20, using: &random) {
+    switch Int.random(in: 0..<22, using: &random) {
     case 0..<4: .launch(url: Bool.random(using: &random) ? "app://x" : nil)
     case 4..<6: .home
     case 6: .openSwitcher
@@ -140,6 +142,8 @@ final class RandomWalk {
     case 15: .beginBackgroundTask(name: nil)
     case 16: .endBackgroundTask(id: Int.random(in: 1...6, using: &random))
     case 17: .memoryWarning
+    case 18: .startActivity(BackgroundActivity.allCases.randomElement(using: &random)!)
+    case 19: .stopActivity(BackgroundActivity.allCases.randomElement(using: &random)!)
     default: .setMemory(memoryMB: Int.random(in: 10...800, using: &random))
     }
   }
@@ -147,7 +151,8 @@ final class RandomWalk {
   /// The invariants that do not hold now: one state per app, at most one foreground app, no
   /// deadline for a dead app, no background-time deadline for a foreground app, used memory
   /// equal to the footprints, `nextDeadline` equal to the minimum, jetsam exhausted while under
-  /// pressure, waiting callbacks due, protected data known to every running app, and (from the
+  /// pressure, waiting callbacks due, protected data known to every running app, an idle
+  /// background app and only it on its way to suspension, and (from the
   /// journal) no callback to a suspended, dead or busy app, and a new process at its
   /// configured footprint.
   func violatedInvariants() -> [String] {
@@ -190,8 +195,15 @@ final class RandomWalk {
       }
       if app.state == .suspended {
         check(
-          app.backgroundTasks.isEmpty && app.backgroundWork == nil,
+          app.backgroundTasks.isEmpty && app.backgroundWork == nil && app.activities.isEmpty,
           "\(app.name) suspended with work")
+      }
+      if app.state == .background {
+        // Declaring a mode keeps nothing running; only what the app is doing does.
+        let idle =
+          app.backgroundTasks.isEmpty && app.backgroundWork == nil && app.activities.isEmpty
+          && app.killAt == nil && app.waitingCallbacks.isEmpty
+        check(idle == (app.suspendAt != nil), "\(app.name) idle is \(idle), suspendAt wrong")
       }
       check(
         app.suspendAt == nil || app.state == .background, "\(app.name) suspendAt in \(app.state)")

@@ -19,13 +19,13 @@ import Testing
     #expect(
       sim.app("mail").allowedEvents == [
         .home, .openSwitcher, .interruptionBegan, .terminate, .crash, .purge,
-        .beginBackgroundTask, .memoryWarning, .setMemory,
+        .beginBackgroundTask, .memoryWarning, .setMemory, .startActivity,
       ])
     try sim.post(.openSwitcher, to: "mail")
     #expect(
       sim.app("mail").allowedEvents == [
         .home, .closeSwitcher, .terminate, .crash, .purge, .beginBackgroundTask, .memoryWarning,
-        .setMemory,
+        .setMemory, .startActivity,
       ])
     try sim.post(.closeSwitcher, to: "mail")
     try sim.post(.interruptionBegan(.siri), to: "mail")
@@ -37,7 +37,7 @@ import Testing
     #expect(
       sim.app("mail").allowedEvents == [
         .launch, .terminate, .crash, .purge, .backgroundLaunch, .beginBackgroundTask,
-        .endBackgroundTask, .memoryWarning, .setMemory,
+        .endBackgroundTask, .memoryWarning, .setMemory, .startActivity,
       ])
     try sim.post(.endBackgroundTask(id: 1), to: "mail")
     sim.advance(2)

@@ -164,6 +164,7 @@ import Testing
   @Test func backgroundTimeRunsOutForNewTasks_4_8() throws {
     sim.add("radio", modes: [.audio])
     try sim.post(.launch(), to: "radio")
+    try sim.post(.startActivity(.audio), to: "radio")
     try sim.post(.home, to: "radio")
     sim.advance(60)
     #expect(sim.state("radio") == .background)
