@@ -313,7 +313,7 @@ enum Decode {
       return fields.choice("activity", BackgroundActivity.self, required: true).map {
         .stopActivity($0)
       }
-    case .lock, .unlock, .significantTimeChange:
+    case .lock, .unlock, .significantTimeChange, .shutdown, .boot:
       fields.reject("type", "is a device event: post it to /v1/devices/{device}/events")
       return nil
     }

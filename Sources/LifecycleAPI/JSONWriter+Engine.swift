@@ -10,6 +10,9 @@ extension LifecycleModel: NamedCases {
 extension BackgroundMode: NamedCases {
   public static let quotedNames = CaseTexts<Self>.quotedNames()
 }
+extension DeviceState: NamedCases {
+  public static let quotedNames = CaseTexts<Self>.quotedNames()
+}
 extension ClockMode: NamedCases { public static let quotedNames = CaseTexts<Self>.quotedNames() }
 extension EventType: NamedCases { public static let quotedNames = CaseTexts<Self>.quotedNames() }
 extension DeviceEvent: NamedCases { public static let quotedNames = CaseTexts<Self>.quotedNames() }

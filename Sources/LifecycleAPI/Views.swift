@@ -9,6 +9,7 @@ extension JSONWriter {
       w.member("id", unescaped: device.id)
       w.member("clock", device.clock)
       w.member("now", time: device.now)
+      w.member("poweredOn", device.poweredOn)
       w.member("locked", device.locked)
       w.member("passcode", device.passcode)
       w.member("protectedDataAvailable", device.protectedDataAvailable)
@@ -196,7 +197,7 @@ extension JSONWriter {
   private mutating func member(_ name: StaticString, _ state: ReportedState) {
     switch state {
     case .app(let state): member(name, state)
-    case .device(let locked): member(name, unescaped: locked ? "locked" : "unlocked")
+    case .device(let state): member(name, state)
     }
   }
 
@@ -297,8 +298,8 @@ extension JSONWriter {
 }
 
 /// The state an event result reports before and after the event: the app's for app events,
-/// whether the device is locked for device events.
+/// the device's (on and locked, or off) for device events.
 enum ReportedState {
   case app(AppState)
-  case device(locked: Bool)
+  case device(DeviceState)
 }

@@ -70,7 +70,7 @@ extension Device {
     if let reason = refusal(of: event) {
       throw .refused(
         Refusal(
-          event: event.type, app: nil, currentState: lockState,
+          event: event.type, app: nil, currentState: state.rawValue,
           allowedEvents: allowedDeviceEvents, reason: reason))
     }
     return try perform {
@@ -106,6 +106,10 @@ extension Device {
             deliver(.significantTimeChange, to: app, cause: cause)
           }
         }
+      case .shutdown: shutDown(cause: cause)
+      case .boot:
+        poweredOn = true
+        protectedDataAvailable = !passcode  // until the first unlock
       }
     }
   }
@@ -297,6 +301,27 @@ extension Device {
     app.tasks.append(BackgroundTask(id: id, name: name))
     reschedule(app)
     setResult(.backgroundTask(id: id, expiresAt: app.deadlines.backgroundTimeExpiry))
+  }
+
+  /// Power off (Apple's `applicationWillTerminate(_:)`: called when the app is "running in the
+  /// background (not suspended) and the system needs to terminate it"): every running app whose
+  /// code can run gets the method; a suspended or busy app ends silently. The device is then
+  /// off and locked, its own deadlines and pressure episode gone.
+  private func shutDown(cause: TransitionCause) {
+    for app in liveAppsInOrder {
+      if app.state.isRunning, !app.isBusy(at: now), app.waitingCallbacks.isEmpty {
+        deliver(.willTerminate, to: app, then: .notRunning, cause: cause)
+      } else {
+        changeState(app, to: .notRunning, cause: cause)
+      }
+    }
+    poweredOn = false
+    locked = true
+    appBeforeLock = nil
+    protectedDataAvailable = false
+    protectedDataLocksAt = nil
+    underPressure = false
+    pressureGraceEndsAt = nil
   }
 
   /// Protected files lock down `protectedDataLockDelay` after a lock ("shortly before protected

@@ -6,13 +6,14 @@ extension Device {
   /// Why an app event of `type` is impossible for `app` now, or nil if it is possible.
   func refusal(of type: EventType, for app: App) -> RefusalReason? {
     let state = app.state
+    if !poweredOn { return .deviceOff }
     switch type {
     case .launch:
       if state.isForeground { return .notAllowedInState }
       if locked { return .deviceLocked }
     case .home:
       if !state.isForeground { return .notAllowedInState }
-    case .lock, .unlock, .significantTimeChange:
+    case .lock, .unlock, .significantTimeChange, .shutdown, .boot:
       return .notAllowedInState  // device events, never addressed to an app
     case .openSwitcher, .interruptionBegan:
       if state != .active { return .notAllowedInState }
@@ -74,6 +75,7 @@ extension Device {
 
   /// Why a device event is impossible now, or nil if it is possible.
   func refusal(of event: DeviceEvent) -> RefusalReason? {
+    if !poweredOn { return event == .boot ? nil : .deviceOff }
     switch event {
     case .home:
       if locked { return .deviceLocked }
@@ -82,8 +84,10 @@ extension Device {
       if locked { return .deviceLocked }
     case .unlock:
       if !locked { return .deviceNotLocked }
-    case .memoryWarning, .significantTimeChange:
+    case .memoryWarning, .significantTimeChange, .shutdown:
       break
+    case .boot:
+      return .deviceOn
     }
     return nil
   }
@@ -93,6 +97,6 @@ extension Device {
     DeviceEvent.allCases.filter { refusal(of: $0) == nil }.map(\.type)
   }
 
-  /// The device's state as refusals report it.
-  var lockState: String { locked ? "locked" : "unlocked" }
+  /// Whether the device is on and locked, as device events report it.
+  var state: DeviceState { poweredOn ? (locked ? .locked : .unlocked) : .off }
 }

@@ -112,6 +112,8 @@ final class Device {
   /// O(1) and hashes nothing.
   @exclusivity(unchecked)  // one thread; see Engine
   private(set) var liveApps: [App] = []
+  /// Off after a shutdown until the next boot.
+  var poweredOn = true
   var locked = false
   /// Protected files are readable: false from a lock with a passcode until the unlock.
   var protectedDataAvailable = true

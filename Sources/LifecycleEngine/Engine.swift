@@ -130,19 +130,19 @@ public final class Engine {
   }
 
   /// Posts a scenario's device events in order (`openapi.yaml`), finding the device once.
-  /// `each` receives every event's outcome, with whether the device was locked before and
-  /// after it; a refused event throws, and the events before it stay applied.
+  /// `each` receives every event's outcome, with the device's state before and after it; a
+  /// refused event throws, and the events before it stay applied.
   public func apply(
     _ events: [DeviceEvent], on device: String, now: Instant,
-    each: (DeviceEvent, EventOutcome, _ locked: (before: Bool, after: Bool)) -> Void
+    each: (DeviceEvent, EventOutcome, _ state: (before: DeviceState, after: DeviceState)) -> Void
   ) throws(EngineError) {
     try checkMemoryBudget()
     try withDevice(device, now: now) { device throws(EngineError) in
       for (index, event) in events.enumerated() {
         if index > 0 { catchUp(device, to: now) }
-        let lockedBefore = device.locked
+        let before = device.state
         let outcome = try device.apply(event)
-        each(event, outcome, (lockedBefore, device.locked))
+        each(event, outcome, (before, device.state))
         device.recycle(outcome)
       }
     }

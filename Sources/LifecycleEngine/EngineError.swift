@@ -44,6 +44,8 @@ public enum RefusalReason: Hashable, Sendable {
   case notAllowedInState
   case deviceLocked
   case deviceNotLocked
+  case deviceOff
+  case deviceOn
   case noForegroundApp
   case backgroundModeMissing(BackgroundMode)
   /// The user force-quit the app; the system does not launch it in the background.
@@ -61,6 +63,8 @@ public enum RefusalReason: Hashable, Sendable {
     case .notAllowedInState: "the event is not possible in the current state"
     case .deviceLocked: "the device is locked"
     case .deviceNotLocked: "the device is not locked"
+    case .deviceOff: "the device is off: boot it first"
+    case .deviceOn: "the device is already on"
     case .noForegroundApp: "no app is in the foreground"
     case .backgroundModeMissing(let mode):
       "the app does not declare the '\(mode.rawValue)' background mode"

@@ -7,7 +7,7 @@ public enum EventType: String, CaseIterable, Sendable, Codable {
   case terminate, crash, purge, backgroundLaunch, backgroundWorkCompleted
   case beginBackgroundTask, endBackgroundTask, memoryWarning, setMemory
   case startActivity, stopActivity
-  case lock, unlock, significantTimeChange
+  case lock, unlock, significantTimeChange, shutdown, boot
 }
 
 /// What interrupts the foreground app (it goes inactive until the interruption ends).
@@ -183,6 +183,10 @@ public enum DeviceEvent: String, CaseIterable, Sendable, Codable {
   case lock, unlock
   /// Midnight, a carrier time update or a daylight-saving change.
   case significantTimeChange
+  /// The user powers the device off: running apps get `applicationWillTerminate`.
+  case shutdown
+  /// The device starts again, locked, with protected data unavailable until the first unlock.
+  case boot
 
   public var type: EventType {
     switch self {
@@ -191,6 +195,8 @@ public enum DeviceEvent: String, CaseIterable, Sendable, Codable {
     case .lock: .lock
     case .unlock: .unlock
     case .significantTimeChange: .significantTimeChange
+    case .shutdown: .shutdown
+    case .boot: .boot
     }
   }
 }

@@ -61,6 +61,8 @@ public struct DeviceSnapshot: Hashable, Sendable {
   public var clock: ClockMode
   /// Device time: seconds since the device was created.
   public var now: Instant
+  /// Off after a shutdown until the next boot.
+  public var poweredOn: Bool
   public var locked: Bool
   public var passcode: Bool
   /// Protected files are readable (false while locked with a passcode).
@@ -88,7 +90,8 @@ public struct DeviceSnapshot: Hashable, Sendable {
 extension Device {
   var snapshot: DeviceSnapshot {
     DeviceSnapshot(
-      id: id, clock: clockMode, now: now, locked: locked, passcode: passcode,
+      id: id, clock: clockMode, now: now, poweredOn: poweredOn, locked: locked,
+      passcode: passcode,
       protectedDataAvailable: protectedDataAvailable, protectedDataLocksAt: protectedDataLocksAt,
       foregroundApp: foregroundApp.map(String.init), apps: apps.count, usedMB: usedMB,
       memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB, pressure: isOverLimit,

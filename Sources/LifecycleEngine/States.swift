@@ -28,6 +28,13 @@ public enum SceneState: String, CaseIterable, Sendable, Codable {
   }
 }
 
+/// Whether a device is on, and if so whether it is locked: the state device events report.
+public enum DeviceState: String, CaseIterable, Sendable, Codable {
+  case unlocked, locked
+  /// Shut down: it refuses every event until `boot`.
+  case off
+}
+
 /// Which UIKit life cycle the simulated app adopts.
 public enum LifecycleModel: String, CaseIterable, Sendable, Codable {
   /// Scene-based (iOS 13+): the scene delegate receives foreground/background callbacks.

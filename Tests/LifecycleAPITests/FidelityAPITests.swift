@@ -169,4 +169,32 @@ import Testing
     #expect(stop.status == 409)
     #expect(api.call("GET", "/v1/apps/radio").json?["activities"] == .array([]))
   }
+
+  @Test func shutdownTerminatesRunningAppsAndBootComesBackLocked() {
+    post("/v1/apps", #"{"name":"mail","lifecycle":"appDelegate"}"#)
+    post("/v1/apps/mail/events", #"{"type":"launch"}"#)
+    let shutdown = post("/v1/devices/default/events", #"{"type":"shutdown"}"#)
+    #expect(shutdown?["previousState"] == .string("unlocked"))
+    #expect(shutdown?["state"] == .string("off"))
+    #expect(methods(shutdown, "callbacks") == ["applicationWillTerminate(_:)"])
+    let device = api.call("GET", "/v1/devices/default").json
+    #expect(device?["poweredOn"] == .bool(false))
+    #expect(device?["allowedEvents"] == .array([.string("boot")]))
+    let launch = api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
+    #expect(launch.status == 409)
+    #expect(
+      launch.json?["detail"]
+        == .string("launch refused: the device is off: boot it first (state notRunning)"))
+    let unlock = api.call("POST", "/v1/devices/default/events", #"{"type":"unlock"}"#)
+    #expect(unlock.status == 409)
+    #expect(unlock.json?["currentState"] == .string("off"))
+    #expect(unlock.json?["allowedEvents"] == .array([.string("boot")]))
+    let boot = post("/v1/devices/default/events", #"{"type":"boot"}"#)
+    #expect(boot?["previousState"] == .string("off"))
+    #expect(boot?["state"] == .string("locked"))
+    let booted = api.call("GET", "/v1/devices/default").json
+    #expect(booted?["poweredOn"] == .bool(true))
+    #expect(booted?["protectedDataAvailable"] == .bool(false))
+    #expect(api.call("POST", "/v1/apps/mail/events", #"{"type":"shutdown"}"#).status == 422)
+  }
 }

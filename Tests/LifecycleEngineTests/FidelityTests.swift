@@ -249,4 +249,98 @@ import Testing
     try sim.post(.setMemory(memoryMB: 650), to: "game")
     #expect(transitions(sim.advance(5)) == ["radio: background → notRunning (jetsam)"])
   }
+
+  // MARK: Power
+
+  /// SPEC 4.15 and Apple's `applicationWillTerminate(_:)`: "called ... if your app is running in
+  /// the background (not suspended) and the system needs to terminate it". Powering off
+  /// terminates every running app that way; a suspended app is never told. UIKit disconnects
+  /// scenes when the user closes them or to reclaim memory (`sceneDidDisconnect(_:)`), not at
+  /// termination, and the sessions survive the reboot.
+  @Test func shutdownTerminatesRunningAppsAndEndsSuspendedOnesSilently() throws {
+    sim.add("mail", .appDelegate)
+    sim.add("notes")
+    sim.add("player")
+    try sim.post(.launch(), to: "notes")
+    try sim.post(.launch(), to: "player")
+    try sim.post(.beginBackgroundTask(), to: "player")
+    try sim.post(.launch(), to: "mail")
+    sim.advance(2)
+    #expect(sim.state("notes") == .suspended)
+    let shutdown = try sim.post(.shutdown)
+    #expect(
+      trace(shutdown) == [
+        "applicationWillTerminate(_:) → notRunning [UIApplication.willTerminateNotification]",
+        "applicationWillTerminate(_:) → notRunning/unattached [UIApplication.willTerminateNotification]",
+      ])
+    #expect(shutdown.callbacks.map(\.app) == ["mail", "player"])
+    #expect(
+      transitions(shutdown) == [
+        "mail: active → notRunning (shutdown)", "notes: suspended → notRunning (shutdown)",
+        "player: background → notRunning (shutdown)",
+      ])
+    #expect(sim.snapshot.poweredOn == false)
+    #expect(sim.snapshot.usedMB == 0)
+    #expect(sim.snapshot.nextDeadline == nil)
+  }
+
+  /// An app whose `didEnterBackground` still runs cannot run `applicationWillTerminate`: the
+  /// power goes first.
+  @Test func shutdownEndsABusyAppSilently() throws {
+    sim.add("mail", behavior: AppBehavior(didEnterBackgroundDuration: .seconds(3)))
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.home, to: "mail")
+    let shutdown = try sim.post(.shutdown)
+    #expect(shutdown.callbacks.isEmpty && shutdown.waitingCallbacks.isEmpty)
+    #expect(transitions(shutdown) == ["mail: background → notRunning (shutdown)"])
+    #expect(sim.advance(10).callbacks.isEmpty)
+  }
+
+  @Test func aDeviceThatIsOffRefusesEverythingButBoot() throws {
+    sim.add("mail", modes: [.fetch])
+    try sim.post(.shutdown)
+    #expect(sim.snapshot.allowedEvents == [.boot])
+    #expect(sim.app("mail").allowedEvents == [])
+    let launch = refusal { try sim.post(.launch(), to: "mail") }
+    #expect(launch?.reason == .deviceOff)
+    #expect(refusal { try sim.post(.backgroundLaunch(.fetch), to: "mail") }?.reason == .deviceOff)
+    let unlock = refusal { try sim.post(DeviceEvent.unlock) }
+    #expect(unlock?.reason == .deviceOff)
+    #expect(unlock?.currentState == "off")
+    #expect(sim.advance(60).transitions.isEmpty)
+    try sim.post(.boot)
+    #expect(refusal { try sim.post(DeviceEvent.boot) }?.reason == .deviceOn)
+  }
+
+  /// SPEC 4.15: a booted device is locked, before its first unlock: protected data stays
+  /// unavailable, so an app the system launches in the background meanwhile sees it so, and is
+  /// told at the unlock.
+  @Test func aBootedDeviceIsLockedAndProtectedDataWaitsForTheFirstUnlock() throws {
+    sim.add("mail", modes: [.fetch])
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.shutdown)
+    try sim.post(.boot)
+    #expect(sim.snapshot.locked)
+    #expect(sim.snapshot.protectedDataAvailable == false)
+    #expect(
+      sim.snapshot.allowedEvents == [.memoryWarning, .unlock, .significantTimeChange, .shutdown])
+    #expect(refusal { try sim.post(.launch(), to: "mail") }?.reason == .deviceLocked)
+    try sim.post(.backgroundLaunch(.fetch), to: "mail")
+    #expect(sim.app("mail").protectedDataAvailable == false)
+    let unlock = try sim.post(.unlock)
+    #expect(
+      trace(unlock) == [
+        "applicationProtectedDataDidBecomeAvailable(_:) → background/unattached [UIApplication.protectedDataDidBecomeAvailableNotification]"
+      ])
+    #expect(sim.snapshot.foregroundApp == nil)
+  }
+
+  /// Without a passcode there is no data protection: it is available from the boot.
+  @Test func withoutAPasscodeProtectedDataIsAvailableFromTheBoot() throws {
+    let sim = Simulator(passcode: false)
+    try sim.post(.shutdown)
+    try sim.post(.boot)
+    #expect(sim.snapshot.locked)
+    #expect(sim.snapshot.protectedDataAvailable)
+  }
 }

@@ -89,7 +89,7 @@ final class RandomWalk {
   func step() {
     switch Int.random(in: 0..<100, using: &random) {
     case 0..<65: lastOutcome = postAppEvent()
-    case 65..<75: lastOutcome = try? sim.post(DeviceEvent.allCases.randomElement(using: &random)!)
+    case 65..<75: lastOutcome = try? sim.post(randomDeviceEvent())
     case 75..<85:
       // Straight to the next announced deadline, where most of the rules meet.
       lastOutcome = sim.snapshot.nextDeadline.map { sim.advance($0.seconds - sim.now) }
@@ -124,6 +124,15 @@ final class RandomWalk {
       Issue.record("unexpected \(error) for \(event)")
     }
     return nil
+  }
+
+  /// A shutdown now and then; a device that is off is booted at its next device event, so the
+  /// walk soon goes on with running apps.
+  private func randomDeviceEvent() -> DeviceEvent {
+    if !sim.snapshot.poweredOn { return .boot }
+    if Int.random(in: 0..<20, using: &random) == 0 { return .shutdown }
+    let others: [DeviceEvent] = [.home, .memoryWarning, .lock, .unlock, .significantTimeChange]
+    return others.randomElement(using: &random)!
   }
 
   private func randomEvent() -> AppEvent {
@@ -169,6 +178,12 @@ final class RandomWalk {
       foreground.first == device.foregroundApp,
       "foregroundApp is \(String(describing: device.foregroundApp))")
     check(!device.locked || foreground.isEmpty, "a foreground app on a locked device")
+    if !device.poweredOn {
+      check(
+        apps.allSatisfy { !$0.state.isLive } && device.locked && device.allowedEvents == [.boot]
+          && !device.protectedDataAvailable,
+        "the device is off with something running")
+    }
     check(device.usedMB == apps.map(\.footprintMB).reduce(0, +), "usedMB \(device.usedMB)")
     check(device.pressure == (device.usedMB > device.memoryLimitMB), "pressure flag")
     check(

@@ -116,7 +116,8 @@ import Testing
   }
 
   @Test func deviceEventsFollowTheLockState_decision13() throws {
-    #expect(sim.snapshot.allowedEvents == [.memoryWarning, .lock, .significantTimeChange])
+    #expect(
+      sim.snapshot.allowedEvents == [.memoryWarning, .lock, .significantTimeChange, .shutdown])
     #expect(refusal { try sim.post(DeviceEvent.home) }?.reason == .noForegroundApp)
     let unlock = refusal { try sim.post(DeviceEvent.unlock) }
     #expect(unlock?.reason == .deviceNotLocked)
@@ -124,9 +125,12 @@ import Testing
     #expect(unlock?.app == nil)
     try sim.post(.launch(), to: "mail")
     #expect(
-      sim.snapshot.allowedEvents == [.home, .memoryWarning, .lock, .significantTimeChange])
+      sim.snapshot.allowedEvents == [
+        .home, .memoryWarning, .lock, .significantTimeChange, .shutdown,
+      ])
     try sim.post(DeviceEvent.lock)
-    #expect(sim.snapshot.allowedEvents == [.memoryWarning, .unlock, .significantTimeChange])
+    #expect(
+      sim.snapshot.allowedEvents == [.memoryWarning, .unlock, .significantTimeChange, .shutdown])
     #expect(refusal { try sim.post(DeviceEvent.lock) }?.reason == .deviceLocked)
     #expect(refusal { try sim.post(DeviceEvent.home) }?.reason == .deviceLocked)
     #expect(refusal { try sim.post(.launch(), to: "notes") }?.reason == .deviceLocked)

@@ -32,12 +32,12 @@ extension LifecycleAPI {
     let (events, isArray) = try Decode.events(try request.jsonBody(), Decode.deviceEvent)
     return try results(isArray: isArray, device: request.device, app: nil) {
       write throws(EngineError) in
-      try engine.apply(events, on: request.device, now: request.now) { event, outcome, locked in
+      try engine.apply(events, on: request.device, now: request.now) { event, outcome, state in
         metrics.count(event: event.type)
         write(
           AppliedEvent(
             event: .device(event), outcome: outcome,
-            previousState: .device(locked: locked.before), state: .device(locked: locked.after)))
+            previousState: .device(state.before), state: .device(state.after)))
       }
     }
   }
