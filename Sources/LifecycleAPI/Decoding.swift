@@ -263,6 +263,7 @@ enum Decode {
         details.seconds("didEnterBackgroundSeconds", max: Validation.maxBehaviorSeconds) ?? .zero
       behavior.endsBackgroundTasksOnExpiration =
         details.bool("endsBackgroundTasksOnExpiration") ?? true
+      behavior.holdsFileLockAtSuspension = details.bool("holdsFileLockAtSuspension") ?? false
       details.checkUnknownMembers()
       fields.merge(details)
     }
@@ -288,6 +289,7 @@ enum Decode {
     case .terminate: return .terminate
     case .crash: return .crash
     case .purge: return .purge(fields.choice("reason") ?? .vmPageshortage)
+    case .thermalKill: return .thermalKill
     case .backgroundLaunch:
       return fields.choice("reason", BackgroundLaunchReason.self, required: true).map {
         .backgroundLaunch($0)

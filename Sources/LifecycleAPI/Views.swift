@@ -55,6 +55,7 @@ extension JSONWriter {
       w.object { w in
         w.member("didEnterBackgroundSeconds", seconds: app.behavior.didEnterBackgroundDuration)
         w.member("endsBackgroundTasksOnExpiration", app.behavior.endsBackgroundTasksOnExpiration)
+        w.member("holdsFileLockAtSuspension", app.behavior.holdsFileLockAtSuspension)
       }
       w.member("allowedEvents", app.allowedEvents)
       w.member("busyUntil", time: app.busyUntil)

@@ -6,13 +6,18 @@ public struct AppBehavior: Hashable, Sendable {
   /// Whether the expiration handler of a background task ends the task.
   /// If not, the app is killed `expirationGrace` after the handler with `0x2182bad2`.
   public var endsBackgroundTasksOnExpiration: Bool
+  /// Whether the app still holds a file or SQLite database lock when the system suspends it:
+  /// if so, it is killed instead, with `0xdead10cc`.
+  public var holdsFileLockAtSuspension: Bool
 
   public init(
     didEnterBackgroundDuration: Duration = .zero,
-    endsBackgroundTasksOnExpiration: Bool = true
+    endsBackgroundTasksOnExpiration: Bool = true,
+    holdsFileLockAtSuspension: Bool = false
   ) {
     self.didEnterBackgroundDuration = didEnterBackgroundDuration
     self.endsBackgroundTasksOnExpiration = endsBackgroundTasksOnExpiration
+    self.holdsFileLockAtSuspension = holdsFileLockAtSuspension
   }
 }
 

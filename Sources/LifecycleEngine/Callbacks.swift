@@ -153,6 +153,10 @@ public enum TerminationCode: String, CaseIterable, Sendable, Codable {
   case backgroundURLSession = "0x2182bad3"
   /// "a background fetch failing to complete in time" (fetch, silent push).
   case backgroundFetch = "0x2182bad4"
+  /// "cool off": killed in response to a thermal event.
+  case thermal = "0xc00010ff"
+  /// "dead lock": a file or SQLite database lock held during suspension.
+  case fileLock = "0xdead10cc"
 }
 
 /// What caused a transition.
@@ -169,6 +173,8 @@ public enum TransitionCause: Hashable, Sendable {
   case backgroundWorkTimeout
   /// Jetsam reclaimed memory.
   case jetsam(JetsamReason)
+  /// The app held a file lock when the system suspended it.
+  case fileLockAtSuspension
 
   /// The name the API reports.
   public var name: String {
@@ -179,6 +185,7 @@ public enum TransitionCause: Hashable, Sendable {
     case .backgroundTaskExpiration: "backgroundTaskExpiration"
     case .backgroundWorkTimeout: "backgroundWorkTimeout"
     case .jetsam: "jetsam"
+    case .fileLockAtSuspension: "fileLockAtSuspension"
     }
   }
 }
@@ -191,7 +198,8 @@ public struct Transition: Hashable, Sendable {
   public var from: AppState
   public var to: AppState
   public var cause: TransitionCause
-  /// Set for watchdog and background-time kills.
+  /// Set for the kills Apple's crash reports give a code: watchdog, background time, thermal,
+  /// file lock.
   public var terminationCode: TerminationCode?
 }
 

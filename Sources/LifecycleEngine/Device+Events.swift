@@ -48,6 +48,7 @@ extension Device {
       case .terminate: forceQuit(app)
       case .crash: kill(app, cause: cause)
       case .purge(let reason): kill(app, cause: cause, jetsamReason: reason)
+      case .thermalKill: kill(app, cause: cause, terminationCode: .thermal)
       case .backgroundLaunch(let reason): launchInBackground(app, for: reason)
       case .backgroundWorkCompleted:
         app.backgroundWork = nil

@@ -39,7 +39,7 @@ extension Device {
       }
     case .endBackgroundTask:
       if app.tasks.isEmpty { return .noBackgroundTasks }
-    case .memoryWarning, .setMemory, .startActivity:
+    case .memoryWarning, .setMemory, .startActivity, .thermalKill:
       if !state.isRunning { return .notAllowedInState }
     case .stopActivity:
       if app.activities.isEmpty { return .notAllowedInState }

@@ -41,6 +41,8 @@ extension Device {
     let app = slots[slot]
     now = max(now, order.time)
     switch order.kind {
+    case .suspend where app.behavior.holdsFileLockAtSuspension:
+      kill(app, cause: .fileLockAtSuspension, terminationCode: .fileLock)
     case .suspend:
       changeState(app, to: .suspended, cause: .suspension)
     case .watchdogKill:

@@ -4,7 +4,7 @@
 /// HTTP API.
 public enum EventType: String, CaseIterable, Sendable, Codable {
   case launch, home, openSwitcher, closeSwitcher, interruptionBegan, interruptionEnded
-  case terminate, crash, purge, backgroundLaunch, backgroundWorkCompleted
+  case terminate, crash, purge, thermalKill, backgroundLaunch, backgroundWorkCompleted
   case beginBackgroundTask, endBackgroundTask, memoryWarning, setMemory
   case startActivity, stopActivity
   case lock, unlock, significantTimeChange, shutdown, boot
@@ -133,6 +133,8 @@ public enum AppEvent: Hashable, Sendable {
   case crash
   /// The system kills the app to reclaim memory.
   case purge(JetsamReason = .vmPageshortage)
+  /// The system kills the running app in response to a thermal event (`0xc00010ff`).
+  case thermalKill
   case backgroundLaunch(BackgroundLaunchReason)
   case backgroundWorkCompleted
   case beginBackgroundTask(name: String? = nil)
@@ -154,6 +156,7 @@ public enum AppEvent: Hashable, Sendable {
     case .terminate: .terminate
     case .crash: .crash
     case .purge: .purge
+    case .thermalKill: .thermalKill
     case .backgroundLaunch: .backgroundLaunch
     case .backgroundWorkCompleted: .backgroundWorkCompleted
     case .beginBackgroundTask: .beginBackgroundTask
@@ -168,7 +171,7 @@ public enum AppEvent: Hashable, Sendable {
   /// The event types that can be addressed to an app.
   public static let types: [EventType] = [
     .launch, .home, .openSwitcher, .closeSwitcher, .interruptionBegan, .interruptionEnded,
-    .terminate, .crash, .purge, .backgroundLaunch, .backgroundWorkCompleted,
+    .terminate, .crash, .purge, .thermalKill, .backgroundLaunch, .backgroundWorkCompleted,
     .beginBackgroundTask, .endBackgroundTask, .memoryWarning, .setMemory, .startActivity,
     .stopActivity,
   ]

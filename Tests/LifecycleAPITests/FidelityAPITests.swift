@@ -197,4 +197,33 @@ import Testing
     #expect(booted?["protectedDataAvailable"] == .bool(false))
     #expect(api.call("POST", "/v1/apps/mail/events", #"{"type":"shutdown"}"#).status == 422)
   }
+
+  @Test func killsForAThermalEventAndAFileLockCarryTheirCodes() {
+    post("/v1/apps", #"{"name":"notes","behavior":{"holdsFileLockAtSuspension":true}}"#)
+    post("/v1/apps", #"{"name":"game"}"#)
+    #expect(
+      api.call("GET", "/v1/apps/notes").json?["behavior"]?["holdsFileLockAtSuspension"]
+        == .bool(true))
+    post("/v1/apps/notes/events", #"[{"type":"launch"},{"type":"home"}]"#)
+    let advance = post("/v1/devices/default/clock/advance", #"{"seconds":2}"#)
+    #expect(
+      advance?["transitions"]
+        == .array([
+          .object([
+            ("seq", .integer(16)), ("time", .double(2)), ("app", .string("notes")),
+            ("from", .string("background")), ("to", .string("notRunning")),
+            ("cause", .string("fileLockAtSuspension")), ("terminationCode", .string("0xdead10cc")),
+          ])
+        ]))
+    post("/v1/apps/game/events", #"{"type":"launch"}"#)
+    let thermal = post("/v1/apps/game/events", #"{"type":"thermalKill"}"#)
+    #expect(thermal?["callbacks"] == .array([]))
+    guard case .array(let transitions)? = thermal?["transitions"] else {
+      Issue.record("no transitions")
+      return
+    }
+    #expect(transitions.map { $0["terminationCode"] } == [.string("0xc00010ff")])
+    #expect(
+      api.call("POST", "/v1/apps/game/events", #"{"type":"thermalKill"}"#).status == 409)
+  }
 }

@@ -343,4 +343,36 @@ import Testing
     #expect(sim.snapshot.locked)
     #expect(sim.snapshot.protectedDataAvailable)
   }
+
+  // MARK: Kill codes
+
+  /// Apple's "EXC_CRASH (SIGKILL)": `0xc00010ff` ("cool off"), "killed the app in response to a
+  /// thermal event". A kill, so silent; only a running app heats the device.
+  @Test func aThermalKillIsSilentWithItsCode() throws {
+    sim.add("game")
+    try sim.post(.launch(), to: "game")
+    let kill = try sim.post(.thermalKill, to: "game")
+    #expect(kill.callbacks.isEmpty)
+    #expect(transitions(kill) == ["game: active → notRunning (thermalKill) 0xc00010ff"])
+    #expect(sim.app("game").kills == 1)
+    #expect(refusal { try sim.post(.thermalKill, to: "game") }?.reason == .notAllowedInState)
+  }
+
+  /// "EXC_CRASH (SIGKILL)": `0xdead10cc` ("dead lock"), an app that "held on to a file lock or
+  /// SQLite database lock during suspension" is killed when the system suspends it.
+  @Test func anAppHoldingAFileLockIsKilledWhenItWouldBeSuspended() throws {
+    sim.add("notes", behavior: AppBehavior(holdsFileLockAtSuspension: true))
+    try sim.post(.launch(), to: "notes")
+    try sim.post(.beginBackgroundTask(), to: "notes")
+    try sim.post(.home, to: "notes")
+    #expect(sim.advance(10).transitions.isEmpty)
+    try sim.post(.endBackgroundTask(id: 1), to: "notes")
+    #expect(sim.app("notes").suspendAt == .seconds(12))
+    #expect(
+      transitions(sim.advance(2)) == [
+        "notes: background → notRunning (fileLockAtSuspension) 0xdead10cc"
+      ])
+    #expect(sim.app("notes").kills == 1)
+    #expect(sim.app("notes").restorationStateSaved)
+  }
 }

@@ -80,7 +80,8 @@ final class RandomWalk {
           BackgroundMode.allCases.filter { _ in Int.random(in: 0..<4, using: &random) == 0 }),
         behavior: AppBehavior(
           didEnterBackgroundDuration: .seconds([0, 0, 0, 1, 6].randomElement(using: &random)!),
-          endsBackgroundTasksOnExpiration: Bool.random(using: &random)))
+          endsBackgroundTasksOnExpiration: Bool.random(using: &random),
+          holdsFileLockAtSuspension: Int.random(in: 0..<8, using: &random) == 0))
       _ = try! sim.engine.createApp(spec, on: sim.device, now: .zero)
       specs[name] = spec
     }
@@ -136,7 +137,7 @@ final class RandomWalk {
   }
 
   private func randomEvent() -> AppEvent {
-    switch Int.random(in: 0..<22, using: &random) {
+    switch Int.random(in: 0..<23, using: &random) {
     case 0..<4: .launch(url: Bool.random(using: &random) ? "app://x" : nil)
     case 4..<6: .home
     case 6: .openSwitcher
@@ -153,6 +154,7 @@ final class RandomWalk {
     case 17: .memoryWarning
     case 18: .startActivity(BackgroundActivity.allCases.randomElement(using: &random)!)
     case 19: .stopActivity(BackgroundActivity.allCases.randomElement(using: &random)!)
+    case 20: .thermalKill
     default: .setMemory(memoryMB: Int.random(in: 10...800, using: &random))
     }
   }

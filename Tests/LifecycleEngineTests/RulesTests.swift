@@ -19,13 +19,13 @@ import Testing
     #expect(
       sim.app("mail").allowedEvents == [
         .home, .openSwitcher, .interruptionBegan, .terminate, .crash, .purge,
-        .beginBackgroundTask, .memoryWarning, .setMemory, .startActivity,
+        .thermalKill, .beginBackgroundTask, .memoryWarning, .setMemory, .startActivity,
       ])
     try sim.post(.openSwitcher, to: "mail")
     #expect(
       sim.app("mail").allowedEvents == [
-        .home, .closeSwitcher, .terminate, .crash, .purge, .beginBackgroundTask, .memoryWarning,
-        .setMemory, .startActivity,
+        .home, .closeSwitcher, .terminate, .crash, .purge, .thermalKill, .beginBackgroundTask,
+        .memoryWarning, .setMemory, .startActivity,
       ])
     try sim.post(.closeSwitcher, to: "mail")
     try sim.post(.interruptionBegan(.siri), to: "mail")
@@ -36,7 +36,7 @@ import Testing
     try sim.post(.home, to: "mail")
     #expect(
       sim.app("mail").allowedEvents == [
-        .launch, .terminate, .crash, .purge, .backgroundLaunch, .beginBackgroundTask,
+        .launch, .terminate, .crash, .purge, .thermalKill, .backgroundLaunch, .beginBackgroundTask,
         .endBackgroundTask, .memoryWarning, .setMemory, .startActivity,
       ])
     try sim.post(.endBackgroundTask(id: 1), to: "mail")
