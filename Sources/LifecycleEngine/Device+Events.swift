@@ -261,7 +261,11 @@ extension Device {
     app.restorationStateSaved = false
   }
 
-  /// Launched, or woken from suspension, for background work (Apple's "About the background execution sequence").
+  /// Launched, or woken from suspension, for background work. Either way an app-delegate app
+  /// gets `applicationDidEnterBackground` before the event (Apple's "About the background
+  /// execution sequence": "The system resumes the app. UIKit calls the app delegate's
+  /// applicationDidEnterBackground(_:) method. UIKit delivers the event"); a scene app, whose
+  /// scene is already in the background or not connected, gets the event alone.
   private func launchInBackground(_ app: App, for reason: BackgroundLaunchReason) {
     let cause = TransitionCause.event(.backgroundLaunch)
     switch app.state {
@@ -272,6 +276,7 @@ extension Device {
       if !app.isScene { deliver(.didEnterBackground, to: app, cause: cause) }
     case .suspended:
       resume(app, cause: cause)
+      if !app.isScene { deliver(.didEnterBackground, to: app, cause: cause) }
     default:
       break
     }

@@ -226,4 +226,16 @@ import Testing
     #expect(
       api.call("POST", "/v1/apps/game/events", #"{"type":"thermalKill"}"#).status == 409)
   }
+
+  @Test func wakingASuspendedAppDelegateAppRepeatsDidEnterBackground() {
+    post("/v1/apps", #"{"name":"mail","lifecycle":"appDelegate","backgroundModes":["fetch"]}"#)
+    post("/v1/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
+    post("/v1/devices/default/clock/advance", #"{"seconds":2}"#)
+    let wake = post("/v1/apps/mail/events", #"{"type":"backgroundLaunch","reason":"fetch"}"#)
+    #expect(wake?["previousState"] == .string("suspended"))
+    #expect(
+      methods(wake, "callbacks") == [
+        "applicationDidEnterBackground(_:)", "application(_:performFetchWithCompletionHandler:)",
+      ])
+  }
 }

@@ -243,6 +243,7 @@ import Testing
     #expect(
       trace(wake) == [
         "applicationSignificantTimeChange(_:) → background [UIApplication.significantTimeChangeNotification]",
+        "applicationDidEnterBackground(_:) → background [UIApplication.didEnterBackgroundNotification]",
         "application(_:performFetchWithCompletionHandler:) → background",
       ])
   }

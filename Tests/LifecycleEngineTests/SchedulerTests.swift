@@ -261,16 +261,35 @@ import Testing
       ])
   }
 
-  @Test func wakingASuspendedAppDeliversOnlyTheWork_decision5() throws {
+  /// SPEC 4.5, corrected by Apple's "About the background execution sequence": "The system
+  /// resumes the app. UIKit calls the app delegate's applicationDidEnterBackground(_:) method.
+  /// UIKit delivers the event that caused the launch."
+  @Test func wakingASuspendedAppDeliversDidEnterBackgroundThenTheWork_4_5() throws {
     sim.add("mail", .appDelegate, modes: [.fetch])
     try sim.post(.launch(), to: "mail")
     try sim.post(.home, to: "mail")
     sim.advance(2)
     let wake = try sim.post(.backgroundLaunch(.fetch), to: "mail")
-    #expect(trace(wake) == ["application(_:performFetchWithCompletionHandler:) → background"])
+    #expect(
+      trace(wake) == [
+        "applicationDidEnterBackground(_:) → background [UIApplication.didEnterBackgroundNotification]",
+        "application(_:performFetchWithCompletionHandler:) → background",
+      ])
     #expect(transitions(wake) == ["mail: suspended → background (backgroundLaunch)"])
     try sim.post(.backgroundWorkCompleted, to: "mail")
     #expect(transitions(sim.advance(2)) == ["mail: background → suspended (suspension)"])
+  }
+
+  /// A scene app's scene stays in the background while the app is suspended: waking it
+  /// delivers the event alone.
+  @Test func wakingASuspendedSceneAppDeliversOnlyTheWork_4_5() throws {
+    sim.add("mail", modes: [.fetch])
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.home, to: "mail")
+    sim.advance(2)
+    let wake = try sim.post(.backgroundLaunch(.fetch), to: "mail")
+    #expect(
+      trace(wake) == ["application(_:performFetchWithCompletionHandler:) → background/background"])
   }
 
   @Test func thousandAppsDueAtTheSameInstantFireInNameOrder() throws {
