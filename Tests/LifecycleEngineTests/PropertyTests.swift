@@ -174,6 +174,7 @@ final class RandomWalk {
       if !holds { violations.append(invariant()) }
     }
     violations += violatedJournalInvariants(apps: apps)
+    violations += undeliveredWaitingCallbacks(apps: apps)
     let foreground = apps.filter(\.state.isForeground).map(\.name)
     check(foreground.count <= 1, "more than one foreground app: \(foreground)")
     check(
@@ -252,6 +253,39 @@ final class RandomWalk {
     check(
       device.nextDeadline == deadlines.min(),
       "nextDeadline \(String(describing: device.nextDeadline))")
+    return violations
+  }
+
+  /// The methods each app had waiting for its main thread after the previous step.
+  private var waiting: [String: [CallbackMethod]] = [:]
+
+  /// Every accepted event's callbacks arrive or the app dies: what left an app's queue of
+  /// waiting callbacks (always from the front) was delivered in this step, in order, unless the
+  /// process ended.
+  private func undeliveredWaitingCallbacks(apps: [AppSnapshot]) -> [String] {
+    defer {
+      waiting = Dictionary(
+        uniqueKeysWithValues: apps.map { ($0.name, $0.waitingCallbacks.map(\.method)) })
+    }
+    guard let outcome = lastOutcome else { return [] }
+    var violations: [String] = []
+    for app in apps {
+      let before = waiting[app.name] ?? []
+      let after = app.waitingCallbacks.map(\.method)
+      let died = outcome.transitions.contains {
+        $0.app.description == app.name && $0.to == .notRunning
+      }
+      guard !died, !before.isEmpty else { continue }
+      let left = (0...before.count).first { after.starts(with: before[$0...]) } ?? before.count
+      var delivered = outcome.callbacks.filter { $0.app.description == app.name }.map(\.method)[...]
+      for method in before[..<left] {
+        guard let index = delivered.firstIndex(of: method) else {
+          violations.append("\(app.name): waiting \(method) vanished undelivered")
+          break
+        }
+        delivered = delivered[(index + 1)...]
+      }
+    }
     return violations
   }
 
