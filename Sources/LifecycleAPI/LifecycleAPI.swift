@@ -43,8 +43,7 @@ public final class LifecycleAPI {
   /// Counts what an outcome did, and reports its kills.
   func record(_ outcome: EventOutcome, device: String) {
     metrics.count(outcome)
-    for transition in outcome.transitions where transition.to == .notRunning {
-      guard transition.cause != .event(.terminate) else { continue }
+    for transition in outcome.transitions where transition.isKill {
       metrics.count(kill: transition)
       onKill?(device, transition)
     }

@@ -201,6 +201,12 @@ public struct Transition: Hashable, Sendable {
   /// Set for the kills Apple's crash reports give a code: watchdog, background time, thermal,
   /// file lock.
   public var terminationCode: TerminationCode?
+
+  /// Whether the process was killed: it ended, and not because the user force-quit it or
+  /// powered the device off.
+  public var isKill: Bool {
+    to == .notRunning && cause != .event(.terminate) && cause != .event(.shutdown)
+  }
 }
 
 /// One kill recorded in a device's jetsam log.

@@ -279,6 +279,8 @@ import Testing
         "mail: active → notRunning (shutdown)", "notes: suspended → notRunning (shutdown)",
         "player: background → notRunning (shutdown)",
       ])
+    let kills = shutdown.transitions.filter { $0.isKill }
+    #expect(kills.isEmpty)  // metrics and logs count no kill
     #expect(sim.snapshot.poweredOn == false)
     #expect(sim.snapshot.usedMB == 0)
     #expect(sim.snapshot.nextDeadline == nil)
@@ -354,6 +356,8 @@ import Testing
     let kill = try sim.post(.thermalKill, to: "game")
     #expect(kill.callbacks.isEmpty)
     #expect(transitions(kill) == ["game: active → notRunning (thermalKill) 0xc00010ff"])
+    let kills = kill.transitions.filter { $0.isKill }
+    #expect(kills.count == 1)
     #expect(sim.app("game").kills == 1)
     #expect(refusal { try sim.post(.thermalKill, to: "game") }?.reason == .notAllowedInState)
   }
