@@ -68,6 +68,7 @@ struct Problem: Error {
     case limitReached = "limit-reached"
     case permanent
     case eventRefused = "event-refused"
+    case noDeadline = "no-deadline"
     case unauthorized
     case forbiddenOrigin = "forbidden-origin"
     case misdirected = "misdirected-request"
@@ -83,7 +84,7 @@ struct Problem: Error {
       case .methodNotAllowed: 405
       case .unsupportedMediaType: 415
       case .validation: 422
-      case .alreadyExists, .limitReached, .permanent, .eventRefused: 409
+      case .alreadyExists, .limitReached, .permanent, .eventRefused, .noDeadline: 409
       case .memoryBudgetExhausted: 507
       }
     }
@@ -99,6 +100,7 @@ struct Problem: Error {
       case .limitReached: "A limit is reached"
       case .permanent: "The resource cannot be removed"
       case .eventRefused: "The event is impossible in the current state"
+      case .noDeadline: "No deadline is pending"
       case .unauthorized: "A bearer token is required"
       case .forbiddenOrigin: "Requests from this origin are not allowed"
       case .misdirected: "This server does not answer for this host"

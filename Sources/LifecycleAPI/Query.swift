@@ -54,6 +54,22 @@ struct Query {
     return name
   }
 
+  /// A parameter that must be one of `names`.
+  func choice(_ key: String, among names: [String]) throws(Problem) -> String? {
+    guard let text = values[key] else { return nil }
+    guard names.contains(text) else {
+      throw Problem.validation(key, "must be one of \(names.joined(separator: ", "))")
+    }
+    return text
+  }
+
+  /// A parameter that must name a case of `T`.
+  func choice<T: RawRepresentable<String> & CaseIterable>(_ key: String, _ type: T.Type)
+    throws(Problem) -> T?
+  {
+    try choice(key, among: T.allCases.map(\.rawValue)).flatMap(T.init(rawValue:))
+  }
+
   /// `%XX` sequences decoded; nil if one is malformed or the bytes are not UTF-8.
   static func percentDecoded(_ text: Substring) -> String? {
     var bytes: [UInt8] = []

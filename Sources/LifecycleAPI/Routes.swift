@@ -23,9 +23,10 @@ extension LifecycleAPI {
       .post("/v1/devices/{device}/clock/advance") { api, request in
         try api.advanceClock(request)
       },
-      .get("/v1/devices/{device}/journal", query: ["since", "app", "limit"]) { api, request in
-        try api.showJournal(request)
-      },
+      .get(
+        "/v1/devices/{device}/journal",
+        query: ["since", "limit", "kind", "app", "scene", "method", "cause"]
+      ) { api, request in try api.showJournal(request) },
       .get("/v1/devices/{device}/jetsam") { api, request in try api.showJetsamLog(request) },
       // Apps (also under /v1/apps for the default device)
       .get("/v1/devices/{device}/apps", query: ["after", "limit"]) { api, request in

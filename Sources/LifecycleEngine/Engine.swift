@@ -253,13 +253,14 @@ public final class Engine {
 
   // MARK: Logs
 
-  /// Journal entries after `since` (a seq), optionally of one app, at most `limit` of them.
+  /// Journal entries after `since` (a seq) that `filter` matches, at most `limit` of them.
   public func journal(
-    of device: String, since: Int = 0, app: AppName? = nil, limit: Int = .max, now: Instant
+    of device: String, since: Int = 0, filter: JournalFilter = JournalFilter(),
+    limit: Int = .max, now: Instant
   ) throws(EngineError) -> JournalPage {
     try withDevice(device, now: now) { device in
       let entries = device.journal.lazy
-        .filter { $0.seq > since && (app == nil || $0.app == app) }
+        .filter { $0.seq > since && filter.matches($0) }
         .prefix(limit)
       return JournalPage(entries: Array(entries), dropped: device.journal.dropped)
     }

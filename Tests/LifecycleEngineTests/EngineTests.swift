@@ -194,7 +194,8 @@ import Testing
     sim.add("maps", .appDelegate)
     try sim.post(.launch(), to: "mail")
     try sim.post(.launch(), to: "maps")
-    let page = try sim.engine.journal(of: "d", since: 6, app: "mail", limit: 2, now: .zero)
+    let page = try sim.engine.journal(
+      of: "d", since: 6, filter: JournalFilter(app: "mail"), limit: 2, now: .zero)
     #expect(page.entries.map(\.seq) == [8, 9])
     #expect(page.entries.allSatisfy { $0.app == "mail" })
     let callbacks = try sim.engine.callbacks(of: "maps", on: "d", since: 0, limit: 10, now: .zero)

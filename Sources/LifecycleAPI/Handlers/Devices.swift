@@ -54,11 +54,27 @@ extension LifecycleAPI {
     }
   }
 
+  /// `{"seconds": n}`, or `{"to": "nextDeadline"}`: to the device's next deadline, which
+  /// fires with every other due at the same instant (409 when none is pending).
   func advanceClock(_ request: borrowing RouteRequest) throws -> APIResponse {
     var fields = Fields(try request.jsonBody())
-    let seconds =
-      fields.seconds("seconds", max: Validation.maxAdvanceSeconds, required: true) ?? .zero
+    let target = fields.string("to", maxBytes: 16)
+    let requested = fields.seconds(
+      "seconds", max: Validation.maxAdvanceSeconds, required: target == nil)
+    if let target, target != "nextDeadline" {
+      fields.reject("to", "must be nextDeadline")
+    } else if target != nil, requested != nil {
+      fields.reject("to", "cannot be given with seconds")
+    }
     if let problem = fields.problem() { throw problem }
+    var seconds = requested ?? .zero
+    if target != nil {
+      let device = try engine.device(request.device, now: request.now)
+      guard let deadline = device.nextDeadline else {
+        throw Problem(kind: .noDeadline, detail: "device '\(device.id)' has no pending deadline")
+      }
+      seconds = deadline - device.now
+    }
     let outcome = try engine.advanceClock(of: request.device, by: seconds, now: request.now)
     record(outcome, device: request.device)
     let device = try engine.device(request.device, now: request.now)
@@ -79,8 +95,12 @@ extension LifecycleAPI {
   func showJournal(_ request: borrowing RouteRequest) throws -> APIResponse {
     let query = request.query
     let limit = try query.pageLimit()
+    let filter = JournalFilter(
+      kind: try query.choice("kind", JournalFilter.Kind.self), app: try query.appName("app"),
+      scene: try query.name("scene"), method: try query.choice("method", CallbackMethod.self),
+      cause: try query.choice("cause", among: TransitionCause.names))
     let page = try engine.journal(
-      of: request.device, since: try query.integer("since") ?? 0, app: try query.appName("app"),
+      of: request.device, since: try query.integer("since") ?? 0, filter: filter,
       limit: limit + 1, now: request.now)
     return json(200) { w in
       w.object { w in

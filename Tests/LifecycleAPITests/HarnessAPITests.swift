@@ -1,0 +1,120 @@
+import JSONCore
+import Testing
+
+/// What test harnesses reach for: journal queries and stepping the clock deadline by deadline.
+@Suite struct HarnessAPITests {
+  let api = APITests()
+
+  init() {
+    api.call("POST", "/v1/apps", #"{"name":"mail"}"#)
+    api.call("POST", "/v1/apps", #"{"name":"notes","lifecycle":"appDelegate"}"#)
+    api.call("POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
+    api.call("POST", "/v1/apps/notes/events", #"[{"type":"launch"},{"type":"home"}]"#)
+  }
+
+  /// The `seq`s of the entries of a journal query.
+  private func seqs(_ query: String) -> [Int] {
+    let response = api.call("GET", "/v1/devices/default/journal\(query)")
+    #expect(response.status == 200, "\(query): \(response.body)")
+    guard case .array(let entries)? = response.json?["entries"] else { return [] }
+    return entries.compactMap { entry -> Int? in
+      let seq = entry["seq"] ?? entry["callback"]?["seq"] ?? entry["transition"]?["seq"]
+      guard case .integer(let value)? = seq else { return nil }
+      return value
+    }
+  }
+
+  /// What each entry of a journal query is, in order: an event's type, a callback's method or
+  /// a transition's cause.
+  private func entries(_ query: String) -> [String] {
+    guard
+      case .array(let entries)? = api.call("GET", "/v1/devices/default/journal\(query)").json?[
+        "entries"]
+    else { return [] }
+    return entries.compactMap { entry -> String? in
+      let value =
+        entry["event"]?["type"] ?? entry["callback"]?["method"] ?? entry["transition"]?["cause"]
+      guard case .string(let text)? = value else { return nil }
+      return text
+    }
+  }
+
+  @Test func journalFiltersSelectByKindAppSceneMethodAndCause() {
+    #expect(entries("?kind=event") == ["launch", "home", "launch", "home"])
+    #expect(entries("?kind=event&app=notes") == ["launch", "home"])
+    #expect(
+      entries("?kind=callback&app=notes") == [
+        "application(_:willFinishLaunchingWithOptions:)",
+        "application(_:didFinishLaunchingWithOptions:)", "applicationDidBecomeActive(_:)",
+        "applicationWillResignActive(_:)", "applicationDidEnterBackground(_:)",
+      ])
+    #expect(
+      entries("?scene=main") == [
+        "scene(_:willConnectTo:options:)", "sceneWillEnterForeground(_:)",
+        "sceneDidBecomeActive(_:)", "sceneWillResignActive(_:)", "sceneDidEnterBackground(_:)",
+      ])
+    #expect(entries("?method=sceneDidEnterBackground(_:)") == ["sceneDidEnterBackground(_:)"])
+    #expect(entries("?method=sceneDidEnterBackground%28_%3A%29&kind=callback").count == 1)
+    #expect(entries("?method=sceneDidEnterBackground(_:)&kind=transition") == [])
+    #expect(entries("?cause=home&app=mail") == ["home", "home"])
+    #expect(entries("?cause=launch&kind=event") == [])
+    api.call("POST", "/v1/devices/default/clock/advance", #"{"seconds":2}"#)
+    #expect(entries("?cause=suspension") == ["suspension", "suspension"])
+    let all = seqs("")
+    #expect(seqs("?cause=suspension&since=\(all[all.count - 2])") == [all.last!])
+  }
+
+  @Test func journalFiltersAreValidated() {
+    for (query, field) in [
+      ("kind=events", "kind"), ("method=didEnterBackground", "method"), ("cause=lunch", "cause"),
+      ("scene=-x", "scene"), ("app=a&app=b", "app"), ("state=active", "state"),
+    ] {
+      let response = api.call("GET", "/v1/devices/default/journal?\(query)")
+      #expect(response.status == 422, "\(query)")
+      #expect(response.body.contains(#""field":"\#(field)""#), "\(query): \(response.body)")
+    }
+    let cause = api.call("GET", "/v1/devices/default/journal?cause=lunch")
+    #expect(cause.body.contains("must be one of launch, home,"))
+  }
+
+  @Test func advancingToTheNextDeadlineStopsThere() {
+    api.call("POST", "/v1/apps/mail/events", #"{"type":"beginBackgroundTask"}"#)
+    #expect(api.call("GET", "/v1/devices/default").json?["nextDeadline"] == .double(2))
+    let first = api.call(
+      "POST", "/v1/devices/default/clock/advance", #"{"to":"nextDeadline"}"#)
+    #expect(first.status == 200)
+    #expect(first.json?["advanced"] == .double(2))
+    #expect(first.json?["now"] == .double(2))
+    guard case .array(let transitions)? = first.json?["transitions"] else {
+      Issue.record("no transitions")
+      return
+    }
+    #expect(transitions.map { $0["app"] } == [.string("notes")])
+    let second = api.call(
+      "POST", "/v1/devices/default/clock/advance", #"{"to":"nextDeadline"}"#)
+    #expect(second.json?["advanced"] == .double(28))
+    #expect(second.body.contains(#""method":"expirationHandler""#))
+  }
+
+  @Test func advancingToTheNextDeadlineWhenNoneIsPendingIs409() {
+    api.call("POST", "/v1/devices/default/clock/advance", #"{"seconds":2}"#)
+    let response = api.call(
+      "POST", "/v1/devices/default/clock/advance", #"{"to":"nextDeadline"}"#)
+    #expect(response.status == 409)
+    #expect(
+      response.body
+        == #"{"type":"urn:lifecycled:problem:no-deadline","title":"No deadline is pending","status":409,"detail":"device 'default' has no pending deadline"}"#
+    )
+    #expect(api.call("GET", "/v1/devices/default/clock").json?["now"] == .double(2))
+  }
+
+  @Test func advanceTakesSecondsOrTheNextDeadlineNotBoth() {
+    for body in [
+      #"{"to":"nextDeadline","seconds":1}"#, #"{"to":"later"}"#, #"{}"#, #"{"to":5}"#,
+    ] {
+      let response = api.call("POST", "/v1/devices/default/clock/advance", body)
+      #expect(response.status == 422, "\(body): \(response.body)")
+    }
+    #expect(api.call("GET", "/v1/devices/default/clock").json?["now"] == .double(0))
+  }
+}
