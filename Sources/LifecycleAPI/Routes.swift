@@ -19,6 +19,7 @@ extension LifecycleAPI {
       .get("/v1/devices/{device}") { api, request in try api.showDevice(request) },
       .delete("/v1/devices/{device}") { api, request in try api.removeDevice(request) },
       .post("/v1/devices/{device}/events") { api, request in try api.postDeviceEvents(request) },
+      .post("/v1/devices/{device}/reset") { api, request in try api.resetDevice(request) },
       .get("/v1/devices/{device}/clock") { api, request in try api.showClock(request) },
       .post("/v1/devices/{device}/clock/advance") { api, request in
         try api.advanceClock(request)

@@ -104,7 +104,26 @@ public final class Engine {
 
   public func removeDevice(_ id: String, now: Instant) throws(EngineError) {
     if id == Self.defaultDeviceID { throw .defaultDeviceIsPermanent }
-    guard let device = devices.removeValue(forKey: id) else { throw .unknownDevice(id) }
+    guard let device = devices[id] else { throw .unknownDevice(id) }
+    discard(device)
+  }
+
+  /// Starts a device afresh with its configuration: no apps, an empty journal and jetsam log,
+  /// its clock at zero, on and unlocked.
+  public func resetDevice(_ id: String, now: Instant) throws(EngineError) -> DeviceSnapshot {
+    advance(to: now)
+    guard let device = devices[id] else { throw .unknownDevice(id) }
+    discard(device)
+    return try! createDevice(
+      DeviceSpec(
+        id: id, clock: device.clockMode, memoryLimitMB: device.memoryLimitMB,
+        perAppLimitMB: device.perAppLimitMB, passcode: device.passcode),
+      now: now)
+  }
+
+  /// Forgets a device and everything it retains.
+  private func discard(_ device: Device) {
+    devices[device.id] = nil
     ledger.add(-device.ledger.bytes)
     realtimeDeadlines.remove(device.slot)
     slots.remove(device.slot)

@@ -117,4 +117,28 @@ import Testing
     }
     #expect(api.call("GET", "/v1/devices/default/clock").json?["now"] == .double(0))
   }
+
+  @Test func resettingADeviceKeepsOnlyItsConfiguration() {
+    api.call("POST", "/v1/devices", #"{"id":"ci-1","memoryLimitMB":900,"passcode":false}"#)
+    api.call("POST", "/v1/devices/ci-1/apps", #"{"name":"mail"}"#)
+    api.call("POST", "/v1/devices/ci-1/apps/mail/events", #"{"type":"launch"}"#)
+    api.call("POST", "/v1/devices/ci-1/events", #"{"type":"lock"}"#)
+    api.call("POST", "/v1/devices/ci-1/clock/advance", #"{"seconds":60}"#)
+    let reset = api.call("POST", "/v1/devices/ci-1/reset")
+    #expect(reset.status == 200)
+    #expect(reset.json == api.call("GET", "/v1/devices/ci-1").json)
+    #expect(reset.json?["now"] == .double(0))
+    #expect(reset.json?["locked"] == .bool(false))
+    #expect(reset.json?["passcode"] == .bool(false))
+    #expect(reset.json?["memory"]?["limitMB"] == .integer(900))
+    #expect(reset.json?["apps"] == .integer(0))
+    #expect(reset.json?["counters"]?["journalEntries"] == .integer(0))
+    #expect(api.call("GET", "/v1/devices/ci-1/apps/mail").status == 404)
+    #expect(api.call("GET", "/v1/devices/ci-1/jetsam").json?["kills"] == .array([]))
+    // The other devices are untouched; the default device can be reset too.
+    #expect(api.call("GET", "/v1/apps/mail").json?["state"] == .string("background"))
+    #expect(api.call("POST", "/v1/devices/default/reset").json?["apps"] == .integer(0))
+    #expect(api.call("POST", "/v1/devices/nope/reset").status == 404)
+    #expect(api.call("GET", "/v1/devices/ci-1/reset").status == 405)
+  }
 }

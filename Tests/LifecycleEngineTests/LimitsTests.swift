@@ -156,4 +156,18 @@ import Testing
         + journal.reduce(0) { $0 + $1.retainedBytes } + jetsam.reduce(0) { $0 + $1.retainedBytes }
     }
   }
+
+  /// A device reset returns everything its state retained: the ledger reads as for a new one.
+  @Test func resettingADeviceReturnsWhatItRetained() throws {
+    let sim = Simulator(device: "ci")
+    let fresh = sim.engine.retainedBytes
+    for index in 0..<20 {
+      sim.add("app\(index)")
+      try sim.post(.launch(), to: "app\(index)")
+      try sim.post(.beginBackgroundTask(name: "sync"), to: "app\(index)")
+    }
+    #expect(sim.engine.retainedBytes > fresh)
+    _ = try sim.engine.resetDevice("ci", now: .zero)
+    #expect(sim.engine.retainedBytes == fresh)
+  }
 }

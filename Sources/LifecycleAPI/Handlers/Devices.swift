@@ -28,6 +28,11 @@ extension LifecycleAPI {
     return .noContent
   }
 
+  func resetDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
+    let device = try engine.resetDevice(request.device, now: request.now)
+    return json(200) { $0.device(device) }
+  }
+
   func postDeviceEvents(_ request: borrowing RouteRequest) throws -> APIResponse {
     let (events, isArray) = try Decode.events(try request.jsonBody(), Decode.deviceEvent)
     return try results(isArray: isArray, device: request.device, app: nil) {
