@@ -53,7 +53,7 @@ public final class LifecycleAPI {
   public func handle(_ request: consuming APIRequest, now: Instant, isDraining: Bool = false)
     -> APIResponse
   {
-    let response: APIResponse
+    var response: APIResponse
     var template: String?
     do {
       try checkAccess(request)
@@ -62,10 +62,18 @@ public final class LifecycleAPI {
         template = route.template
         try checkMediaType(request)
         let query = try Query(request.query, allowed: route.queryParameters)
+        if route.isDeviceScoped, let condition = request.ifMatch {
+          try checkPrecondition(condition, device: device, now: now)
+        }
         let routed = RouteRequest(
           request: consume request, device: device, app: app, query: query, now: now,
           isDraining: isDraining)
         response = try route.handler(self, routed)
+        if route.isDeviceScoped, (200..<300).contains(response.status),
+          let version = engine.lastVersion(of: device)
+        {
+          response.headers.append(("ETag", Self.entityTag(version)))
+        }
       case .methodNotAllowed(let matched, let allowed):
         template = matched
         throw Problem(
@@ -119,6 +127,25 @@ extension LifecycleAPI {
       ]
       throw problem
     }
+  }
+
+  /// The `ETag` of a device version: strong, opaque to clients.
+  static func entityTag(_ version: DeviceVersion) -> String {
+    "\"\(version.incarnation)-\(version.seq)\""
+  }
+
+  /// Refuses a request whose `If-Match` (RFC 9110, 13.1.1) names neither `*` nor the device's
+  /// current version: 412, and the request changes nothing. Weak tags never match.
+  private func checkPrecondition(_ condition: String, device: String, now: Instant) throws {
+    let current = Self.entityTag(try engine.version(of: device, now: now))
+    // An entity tag has no whitespace in it, so dropping all of it removes only the list's.
+    let tags = condition.split(separator: ",").map { $0.filter { $0 != " " && $0 != "\t" } }
+    guard !tags.contains(where: { $0 == "*" || $0 == current }) else { return }
+    var problem = Problem(
+      kind: .preconditionFailed,
+      detail: "If-Match \(condition) does not name device '\(device)' as it is now, \(current)")
+    problem.headers = [("ETag", current)]
+    throw problem
   }
 
   /// Refuses a body that is not JSON on any request that changes state, whether or not its

@@ -16,10 +16,13 @@ public struct APIRequest: Sendable {
   public var host: String?
   public var origin: String?
   public var authorization: String?
+  /// `If-Match`: the request applies only to the device in one of these versions.
+  public var ifMatch: String?
 
   public init(
     method: String, path: Substring, query: Substring? = nil, mediaType: String? = nil,
-    body: [UInt8] = [], host: String? = nil, origin: String? = nil, authorization: String? = nil
+    body: [UInt8] = [], host: String? = nil, origin: String? = nil, authorization: String? = nil,
+    ifMatch: String? = nil
   ) {
     self.method = method
     self.path = path
@@ -29,6 +32,7 @@ public struct APIRequest: Sendable {
     self.host = host
     self.origin = origin
     self.authorization = authorization
+    self.ifMatch = ifMatch
   }
 }
 
@@ -69,6 +73,7 @@ struct Problem: Error {
     case permanent
     case eventRefused = "event-refused"
     case noDeadline = "no-deadline"
+    case preconditionFailed = "precondition-failed"
     case unauthorized
     case forbiddenOrigin = "forbidden-origin"
     case misdirected = "misdirected-request"
@@ -85,6 +90,7 @@ struct Problem: Error {
       case .unsupportedMediaType: 415
       case .validation: 422
       case .alreadyExists, .limitReached, .permanent, .eventRefused, .noDeadline: 409
+      case .preconditionFailed: 412
       case .memoryBudgetExhausted: 507
       }
     }
@@ -101,6 +107,7 @@ struct Problem: Error {
       case .permanent: "The resource cannot be removed"
       case .eventRefused: "The event is impossible in the current state"
       case .noDeadline: "No deadline is pending"
+      case .preconditionFailed: "The device is no longer in the version If-Match names"
       case .unauthorized: "A bearer token is required"
       case .forbiddenOrigin: "Requests from this origin are not allowed"
       case .misdirected: "This server does not answer for this host"

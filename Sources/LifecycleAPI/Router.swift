@@ -23,6 +23,9 @@ final class Route {
   let template: String
   let queryParameters: [String]
   let handler: Handler
+  /// Whether the path names a device: its responses carry the device's `ETag`, and it honours
+  /// `If-Match`.
+  let isDeviceScoped: Bool
   /// The template's segments after its leading `/`.
   private let segments: [Segment]
 
@@ -51,6 +54,9 @@ final class Route {
       if text == "{app}" { return .app }
       precondition(!text.contains("{"), "\(template): only {device} and {app} capture")
       return .literal(UnsafeBufferPointer(rebasing: segment))
+    }
+    isDeviceScoped = segments.contains {
+      if case .device = $0 { true } else { false }
     }
   }
 

@@ -88,6 +88,8 @@ final class Device {
   let id: String
   /// The device's key in the engine's realtime heap.
   let slot: Int
+  /// Which device under its id this is (`DeviceVersion`).
+  let incarnation: Int
   let clockMode: ClockMode
   let memoryLimitMB: Int
   let perAppLimitMB: Int
@@ -155,11 +157,12 @@ final class Device {
   private(set) var counters = DeviceCounters()
 
   init(
-    id: String, slot: Int, clockMode: ClockMode, memoryLimitMB: Int, perAppLimitMB: Int,
-    passcode: Bool, configuration: EngineConfiguration, ledger: MemoryLedger
+    id: String, slot: Int, incarnation: Int, clockMode: ClockMode, memoryLimitMB: Int,
+    perAppLimitMB: Int, passcode: Bool, configuration: EngineConfiguration, ledger: MemoryLedger
   ) {
     self.id = id
     self.slot = slot
+    self.incarnation = incarnation
     self.clockMode = clockMode
     self.memoryLimitMB = memoryLimitMB
     self.perAppLimitMB = perAppLimitMB
@@ -173,6 +176,9 @@ final class Device {
     self.ledger = ledger
     ledger.add(Self.retainedBytes)
   }
+
+  /// Changes whenever the journal grows.
+  var version: DeviceVersion { DeviceVersion(incarnation: incarnation, seq: nextSeq - 1) }
 
   /// The earliest of the device's own deadlines (they fire before apps' at the same instant).
   var deviceDeadline: Instant? { earliest(protectedDataLocksAt, pressureGraceEndsAt) }

@@ -25,6 +25,8 @@ public final class Engine {
   private var realtimeDeadlines = IndexedHeap<RealtimeOrder>()
   /// Every device's state, counted as it changes.
   private let ledger = MemoryLedger()
+  /// Devices created so far, resets included: each new one's `DeviceVersion.incarnation`.
+  private var incarnations = 0
 
   public init(configuration: EngineConfiguration = EngineConfiguration(), now: Instant) {
     self.configuration = configuration
@@ -90,9 +92,10 @@ public final class Engine {
       throw .tooManyDevices(limit: configuration.limits.maxDevices)
     }
     try checkMemoryBudget()
+    incarnations += 1
     let device = slots.insert { slot in
       Device(
-        id: spec.id, slot: slot, clockMode: spec.clock ?? defaults.clock,
+        id: spec.id, slot: slot, incarnation: incarnations, clockMode: spec.clock ?? defaults.clock,
         memoryLimitMB: memoryLimit, perAppLimitMB: perAppLimit,
         passcode: spec.passcode ?? defaults.passcode, configuration: configuration,
         ledger: MemoryLedger(within: ledger))
@@ -132,6 +135,15 @@ public final class Engine {
   public func device(_ id: String, now: Instant) throws(EngineError) -> DeviceSnapshot {
     try withDevice(id, now: now) { $0.snapshot }
   }
+
+  /// The device's version at `now` (its realtime deadlines due by then fired).
+  public func version(of id: String, now: Instant) throws(EngineError) -> DeviceVersion {
+    try withDevice(id, now: now) { $0.version }
+  }
+
+  /// The device's version as the last call left it (each brings it up to its `now`); nil if
+  /// there is no such device.
+  public func lastVersion(of id: String) -> DeviceVersion? { devices[id]?.version }
 
   /// The devices in id order: those after `after`, at most `limit` of them.
   public func devices(after: String? = nil, limit: Int = .max, now: Instant) -> [DeviceSnapshot] {

@@ -55,6 +55,16 @@ public struct BackgroundWorkSnapshot: Hashable, Sendable {
   public var expired: Bool = false
 }
 
+/// Which state a device is in, for optimistic concurrency (`ETag` and `If-Match` over HTTP):
+/// it changes with every journal entry, and a reset or re-created device never repeats one of
+/// its predecessor's.
+public struct DeviceVersion: Hashable, Sendable {
+  /// Which device under this id: the engine numbers every device it creates.
+  public var incarnation: Int
+  /// The journal's last `seq` (0 before the first entry).
+  public var seq: Int
+}
+
 /// A read-only view of one device, as the API shows it.
 public struct DeviceSnapshot: Hashable, Sendable {
   public var id: String

@@ -23,13 +23,14 @@ import Testing
   @discardableResult
   func call(
     _ method: String, _ target: String, _ body: String? = nil,
-    mediaType: String? = "application/json"
+    mediaType: String? = "application/json", ifMatch: String? = nil
   ) -> (status: Int, body: String, json: JSON?, headers: [String: String]) {
     let parts = target.split(separator: "?", maxSplits: 1)
     let response = api.handle(
       APIRequest(
         method: method, path: parts[0], query: parts.count > 1 ? parts[1] : nil,
-        mediaType: body == nil ? nil : mediaType, body: Array((body ?? "").utf8)),
+        mediaType: body == nil ? nil : mediaType, body: Array((body ?? "").utf8),
+        ifMatch: ifMatch),
       now: .zero)
     let text = String(decoding: response.body, as: UTF8.self)
     let headers = Dictionary(response.headers.map { ($0.name, $0.value) }) { $1 }

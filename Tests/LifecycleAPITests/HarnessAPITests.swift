@@ -1,3 +1,4 @@
+import Foundation
 import JSONCore
 import Testing
 
@@ -140,5 +141,47 @@ import Testing
     #expect(api.call("POST", "/v1/devices/default/reset").json?["apps"] == .integer(0))
     #expect(api.call("POST", "/v1/devices/nope/reset").status == 404)
     #expect(api.call("GET", "/v1/devices/ci-1/reset").status == 405)
+  }
+
+  @Test func deviceAndAppReadsCarryTheDevicesETag() {
+    let device = api.call("GET", "/v1/devices/default")
+    let etag = device.headers["ETag"]
+    #expect(etag == "\"1-\(seqs("").last!)\"")  // the first device's last journal seq
+    #expect(api.call("GET", "/v1/apps/mail").headers["ETag"] == etag)
+    #expect(api.call("GET", "/v1/devices/default/journal").headers["ETag"] == etag)
+    #expect(api.call("GET", "/v1/devices").headers["ETag"] == nil)
+    #expect(api.call("GET", "/health").headers["ETag"] == nil)
+    let event = api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
+    #expect(event.headers["ETag"] == api.call("GET", "/v1/devices/default").headers["ETag"])
+    #expect(event.headers["ETag"] != etag)
+    // A reset device never repeats a version of the one before it.
+    #expect(api.call("POST", "/v1/devices/default/reset").headers["ETag"] == #""2-0""#)
+  }
+
+  @Test func ifMatchAppliesAnEventOnlyToTheVersionItNames() {
+    let etag = api.call("GET", "/v1/devices/default").headers["ETag"]!
+    let applied = api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#, ifMatch: etag)
+    #expect(applied.status == 200)
+    let stale = api.call("POST", "/v1/apps/notes/events", #"{"type":"launch"}"#, ifMatch: etag)
+    #expect(stale.status == 412)
+    #expect(stale.headers["ETag"] == applied.headers["ETag"])
+    let quoted = { (tag: String) in tag.replacingOccurrences(of: "\"", with: #"\""#) }
+    #expect(
+      stale.body
+        == #"{"type":"urn:lifecycled:problem:precondition-failed","title":"The device is no longer in the version If-Match names","status":412,"detail":"If-Match \#(quoted(etag)) does not name device 'default' as it is now, \#(quoted(applied.headers["ETag"]!))"}"#
+    )
+    #expect(api.call("GET", "/v1/apps/notes").json?["state"] == .string("background"))
+    let current = applied.headers["ETag"]!
+    for (condition, status) in [
+      ("*", 200), (#""0-0", \#(current)"#, 200), ("W/\(current)", 412), ("garbage", 412),
+    ] {
+      let now = api.call("GET", "/v1/devices/default").headers["ETag"]!
+      let request = condition.replacingOccurrences(of: current, with: now)
+      let response = api.call(
+        "POST", "/v1/devices/default/clock/advance", #"{"seconds":1}"#, ifMatch: request)
+      #expect(response.status == status, "\(request)")
+    }
+    #expect(
+      api.call("GET", "/v1/devices/nope", ifMatch: "*").status == 404)
   }
 }
