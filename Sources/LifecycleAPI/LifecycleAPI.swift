@@ -62,9 +62,6 @@ public final class LifecycleAPI {
         template = route.template
         try checkMediaType(request)
         let query = try Query(request.query, allowed: route.queryParameters)
-        if route.isDeviceScoped, let condition = request.ifMatch {
-          try checkPrecondition(condition, device: device, now: now)
-        }
         let routed = RouteRequest(
           request: consume request, device: device, app: app, query: query, now: now,
           isDraining: isDraining)
@@ -134,18 +131,48 @@ extension LifecycleAPI {
     "\"\(version.incarnation)-\(version.seq)\""
   }
 
-  /// Refuses a request whose `If-Match` (RFC 9110, 13.1.1) names neither `*` nor the device's
-  /// current version: 412, and the request changes nothing. Weak tags never match.
-  private func checkPrecondition(_ condition: String, device: String, now: Instant) throws {
-    let current = Self.entityTag(try engine.version(of: device, now: now))
-    // An entity tag has no whitespace in it, so dropping all of it removes only the list's.
-    let tags = condition.split(separator: ",").map { $0.filter { $0 != " " && $0 != "\t" } }
+  /// Refuses a state-changing request whose `If-Match` (RFC 9110, 13.1.1) names neither `*`
+  /// nor the device's current version: 412, and the request changes nothing. Weak tags, and a
+  /// value that is not a list of tags, never match. Handlers call it once the request is known
+  /// to be valid and its device and app to exist, just before they change anything (RFC 9110,
+  /// 13.2.2: a request that would fail anyway fails as it would without the condition).
+  func checkPrecondition(_ request: borrowing RouteRequest) throws {
+    guard let condition = request.request.ifMatch else { return }
+    if !request.app.isEmpty {
+      _ = try engine.app(request.app, on: request.device, now: request.now)
+    }
+    let current = Self.entityTag(try engine.version(of: request.device, now: request.now))
+    let tags = Self.entityTags(condition) ?? []
     guard !tags.contains(where: { $0 == "*" || $0 == current }) else { return }
     var problem = Problem(
       kind: .preconditionFailed,
-      detail: "If-Match \(condition) does not name device '\(device)' as it is now, \(current)")
+      detail: tags.isEmpty
+        ? "If-Match \(condition) is not * or a list of entity tags such as \(current)"
+        : "If-Match \(condition) does not name device '\(request.device)' as it is now, \(current)")
     problem.headers = [("ETag", current)]
     throw problem
+  }
+
+  /// The members of an `If-Match` value: `*` alone, or entity tags (RFC 9110, 8.8.3), weak or
+  /// strong, in a list whose empty members are skipped; nil if it is neither.
+  static func entityTags(_ value: String) -> [Substring]? {
+    func trimmed(_ text: Substring) -> Substring {
+      var text = text
+      while text.first == " " || text.first == "\t" { text.removeFirst() }
+      while text.last == " " || text.last == "\t" { text.removeLast() }
+      return text
+    }
+    func isEntityTag(_ text: Substring) -> Bool {
+      let opaque = text.hasPrefix("W/") ? text.dropFirst(2) : text
+      return opaque.utf8.count >= 2 && opaque.first == "\"" && opaque.last == "\""
+        && opaque.utf8.dropFirst().dropLast().allSatisfy {
+          $0 == 0x21 || (0x23...0x7E).contains($0) || $0 >= 0x80
+        }
+    }
+    let members = value.split(separator: ",", omittingEmptySubsequences: false).map(trimmed)
+      .filter { !$0.isEmpty }
+    if members == ["*"] { return members }
+    return !members.isEmpty && members.allSatisfy(isEntityTag) ? members : nil
   }
 
   /// Refuses a body that is not JSON on any request that changes state, whether or not its

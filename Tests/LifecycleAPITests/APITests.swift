@@ -581,4 +581,8 @@ func otherPathsRouteNowhere(path: String) {
     states(
       "At most this many (default \(Validation.defaultPageSize)). A page also ends once its elements pass \(Paging.maxBytes >> 20) MiB of"
     ))
+  // The names the journal's filters take, as the engine knows them.
+  let methods = CallbackMethod.allCases.map { "\"\($0.rawValue)\"" }
+  #expect(states("enum: [\(methods.joined(separator: ", "))]"))
+  #expect(states("enum: [\(TransitionCause.names.joined(separator: ", "))]"))
 }

@@ -173,7 +173,9 @@ import Testing
     #expect(api.call("GET", "/v1/apps/notes").json?["state"] == .string("background"))
     let current = applied.headers["ETag"]!
     for (condition, status) in [
-      ("*", 200), (#""0-0", \#(current)"#, 200), ("W/\(current)", 412), ("garbage", 412),
+      ("*", 200), (#""0-0", \#(current)"#, 200), (#" ,\#t\#(current) , "#, 200),
+      ("W/\(current)", 412), (#""0-0""#, 412), ("garbage", 412), (#""a b""#, 412), ("*, *", 412),
+      (",", 412), (String(repeating: "\"x\",", count: 300), 412),
     ] {
       let now = api.call("GET", "/v1/devices/default").headers["ETag"]!
       let request = condition.replacingOccurrences(of: current, with: now)
@@ -183,5 +185,34 @@ import Testing
     }
     #expect(
       api.call("GET", "/v1/devices/nope", ifMatch: "*").status == 404)
+  }
+
+  /// RFC 9110, 13.2.2: a request that would fail without its condition fails the same way with
+  /// it; reads ignore `If-Match`.
+  @Test func ifMatchIsCheckedAfterTheRequestItselfAndOnlyOnWrites() {
+    let stale = #""0-0""#
+    let malformed = api.call("POST", "/v1/apps/mail/events", #"{"type":"fly"}"#, ifMatch: stale)
+    #expect(malformed.status == 422)
+    #expect(
+      api.call("POST", "/v1/apps/nope/events", #"{"type":"launch"}"#, ifMatch: stale).status == 404)
+    #expect(api.call("DELETE", "/v1/apps/nope", ifMatch: stale).status == 404)
+    #expect(api.call("POST", "/v1/devices/nope/reset", ifMatch: stale).status == 404)
+    #expect(
+      api.call("POST", "/v1/devices/default/clock/advance", #"{}"#, ifMatch: stale).status == 422)
+    let read = api.call("GET", "/v1/apps/mail", ifMatch: stale)
+    #expect(read.status == 200)
+    let garbage = api.call("POST", "/v1/devices/default/reset", ifMatch: "garbage")
+    #expect(garbage.status == 412)
+    #expect(
+      garbage.body.contains(#"If-Match garbage is not * or a list of entity tags such as \"1-"#))
+    for (method, path, body) in [
+      ("POST", "/v1/apps", #"{"name":"maps"}"#), ("DELETE", "/v1/apps/mail", nil),
+      ("POST", "/v1/devices/default/events", #"{"type":"lock"}"#),
+      ("POST", "/v1/devices/default/reset", nil),
+    ] {
+      #expect(api.call(method, path, body, ifMatch: stale).status == 412, "\(method) \(path)")
+    }
+    #expect(api.call("GET", "/v1/apps/mail").json?["state"] == .string("background"))
+    #expect(api.call("GET", "/v1/apps/maps").status == 404)
   }
 }

@@ -57,6 +57,38 @@ import Testing
     #expect(service.waitForExit() == 0)
   }
 
+  /// `ETag` and `If-Match` over the wire, with curl: a stale tag is 412 and changes nothing.
+  @Test func ifMatchTravelsThroughTheServer() throws {
+    let service = try RunningService(["--port", "0"])
+    let base = "http://127.0.0.1:\(service.port)"
+    #expect(try curl("\(base)/v1/apps", post: #"{"name":"mail"}"#).hasPrefix("201 "))
+    let headers = try execute(
+      URL(fileURLWithPath: "/usr/bin/curl"),
+      ["-s", "-D", "-", "-o", "/dev/null", "\(base)/v1/apps/mail"]
+    ).output
+    guard let line = headers.split(separator: "\r\n").first(where: { $0.hasPrefix("ETag: ") })
+    else {
+      Issue.record("no ETag in \(headers)")
+      return
+    }
+    let etag = String(line.dropFirst("ETag: ".count))
+    func launch(ifMatch: String) throws -> String {
+      try execute(
+        URL(fileURLWithPath: "/usr/bin/curl"),
+        [
+          "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "If-Match: \(ifMatch)", "-H",
+          "Content-Type: application/json", "--data", #"{"type":"launch"}"#,
+          "\(base)/v1/apps/mail/events",
+        ]
+      ).output
+    }
+    #expect(try launch(ifMatch: #""0-0""#) == "412")
+    #expect(try curl("\(base)/v1/apps/mail").contains(#""state":"notRunning""#))
+    #expect(try launch(ifMatch: etag) == "200")
+    service.signal(SIGTERM)
+    #expect(service.waitForExit() == 0)
+  }
+
   /// Request lines wait in the log's buffer; SIGTERM writes every one before the exit.
   @Test func sigtermLosesNoBufferedLogLine() throws {
     let service = try RunningService(["--port", "0"])

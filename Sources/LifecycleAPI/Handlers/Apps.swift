@@ -16,6 +16,7 @@ extension LifecycleAPI {
 
   func createApp(_ request: borrowing RouteRequest) throws -> APIResponse {
     let spec = try Decode.app(try request.jsonBody())
+    try checkPrecondition(request)
     let app = try engine.createApp(spec, on: request.device, now: request.now)
     return created(at: "/v1/devices/\(request.device)/apps/\(app.name)") { $0.app(app) }
   }
@@ -26,12 +27,14 @@ extension LifecycleAPI {
   }
 
   func removeApp(_ request: borrowing RouteRequest) throws -> APIResponse {
+    try checkPrecondition(request)
     try engine.removeApp(request.app, on: request.device, now: request.now)
     return .noContent
   }
 
   func postAppEvents(_ request: borrowing RouteRequest) throws -> APIResponse {
     let (events, isArray) = try Decode.events(try request.jsonBody(), Decode.appEvent)
+    try checkPrecondition(request)
     return try results(isArray: isArray, device: request.device, app: request.app) {
       write throws(EngineError) in
       try engine.apply(events, to: request.app, on: request.device, now: request.now) {

@@ -24,17 +24,20 @@ extension LifecycleAPI {
   }
 
   func removeDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
+    try checkPrecondition(request)
     try engine.removeDevice(request.device, now: request.now)
     return .noContent
   }
 
   func resetDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
+    try checkPrecondition(request)
     let device = try engine.resetDevice(request.device, now: request.now)
     return json(200) { $0.device(device) }
   }
 
   func postDeviceEvents(_ request: borrowing RouteRequest) throws -> APIResponse {
     let (events, isArray) = try Decode.events(try request.jsonBody(), Decode.deviceEvent)
+    try checkPrecondition(request)
     return try results(isArray: isArray, device: request.device, app: nil) {
       write throws(EngineError) in
       try engine.apply(events, on: request.device, now: request.now) { event, outcome, state in
@@ -80,6 +83,7 @@ extension LifecycleAPI {
       }
       seconds = deadline - device.now
     }
+    try checkPrecondition(request)
     let outcome = try engine.advanceClock(of: request.device, by: seconds, now: request.now)
     record(outcome, device: request.device)
     let device = try engine.device(request.device, now: request.now)
