@@ -35,10 +35,9 @@ import Testing
     let service = try RunningService(["--port", "0"])
     let base = "http://127.0.0.1:\(service.port)"
     #expect(try curl("\(base)/v1/apps", post: #"{"name":"kept"}"#).hasPrefix("201 "))
-    let crossOrigin = try execute(
-      URL(fileURLWithPath: "/usr/bin/curl"),
+    let crossOrigin = try curl(
       [
-        "-s", "-i", "-H", "Origin: https://attacker.example", "-H", "Content-Type: text/plain",
+        "-i", "-H", "Origin: https://attacker.example", "-H", "Content-Type: text/plain",
         "--data", "x", "\(base)/__admin/reset",
       ]
     ).output
@@ -46,9 +45,8 @@ import Testing
     #expect(crossOrigin.contains("\r\nContent-Type: application/problem+json\r\n"))
     #expect(
       crossOrigin.contains("\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n"))
-    let rebound = try execute(
-      URL(fileURLWithPath: "/usr/bin/curl"),
-      ["-s", "-w", " %{http_code}", "-H", "Host: attacker.example", "\(base)/v1/apps"]
+    let rebound = try curl(
+      ["-w", " %{http_code}", "-H", "Host: attacker.example", "\(base)/v1/apps"]
     ).output
     #expect(rebound.hasSuffix(" 421"))
     #expect(rebound.contains(#""type":"urn:lifecycled:problem:misdirected-request""#))
@@ -62,10 +60,7 @@ import Testing
     let service = try RunningService(["--port", "0"])
     let base = "http://127.0.0.1:\(service.port)"
     #expect(try curl("\(base)/v1/apps", post: #"{"name":"mail"}"#).hasPrefix("201 "))
-    let headers = try execute(
-      URL(fileURLWithPath: "/usr/bin/curl"),
-      ["-s", "-D", "-", "-o", "/dev/null", "\(base)/v1/apps/mail"]
-    ).output
+    let headers = try curl(["-D", "-", "-o", "/dev/null", "\(base)/v1/apps/mail"]).output
     guard let line = headers.split(separator: "\r\n").first(where: { $0.hasPrefix("ETag: ") })
     else {
       Issue.record("no ETag in \(headers)")
@@ -73,14 +68,11 @@ import Testing
     }
     let etag = String(line.dropFirst("ETag: ".count))
     func launch(ifMatch: String) throws -> String {
-      try execute(
-        URL(fileURLWithPath: "/usr/bin/curl"),
-        [
-          "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "If-Match: \(ifMatch)", "-H",
-          "Content-Type: application/json", "--data", #"{"type":"launch"}"#,
-          "\(base)/v1/apps/mail/events",
-        ]
-      ).output
+      try curl([
+        "-o", "/dev/null", "-w", "%{http_code}", "-H", "If-Match: \(ifMatch)", "-H",
+        "Content-Type: application/json", "--data", #"{"type":"launch"}"#,
+        "\(base)/v1/apps/mail/events",
+      ]).output
     }
     #expect(try launch(ifMatch: #""0-0""#) == "412")
     #expect(try curl("\(base)/v1/apps/mail").contains(#""state":"notRunning""#))
@@ -300,11 +292,15 @@ import Testing
   /// `curl -s`: the status code, a space, and the body; with `post`, a JSON POST. The body goes
   /// to stdout, which `execute` reads first, so a large one cannot fill a pipe nobody reads.
   func curl(_ url: String, post body: String? = nil) throws -> String {
-    let printed = try execute(
-      URL(fileURLWithPath: "/usr/bin/curl"),
-      ["-s", "-w", "%{stderr}%{http_code} ", url]
+    let printed = try curl(
+      ["-w", "%{stderr}%{http_code} ", url]
         + (body.map { ["-H", "Content-Type: application/json", "--data", $0] } ?? []))
     return printed.errors + printed.output
+  }
+
+  /// `curl -s` with these arguments.
+  func curl(_ arguments: [String]) throws -> Executed {
+    try execute(URL(fileURLWithPath: "/usr/bin/curl"), ["-s"] + arguments)
   }
 }
 
