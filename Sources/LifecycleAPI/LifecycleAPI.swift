@@ -21,6 +21,9 @@ public final class LifecycleAPI {
 
   /// Who may use the API.
   let access: AccessPolicy
+  /// Responses to requests made with an `Idempotency-Key`, for their retries.
+  @exclusivity(unchecked)  // one thread; see Engine
+  private var idempotency = IdempotencyStore()
 
   public init(engine: Engine, version: String, now: Instant, access: AccessPolicy = AccessPolicy())
   {
@@ -62,14 +65,43 @@ public final class LifecycleAPI {
         template = route.template
         try checkMediaType(request)
         let query = try Query(request.query, allowed: route.queryParameters)
+        var retry: (key: String, fingerprint: Int)?
+        if route.method == "POST", route.isDeviceScoped, let key = request.idempotencyKey {
+          retry = (
+            try Self.idempotencyKey(key),
+            IdempotencyStore.fingerprint(
+              method: request.method, path: request.path, body: request.body)
+          )
+          if let stored = idempotency.entry(for: retry!.key, on: device, now: now) {
+            guard stored.fingerprint == retry!.fingerprint else {
+              var problem = Problem.validation(
+                "Idempotency-Key",
+                "\(key) was first used on device '\(device)' for another request; a retry "
+                  + "must repeat its method, path and body")
+              problem.kind = .idempotencyKeyReused
+              throw problem
+            }
+            response = stored.response
+            response.headers.append(("Idempotent-Replayed", "true"))
+            break
+          }
+        }
         let routed = RouteRequest(
           request: consume request, device: device, app: app, query: query, now: now,
           isDraining: isDraining)
-        response = try route.handler(self, routed)
+        do {
+          response = try route.handler(self, routed)
+        } catch {
+          response = Self.response(to: error)  // a refusal is kept for a retry too
+        }
         if route.isDeviceScoped, (200..<300).contains(response.status),
           let version = engine.lastVersion(of: device)
         {
           response.headers.append(("ETag", Self.entityTag(version)))
+        }
+        if let retry, (200..<300).contains(response.status) || response.status == 409 {
+          idempotency.store(
+            response, for: retry.key, on: device, fingerprint: retry.fingerprint, now: now)
         }
       case .methodNotAllowed(let matched, let allowed):
         template = matched
@@ -80,12 +112,8 @@ public final class LifecycleAPI {
       case .notFound:
         throw Problem(kind: .notFound, detail: "no resource at \(request.path)")
       }
-    } catch let problem as Problem {
-      response = problem.response
-    } catch let error as EngineError {
-      response = Problem(error).response
     } catch {
-      preconditionFailure("handlers throw only problems and engine errors, not \(error)")
+      response = Self.response(to: error)
     }
     metrics.count(request: template ?? "unmatched", status: response.status)
     return response
@@ -93,6 +121,15 @@ public final class LifecycleAPI {
 }
 
 extension LifecycleAPI {
+  /// The problem document that answers what a handler or a check threw.
+  private static func response(to error: any Error) -> APIResponse {
+    switch error {
+    case let problem as Problem: problem.response
+    case let error as EngineError: Problem(error).response
+    default: preconditionFailure("handlers throw only problems and engine errors, not \(error)")
+    }
+  }
+
   /// Refuses a request the `AccessPolicy` does not let through: a foreign `Host` (421), an
   /// `Origin` not allowed (403), a `/v1` or `/__admin` request without the token (401).
   private func checkAccess(_ request: borrowing APIRequest) throws(Problem) {
@@ -151,6 +188,21 @@ extension LifecycleAPI {
         : "If-Match \(condition) does not name device '\(request.device)' as it is now, \(current)")
     problem.headers = [("ETag", current)]
     throw problem
+  }
+
+  /// An `Idempotency-Key` value: a Structured Fields string (`"..."`, as the draft has it) or
+  /// the bare text, 1 to `IdempotencyStore.maxKeyBytes` visible ASCII characters.
+  static func idempotencyKey(_ value: String) throws(Problem) -> String {
+    let quoted = value.utf8.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"")
+    let key = quoted ? String(value.dropFirst().dropLast()) : value
+    guard (1...IdempotencyStore.maxKeyBytes).contains(key.utf8.count),
+      key.utf8.allSatisfy({ (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "\"") })
+    else {
+      throw Problem.validation(
+        "Idempotency-Key",
+        "must be 1 to \(IdempotencyStore.maxKeyBytes) visible ASCII characters, quoted or not")
+    }
+    return key
   }
 
   /// The members of an `If-Match` value: `*` alone, or entity tags (RFC 9110, 8.8.3), weak or

@@ -18,11 +18,13 @@ public struct APIRequest: Sendable {
   public var authorization: String?
   /// `If-Match`: the request applies only to the device in one of these versions.
   public var ifMatch: String?
+  /// `Idempotency-Key`: a retry of this request gets the first one's response.
+  public var idempotencyKey: String?
 
   public init(
     method: String, path: Substring, query: Substring? = nil, mediaType: String? = nil,
     body: [UInt8] = [], host: String? = nil, origin: String? = nil, authorization: String? = nil,
-    ifMatch: String? = nil
+    ifMatch: String? = nil, idempotencyKey: String? = nil
   ) {
     self.method = method
     self.path = path
@@ -33,6 +35,7 @@ public struct APIRequest: Sendable {
     self.origin = origin
     self.authorization = authorization
     self.ifMatch = ifMatch
+    self.idempotencyKey = idempotencyKey
   }
 }
 
@@ -74,6 +77,7 @@ struct Problem: Error {
     case eventRefused = "event-refused"
     case noDeadline = "no-deadline"
     case preconditionFailed = "precondition-failed"
+    case idempotencyKeyReused = "idempotency-key-reused"
     case unauthorized
     case forbiddenOrigin = "forbidden-origin"
     case misdirected = "misdirected-request"
@@ -88,7 +92,7 @@ struct Problem: Error {
       case .notFound: 404
       case .methodNotAllowed: 405
       case .unsupportedMediaType: 415
-      case .validation: 422
+      case .validation, .idempotencyKeyReused: 422
       case .alreadyExists, .limitReached, .permanent, .eventRefused, .noDeadline: 409
       case .preconditionFailed: 412
       case .memoryBudgetExhausted: 507
@@ -108,6 +112,7 @@ struct Problem: Error {
       case .eventRefused: "The event is impossible in the current state"
       case .noDeadline: "No deadline is pending"
       case .preconditionFailed: "The device is no longer in the version If-Match names"
+      case .idempotencyKeyReused: "The Idempotency-Key was first used for another request"
       case .unauthorized: "A bearer token is required"
       case .forbiddenOrigin: "Requests from this origin are not allowed"
       case .misdirected: "This server does not answer for this host"

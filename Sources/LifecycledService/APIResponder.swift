@@ -65,7 +65,8 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
       APIRequest(
         method: request.method, path: path, query: query, mediaType: headers.mediaType,
         body: request.body, host: headers["host"], origin: headers["origin"],
-        authorization: headers["authorization"], ifMatch: headers["if-match"]),
+        authorization: headers["authorization"], ifMatch: headers["if-match"],
+        idempotencyKey: headers["idempotency-key"]),
       now: Instant(milliseconds: Int64(context.now)), isDraining: context.isDraining)
     heap.observe(retainedBytes: api.engine.retainedBytes)
     var fields = Self.headers(contentType: response.body.isEmpty ? nil : response.contentType)

@@ -23,15 +23,16 @@ import Testing
   @discardableResult
   func call(
     _ method: String, _ target: String, _ body: String? = nil,
-    mediaType: String? = "application/json", ifMatch: String? = nil
+    mediaType: String? = "application/json", ifMatch: String? = nil,
+    idempotencyKey: String? = nil, now: Instant = .zero
   ) -> (status: Int, body: String, json: JSON?, headers: [String: String]) {
     let parts = target.split(separator: "?", maxSplits: 1)
     let response = api.handle(
       APIRequest(
         method: method, path: parts[0], query: parts.count > 1 ? parts[1] : nil,
         mediaType: body == nil ? nil : mediaType, body: Array((body ?? "").utf8),
-        ifMatch: ifMatch),
-      now: .zero)
+        ifMatch: ifMatch, idempotencyKey: idempotencyKey),
+      now: now)
     let text = String(decoding: response.body, as: UTF8.self)
     let headers = Dictionary(response.headers.map { ($0.name, $0.value) }) { $1 }
     return (response.status, text, try? JSON.parse(response.body), headers)
