@@ -97,7 +97,7 @@ public final class LifecycleAPI {
         if route.isDeviceScoped, (200..<300).contains(response.status),
           let version = engine.lastVersion(of: device)
         {
-          response.headers.append(("ETag", Self.entityTag(version)))
+          response.entityTag = Self.entityTag(version)
         }
         if let retry, (200..<300).contains(response.status) || response.status == 409 {
           idempotency.store(
@@ -165,7 +165,29 @@ extension LifecycleAPI {
 
   /// The `ETag` of a device version: strong, opaque to clients.
   static func entityTag(_ version: DeviceVersion) -> String {
-    "\"\(version.incarnation)-\(version.seq)\""
+    // Written byte by byte: nearly every response has one, and interpolation costs more than
+    // the rest of adding the field.
+    String(unsafeUninitializedCapacity: 43) { buffer in
+      var count = 0
+      func write(_ number: Int) {
+        let start = count
+        var rest = number
+        repeat {
+          buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+          count += 1
+          rest /= 10
+        } while rest > 0
+        buffer[start..<count].reverse()
+      }
+      buffer[0] = UInt8(ascii: "\"")
+      count = 1
+      write(version.incarnation)
+      buffer[count] = UInt8(ascii: "-")
+      count += 1
+      write(version.seq)
+      buffer[count] = UInt8(ascii: "\"")
+      return count + 1
+    }
   }
 
   /// Refuses a state-changing request whose `If-Match` (RFC 9110, 13.1.1) names neither `*`

@@ -46,6 +46,9 @@ public struct APIResponse: Sendable {
   /// Fields the response needs besides its content type, such as `Allow` on a 405 or
   /// `Location` on a 201.
   public var headers: [(name: String, value: String)]
+  /// The `ETag` of the device the response is about. Apart from `headers` because nearly
+  /// every response has one, and an array of fields for each would cost an allocation.
+  public var entityTag: String?
   public var body: [UInt8]
 
   public init(

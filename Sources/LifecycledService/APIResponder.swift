@@ -76,6 +76,7 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
     heap.observe(retainedBytes: api.engine.retainedBytes)
     var fields = Self.headers(contentType: response.body.isEmpty ? nil : response.contentType)
     for (name, value) in response.headers { fields.append(name: name, value: value) }
+    if let tag = response.entityTag { fields.append(name: "ETag", value: tag) }
     return HTTPResponse(
       status: HTTPStatus(code: response.status), headers: fields, body: response.body)
   }

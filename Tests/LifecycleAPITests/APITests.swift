@@ -34,7 +34,8 @@ import Testing
         ifMatch: ifMatch, idempotencyKey: idempotencyKey),
       now: now)
     let text = String(decoding: response.body, as: UTF8.self)
-    let headers = Dictionary(response.headers.map { ($0.name, $0.value) }) { $1 }
+    var headers = Dictionary(response.headers.map { ($0.name, $0.value) }) { $1 }
+    headers["ETag"] = response.entityTag ?? headers["ETag"]
     return (response.status, text, try? JSON.parse(response.body), headers)
   }
 
