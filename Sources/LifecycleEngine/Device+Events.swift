@@ -341,8 +341,10 @@ extension Device {
   }
 
   /// Protected files lock or unlock: running apps are told now, suspended ones when they next
-  /// run (`resume`).
+  /// run (`resume`). Running apps always know the device's state, so with no change (an
+  /// unlock within the lock's delay) there is nobody to tell.
   func setProtectedData(available: Bool, cause: TransitionCause) {
+    guard available != protectedDataAvailable else { return }
     protectedDataAvailable = available
     for app in liveAppsInOrder where app.state.isRunning {
       tellProtectedDataState(to: app, cause: cause)
