@@ -77,25 +77,6 @@ public struct HTTPFields: Sendable, Sequence {
     }
   }
 
-  /// The first value of each field `names` lists, compared without regard to case, found in
-  /// one pass over the fields (a lookup per name would pass over them once for each).
-  public func firstValues(of names: [StaticString]) -> [String?] {
-    var found = [String?](repeating: nil, count: names.count)
-    var missing = names.count
-    forEachField { fieldName, value in
-      for index in names.indices where found[index] == nil {
-        let name = UnsafeBufferPointer(
-          start: names[index].utf8Start, count: names[index].utf8CodeUnitCount)
-        guard fieldName.equalsIgnoringASCIICase(name) else { continue }
-        found[index] = String(decoding: value, as: UTF8.self)
-        missing -= 1
-        break
-      }
-      return missing > 0
-    }
-    return found
-  }
-
   /// Every value of the field `name`, compared without regard to case, in order.
   func values(of name: StaticString) -> [String] {
     var values: [String] = []

@@ -58,20 +58,15 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
   private static let plainHeaders = HTTPFields(plainFields)
   private static let jsonHeaders = HTTPFields([("Content-Type", "application/json")] + plainFields)
 
-  /// The request fields the API reads, besides the media type.
-  private static let apiFields: [StaticString] = [
-    "host", "origin", "authorization", "if-match", "idempotency-key",
-  ]
-
   func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse {
     let (path, query) = request.pathAndQuery
     let headers = request.headers
-    let values = headers.firstValues(of: Self.apiFields)
     let response = api.handle(
       APIRequest(
         method: request.method, path: path, query: query, mediaType: headers.mediaType,
-        body: request.body, host: values[0], origin: values[1], authorization: values[2],
-        ifMatch: values[3], idempotencyKey: values[4]),
+        body: request.body, host: headers["host"], origin: headers["origin"],
+        authorization: headers["authorization"], ifMatch: headers["if-match"],
+        idempotencyKey: headers["idempotency-key"]),
       now: Instant(milliseconds: Int64(context.now)), isDraining: context.isDraining)
     heap.observe(retainedBytes: api.engine.retainedBytes)
     var fields = Self.headers(contentType: response.body.isEmpty ? nil : response.contentType)

@@ -39,18 +39,6 @@ import Testing
     }
   }
 
-  /// One pass finds the first value of each name asked for, whatever its case.
-  @Test func firstValuesOfSeveralFieldsInOnePass() {
-    let headers = HTTPFields([
-      ("Host", "h"), ("ORIGIN", "o1"), ("If-Match", #""1-2""#), ("origin", "o2"),
-    ])
-    #expect(
-      headers.firstValues(of: ["origin", "host", "authorization", "if-match"]) == [
-        "o1", "h", nil, #""1-2""#,
-      ])
-    #expect(HTTPFields().firstValues(of: ["host"]) == [nil])
-  }
-
   @Test func headerLookupIgnoresCase() {
     let headers = HTTPFields([("Content-Type", "a"), ("content-type", "b")])
     #expect(headers["CONTENT-TYPE"] == "a")
