@@ -61,12 +61,14 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
   func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse {
     let (path, query) = request.pathAndQuery
     let headers = request.headers
+    // Only writes read the conditions; each lookup is a pass over the request's fields.
+    let isWrite = request.method != "GET" && request.method != "HEAD"
     let response = api.handle(
       APIRequest(
         method: request.method, path: path, query: query, mediaType: headers.mediaType,
         body: request.body, host: headers["host"], origin: headers["origin"],
-        authorization: headers["authorization"], ifMatch: headers["if-match"],
-        idempotencyKey: headers["idempotency-key"]),
+        authorization: headers["authorization"], ifMatch: isWrite ? headers["if-match"] : nil,
+        idempotencyKey: isWrite ? headers["idempotency-key"] : nil),
       now: Instant(milliseconds: Int64(context.now)), isDraining: context.isDraining)
     heap.observe(retainedBytes: api.engine.retainedBytes)
     var fields = Self.headers(contentType: response.body.isEmpty ? nil : response.contentType)
