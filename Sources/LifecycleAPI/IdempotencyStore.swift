@@ -15,6 +15,12 @@ struct IdempotencyStore {
   /// The longest key accepted, in bytes.
   static let maxKeyBytes = 255
 
+  /// A request made with a key, and its fingerprint (`fingerprint(method:path:body:)`).
+  struct Retry {
+    let key: String
+    let fingerprint: Int
+  }
+
   /// What a key answered, and for which request.
   struct Entry {
     /// The method, path and body of the request that used the key first.

@@ -65,26 +65,10 @@ public final class LifecycleAPI {
         template = route.template
         try checkMediaType(request)
         let query = try Query(request.query, allowed: route.queryParameters)
-        var retry: (key: String, fingerprint: Int)?
-        if route.method == "POST", route.isDeviceScoped, let key = request.idempotencyKey {
-          retry = (
-            try Self.idempotencyKey(key),
-            IdempotencyStore.fingerprint(
-              method: request.method, path: request.path, body: request.body)
-          )
-          if let stored = idempotency.entry(for: retry!.key, on: device, now: now) {
-            guard stored.fingerprint == retry!.fingerprint else {
-              var problem = Problem.validation(
-                "Idempotency-Key",
-                "\(key) was first used on device '\(device)' for another request; a retry "
-                  + "must repeat its method, path and body")
-              problem.kind = .idempotencyKeyReused
-              throw problem
-            }
-            response = stored.response
-            response.headers.append(("Idempotent-Replayed", "true"))
-            break
-          }
+        let retry = try retry(of: request, to: route)
+        if let retry, let stored = try storedResponse(to: retry, on: device, now: now) {
+          response = stored
+          break
         }
         let routed = RouteRequest(
           request: consume request, device: device, app: app, query: query, now: now,
@@ -99,10 +83,7 @@ public final class LifecycleAPI {
         {
           response.entityTag = Self.entityTag(version)
         }
-        if let retry, (200..<300).contains(response.status) || response.status == 409 {
-          idempotency.store(
-            response, for: retry.key, on: device, fingerprint: retry.fingerprint, now: now)
-        }
+        if let retry { keep(response, for: retry, on: device, now: now) }
       case .methodNotAllowed(let matched, let allowed):
         template = matched
         throw Problem(
@@ -163,10 +144,52 @@ extension LifecycleAPI {
     }
   }
 
+  /// A request made with an `Idempotency-Key`: its key and fingerprint; nil for other
+  /// requests, and for requests other than a `POST` about a device, which need none.
+  private func retry(of request: borrowing APIRequest, to route: Route) throws(Problem)
+    -> IdempotencyStore.Retry?
+  {
+    guard route.method == "POST", route.isDeviceScoped, let key = request.idempotencyKey else {
+      return nil
+    }
+    return IdempotencyStore.Retry(
+      key: try Self.idempotencyKey(key),
+      fingerprint: IdempotencyStore.fingerprint(
+        method: request.method, path: request.path, body: request.body))
+  }
+
+  /// The response kept for an earlier request with this key, marked as replayed; 422 if that
+  /// request was another one.
+  private func storedResponse(
+    to retry: IdempotencyStore.Retry, on device: String, now: Instant
+  ) throws(Problem) -> APIResponse? {
+    guard let stored = idempotency.entry(for: retry.key, on: device, now: now) else { return nil }
+    guard stored.fingerprint == retry.fingerprint else {
+      var problem = Problem.validation(
+        "Idempotency-Key",
+        "\(retry.key) was first used on device '\(device)' for another request; a retry "
+          + "must repeat its method, path and body")
+      problem.kind = .idempotencyKeyReused
+      throw problem
+    }
+    var response = stored.response
+    response.headers.append(("Idempotent-Replayed", "true"))
+    return response
+  }
+
+  /// Keeps a response for the retries of its request: one that changed or refused something
+  /// (2xx, 409), not one that was invalid, which a retry gets again anyway.
+  private func keep(
+    _ response: APIResponse, for retry: IdempotencyStore.Retry, on device: String, now: Instant
+  ) {
+    guard (200..<300).contains(response.status) || response.status == 409 else { return }
+    idempotency.store(
+      response, for: retry.key, on: device, fingerprint: retry.fingerprint, now: now)
+  }
+
   /// The `ETag` of a device version: strong, opaque to clients.
   static func entityTag(_ version: DeviceVersion) -> String {
-    // Written byte by byte: nearly every response has one, and interpolation costs more than
-    // the rest of adding the field.
+    // Written byte by byte, with no intermediate strings: nearly every response has one.
     String(unsafeUninitializedCapacity: 43) { buffer in
       var count = 0
       func write(_ number: Int) {
