@@ -327,10 +327,12 @@ enum Decode {
   }
 
   /// The events of a body: one object, or an array of them applied in order.
+  /// The events of a request body: one event, a scenario as an array of them, or a scenario
+  /// as `{"events": [...], "atomic": true}` (`openapi.yaml`, `Scenario`).
   static func events<Event>(
     _ body: JSONDocument, _ decode: (inout Fields) -> Event?
-  ) throws(Problem) -> (events: [Event], isArray: Bool) {
-    var events: [Event] = []
+  ) throws(Problem) -> PostedEvents<Event> {
+    var posted = PostedEvents<Event>()
     var issues = ValidationIssues()
     func read(_ index: Int, at location: Fields.Location) {
       var fields = Fields(body, at: index, location: location)
@@ -338,25 +340,50 @@ enum Decode {
       if fields.problem() != nil {
         issues.append(contentsOf: fields.issues)
       } else if let event {
-        events.append(event)
+        posted.events.append(event)
       }
     }
-    let root = body[JSONDocument.root]
-    guard root.kind == .array else {
-      read(JSONDocument.root, at: .body)
-      if let problem = Fields.problem(issues) { throw problem }
-      return (events, false)
+    var list = JSONDocument.root
+    var listName = ""
+    if body[JSONDocument.root].kind != .array {
+      var scenario = Fields(body)
+      guard body[JSONDocument.root].kind == .object,
+        let events = scenario.member("events", required: false)
+      else {
+        read(JSONDocument.root, at: .body)
+        if let problem = Fields.problem(issues) { throw problem }
+        return posted
+      }
+      posted.isAtomic = scenario.bool("atomic") ?? false
+      if let problem = scenario.problem() { throw problem }
+      list = events
+      listName = "events"
     }
-    guard (1...Validation.maxScenarioEvents).contains(Int(root.count)) else {
-      throw Problem.validation("body", "must hold 1 to \(Validation.maxScenarioEvents) events")
+    posted.isScenario = true
+    guard body[list].kind == .array,
+      (1...Validation.maxScenarioEvents).contains(Int(body[list].count))
+    else {
+      throw Problem.validation(
+        listName.isEmpty ? "body" : listName,
+        "must be an array of 1 to \(Validation.maxScenarioEvents) events")
     }
-    events.reserveCapacity(Int(root.count))
-    for (position, element) in body.children(of: JSONDocument.root).enumerated() {
-      read(element, at: .element(position))
+    posted.events.reserveCapacity(Int(body[list].count))
+    for (position, element) in body.children(of: list).enumerated() {
+      read(
+        element, at: listName.isEmpty ? .element(position) : .member(path: "events[\(position)]"))
     }
     if let problem = Fields.problem(issues) { throw problem }
-    return (events, true)
+    return posted
   }
+}
+
+/// What a request posts: its events, and how to apply them.
+struct PostedEvents<Event> {
+  var events: [Event] = []
+  /// The body is a scenario: its response lists each event's result.
+  var isScenario = false
+  /// All events or none (`ScenarioMode.atomic`).
+  var isAtomic = false
 }
 
 extension Fields {

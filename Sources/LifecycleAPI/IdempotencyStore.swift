@@ -15,7 +15,7 @@ struct IdempotencyStore {
   /// The longest key accepted, in bytes.
   static let maxKeyBytes = 255
 
-  /// A request made with a key, and its fingerprint (`fingerprint(method:path:body:)`).
+  /// A request made with a key, and its fingerprint (`fingerprint(method:path:query:body:)`).
   struct Retry {
     let key: String
     let fingerprint: Int
@@ -23,7 +23,7 @@ struct IdempotencyStore {
 
   /// What a key answered, and for which request.
   struct Entry {
-    /// The method, path and body of the request that used the key first.
+    /// The method, target and body of the request that used the key first.
     let fingerprint: Int
     let response: APIResponse
     let storedAt: Instant
@@ -81,11 +81,14 @@ struct IdempotencyStore {
     }
   }
 
-  /// The request's fingerprint: its method, path and body.
-  static func fingerprint(method: String, path: Substring, body: [UInt8]) -> Int {
+  /// The request's fingerprint: its method, target (path and query) and body.
+  static func fingerprint(method: String, path: Substring, query: Substring?, body: [UInt8])
+    -> Int
+  {
     var hasher = Hasher()
     hasher.combine(method)
     hasher.combine(path)
+    hasher.combine(query)
     hasher.combine(body.count)
     body.withUnsafeBytes { hasher.combine(bytes: $0) }
     return hasher.finalize()

@@ -155,7 +155,7 @@ extension LifecycleAPI {
     return IdempotencyStore.Retry(
       key: try Self.idempotencyKey(key),
       fingerprint: IdempotencyStore.fingerprint(
-        method: request.method, path: request.path, body: request.body))
+        method: request.method, path: request.path, query: request.query, body: request.body))
   }
 
   /// The response kept for an earlier request with this key, marked as replayed; 422 if that
@@ -168,7 +168,7 @@ extension LifecycleAPI {
       var problem = Problem.validation(
         "Idempotency-Key",
         "\(retry.key) was first used on device '\(device)' for another request; a retry "
-          + "must repeat its method, path and body")
+          + "must repeat its method, path, query and body")
       problem.kind = .idempotencyKeyReused
       throw problem
     }

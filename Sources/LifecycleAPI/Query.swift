@@ -35,6 +35,19 @@ struct Query {
     return value
   }
 
+  /// A parameter that is `true` or `false`.
+  func boolean(_ key: String) throws(Problem) -> Bool? {
+    guard let text = values[key] else { return nil }
+    guard let value = Bool(text) else { throw Problem.validation(key, "must be true or false") }
+    return value
+  }
+
+  /// How to apply posted events: `dryRun=true` changes nothing, whatever the body says.
+  func scenarioMode<Event>(_ posted: PostedEvents<Event>) throws(Problem) -> ScenarioMode {
+    if try boolean("dryRun") == true { return .dryRun }
+    return posted.isAtomic ? .atomic : .inOrder
+  }
+
   /// The `limit` of a page (`Paging`).
   func pageLimit() throws(Problem) -> Int {
     try integer("limit", max: Validation.maxPageSize) ?? Validation.defaultPageSize

@@ -66,8 +66,10 @@ final class Route {
     Route("GET", template, query: query, handler: handler)
   }
 
-  static func post(_ template: StaticString, _ handler: @escaping Handler) -> Route {
-    Route("POST", template, query: [], handler: handler)
+  static func post(_ template: StaticString, query: [String] = [], _ handler: @escaping Handler)
+    -> Route
+  {
+    Route("POST", template, query: query, handler: handler)
   }
 
   static func delete(_ template: StaticString, _ handler: @escaping Handler) -> Route {

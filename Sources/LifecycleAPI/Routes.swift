@@ -18,7 +18,9 @@ extension LifecycleAPI {
       .post("/v1/devices") { api, request in try api.createDevice(request) },
       .get("/v1/devices/{device}") { api, request in try api.showDevice(request) },
       .delete("/v1/devices/{device}") { api, request in try api.removeDevice(request) },
-      .post("/v1/devices/{device}/events") { api, request in try api.postDeviceEvents(request) },
+      .post("/v1/devices/{device}/events", query: ["dryRun"]) { api, request in
+        try api.postDeviceEvents(request)
+      },
       .post("/v1/devices/{device}/reset") { api, request in try api.resetDevice(request) },
       .get("/v1/devices/{device}/clock") { api, request in try api.showClock(request) },
       .post("/v1/devices/{device}/clock/advance") { api, request in
@@ -36,7 +38,7 @@ extension LifecycleAPI {
       .post("/v1/devices/{device}/apps") { api, request in try api.createApp(request) },
       .get("/v1/devices/{device}/apps/{app}") { api, request in try api.showApp(request) },
       .delete("/v1/devices/{device}/apps/{app}") { api, request in try api.removeApp(request) },
-      .post("/v1/devices/{device}/apps/{app}/events") { api, request in
+      .post("/v1/devices/{device}/apps/{app}/events", query: ["dryRun"]) { api, request in
         try api.postAppEvents(request)
       },
       .get("/v1/devices/{device}/apps/{app}/callbacks", query: ["since", "limit"]) {

@@ -110,6 +110,44 @@ final class App {
     backgroundMemoryMB = configuredBackgroundMemoryMB
   }
 
+  /// A copy of `other`, its tasks counted in `ledger` (which the caller credits with them).
+  /// Every stored property is copied: one added to the class must be added here.
+  init(copying other: App, ledger: MemoryLedger) {
+    name = other.name
+    slot = other.slot
+    livePosition = other.livePosition
+    lifecycle = other.lifecycle
+    backgroundModes = other.backgroundModes
+    behavior = other.behavior
+    configuredMemoryMB = other.configuredMemoryMB
+    configuredBackgroundMemoryMB = other.configuredBackgroundMemoryMB
+    memoryMB = other.memoryMB
+    backgroundMemoryMB = other.backgroundMemoryMB
+    state = other.state
+    sceneState = other.sceneState
+    inactiveCause = other.inactiveCause
+    backgroundSince = other.backgroundSince
+    busyUntil = other.busyUntil
+    waitingCallbacks = other.waitingCallbacks
+    watchdogKillAt = other.watchdogKillAt
+    tasks = other.tasks
+    taskBytes = other.taskBytes
+    self.ledger = ledger
+    nextTaskID = other.nextTaskID
+    backgroundWork = other.backgroundWork
+    activities = other.activities
+    significantTimeChangePending = other.significantTimeChangePending
+    knowsProtectedDataAvailable = other.knowsProtectedDataAvailable
+    backgroundLaunchBlocked = other.backgroundLaunchBlocked
+    restorationStateSaved = other.restorationStateSaved
+    hasSceneSession = other.hasSceneSession
+    discardedSceneSessionPending = other.discardedSceneSessionPending
+    lastUsed = other.lastUsed
+    launches = other.launches
+    kills = other.kills
+    deadlines = other.deadlines
+  }
+
   var isScene: Bool { lifecycle == .scene }
 
   /// Memory the app holds in `state`, in MB.

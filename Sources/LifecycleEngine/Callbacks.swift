@@ -223,6 +223,13 @@ public struct JetsamRecord: Hashable, Sendable {
 public enum RecordedEvent: Hashable, Sendable {
   case app(AppEvent)
   case device(DeviceEvent)
+
+  public var type: EventType {
+    switch self {
+    case .app(let event): event.type
+    case .device(let event): event.type
+    }
+  }
 }
 
 /// One entry of a device's journal: everything that happened on the device, in order.

@@ -177,6 +177,45 @@ final class Device {
     ledger.add(Self.retainedBytes)
   }
 
+  /// A deep copy of `other`, its state counted in `ledger`: what a dry run or an atomic
+  /// scenario works on. Every stored property is copied: one added to the class must be added
+  /// here (`PropertyTests.anAtomicWalkIsTheWalkInOrder` catches one that is not).
+  init(copying other: Device, ledger: MemoryLedger) {
+    id = other.id
+    slot = other.slot
+    incarnation = other.incarnation
+    clockMode = other.clockMode
+    memoryLimitMB = other.memoryLimitMB
+    perAppLimitMB = other.perAppLimitMB
+    passcode = other.passcode
+    scheduler = other.scheduler
+    maxBackgroundTasksPerApp = other.maxBackgroundTasksPerApp
+    self.ledger = ledger
+    now = other.now
+    hostEpoch = other.hostEpoch
+    slots = other.slots.mapped { App(copying: $0, ledger: ledger) }
+    apps = other.apps.mapValues { [slots] in slots[$0.slot] }
+    liveApps = other.liveApps.map { [slots] in slots[$0.slot] }
+    poweredOn = other.poweredOn
+    locked = other.locked
+    protectedDataAvailable = other.protectedDataAvailable
+    foregroundApp = other.foregroundApp
+    appBeforeLock = other.appBeforeLock
+    usedMB = other.usedMB
+    underPressure = other.underPressure
+    pressureGraceEndsAt = other.pressureGraceEndsAt
+    protectedDataLocksAt = other.protectedDataLocksAt
+    grewPastProcessLimit = other.grewPastProcessLimit
+    suspendedVictims = other.suspendedVictims
+    backgroundVictims = other.backgroundVictims
+    deadlines = other.deadlines
+    journal = other.journal
+    jetsamLog = other.jetsamLog
+    nextSeq = other.nextSeq
+    counters = other.counters
+    ledger.add(other.ledger.bytes)
+  }
+
   /// Changes whenever the journal grows.
   var version: DeviceVersion { DeviceVersion(incarnation: incarnation, seq: nextSeq - 1) }
 

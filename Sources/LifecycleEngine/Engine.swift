@@ -162,13 +162,12 @@ public final class Engine {
 
   /// Posts a scenario's device events in order (`openapi.yaml`), finding the device once.
   /// `each` receives every event's outcome, with the device's state before and after it; a
-  /// refused event throws, and the events before it stay applied.
+  /// refused event throws, and `mode` says what becomes of the events before it.
   public func apply(
-    _ events: [DeviceEvent], on device: String, now: Instant,
+    _ events: [DeviceEvent], on device: String, mode: ScenarioMode = .inOrder, now: Instant,
     each: (DeviceEvent, EventOutcome, _ state: (before: DeviceState, after: DeviceState)) -> Void
   ) throws(EngineError) {
-    try checkMemoryBudget()
-    try withDevice(device, now: now) { device throws(EngineError) in
+    try withScenario(on: device, mode: mode, now: now) { device throws(EngineError) in
       for (index, event) in events.enumerated() {
         if index > 0 { catchUp(device, to: now) }
         let before = device.state
@@ -265,14 +264,14 @@ public final class Engine {
   }
 
   /// Posts a scenario's events to one app in order (`openapi.yaml`), finding the device and
-  /// the app once. `each` receives every event's outcome; a refused event throws, and the
-  /// events before it stay applied.
+  /// the app once. `each` receives every event's outcome; a refused event throws, and `mode`
+  /// says what becomes of the events before it.
   public func apply(
-    _ events: [AppEvent], to app: String, on device: String, now: Instant,
-    each: (AppEvent, EventOutcome) -> Void
+    _ events: [AppEvent], to app: String, on device: String, mode: ScenarioMode = .inOrder,
+    now: Instant, each: (AppEvent, EventOutcome) -> Void
   ) throws(EngineError) {
-    try checkMemoryBudget()
-    try withApp(app, on: device, now: now) { device, app throws(EngineError) in
+    try withScenario(on: device, mode: mode, now: now) { device throws(EngineError) in
+      let app = try Self.app(app, on: device)
       for (index, event) in events.enumerated() {
         if index > 0 { catchUp(device, to: now) }
         let outcome = try device.apply(event, to: app)
@@ -336,6 +335,37 @@ public final class Engine {
     return try body(device)
   }
 
+  /// Runs a scenario's `body` on the device that `mode` gives it: the device itself, or a copy
+  /// (`Device.init(copying:ledger:)`) that takes the device's place when an atomic scenario
+  /// succeeds and is dropped otherwise. A dry run's copy counts in no budget: it lives for
+  /// this call only.
+  private func withScenario(
+    on id: String, mode: ScenarioMode, now: Instant, _ body: (Device) throws(EngineError) -> Void
+  ) throws(EngineError) {
+    try checkMemoryBudget()
+    let successor = try withDevice(id, now: now) { device throws(EngineError) -> Device? in
+      if mode == .inOrder {
+        try body(device)
+        return nil
+      }
+      let copy = Device(
+        copying: device, ledger: MemoryLedger(within: mode == .atomic ? ledger : nil))
+      do throws(EngineError) {
+        try body(copy)
+      } catch {
+        copy.ledger.add(-copy.ledger.bytes)
+        throw error
+      }
+      return mode == .atomic ? copy : nil
+    }
+    if let successor {
+      ledger.add(-devices[id]!.ledger.bytes)
+      devices[id] = successor
+      slots.replace(successor.slot, with: successor)
+      updateRealtimeDeadline(of: successor)
+    }
+  }
+
   /// Fires a realtime device's deadlines due by `now` (host time); also between the events of
   /// a scenario, since an event may leave work due at once.
   private func catchUp(_ device: Device, to now: Instant) {
@@ -346,11 +376,15 @@ public final class Engine {
     _ name: String, on id: String, now: Instant, _ body: (Device, App) throws(EngineError) -> T
   ) throws(EngineError) -> T {
     try withDevice(id, now: now) { device throws(EngineError) in
-      guard let key = AppName(name), let app = device.apps[key] else {
-        throw .unknownApp(device: id, app: name)
-      }
-      return try body(device, app)
+      try body(device, try Self.app(name, on: device))
     }
+  }
+
+  private static func app(_ name: String, on device: Device) throws(EngineError) -> App {
+    guard let key = AppName(name), let app = device.apps[key] else {
+      throw .unknownApp(device: device.id, app: name)
+    }
+    return app
   }
 
   private func updateRealtimeDeadline(of device: Device) {
@@ -361,6 +395,16 @@ public final class Engine {
         RealtimeOrder(time: epoch + ($0 - .zero), device: device.id)
       })
   }
+}
+
+/// What becomes of a scenario's events (`Engine.apply`).
+public enum ScenarioMode: Sendable {
+  /// Each event stays applied: a refused one ends the scenario after those before it.
+  case inOrder
+  /// All events or none: a refused one leaves the device as it was before the first.
+  case atomic
+  /// None: the outcomes say what the events would do, and the device does not change.
+  case dryRun
 }
 
 /// Order of realtime deadlines across devices: host time, then device id.

@@ -132,4 +132,18 @@ struct SlotTable<Element: AnyObject> {
   }
 
   subscript(slot: Int) -> Element { elements[slot]! }
+
+  /// Puts `element` in the occupied `slot`, in place of the one there.
+  mutating func replace(_ slot: Int, with element: Element) {
+    precondition(elements[slot] != nil, "slot \(slot) is free")
+    elements[slot] = element
+  }
+
+  /// The same slots, each element transformed, the free ones still free.
+  func mapped(_ transform: (Element) -> Element) -> SlotTable {
+    var table = SlotTable()
+    table.elements = elements.map { $0.map(transform) }
+    table.free = free
+    return table
+  }
 }

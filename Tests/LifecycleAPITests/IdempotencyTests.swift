@@ -50,7 +50,7 @@ import Testing
       #expect(reused.status == 422)
       #expect(
         reused.body
-          == #"{"type":"urn:lifecycled:problem:idempotency-key-reused","title":"The Idempotency-Key was first used for another request","status":422,"detail":"Idempotency-Key k-1 was first used on device 'default' for another request; a retry must repeat its method, path and body","validation":[{"field":"Idempotency-Key","message":"k-1 was first used on device 'default' for another request; a retry must repeat its method, path and body"}]}"#
+          == #"{"type":"urn:lifecycled:problem:idempotency-key-reused","title":"The Idempotency-Key was first used for another request","status":422,"detail":"Idempotency-Key k-1 was first used on device 'default' for another request; a retry must repeat its method, path, query and body","validation":[{"field":"Idempotency-Key","message":"k-1 was first used on device 'default' for another request; a retry must repeat its method, path, query and body"}]}"#
       )
     }
     #expect(api.call("GET", "/v1/apps/mail").json?["state"] == .string("active"))

@@ -121,6 +121,26 @@ import Testing
     #expect(try engine.device("default", now: .milliseconds(4000)).now == .seconds(3))
   }
 
+  /// The device an atomic scenario leaves is the one the host's timer fires; a dry run
+  /// leaves the device's own deadline, however many the copy had.
+  @Test func aRealtimeDeviceKeepsItsScheduleThroughAtomicScenariosAndDryRuns() throws {
+    let engine = Engine(now: .zero)
+    _ = try engine.createApp(AppSpec(name: "mail"), on: "default", now: .zero)
+    _ = try engine.createApp(AppSpec(name: "notes"), on: "default", now: .zero)
+    try engine.apply(
+      [.launch(), .home], to: "mail", on: "default", mode: .atomic, now: .milliseconds(500)
+    ) { _, _ in }
+    #expect(engine.nextDeadline == .milliseconds(2500))
+    try engine.apply(
+      [.launch(), .home], to: "notes", on: "default", mode: .dryRun, now: .milliseconds(1000)
+    ) { _, _ in }
+    #expect(engine.nextDeadline == .milliseconds(2500))
+    let activity = engine.advance(to: .milliseconds(2500))
+    #expect(
+      activity.flatMap { transitions($0.outcome) } == ["mail: background → suspended (suspension)"])
+    #expect(try engine.app("notes", on: "default", now: .milliseconds(2500)).state == .notRunning)
+  }
+
   @Test func readingARealtimeDeviceCatchesUpWithoutAnExplicitAdvance() throws {
     let engine = Engine(now: .zero)
     _ = try engine.createApp(AppSpec(name: "mail"), on: "default", now: .zero)

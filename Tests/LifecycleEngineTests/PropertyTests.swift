@@ -46,6 +46,36 @@ struct SplitMix64: RandomNumberGenerator {
     #expect(first.sim.journal.count > 5_000)
   }
 
+  /// Each event posted as an atomic scenario of one, which replaces the device with the copy
+  /// it ran on: a property the copy missed would make the walks part.
+  @Test(arguments: seeds)
+  func anAtomicWalkIsTheWalkInOrder(seed: UInt64) {
+    let inOrder = RandomWalk(seed: seed)
+    let atomic = RandomWalk(seed: seed, mode: .atomic)
+    for _ in 0..<Self.copyingSteps {
+      inOrder.step()
+      atomic.step()
+    }
+    #expect(atomic.sim.journal == inOrder.sim.journal)
+    #expect(atomic.sim.jetsam == inOrder.sim.jetsam)
+    #expect(atomic.sim.snapshot == inOrder.sim.snapshot)
+    #expect(atomic.views == inOrder.views)
+    #expect(atomic.sim.engine.retainedBytes == inOrder.sim.engine.retainedBytes)
+    #expect(atomic.sim.journal.count > 1_000)
+  }
+
+  /// Each event posted first as a dry run, which must leave every view as it was, then for
+  /// real, which must do exactly what the dry run answered (`RandomWalk.post`).
+  @Test(arguments: seeds)
+  func aDryRunAnswersWhatTheEventDoesAndChangesNothing(seed: UInt64) {
+    let walk = RandomWalk(seed: seed, mode: .dryRun)
+    for _ in 0..<Self.copyingSteps { walk.step() }
+    #expect(walk.sim.journal.count > 1_000)
+  }
+
+  /// Walks that copy the device at every event: shorter, as each copy costs its journal.
+  static let copyingSteps = 1_500
+
   @Test func differentSeedsGiveDifferentJournals() {
     let first = RandomWalk(seed: 1)
     let second = RandomWalk(seed: 2)
@@ -64,8 +94,11 @@ final class RandomWalk {
   let names: [String]
   /// How each app was created.
   private(set) var specs: [String: AppSpec] = [:]
+  /// How events are posted: in order or atomic, each alone; a dry run before each real one.
+  let mode: ScenarioMode
 
-  init(seed: UInt64) {
+  init(seed: UInt64, mode: ScenarioMode = .inOrder) {
+    self.mode = mode
     var configuration = EngineConfiguration()
     configuration.limits.journalCapacity = 1_000_000
     sim = Simulator(configuration: configuration, memoryLimitMB: 1500, perAppLimitMB: 700)
@@ -90,7 +123,13 @@ final class RandomWalk {
   func step() {
     switch Int.random(in: 0..<100, using: &random) {
     case 0..<65: lastOutcome = postAppEvent()
-    case 65..<75: lastOutcome = try? sim.post(randomDeviceEvent())
+    case 65..<75:
+      let event = randomDeviceEvent()
+      lastOutcome = try? post { mode, each throws(EngineError) in
+        try sim.engine.apply([event], on: sim.device, mode: mode, now: .zero) { _, outcome, _ in
+          each(outcome)
+        }
+      }
     case 75..<85:
       // Straight to the next announced deadline, where most of the rules meet.
       lastOutcome = sim.snapshot.nextDeadline.map { sim.advance($0.seconds - sim.now) }
@@ -108,7 +147,11 @@ final class RandomWalk {
     let allowed = sim.app(name).allowedEvents.contains(event.type)
     let before = (sim.app(name), sim.snapshot)
     do {
-      let outcome = try sim.post(event, to: name)
+      let outcome = try post { mode, each throws(EngineError) in
+        try sim.engine.apply([event], to: name, on: sim.device, mode: mode, now: .zero) {
+          each($1)
+        }
+      }
       #expect(allowed, "\(event) succeeded but the table refuses it")
       return outcome
     } catch .refused(let refusal) {
@@ -125,6 +168,37 @@ final class RandomWalk {
       Issue.record("unexpected \(error) for \(event)")
     }
     return nil
+  }
+
+  /// Every app's view and the device's version.
+  var views: ([AppSnapshot], DeviceVersion) {
+    (
+      try! sim.engine.apps(on: sim.device, now: .zero),
+      try! sim.engine.version(of: sim.device, now: .zero)
+    )
+  }
+
+  /// Posts one event through `apply` (given the mode and a function for its outcome) in the
+  /// walk's mode; a dry-run walk posts it as a dry run first, checks that nothing changed,
+  /// then posts it in order and checks that it did what the dry run answered.
+  private func post(
+    _ apply: (ScenarioMode, (EventOutcome) -> Void) throws(EngineError) -> Void
+  ) throws(EngineError) -> EventOutcome {
+    var outcome = EventOutcome()
+    guard mode == .dryRun else {
+      try apply(mode) { outcome = $0 }
+      return outcome
+    }
+    let before = (sim.snapshot, views, sim.engine.retainedBytes)
+    let answer = Result { () throws(EngineError) in try apply(.dryRun) { outcome = $0 } }
+      .map { outcome }
+    #expect(
+      sim.snapshot == before.0 && views == before.1 && sim.engine.retainedBytes == before.2,
+      "a dry run changed the device")
+    let result = Result { () throws(EngineError) in try apply(.inOrder) { outcome = $0 } }
+      .map { outcome }
+    #expect(result == answer, "the dry run answered otherwise")
+    return try result.get()
   }
 
   /// A shutdown now and then; a device that is off is booted at its next device event, so the

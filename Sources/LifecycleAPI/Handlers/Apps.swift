@@ -33,13 +33,15 @@ extension LifecycleAPI {
   }
 
   func postAppEvents(_ request: borrowing RouteRequest) throws -> APIResponse {
-    let (events, isArray) = try Decode.events(try request.jsonBody(), Decode.appEvent)
+    let posted = try Decode.events(try request.jsonBody(), Decode.appEvent)
+    let mode = try request.query.scenarioMode(posted)
     try checkPrecondition(request)
-    return try results(isArray: isArray, device: request.device, app: request.app) {
-      write throws(EngineError) in
-      try engine.apply(events, to: request.app, on: request.device, now: request.now) {
-        event, outcome in
-        metrics.count(event: event.type)
+    return try results(
+      isScenario: posted.isScenario, mode: mode, device: request.device, app: request.app
+    ) { write throws(EngineError) in
+      try engine.apply(
+        posted.events, to: request.app, on: request.device, mode: mode, now: request.now
+      ) { event, outcome in
         guard let subject = outcome.subject else { preconditionFailure("an app event's outcome") }
         write(
           AppliedEvent(

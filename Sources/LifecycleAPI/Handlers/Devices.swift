@@ -36,12 +36,13 @@ extension LifecycleAPI {
   }
 
   func postDeviceEvents(_ request: borrowing RouteRequest) throws -> APIResponse {
-    let (events, isArray) = try Decode.events(try request.jsonBody(), Decode.deviceEvent)
+    let posted = try Decode.events(try request.jsonBody(), Decode.deviceEvent)
+    let mode = try request.query.scenarioMode(posted)
     try checkPrecondition(request)
-    return try results(isArray: isArray, device: request.device, app: nil) {
-      write throws(EngineError) in
-      try engine.apply(events, on: request.device, now: request.now) { event, outcome, state in
-        metrics.count(event: event.type)
+    return try results(isScenario: posted.isScenario, mode: mode, device: request.device, app: nil)
+    { write throws(EngineError) in
+      try engine.apply(posted.events, on: request.device, mode: mode, now: request.now) {
+        event, outcome, state in
         write(
           AppliedEvent(
             event: .device(event), outcome: outcome,
