@@ -297,6 +297,7 @@ public struct HTTPParser {
     if method.equals("GET") { return "GET" }
     if method.equals("POST") { return "POST" }
     if method.equals("DELETE") { return "DELETE" }
+    if method.equals("PUT") { return "PUT" }
     if method.equals("HEAD") { return "HEAD" }
     return nil
   }

@@ -43,6 +43,9 @@ struct Fields {
   private var asked: UInt64 = 0
   private var askedBeyond: [Int] = []
   private(set) var issues = ValidationIssues()
+  /// A member whose value is `null` reads as absent (documents such as snapshots write every
+  /// member, null when it has no value); otherwise `null` is a wrong type.
+  var nullIsAbsent = false
 
   /// Where the object is in the body; its path is spelled only when a problem names it.
   enum Location {
@@ -82,6 +85,7 @@ struct Fields {
       for (ordinal, keyIndex) in document.children(of: object).enumerated()
       where document.string(at: keyIndex, is: key) {
         if ordinal < 64 { asked |= 1 << ordinal } else { askedBeyond.append(ordinal) }
+        if nullIsAbsent, document[keyIndex + 1].kind == .null { break }
         return keyIndex + 1
       }
     }
@@ -166,14 +170,43 @@ struct Fields {
     return choice
   }
 
-  mutating func object(_ key: StaticString) -> Fields? {
-    member(key, required: false).map {
-      Fields(document, at: $0, location: .member(path: name(key)))
+  mutating func object(_ key: StaticString, required: Bool = false) -> Fields? {
+    member(key, required: required).map {
+      var fields = Fields(document, at: $0, location: .member(path: name(key)))
+      fields.nullIsAbsent = nullIsAbsent
+      return fields
     }
+  }
+
+  /// An array of at most `maxCount` objects, each read by `read` from its fields.
+  mutating func array<Element>(
+    _ key: StaticString, maxCount: Int, required: Bool = false,
+    _ read: (inout Fields) -> Element?
+  ) -> [Element]? {
+    guard let index = member(key, required: required) else { return nil }
+    guard document[index].kind == .array, document[index].count <= maxCount else {
+      issues.append(name(key), "must be an array of at most \(maxCount) objects")
+      return nil
+    }
+    var elements: [Element] = []
+    for (position, element) in document.children(of: index).enumerated() {
+      var fields = Fields(
+        document, at: element, location: .member(path: "\(name(key))[\(position)]"))
+      fields.nullIsAbsent = nullIsAbsent
+      if let value = read(&fields) { elements.append(value) }
+      fields.checkUnknownMembers()
+      merge(fields)
+    }
+    return elements
   }
 
   mutating func merge(_ other: Fields) {
     issues.append(contentsOf: other.issues)
+  }
+
+  /// Rejects member `key` if it is there.
+  mutating func refuse(_ key: StaticString, _ message: String) {
+    if member(key, required: false) != nil { reject(key, message) }
   }
 
   mutating func reject(_ key: StaticString, _ message: String) {
@@ -251,12 +284,19 @@ enum Decode {
 
   static func app(_ body: JSONDocument) throws(Problem) -> AppSpec {
     var fields = Fields(body)
+    let spec = app(&fields)
+    if let problem = fields.problem() { throw problem }
+    return spec
+  }
+
+  /// An app's configuration, read from its object's fields (a body, or a snapshot's app).
+  static func app(_ fields: inout Fields) -> AppSpec {
     let name = fields.string("name", required: true, maxBytes: Validation.maxNameBytes) ?? ""
     let lifecycle: LifecycleModel = fields.choice("lifecycle") ?? .scene
     let memory = fields.integer("memoryMB", in: 0...Validation.maxMemoryMB) ?? 100
     let backgroundMemory = fields.integer("backgroundMemoryMB", in: 0...Validation.maxMemoryMB)
     var modes: Set<BackgroundMode> = []
-    if let list = fields.modes() { modes = list }
+    if let list = fields.choices("backgroundModes", BackgroundMode.self) { modes = list }
     var behavior = AppBehavior()
     if var details = fields.object("behavior") {
       behavior.didEnterBackgroundDuration =
@@ -267,7 +307,6 @@ enum Decode {
       details.checkUnknownMembers()
       fields.merge(details)
     }
-    if let problem = fields.problem() { throw problem }
     return AppSpec(
       name: name, lifecycle: lifecycle, memoryMB: memory, backgroundMemoryMB: backgroundMemory,
       backgroundModes: modes, behavior: behavior)
@@ -387,23 +426,21 @@ struct PostedEvents<Event> {
 }
 
 extension Fields {
-  /// `backgroundModes`: an array of distinct mode names.
-  mutating func modes() -> Set<BackgroundMode>? {
-    guard let index = member("backgroundModes", required: false) else { return nil }
+  /// An array of names of `T`'s cases, such as `backgroundModes`; repeats count once.
+  mutating func choices<T: NamedCases & Hashable>(_ key: StaticString, _: T.Type) -> Set<T>? {
+    guard let index = member(key, required: false) else { return nil }
     guard document[index].kind == .array else {
-      reject("backgroundModes", "must be an array")
+      reject(key, "must be an array")
       return nil
     }
-    var modes: Set<BackgroundMode> = []
+    var choices: Set<T> = []
     for element in document.children(of: index) {
-      guard let mode = document.choice(at: element, BackgroundMode.self) else {
-        reject(
-          "backgroundModes",
-          "must list only \(BackgroundMode.allCases.map(\.rawValue).joined(separator: ", "))")
+      guard let choice = document.choice(at: element, T.self) else {
+        reject(key, "must list only \(T.allCases.map(\.rawValue).joined(separator: ", "))")
         return nil
       }
-      modes.insert(mode)
+      choices.insert(choice)
     }
-    return modes
+    return choices
   }
 }

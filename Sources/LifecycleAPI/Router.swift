@@ -72,6 +72,10 @@ final class Route {
     Route("POST", template, query: query, handler: handler)
   }
 
+  static func put(_ template: StaticString, _ handler: @escaping Handler) -> Route {
+    Route("PUT", template, query: [], handler: handler)
+  }
+
   static func delete(_ template: StaticString, _ handler: @escaping Handler) -> Route {
     Route("DELETE", template, query: [], handler: handler)
   }

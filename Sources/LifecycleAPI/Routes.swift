@@ -17,7 +17,11 @@ extension LifecycleAPI {
       },
       .post("/v1/devices") { api, request in try api.createDevice(request) },
       .get("/v1/devices/{device}") { api, request in try api.showDevice(request) },
+      .put("/v1/devices/{device}") { api, request in try api.putDevice(request) },
       .delete("/v1/devices/{device}") { api, request in try api.removeDevice(request) },
+      .get("/v1/devices/{device}/snapshot", query: ["journal"]) { api, request in
+        try api.showSnapshot(request)
+      },
       .post("/v1/devices/{device}/events", query: ["dryRun"]) { api, request in
         try api.postDeviceEvents(request)
       },

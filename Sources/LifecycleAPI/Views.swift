@@ -39,6 +39,14 @@ extension JSONWriter {
     }
   }
 
+  mutating func behavior(_ behavior: AppBehavior) {
+    object { w in
+      w.member("didEnterBackgroundSeconds", seconds: behavior.didEnterBackgroundDuration)
+      w.member("endsBackgroundTasksOnExpiration", behavior.endsBackgroundTasksOnExpiration)
+      w.member("holdsFileLockAtSuspension", behavior.holdsFileLockAtSuspension)
+    }
+  }
+
   mutating func app(_ app: AppSnapshot) {
     object { w in
       w.member("name", unescaped: app.name)
@@ -52,11 +60,7 @@ extension JSONWriter {
       w.member("backgroundModes", app.backgroundModes)
       w.member("activities", app.activities)
       w.key("behavior")
-      w.object { w in
-        w.member("didEnterBackgroundSeconds", seconds: app.behavior.didEnterBackgroundDuration)
-        w.member("endsBackgroundTasksOnExpiration", app.behavior.endsBackgroundTasksOnExpiration)
-        w.member("holdsFileLockAtSuspension", app.behavior.holdsFileLockAtSuspension)
-      }
+      w.behavior(app.behavior)
       w.member("allowedEvents", app.allowedEvents)
       w.member("busyUntil", time: app.busyUntil)
       w.key("waitingCallbacks")

@@ -1,31 +1,48 @@
 /// Why a foreground app is inactive rather than active.
-enum InactiveCause: Hashable {
+public enum InactiveCause: Hashable, Sendable {
   case switcher
   case interruption(InterruptionSource)
 }
 
 /// A task begun with `beginBackgroundTask`.
-struct BackgroundTask: Hashable {
-  let id: Int
-  let name: String?
+public struct BackgroundTask: Hashable, Sendable {
+  public let id: Int
+  public let name: String?
   /// When its expiration handler ran without ending it; the app dies `expirationGrace` later.
-  var expiredAt: Instant?
+  public var expiredAt: Instant?
+
+  public init(id: Int, name: String?, expiredAt: Instant? = nil) {
+    self.id = id
+    self.name = name
+    self.expiredAt = expiredAt
+  }
 }
 
 /// A callback queued behind the app's busy main thread, with the cause of the state it reached.
-struct WaitingCallback: Hashable {
-  var callback: Callback
-  let cause: TransitionCause
+public struct WaitingCallback: Hashable, Sendable {
+  public var callback: Callback
+  public let cause: TransitionCause
+
+  public init(callback: Callback, cause: TransitionCause) {
+    self.callback = callback
+    self.cause = cause
+  }
 }
 
 /// Work handed to the app by a background launch, due by `deadline`: the app is killed then,
 /// or for a `BGTask`, its expiration handler runs then.
-struct BackgroundWork: Hashable {
-  let reason: BackgroundLaunchReason
-  let deadline: Instant
+public struct BackgroundWork: Hashable, Sendable {
+  public let reason: BackgroundLaunchReason
+  public let deadline: Instant
   /// When a `BGTask`'s expiration handler ran without completing it; the app dies
   /// `expirationGrace` later.
-  var expiredAt: Instant?
+  public var expiredAt: Instant?
+
+  public init(reason: BackgroundLaunchReason, deadline: Instant, expiredAt: Instant? = nil) {
+    self.reason = reason
+    self.deadline = deadline
+    self.expiredAt = expiredAt
+  }
 }
 
 /// One simulated app on a device: its configuration and everything its process holds.

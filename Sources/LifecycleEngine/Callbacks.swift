@@ -129,6 +129,33 @@ public struct Callback: Hashable, Sendable {
   /// The background task whose expiration handler this is.
   public var taskId: Int?
 
+  /// A callback that waits for the app's busy main thread: its `seq` and `time` are those of
+  /// its delivery, set then.
+  public init(
+    waitingFor app: AppName, method: CallbackMethod, aggregateNotification: UIKitNotification?,
+    state: AppState, sceneState: SceneState?, taskId: Int?
+  ) {
+    self.init(
+      seq: 0, time: .zero, app: app, method: method,
+      aggregateNotification: aggregateNotification, state: state, sceneState: sceneState,
+      taskId: taskId)
+  }
+
+  init(
+    seq: Int, time: Instant, app: AppName, method: CallbackMethod,
+    aggregateNotification: UIKitNotification?, state: AppState, sceneState: SceneState?,
+    taskId: Int?
+  ) {
+    self.seq = seq
+    self.time = time
+    self.app = app
+    self.method = method
+    self.aggregateNotification = aggregateNotification
+    self.state = state
+    self.sceneState = sceneState
+    self.taskId = taskId
+  }
+
   /// The scene it was delivered to: the app's one scene for a scene callback, nil for an
   /// app-delegate callback.
   public var scene: String? {

@@ -216,6 +216,12 @@ final class Device {
     ledger.add(other.ledger.bytes)
   }
 
+  /// Goes on recording after `seq`, from `counters` (a restored device, from its image's).
+  func continueRecording(after seq: Int, counters: DeviceCounters) {
+    nextSeq = seq + 1
+    self.counters = counters
+  }
+
   /// Changes whenever the journal grows.
   var version: DeviceVersion { DeviceVersion(incarnation: incarnation, seq: nextSeq - 1) }
 
@@ -381,8 +387,7 @@ final class Device {
       app.processDidExit()
       if appBeforeLock == app.name { appBeforeLock = nil }
     } else if old == .notRunning {
-      app.livePosition = liveApps.count
-      liveApps.append(app)
+      addToLiveApps(app)
       app.knowsProtectedDataAvailable = protectedDataAvailable  // a new process reads it
     }
     updateVictimOrder(of: app)
@@ -418,6 +423,11 @@ final class Device {
     liveApps.sorted { $0.name < $1.name }
   }
 
+  func addToLiveApps(_ app: App) {
+    app.livePosition = liveApps.count
+    liveApps.append(app)
+  }
+
   /// Takes `app` out of `liveApps` if it is there, moving the last one into its place.
   func removeFromLiveApps(_ app: App) {
     guard let position = app.livePosition else { return }
@@ -451,4 +461,11 @@ public struct DeviceCounters: Hashable, Sendable {
   public var callbacks = 0
   public var transitions = 0
   public var kills = 0
+
+  public init(events: Int = 0, callbacks: Int = 0, transitions: Int = 0, kills: Int = 0) {
+    self.events = events
+    self.callbacks = callbacks
+    self.transitions = transitions
+    self.kills = kills
+  }
 }

@@ -77,6 +77,16 @@ public final class Engine {
 
   public func createDevice(_ spec: DeviceSpec, now: Instant) throws(EngineError) -> DeviceSnapshot {
     advance(to: now)
+    let device = try makeDevice(spec, replacing: nil, now: now)
+    devices[spec.id] = device
+    return device.snapshot
+  }
+
+  /// A new device for `spec`, counted in the budget, in a slot of its own or in the one of the
+  /// `predecessor` it is to replace; not yet one of the devices.
+  private func makeDevice(_ spec: DeviceSpec, replacing predecessor: Device?, now: Instant)
+    throws(EngineError) -> Device
+  {
     let defaults = configuration.deviceDefaults
     let memoryLimit = spec.memoryLimitMB ?? defaults.memoryLimitMB
     let perAppLimit = spec.perAppLimitMB ?? defaults.perAppLimitMB
@@ -87,22 +97,58 @@ public final class Engine {
       issues.append(.megabytes(field, minimum: 1))
     }
     if !issues.isEmpty { throw .invalid(issues) }
-    if devices[spec.id] != nil { throw .deviceExists(spec.id) }
-    if devices.count >= configuration.limits.maxDevices {
-      throw .tooManyDevices(limit: configuration.limits.maxDevices)
+    if predecessor == nil {
+      if devices[spec.id] != nil { throw .deviceExists(spec.id) }
+      if devices.count >= configuration.limits.maxDevices {
+        throw .tooManyDevices(limit: configuration.limits.maxDevices)
+      }
     }
     try checkMemoryBudget()
     incarnations += 1
-    let device = slots.insert { slot in
+    let make = { [self] (slot: Int) in
       Device(
         id: spec.id, slot: slot, incarnation: incarnations, clockMode: spec.clock ?? defaults.clock,
         memoryLimitMB: memoryLimit, perAppLimitMB: perAppLimit,
         passcode: spec.passcode ?? defaults.passcode, configuration: configuration,
         ledger: MemoryLedger(within: ledger))
     }
-    devices[spec.id] = device
+    let device = predecessor.map { make($0.slot) } ?? slots.insert(make)
     if device.clockMode == .realtime { device.hostEpoch = now }
-    return device.snapshot
+    return device
+  }
+
+  /// Recreates the device `image` shows (`DeviceImage`), replacing the one with its id if
+  /// there is one, as a new incarnation. An image no device could be in is refused, field by
+  /// field, and changes nothing.
+  public func restore(_ image: DeviceImage, now: Instant) throws(EngineError)
+    -> (device: DeviceSnapshot, created: Bool)
+  {
+    advance(to: now)
+    let predecessor = devices[image.id]
+    let device = try makeDevice(
+      DeviceSpec(
+        id: image.id, clock: image.clock, memoryLimitMB: image.memoryLimitMB,
+        perAppLimitMB: image.perAppLimitMB, passcode: image.passcode),
+      replacing: predecessor, now: now)
+    let issues = device.restore(image, maxAppsPerDevice: configuration.limits.maxAppsPerDevice)
+    guard issues.isEmpty else {
+      device.ledger.add(-device.ledger.bytes)
+      if predecessor == nil { slots.remove(device.slot) }
+      throw .invalid(issues)
+    }
+    device.hostEpoch = device.hostEpoch.map { $0 - (image.now - .zero) }
+    if let predecessor {
+      replace(predecessor, with: device)
+    } else {
+      devices[image.id] = device
+      updateRealtimeDeadline(of: device)
+    }
+    return (device.snapshot, predecessor == nil)
+  }
+
+  /// The whole device at `now`, as plain values.
+  public func image(of device: String, now: Instant) throws(EngineError) -> DeviceImage {
+    try withDevice(device, now: now) { $0.image }
   }
 
   public func removeDevice(_ id: String, now: Instant) throws(EngineError) {
@@ -203,23 +249,7 @@ public final class Engine {
     -> AppSnapshot
   {
     try withDevice(device, now: now) { device throws(EngineError) in
-      var issues: [ValidationIssue] = []
-      if !Validation.isValidName(spec.name) { issues.append(.name("name")) }
-      if !(0...Validation.maxMemoryMB).contains(spec.memoryMB) {
-        issues.append(.megabytes("memoryMB", minimum: 0))
-      }
-      if let background = spec.backgroundMemoryMB,
-        !(0...Validation.maxMemoryMB).contains(background)
-      {
-        issues.append(.megabytes("backgroundMemoryMB", minimum: 0))
-      }
-      let duration = spec.behavior.didEnterBackgroundDuration
-      if duration < .zero || duration > .seconds(Validation.maxBehaviorSeconds) {
-        issues.append(
-          ValidationIssue(
-            field: "behavior.didEnterBackgroundSeconds",
-            message: "must be 0 to \(Validation.maxBehaviorSeconds)"))
-      }
+      let issues = spec.issues()
       if !issues.isEmpty { throw .invalid(issues) }
       if device.apps[AppName(spec.name)!] != nil {
         throw .appExists(device: device.id, app: spec.name)
@@ -358,12 +388,16 @@ public final class Engine {
       }
       return mode == .atomic ? copy : nil
     }
-    if let successor {
-      ledger.add(-devices[id]!.ledger.bytes)
-      devices[id] = successor
-      slots.replace(successor.slot, with: successor)
-      updateRealtimeDeadline(of: successor)
-    }
+    if let successor { replace(devices[id]!, with: successor) }
+  }
+
+  /// Puts `successor` in the place of `device`, which it was made to replace.
+  private func replace(_ device: Device, with successor: Device) {
+    ledger.add(-device.ledger.bytes)
+    devices[device.id] = successor
+    slots.replace(successor.slot, with: successor)
+    realtimeDeadlines.remove(successor.slot)  // the successor's clock may be manual
+    updateRealtimeDeadline(of: successor)
   }
 
   /// Fires a realtime device's deadlines due by `now` (host time); also between the events of
@@ -434,6 +468,28 @@ public struct JournalPage: Hashable, Sendable {
 public struct JetsamPage: Hashable, Sendable {
   public var records: [JetsamRecord]
   public var dropped: Int
+}
+
+extension AppSpec {
+  /// What is wrong with the spec, field by field; `prefix` says where it is in a request.
+  func issues(at prefix: String = "") -> [ValidationIssue] {
+    var issues: [ValidationIssue] = []
+    if !Validation.isValidName(name) { issues.append(.name(prefix + "name")) }
+    if !(0...Validation.maxMemoryMB).contains(memoryMB) {
+      issues.append(.megabytes(prefix + "memoryMB", minimum: 0))
+    }
+    if let backgroundMemoryMB, !(0...Validation.maxMemoryMB).contains(backgroundMemoryMB) {
+      issues.append(.megabytes(prefix + "backgroundMemoryMB", minimum: 0))
+    }
+    let duration = behavior.didEnterBackgroundDuration
+    if duration < .zero || duration > .seconds(Validation.maxBehaviorSeconds) {
+      issues.append(
+        ValidationIssue(
+          field: prefix + "behavior.didEnterBackgroundSeconds",
+          message: "must be 0 to \(Validation.maxBehaviorSeconds)"))
+    }
+    return issues
+  }
 }
 
 extension ValidationIssue {

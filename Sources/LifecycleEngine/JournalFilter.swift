@@ -48,4 +48,21 @@ extension TransitionCause {
       TransitionCause.suspension, .watchdog, .backgroundTaskExpiration, .backgroundWorkTimeout,
       .jetsam(.vmPageshortage), .fileLockAtSuspension,
     ].map(\.name)
+
+  /// The cause called `name` (one of `names`); a jetsam cause also needs its reason.
+  public init?(name: String, jetsamReason: JetsamReason? = nil) {
+    if let type = EventType(rawValue: name) {
+      self = .event(type)
+      return
+    }
+    switch (name, jetsamReason) {
+    case ("suspension", _): self = .suspension
+    case ("watchdog", _): self = .watchdog
+    case ("backgroundTaskExpiration", _): self = .backgroundTaskExpiration
+    case ("backgroundWorkTimeout", _): self = .backgroundWorkTimeout
+    case ("jetsam", let reason?): self = .jetsam(reason)
+    case ("fileLockAtSuspension", _): self = .fileLockAtSuspension
+    default: return nil
+    }
+  }
 }

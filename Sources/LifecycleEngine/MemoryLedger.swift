@@ -37,7 +37,7 @@ func textBytes(_ text: String?) -> Int {
 }
 
 extension BackgroundTask: RetainedSize {
-  var retainedBytes: Int { MemoryLayout<Self>.stride + textBytes(name) }
+  public var retainedBytes: Int { MemoryLayout<Self>.stride + textBytes(name) }
 }
 
 extension JournalEntry: RetainedSize {

@@ -535,7 +535,7 @@ func everyPathTemplateRoutes(method: String, path: String, expected: String) {
 /// 405 lists exactly the methods the table declares for the template, HEAD with GET.
 @Test(arguments: [
   ("PUT", "/v1/devices", "405 /v1/devices allows GET,POST,HEAD"),
-  ("POST", "/v1/devices/d1", "405 /v1/devices/{device} allows GET,DELETE,HEAD"),
+  ("POST", "/v1/devices/d1", "405 /v1/devices/{device} allows GET,PUT,DELETE,HEAD"),
   ("GET", "/v1/devices/d1/events", "405 /v1/devices/{device}/events allows POST"),
   ("DELETE", "/health", "405 /health allows GET,HEAD"),
   ("GET", "/__admin/reset", "405 /__admin/reset allows POST"),

@@ -141,6 +141,31 @@ import Testing
     #expect(try engine.app("notes", on: "default", now: .milliseconds(2500)).state == .notRunning)
   }
 
+  /// A refused image leaves no trace: no device, no slot, nothing counted in the budget.
+  @Test func aRefusedImageChangesNothing() throws {
+    let sim = Simulator()
+    sim.add("mail")
+    try sim.post(.launch(), to: "mail")
+    var image = try sim.engine.image(of: "d", now: .zero)
+    image.foregroundApp = nil
+    let before = (sim.engine.retainedBytes, sim.engine.deviceCount, sim.snapshot)
+    for id in ["d", "other"] {
+      image.id = id
+      #expect(
+        engineError { _ = try sim.engine.restore(image, now: .zero) }
+          == .invalid([
+            ValidationIssue(
+              field: "foregroundApp",
+              message: "must name the app in the foreground, the one there is or none")
+          ]))
+    }
+    #expect((sim.engine.retainedBytes, sim.engine.deviceCount, sim.snapshot) == before)
+    image.foregroundApp = "mail"
+    let (device, created) = try sim.engine.restore(image, now: .zero)
+    #expect(created && device.id == "other" && device.foregroundApp == "mail")
+    #expect(sim.engine.retainedBytes > before.0)
+  }
+
   @Test func readingARealtimeDeviceCatchesUpWithoutAnExplicitAdvance() throws {
     let engine = Engine(now: .zero)
     _ = try engine.createApp(AppSpec(name: "mail"), on: "default", now: .zero)

@@ -73,6 +73,26 @@ struct SplitMix64: RandomNumberGenerator {
     #expect(walk.sim.journal.count > 1_000)
   }
 
+  /// A walk whose device is replaced at every step by the one its image restores goes on
+  /// exactly as the walk that keeps its device: same outcomes, same image.
+  @Test(arguments: seeds)
+  func aRestoredImageGoesOnAsTheOriginalDevice(seed: UInt64) throws {
+    let original = RandomWalk(seed: seed)
+    let restored = RandomWalk(seed: seed)
+    for step in 0..<Self.steps {
+      original.step()
+      restored.step()
+      let image = restored.image
+      let (device, created) = try restored.sim.engine.restore(image, now: .zero)
+      #expect(!created && device.journalEntries == 0)
+      #expect(restored.image == image, "step \(step): the restored device differs")
+      #expect(original.image == image, "step \(step): the walks parted")
+      #expect(original.lastOutcome == restored.lastOutcome, "step \(step)")
+      if restored.image != image || original.image != image { return }
+    }
+    #expect(original.sim.engine.retainedBytes > restored.sim.engine.retainedBytes)
+  }
+
   /// Walks that copy the device at every event: shorter, as each copy costs its journal.
   static let copyingSteps = 1_500
 
@@ -138,7 +158,10 @@ final class RandomWalk {
   }
 
   /// What the last step did, if it did anything.
-  private var lastOutcome: EventOutcome?
+  private(set) var lastOutcome: EventOutcome?
+
+  /// The device as plain values.
+  var image: DeviceImage { try! sim.engine.image(of: sim.device, now: .zero) }
 
   /// Posts a random event and checks that the transition table predicted the answer.
   private func postAppEvent() -> EventOutcome? {

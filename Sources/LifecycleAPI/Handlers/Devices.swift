@@ -23,6 +23,31 @@ extension LifecycleAPI {
     return json(200) { $0.device(device) }
   }
 
+  /// The whole device as one document (`SnapshotFormat`), with its journal if asked.
+  func showSnapshot(_ request: borrowing RouteRequest) throws -> APIResponse {
+    let withJournal = try request.query.boolean("journal") ?? false
+    let image = try engine.image(of: request.device, now: request.now)
+    let journal = withJournal ? try engine.journal(of: request.device, now: request.now) : nil
+    return json(200) { $0.snapshot(image, journal: journal) }
+  }
+
+  /// The device a snapshot shows: created (201), or replacing the device with its id (200).
+  func putDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
+    let image = try SnapshotFormat.image(try request.jsonBody())
+    guard image.id == request.device else {
+      throw Problem.validation("device.id", "must be the path's device, '\(request.device)'")
+    }
+    if request.request.ifMatch != nil, engine.lastVersion(of: request.device) == nil {
+      throw Problem(
+        kind: .preconditionFailed,
+        detail: "If-Match names a version of device '\(request.device)', which does not exist")
+    }
+    try checkPrecondition(request)
+    let (device, isNew) = try engine.restore(image, now: request.now)
+    guard isNew else { return json(200) { $0.device(device) } }
+    return created(at: "/v1/devices/\(device.id)") { $0.device(device) }
+  }
+
   func removeDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
     try checkPrecondition(request)
     try engine.removeDevice(request.device, now: request.now)

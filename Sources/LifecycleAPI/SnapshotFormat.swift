@@ -1,0 +1,310 @@
+import JSONCore
+import LifecycleEngine
+
+/// The snapshot document (`openapi.yaml`, `DeviceSnapshotDocument`): a `DeviceImage` as JSON,
+/// written by `GET /v1/devices/{device}/snapshot` and read back by `PUT /v1/devices/{device}`.
+///
+/// Every member is written, `null` when it has no value; reading is as strict as any request
+/// body (types, ranges, names, no unknown member), and a member left out reads as `null`.
+/// The engine then checks that a device could be in the state it describes.
+enum SnapshotFormat {
+  static let format = "lifecycled-device-snapshot"
+  static let version = 1
+  /// The longest device clock a snapshot may show, in seconds: ten years of advances.
+  static let maxSeconds = Validation.maxAdvanceSeconds
+  /// The largest `seq` or counter a snapshot may hold: far from overflow.
+  static let maxCount = 1 << 52
+  /// The most elements an array of a snapshot may hold (the engine's limits are lower; this
+  /// bounds the work of reading one before they are checked).
+  static let maxElements = 100_000
+
+  // MARK: Reading
+
+  static func image(_ body: JSONDocument) throws(Problem) -> DeviceImage {
+    var fields = Fields(body)
+    fields.nullIsAbsent = true
+    if fields.string("format", required: true, maxBytes: 64).map({ $0 != format }) == true {
+      fields.reject("format", "must be \(format)")
+    }
+    if fields.integer("version", in: 0...Int.max, required: true).map({ $0 != version }) == true {
+      fields.reject("version", "must be \(version), the version this server reads")
+    }
+    var spec: DeviceSpec?
+    if var device = fields.object("device", required: true) {
+      spec = DeviceSpec(
+        id: device.string("id", required: true, maxBytes: Validation.maxNameBytes) ?? "",
+        clock: device.choice("clock", required: true),
+        memoryLimitMB: device.integer(
+          "memoryLimitMB", in: 1...Validation.maxMemoryMB, required: true),
+        perAppLimitMB: device.integer(
+          "perAppLimitMB", in: 1...Validation.maxMemoryMB, required: true),
+        passcode: device.bool("passcode") ?? false)
+      device.checkUnknownMembers()
+      fields.merge(device)
+    }
+    let now = fields.instant("now", required: true) ?? .zero
+    let seq = fields.integer("seq", in: 0...maxCount, required: true) ?? 0
+    let poweredOn = fields.bool("poweredOn") ?? true
+    let locked = fields.bool("locked") ?? false
+    let protectedDataAvailable = fields.bool("protectedDataAvailable") ?? true
+    let protectedDataLocksAt = fields.instant("protectedDataLocksAt")
+    let foregroundApp = fields.appName("foregroundApp")
+    let appBeforeLock = fields.appName("appBeforeLock")
+    let underPressure = fields.bool("memoryPressure") ?? false
+    let graceEndsAt = fields.instant("warningGraceEndsAt")
+    var counters = DeviceCounters()
+    if var details = fields.object("counters") {
+      counters = DeviceCounters(
+        events: details.integer("events", in: 0...maxCount) ?? 0,
+        callbacks: details.integer("callbacks", in: 0...maxCount) ?? 0,
+        transitions: details.integer("transitions", in: 0...maxCount) ?? 0,
+        kills: details.integer("kills", in: 0...maxCount) ?? 0)
+      details.checkUnknownMembers()
+      fields.merge(details)
+    }
+    let apps = fields.array("apps", maxCount: maxElements, required: true, app)
+    fields.refuse(
+      "journal",
+      "is not restored: a restored device starts a new journal after seq; take the snapshot "
+        + "without ?journal=true")
+    // Every member read so far is valid, or the problem is thrown here.
+    if let problem = fields.problem() { throw problem }
+    guard let spec, let clock = spec.clock, let memoryLimitMB = spec.memoryLimitMB,
+      let perAppLimitMB = spec.perAppLimitMB
+    else { preconditionFailure("a snapshot read without a problem has its device") }
+    return DeviceImage(
+      id: spec.id, clock: clock, memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB,
+      passcode: spec.passcode ?? false, now: now, seq: seq,
+      poweredOn: poweredOn, locked: locked, protectedDataAvailable: protectedDataAvailable,
+      protectedDataLocksAt: protectedDataLocksAt, foregroundApp: foregroundApp,
+      appBeforeLock: appBeforeLock, underPressure: underPressure,
+      pressureGraceEndsAt: graceEndsAt, counters: counters, apps: apps ?? [])
+  }
+
+  private static func app(_ fields: inout Fields) -> AppImage? {
+    let spec = Decode.app(&fields)
+    let name = AppName(spec.name) ?? "-"
+    var process: ProcessImage?
+    if var details = fields.object("process") {
+      process = Self.process(of: name, &details)
+      details.checkUnknownMembers()
+      fields.merge(details)
+    }
+    return AppImage(
+      spec: spec, launches: fields.integer("launches", in: 0...maxCount) ?? 0,
+      kills: fields.integer("kills", in: 0...maxCount) ?? 0,
+      lastUsed: fields.instant("lastUsed") ?? .zero,
+      nextTaskID: fields.integer("nextTaskId", in: 1...maxCount) ?? 1,
+      backgroundLaunchBlocked: fields.bool("backgroundLaunchBlocked") ?? false,
+      restorationStateSaved: fields.bool("restorationStateSaved") ?? false,
+      hasSceneSession: fields.bool("hasSceneSession") ?? false,
+      discardedSceneSessionPending: fields.bool("discardedSceneSessionPending") ?? false,
+      process: process)
+  }
+
+  private static func process(of app: AppName, _ fields: inout Fields) -> ProcessImage {
+    var inactiveCause: InactiveCause?
+    if let cause = fields.string("inactiveCause", maxBytes: 32) {
+      if cause == "switcher" {
+        inactiveCause = .switcher
+      } else if let source = InterruptionSource(rawValue: cause) {
+        inactiveCause = .interruption(source)
+      } else {
+        fields.reject(
+          "inactiveCause",
+          "must be switcher or an interruption source: "
+            + InterruptionSource.allCases.map(\.rawValue).joined(separator: ", "))
+      }
+    }
+    var work: BackgroundWork?
+    if var details = fields.object("backgroundWork") {
+      if let reason = details.choice("reason", BackgroundLaunchReason.self, required: true),
+        let deadline = details.instant("deadline", required: true)
+      {
+        work = BackgroundWork(
+          reason: reason, deadline: deadline, expiredAt: details.instant("expiredAt"))
+      }
+      details.checkUnknownMembers()
+      fields.merge(details)
+    }
+    return ProcessImage(
+      state: fields.choice("state", required: true) ?? .notRunning,
+      sceneState: fields.choice("sceneState") ?? .unattached, inactiveCause: inactiveCause,
+      memoryMB: fields.integer("memoryMB", in: 0...Validation.maxMemoryMB, required: true) ?? 0,
+      backgroundMemoryMB: fields.integer(
+        "backgroundMemoryMB", in: 0...Validation.maxMemoryMB, required: true) ?? 0,
+      backgroundSince: fields.instant("backgroundSince"), busyUntil: fields.instant("busyUntil"),
+      watchdogKillAt: fields.instant("watchdogKillAt"),
+      waitingCallbacks: fields.array(
+        "waitingCallbacks", maxCount: maxElements
+      ) { waitingCallback(of: app, &$0) } ?? [],
+      tasks: fields.array("backgroundTasks", maxCount: maxElements) { task in
+        guard let id = task.integer("id", in: 1...maxCount, required: true) else { return nil }
+        return BackgroundTask(
+          id: id, name: task.string("name", maxBytes: Validation.maxTaskNameBytes),
+          expiredAt: task.instant("expiredAt"))
+      } ?? [],
+      backgroundWork: work,
+      activities: BackgroundActivity.allCases.filter(
+        (fields.choices("activities", BackgroundActivity.self) ?? []).contains),
+      significantTimeChangePending: fields.bool("significantTimeChangePending") ?? false,
+      protectedDataAvailable: fields.bool("protectedDataAvailable") ?? true,
+      suspendAt: fields.instant("suspendAt"))
+  }
+
+  private static func waitingCallback(of app: AppName, _ fields: inout Fields) -> WaitingCallback? {
+    let method = fields.choice("method", CallbackMethod.self, required: true)
+    let state = fields.choice("state", AppState.self, required: true)
+    let aggregate = fields.choice("notification", UIKitNotification.self)
+    let sceneState = fields.choice("sceneState", SceneState.self)
+    let taskId = fields.integer("taskId", in: 1...maxCount)
+    let name = fields.string("cause", required: true, maxBytes: 64)
+    let reason = fields.choice("jetsamReason", JetsamReason.self)
+    guard let method, let state, let name else { return nil }
+    guard let cause = TransitionCause(name: name, jetsamReason: reason) else {
+      fields.reject("cause", "must be a transition cause (jetsam with its jetsamReason)")
+      return nil
+    }
+    return WaitingCallback(
+      callback: Callback(
+        waitingFor: app, method: method, aggregateNotification: aggregate, state: state,
+        sceneState: sceneState, taskId: taskId),
+      cause: cause)
+  }
+}
+
+extension Fields {
+  /// A device time in seconds, to the millisecond.
+  mutating func instant(_ key: StaticString, required: Bool = false) -> Instant? {
+    seconds(key, max: SnapshotFormat.maxSeconds, required: required).map { .zero + $0 }
+  }
+
+  /// An app's name.
+  mutating func appName(_ key: StaticString) -> AppName? {
+    guard let text = string(key, maxBytes: Validation.maxNameBytes) else { return nil }
+    guard Validation.isValidName(text), let name = AppName(text) else {
+      reject(key, "must match \(Validation.namePattern)")
+      return nil
+    }
+    return name
+  }
+}
+
+// MARK: Writing
+
+extension JSONWriter {
+  /// A device's snapshot document; with its journal if given (for reading: a restore refuses
+  /// it).
+  mutating func snapshot(_ image: DeviceImage, journal: JournalPage?) {
+    object { w in
+      w.member("format", SnapshotFormat.format)
+      w.member("version", SnapshotFormat.version)
+      w.key("device")
+      w.object { w in
+        w.member("id", image.id)
+        w.member("clock", image.clock)
+        w.member("memoryLimitMB", image.memoryLimitMB)
+        w.member("perAppLimitMB", image.perAppLimitMB)
+        w.member("passcode", image.passcode)
+      }
+      w.member("now", time: image.now)
+      w.member("seq", image.seq)
+      w.member("poweredOn", image.poweredOn)
+      w.member("locked", image.locked)
+      w.member("protectedDataAvailable", image.protectedDataAvailable)
+      w.member("protectedDataLocksAt", time: image.protectedDataLocksAt)
+      w.member("foregroundApp", image.foregroundApp)
+      w.member("appBeforeLock", image.appBeforeLock)
+      w.member("memoryPressure", image.underPressure)
+      w.member("warningGraceEndsAt", time: image.pressureGraceEndsAt)
+      w.key("counters")
+      w.object { w in
+        w.member("events", image.counters.events)
+        w.member("callbacks", image.counters.callbacks)
+        w.member("transitions", image.counters.transitions)
+        w.member("kills", image.counters.kills)
+      }
+      w.key("apps")
+      w.array(image.apps) { $0.appImage($1) }
+      if let journal {
+        w.key("journal")
+        w.object { w in
+          w.key("entries")
+          w.array(journal.entries) { $0.journalEntry($1) }
+          w.member("dropped", journal.dropped)
+        }
+      }
+    }
+  }
+
+  private mutating func appImage(_ app: AppImage) {
+    object { w in
+      w.member("name", app.spec.name)
+      w.member("lifecycle", app.spec.lifecycle)
+      w.member("memoryMB", app.spec.memoryMB)
+      w.member("backgroundMemoryMB", app.spec.backgroundMemoryMB ?? app.spec.memoryMB)
+      w.member("backgroundModes", BackgroundMode.allCases.filter(app.spec.backgroundModes.contains))
+      w.key("behavior")
+      w.behavior(app.spec.behavior)
+      w.member("launches", app.launches)
+      w.member("kills", app.kills)
+      w.member("lastUsed", time: app.lastUsed)
+      w.member("nextTaskId", app.nextTaskID)
+      w.member("backgroundLaunchBlocked", app.backgroundLaunchBlocked)
+      w.member("restorationStateSaved", app.restorationStateSaved)
+      w.member("hasSceneSession", app.hasSceneSession)
+      w.member("discardedSceneSessionPending", app.discardedSceneSessionPending)
+      w.key("process")
+      guard let process = app.process else { return w.null() }
+      w.object { w in
+        w.member("state", process.state)
+        w.member("sceneState", app.spec.lifecycle == .scene ? process.sceneState : nil)
+        switch process.inactiveCause {
+        case .switcher: w.member("inactiveCause", "switcher")
+        case .interruption(let source): w.member("inactiveCause", source)
+        case nil: w.member("inactiveCause", nil as String?)
+        }
+        w.member("memoryMB", process.memoryMB)
+        w.member("backgroundMemoryMB", process.backgroundMemoryMB)
+        w.member("backgroundSince", time: process.backgroundSince)
+        w.member("busyUntil", time: process.busyUntil)
+        w.member("watchdogKillAt", time: process.watchdogKillAt)
+        w.key("waitingCallbacks")
+        w.array(process.waitingCallbacks) { w, waiting in
+          w.object { w in
+            w.member("method", waiting.callback.method)
+            w.member("notification", waiting.callback.aggregateNotification)
+            w.member("state", waiting.callback.state)
+            w.member("sceneState", waiting.callback.sceneState)
+            w.key("taskId")
+            if let taskId = waiting.callback.taskId { w.integer(taskId) } else { w.null() }
+            w.member("cause", waiting.cause.name)
+            if case .jetsam(let reason) = waiting.cause { w.member("jetsamReason", reason) }
+          }
+        }
+        w.key("backgroundTasks")
+        w.array(process.tasks) { w, task in
+          w.object { w in
+            w.member("id", task.id)
+            w.member("name", task.name)
+            w.member("expiredAt", time: task.expiredAt)
+          }
+        }
+        w.key("backgroundWork")
+        if let work = process.backgroundWork {
+          w.object { w in
+            w.member("reason", work.reason)
+            w.member("deadline", time: work.deadline)
+            w.member("expiredAt", time: work.expiredAt)
+          }
+        } else {
+          w.null()
+        }
+        w.member("activities", process.activities)
+        w.member("significantTimeChangePending", process.significantTimeChangePending)
+        w.member("protectedDataAvailable", process.protectedDataAvailable)
+        w.member("suspendAt", time: process.suspendAt)
+      }
+    }
+  }
+}

@@ -1,0 +1,392 @@
+/// Everything a device is, as plain values: what `Engine.image(of:now:)` reads and
+/// `Engine.restore(_:now:)` recreates, so that the restored device answers every later event
+/// exactly as the original would.
+///
+/// Not in it: the journal and the jetsam log, which a restored device starts afresh (its
+/// journal numbered after `seq`), and what follows from the rest (memory use, jetsam order,
+/// deadlines other than a pending suspension).
+public struct DeviceImage: Hashable, Sendable {
+  public var id: String
+  public var clock: ClockMode
+  public var memoryLimitMB: Int
+  public var perAppLimitMB: Int
+  public var passcode: Bool
+  public var now: Instant
+  /// The journal's last `seq`.
+  public var seq: Int
+  public var poweredOn: Bool
+  public var locked: Bool
+  public var protectedDataAvailable: Bool
+  public var protectedDataLocksAt: Instant?
+  public var foregroundApp: AppName?
+  /// The app in the foreground when the device locked.
+  public var appBeforeLock: AppName?
+  /// A memory pressure episode is under way, its warning sent.
+  public var underPressure: Bool
+  public var pressureGraceEndsAt: Instant?
+  public var counters: DeviceCounters
+  /// In name order.
+  public var apps: [AppImage]
+
+  public init(
+    id: String, clock: ClockMode, memoryLimitMB: Int, perAppLimitMB: Int, passcode: Bool,
+    now: Instant, seq: Int, poweredOn: Bool, locked: Bool, protectedDataAvailable: Bool,
+    protectedDataLocksAt: Instant?, foregroundApp: AppName?, appBeforeLock: AppName?,
+    underPressure: Bool, pressureGraceEndsAt: Instant?, counters: DeviceCounters,
+    apps: [AppImage]
+  ) {
+    self.id = id
+    self.clock = clock
+    self.memoryLimitMB = memoryLimitMB
+    self.perAppLimitMB = perAppLimitMB
+    self.passcode = passcode
+    self.now = now
+    self.seq = seq
+    self.poweredOn = poweredOn
+    self.locked = locked
+    self.protectedDataAvailable = protectedDataAvailable
+    self.protectedDataLocksAt = protectedDataLocksAt
+    self.foregroundApp = foregroundApp
+    self.appBeforeLock = appBeforeLock
+    self.underPressure = underPressure
+    self.pressureGraceEndsAt = pressureGraceEndsAt
+    self.counters = counters
+    self.apps = apps
+  }
+}
+
+/// One app of a `DeviceImage`: its configuration, what outlives its processes, and its
+/// process if it has one.
+public struct AppImage: Hashable, Sendable {
+  public var spec: AppSpec
+  public var launches: Int
+  public var kills: Int
+  /// When the app last left the foreground (jetsam's least-recently-used order).
+  public var lastUsed: Instant
+  /// The next `beginBackgroundTask` id.
+  public var nextTaskID: Int
+  public var backgroundLaunchBlocked: Bool
+  public var restorationStateSaved: Bool
+  public var hasSceneSession: Bool
+  public var discardedSceneSessionPending: Bool
+  /// Nil when the app is not running.
+  public var process: ProcessImage?
+
+  public init(
+    spec: AppSpec, launches: Int, kills: Int, lastUsed: Instant, nextTaskID: Int,
+    backgroundLaunchBlocked: Bool, restorationStateSaved: Bool, hasSceneSession: Bool,
+    discardedSceneSessionPending: Bool, process: ProcessImage?
+  ) {
+    self.spec = spec
+    self.launches = launches
+    self.kills = kills
+    self.lastUsed = lastUsed
+    self.nextTaskID = nextTaskID
+    self.backgroundLaunchBlocked = backgroundLaunchBlocked
+    self.restorationStateSaved = restorationStateSaved
+    self.hasSceneSession = hasSceneSession
+    self.discardedSceneSessionPending = discardedSceneSessionPending
+    self.process = process
+  }
+}
+
+/// The process of a running or suspended app.
+public struct ProcessImage: Hashable, Sendable {
+  public var state: AppState
+  /// `unattached` for app-delegate apps.
+  public var sceneState: SceneState
+  public var inactiveCause: InactiveCause?
+  public var memoryMB: Int
+  public var backgroundMemoryMB: Int
+  public var backgroundSince: Instant?
+  public var busyUntil: Instant?
+  public var watchdogKillAt: Instant?
+  public var waitingCallbacks: [WaitingCallback]
+  public var tasks: [BackgroundTask]
+  public var backgroundWork: BackgroundWork?
+  /// In `BackgroundActivity.allCases` order.
+  public var activities: [BackgroundActivity]
+  public var significantTimeChangePending: Bool
+  /// Whether protected data is available as far as the process has been told.
+  public var protectedDataAvailable: Bool
+  public var suspendAt: Instant?
+
+  public init(
+    state: AppState, sceneState: SceneState, inactiveCause: InactiveCause?, memoryMB: Int,
+    backgroundMemoryMB: Int, backgroundSince: Instant?, busyUntil: Instant?,
+    watchdogKillAt: Instant?, waitingCallbacks: [WaitingCallback], tasks: [BackgroundTask],
+    backgroundWork: BackgroundWork?, activities: [BackgroundActivity],
+    significantTimeChangePending: Bool, protectedDataAvailable: Bool, suspendAt: Instant?
+  ) {
+    self.state = state
+    self.sceneState = sceneState
+    self.inactiveCause = inactiveCause
+    self.memoryMB = memoryMB
+    self.backgroundMemoryMB = backgroundMemoryMB
+    self.backgroundSince = backgroundSince
+    self.busyUntil = busyUntil
+    self.watchdogKillAt = watchdogKillAt
+    self.waitingCallbacks = waitingCallbacks
+    self.tasks = tasks
+    self.backgroundWork = backgroundWork
+    self.activities = activities
+    self.significantTimeChangePending = significantTimeChangePending
+    self.protectedDataAvailable = protectedDataAvailable
+    self.suspendAt = suspendAt
+  }
+}
+
+// MARK: Reading
+
+extension Device {
+  var image: DeviceImage {
+    DeviceImage(
+      id: id, clock: clockMode, memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB,
+      passcode: passcode, now: now, seq: version.seq, poweredOn: poweredOn, locked: locked,
+      protectedDataAvailable: protectedDataAvailable, protectedDataLocksAt: protectedDataLocksAt,
+      foregroundApp: foregroundApp, appBeforeLock: appBeforeLock, underPressure: underPressure,
+      pressureGraceEndsAt: pressureGraceEndsAt, counters: counters,
+      apps: apps.keys.sorted().map { apps[$0]!.image })
+  }
+}
+
+extension App {
+  var image: AppImage {
+    AppImage(
+      spec: AppSpec(
+        name: String(name), lifecycle: lifecycle, memoryMB: configuredMemoryMB,
+        backgroundMemoryMB: configuredBackgroundMemoryMB, backgroundModes: backgroundModes,
+        behavior: behavior),
+      launches: launches, kills: kills, lastUsed: lastUsed, nextTaskID: nextTaskID,
+      backgroundLaunchBlocked: backgroundLaunchBlocked,
+      restorationStateSaved: restorationStateSaved, hasSceneSession: hasSceneSession,
+      discardedSceneSessionPending: discardedSceneSessionPending,
+      process: state == .notRunning
+        ? nil
+        : ProcessImage(
+          state: state, sceneState: sceneState, inactiveCause: inactiveCause,
+          memoryMB: memoryMB, backgroundMemoryMB: backgroundMemoryMB,
+          backgroundSince: backgroundSince, busyUntil: busyUntil, watchdogKillAt: watchdogKillAt,
+          // A waiting callback's time is set on delivery; the one it was queued with is moot.
+          waitingCallbacks: waitingCallbacks.map {
+            var waiting = $0
+            waiting.callback.time = .zero
+            return waiting
+          },
+          tasks: tasks, backgroundWork: backgroundWork,
+          activities: BackgroundActivity.allCases.filter(activities.contains),
+          significantTimeChangePending: significantTimeChangePending,
+          protectedDataAvailable: knowsProtectedDataAvailable, suspendAt: deadlines.suspend))
+  }
+}
+
+// MARK: Restoring
+
+extension Device {
+  /// Makes this new, empty device the one `image` shows (its configuration already given to
+  /// `init`), then says what in the image no device could be in: an empty list means the
+  /// device is ready to use.
+  func restore(_ image: DeviceImage, maxAppsPerDevice: Int) -> [ValidationIssue] {
+    now = image.now
+    continueRecording(after: image.seq, counters: image.counters)
+    poweredOn = image.poweredOn
+    locked = image.locked
+    protectedDataAvailable = image.protectedDataAvailable
+    protectedDataLocksAt = image.protectedDataLocksAt
+    foregroundApp = image.foregroundApp
+    appBeforeLock = image.appBeforeLock
+    underPressure = image.underPressure
+    pressureGraceEndsAt = image.pressureGraceEndsAt
+    var issues = ImageIssues()
+    if image.apps.count > maxAppsPerDevice {
+      issues.add("apps", "must hold at most \(maxAppsPerDevice) apps")
+      return issues.list
+    }
+    for (index, appImage) in image.apps.enumerated() {
+      issues.at("apps[\(index)].") { issues in
+        let specIssues = appImage.spec.issues()
+        guard specIssues.isEmpty else { return issues.add(contentsOf: specIssues) }
+        guard let name = AppName(appImage.spec.name), apps[name] == nil else {
+          return issues.add("name", "names another app of the device")
+        }
+        restore(appImage, as: add(appImage.spec), issues: &issues)
+      }
+    }
+    checkDevice(&issues)
+    return issues.list
+  }
+
+  private func restore(_ image: AppImage, as app: App, issues: inout ImageIssues) {
+    app.launches = image.launches
+    app.kills = image.kills
+    app.lastUsed = image.lastUsed
+    app.nextTaskID = image.nextTaskID
+    app.backgroundLaunchBlocked = image.backgroundLaunchBlocked
+    app.restorationStateSaved = image.restorationStateSaved
+    app.hasSceneSession = image.hasSceneSession
+    app.discardedSceneSessionPending = image.discardedSceneSessionPending
+    issues.check(image.lastUsed <= now, "lastUsed", "must not be after the device's now")
+    issues.check(image.nextTaskID >= 1, "nextTaskId", "must be at least 1")
+    issues.check(
+      app.isScene || !image.hasSceneSession && !image.discardedSceneSessionPending,
+      "hasSceneSession", "is for scene apps only")
+    guard let process = image.process else { return }
+    issues.at("process.") { issues in
+      guard process.state != .notRunning else {
+        return issues.add("state", "must be a running or suspended state (no process otherwise)")
+      }
+      app.state = process.state
+      app.sceneState = process.sceneState
+      app.inactiveCause = process.inactiveCause
+      app.memoryMB = process.memoryMB
+      app.backgroundMemoryMB = process.backgroundMemoryMB
+      app.backgroundSince = process.backgroundSince
+      app.busyUntil = process.busyUntil
+      app.watchdogKillAt = process.watchdogKillAt
+      app.waitingCallbacks = process.waitingCallbacks
+      app.tasks = process.tasks
+      app.backgroundWork = process.backgroundWork
+      app.activities = Set(process.activities)
+      app.significantTimeChangePending = process.significantTimeChangePending
+      app.knowsProtectedDataAvailable = process.protectedDataAvailable
+      addToLiveApps(app)
+      usedMB += app.footprint
+      updateVictimOrder(of: app)
+      app.deadlines.suspend = process.suspendAt
+      reschedule(app)
+      check(app, process, &issues)
+    }
+  }
+
+  /// The rules a running or suspended process keeps, as the events and the scheduler leave it.
+  private func check(_ app: App, _ process: ProcessImage, _ issues: inout ImageIssues) {
+    let state = process.state
+    // A background launch runs a scene app without connecting its scene.
+    let sceneStates: [SceneState] =
+      !app.isScene
+      ? [.unattached]
+      : [SceneState(mirroring: state)] + (state.isForeground ? [] : [.unattached])
+    issues.check(
+      sceneStates.contains(process.sceneState), "sceneState",
+      "must be \(sceneStates.map(\.rawValue).joined(separator: " or ")) in state \(state)")
+    issues.check(
+      process.inactiveCause == nil || state == .inactive, "inactiveCause",
+      "is for an inactive app only")
+    issues.check(
+      app.footprint <= perAppLimitMB, "memoryMB",
+      "the footprint in state \(state) must be at most perAppLimitMB (\(perAppLimitMB))")
+    issues.check(
+      (process.backgroundSince != nil) == (state == .background), "backgroundSince",
+      "is given for a background app, and only for one")
+    issues.check(
+      process.backgroundSince.map { $0 <= now } ?? true, "backgroundSince",
+      "must not be after the device's now")
+    issues.check(
+      process.watchdogKillAt.map { $0 >= now && process.busyUntil != nil } ?? true,
+      "watchdogKillAt", "needs busyUntil, and must not be before the device's now")
+    issues.check(
+      process.waitingCallbacks.isEmpty || process.busyUntil.map { $0 >= now } == true,
+      "waitingCallbacks", "need a busyUntil not before the device's now")
+    issues.check(
+      process.waitingCallbacks.allSatisfy { $0.callback.app == app.name }, "waitingCallbacks",
+      "must be for the app itself")
+    issues.check(
+      process.tasks.isEmpty || state != .suspended, "backgroundTasks",
+      "are ended before an app is suspended")
+    issues.check(
+      process.tasks.count <= maxBackgroundTasksPerApp, "backgroundTasks",
+      "must hold at most \(maxBackgroundTasksPerApp) tasks")
+    issues.check(
+      Set(process.tasks.map(\.id)).count == process.tasks.count
+        && process.tasks.allSatisfy { (1..<app.nextTaskID).contains($0.id) },
+      "backgroundTasks", "need distinct ids from 1 to below nextTaskId")
+    issues.check(
+      process.tasks.allSatisfy { $0.expiredAt.map { $0 <= now && state == .background } ?? true },
+      "backgroundTasks", "expire in the background, not after the device's now")
+    if let work = process.backgroundWork {
+      issues.check(state == .background, "backgroundWork", "is for a background app only")
+      issues.check(
+        work.reason.completion != .none, "backgroundWork.reason",
+        "\(work.reason) hands the app no work to complete")
+      issues.check(
+        work.reason.requiredMode.map(app.backgroundModes.contains) ?? true,
+        "backgroundWork.reason", "needs the app's \(work.reason.requiredMode?.rawValue ?? "") mode")
+      issues.check(
+        work.expiredAt.map { $0 <= now && work.reason.completion == .taskExpiration } ?? true,
+        "backgroundWork.expiredAt", "is for a BGTask that expired, not after the device's now")
+    }
+    issues.check(
+      process.activities.isEmpty || state != .suspended, "activities",
+      "keep an app from being suspended")
+    issues.check(
+      process.activities.allSatisfy { app.backgroundModes.contains($0.requiredMode) },
+      "activities", "need the app's background mode for each")
+    issues.check(
+      !process.significantTimeChangePending || state == .suspended,
+      "significantTimeChangePending", "is for a suspended app only")
+    issues.check(
+      process.protectedDataAvailable == protectedDataAvailable || state == .suspended,
+      "protectedDataAvailable", "a process that runs knows the device's")
+    issues.check(
+      (process.suspendAt != nil) == app.isSuspendable, "suspendAt",
+      "is given for an idle background app, and only for one")
+    issues.check(
+      process.suspendAt.map { $0 >= now } ?? true, "suspendAt",
+      "must not be before the device's now")
+  }
+
+  /// The rules the device as a whole keeps.
+  private func checkDevice(_ issues: inout ImageIssues) {
+    let foreground = apps.values.filter { $0.state.isForeground }.map(\.name)
+    issues.check(
+      foreground == (foregroundApp.map { [$0] } ?? []), "foregroundApp",
+      "must name the app in the foreground, the one there is or none")
+    issues.check(!locked || foregroundApp == nil, "foregroundApp", "must be null while locked")
+    issues.check(
+      appBeforeLock.map { locked && apps[$0].map { $0.state != .notRunning } == true } ?? true,
+      "appBeforeLock", "must name an app with a process, while locked")
+    issues.check(
+      poweredOn || locked && liveApps.isEmpty, "poweredOn",
+      "a device that is off is locked and runs no app")
+    issues.check(
+      protectedDataAvailable || passcode && locked, "protectedDataAvailable",
+      "is false only on a locked device with a passcode")
+    issues.check(
+      protectedDataLocksAt.map { $0 >= now && passcode && locked && protectedDataAvailable }
+        ?? true,
+      "protectedDataLocksAt",
+      "is for a locked device with a passcode whose data is still available, not before now")
+    issues.check(
+      !isOverLimit || underPressure, "underPressure",
+      "must be true while the apps use more than memoryLimitMB")
+    issues.check(
+      pressureGraceEndsAt.map { $0 >= now && underPressure } ?? true, "pressureGraceEndsAt",
+      "is for a pressure episode, not before the device's now")
+  }
+}
+
+/// The issues found in an image, each named by its place.
+private struct ImageIssues {
+  private(set) var list: [ValidationIssue] = []
+  private var prefix = ""
+
+  mutating func add(_ field: String, _ message: String) {
+    list.append(ValidationIssue(field: prefix + field, message: message))
+  }
+
+  mutating func add(contentsOf issues: [ValidationIssue]) {
+    list += issues.map { ValidationIssue(field: prefix + $0.field, message: $0.message) }
+  }
+
+  mutating func check(_ holds: Bool, _ field: String, _ message: @autoclosure () -> String) {
+    if !holds { add(field, message()) }
+  }
+
+  /// Runs `body` with fields named under `place`.
+  mutating func at(_ place: String, _ body: (inout ImageIssues) -> Void) {
+    let outer = prefix
+    prefix += place
+    body(&self)
+    prefix = outer
+  }
+}

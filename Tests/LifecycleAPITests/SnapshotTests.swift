@@ -1,0 +1,182 @@
+import JSONCore
+import Testing
+
+/// `GET /v1/devices/{device}/snapshot` and `PUT /v1/devices/{device}`: a device saved as one
+/// document and recreated from it.
+@Suite struct SnapshotTests {
+  let api = APITests()
+
+  init() {
+    api.call("POST", "/v1/devices", #"{"id":"phone","passcode":true}"#)
+    for body in [
+      #"{"name":"mail"}"#,
+      #"{"name":"notes","lifecycle":"appDelegate","behavior":{"didEnterBackgroundSeconds":3}}"#,
+      #"{"name":"music","backgroundModes":["audio","fetch"],"memoryMB":300}"#,
+      #"{"name":"maps","backgroundModes":["location"]}"#,
+    ] {
+      api.call("POST", "/v1/devices/phone/apps", body)
+    }
+    let scenario: [(String, String)] = [
+      (
+        "mail",
+        #"[{"type":"launch"},{"type":"beginBackgroundTask","name":"upload"},{"type":"home"}]"#
+      ),
+      (
+        "music", #"[{"type":"launch"},{"type":"startActivity","activity":"audio"},{"type":"home"}]"#
+      ),
+      ("maps", #"[{"type":"launch"},{"type":"home"}]"#),
+      ("notes", #"[{"type":"launch"},{"type":"home"},{"type":"launch"}]"#),
+    ]
+    for (app, events) in scenario {
+      api.call("POST", "/v1/devices/phone/apps/\(app)/events", events)
+    }
+    api.call("POST", "/v1/devices/phone/clock/advance", #"{"seconds":2.5}"#)
+  }
+
+  private func snapshot(_ api: APITests, _ device: String = "phone") -> String {
+    let response = api.call("GET", "/v1/devices/\(device)/snapshot")
+    #expect(response.status == 200, "\(response.body)")
+    return response.body
+  }
+
+  @Test func aSnapshotShowsTheWholeDevice() {
+    let document = api.call("GET", "/v1/devices/phone/snapshot").json
+    #expect(document?["format"] == .string("lifecycled-device-snapshot"))
+    #expect(document?["version"] == .integer(1))
+    #expect(document?["now"] == .double(2.5))
+    #expect(document?["foregroundApp"] == .string("notes"))
+    guard case .array(let apps)? = document?["apps"] else {
+      Issue.record("no apps")
+      return
+    }
+    #expect(apps.map { $0["name"] } == ["mail", "maps", "music", "notes"].map(JSON.string))
+    let notes = apps[3]["process"]
+    #expect(notes?["state"] == .string("active"))
+    #expect(notes?["busyUntil"] == .double(3))
+    guard case .array(let waiting)? = notes?["waitingCallbacks"] else {
+      Issue.record("no waiting callbacks")
+      return
+    }
+    #expect(
+      waiting.map { $0["method"] }
+        == [
+          "applicationWillEnterForeground(_:)", "applicationDidBecomeActive(_:)",
+        ].map(JSON.string))
+    #expect(
+      api.call("GET", "/v1/devices/phone/snapshot").body.contains(
+        #""backgroundTasks":[{"id":1,"name":"upload","expiredAt":null}]"#))
+    #expect(apps[1]["process"]?["state"] == .string("suspended"))
+    #expect(apps[2]["process"]?["activities"] == .array([.string("audio")]))
+  }
+
+  @Test func aRestoredDeviceAnswersAsTheOriginal() {
+    let saved = snapshot(api)
+    let other = APITests()
+    let put = other.call("PUT", "/v1/devices/phone", saved)
+    #expect(put.status == 201, "\(put.body)")
+    #expect(put.headers["Location"] == "/v1/devices/phone")
+    #expect(snapshot(other) == saved)
+    for (target, body) in [
+      ("/v1/devices/phone/clock/advance", #"{"seconds":40}"#),
+      ("/v1/devices/phone/apps/music/events", #"{"type":"stopActivity","activity":"audio"}"#),
+      ("/v1/devices/phone/events", #"{"type":"lock"}"#),
+      ("/v1/devices/phone/clock/advance", #"{"seconds":12}"#),
+      ("/v1/devices/phone/events", #"{"type":"memoryWarning"}"#),
+      ("/v1/devices/phone/apps/maps/events", #"{"type":"launch"}"#),
+    ] {
+      let original = api.call("POST", target, body)
+      let restored = other.call("POST", target, body)
+      #expect(restored.status == original.status, "\(target) \(body)")
+      #expect(restored.body == original.body, "\(target) \(body)")
+    }
+    #expect(snapshot(other) == snapshot(api))
+  }
+
+  @Test func puttingASnapshotOverADeviceReplacesIt() {
+    let saved = snapshot(api)
+    api.call("POST", "/v1/devices/phone/reset")
+    let put = api.call("PUT", "/v1/devices/phone", saved)
+    #expect(put.status == 200)
+    #expect(put.json?["apps"] == .integer(4))
+    #expect(put.json?["counters"]?["journalEntries"] == .integer(0))
+    #expect(snapshot(api) == saved)
+    guard case .integer(let seq)? = api.call("GET", "/v1/devices/phone/snapshot").json?["seq"]
+    else {
+      Issue.record("no seq")
+      return
+    }
+    api.call("POST", "/v1/devices/phone/apps/maps/events", #"{"type":"launch"}"#)
+    #expect(
+      api.call("GET", "/v1/devices/phone/journal?limit=1").body.hasPrefix(
+        #"{"entries":[{"kind":"event","seq":\#(seq + 1),"#))
+  }
+
+  @Test func theJournalIsShownOnRequestAndNeverRestored() {
+    let withJournal = api.call("GET", "/v1/devices/phone/snapshot?journal=true")
+    #expect(withJournal.json?["journal"]?["dropped"] == .integer(0))
+    #expect(snapshot(api).contains(#""journal""#) == false)
+    let put = api.call("PUT", "/v1/devices/phone", withJournal.body)
+    #expect(put.status == 422)
+    #expect(put.body.contains(#""field":"journal""#))
+    let bad = api.call("GET", "/v1/devices/phone/snapshot?journal=yes")
+    #expect(bad.status == 422)
+  }
+
+  /// A snapshot edited into a state no device could be in is refused, each rule by its field,
+  /// and the device stays as it was.
+  @Test(arguments: [
+    (#""foregroundApp":"notes""#, #""foregroundApp":"mail""#, "foregroundApp"),
+    (#""format":"lifecycled-device-snapshot""#, #""format":"other""#, "format"),
+    (#""version":1"#, #""version":2"#, "version"),
+    (#""seq":"#, #""extra":1,"seq":"#, "extra"),
+    (#""locked":false"#, #""locked":true"#, "foregroundApp"),
+    (#""poweredOn":true"#, #""poweredOn":false"#, "poweredOn"),
+    (#""suspendAt":null"#, #""suspendAt":99"#, "apps[1].process.suspendAt"),
+    (#""state":"suspended""#, #""state":"notRunning""#, "apps[1].process.state"),
+    (#""name":"upload""#, #""name":7"#, "apps[0].process.backgroundTasks[0].name"),
+    (#""activities":["audio"]"#, #""activities":["location"]"#, "apps[2].process.activities"),
+    (#""name":"maps""#, #""name":"mail""#, "apps[1].name"),
+  ])
+  func anImpossibleSnapshotIsRefusedAndChangesNothing(
+    original: String, edited: String, field: String
+  ) {
+    let saved = snapshot(api)
+    #expect(saved.contains(original), "\(original)")
+    let response = api.call(
+      "PUT", "/v1/devices/phone", saved.replacingOccurrences(of: original, with: edited))
+    #expect(response.status == 422, "\(edited): \(response.body)")
+    #expect(response.body.contains(#"{"field":"\#(field)""#), "\(edited): \(response.body)")
+    #expect(snapshot(api) == saved)
+    #expect(api.call("GET", "/v1/devices").body.contains(#""id":"phone""#))
+  }
+
+  @Test func aSnapshotIsRestoredOnlyUnderItsOwnId() {
+    let saved = snapshot(api)
+    let response = api.call("PUT", "/v1/devices/tablet", saved)
+    #expect(response.status == 422)
+    #expect(response.body.contains(#"{"field":"device.id""#))
+    #expect(api.call("GET", "/v1/devices/tablet").status == 404)
+  }
+
+  @Test func ifMatchGuardsTheDeviceAPutReplaces() {
+    let saved = snapshot(api)
+    let current = api.call("GET", "/v1/devices/phone").headers["ETag"]!
+    #expect(api.call("PUT", "/v1/devices/phone", saved, ifMatch: #""1-1""#).status == 412)
+    #expect(api.call("PUT", "/v1/devices/phone", saved, ifMatch: current).status == 200)
+    let other = APITests()
+    #expect(other.call("PUT", "/v1/devices/phone", saved, ifMatch: "*").status == 412)
+    #expect(other.call("GET", "/v1/devices/phone").status == 404)
+  }
+
+  @Test func aRealtimeDeviceGoesOnFromItsSnapshotsClock() {
+    let realtime = APITests { $0.deviceDefaults.clock = .realtime }
+    realtime.call("POST", "/v1/apps", #"{"name":"mail"}"#)
+    realtime.call("POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
+    let saved = realtime.call("GET", "/v1/devices/default/snapshot", now: .seconds(1)).body
+    let put = realtime.call("PUT", "/v1/devices/default", saved, now: .seconds(100))
+    #expect(put.status == 200)
+    #expect(put.json?["now"] == .double(1))
+    let app = realtime.call("GET", "/v1/apps/mail", now: .seconds(102))
+    #expect(app.json?["state"] == .string("suspended"))
+  }
+}
