@@ -272,14 +272,19 @@ struct Fields {
 enum Decode {
   static func device(_ body: JSONDocument) throws(Problem) -> DeviceSpec {
     var fields = Fields(body)
-    let spec = DeviceSpec(
+    let spec = device(&fields)
+    if let problem = fields.problem() { throw problem }
+    return spec
+  }
+
+  /// A device's configuration, read from its object's fields (a body, or a fixture's device).
+  static func device(_ fields: inout Fields) -> DeviceSpec {
+    DeviceSpec(
       id: fields.string("id", required: true, maxBytes: Validation.maxNameBytes) ?? "",
       clock: fields.choice("clock"),
       memoryLimitMB: fields.integer("memoryLimitMB", in: 1...Validation.maxMemoryMB),
       perAppLimitMB: fields.integer("perAppLimitMB", in: 1...Validation.maxMemoryMB),
       passcode: fields.bool("passcode"))
-    if let problem = fields.problem() { throw problem }
-    return spec
   }
 
   static func app(_ body: JSONDocument) throws(Problem) -> AppSpec {

@@ -25,12 +25,31 @@ public final class LifecycleAPI {
   @exclusivity(unchecked)  // one thread; see Engine
   private var idempotency = IdempotencyStore()
 
-  public init(engine: Engine, version: String, now: Instant, access: AccessPolicy = AccessPolicy())
-  {
+  /// The devices the engine starts with and `/__admin/reset` returns to.
+  let fixtures: Fixtures?
+
+  /// An API on `engine`, to which it adds the `fixtures` (checked against its configuration).
+  public init(
+    engine: Engine, version: String, now: Instant, access: AccessPolicy = AccessPolicy(),
+    fixtures: Fixtures? = nil
+  ) {
     self.engine = engine
     self.version = version
     startedAt = now
     self.access = access
+    precondition(
+      fixtures.map { $0.configuration == engine.configuration } ?? true,
+      "fixtures are checked against the configuration of the engine they are loaded into")
+    self.fixtures = fixtures
+    loadFixtures(now: now)
+  }
+
+  /// Creates the fixtures' devices, replacing any with their ids.
+  func loadFixtures(now: Instant) {
+    for device in fixtures?.devices ?? [] {
+      // `Fixtures.init` restored each into an engine configured as this one.
+      _ = try! engine.restore(device, now: now)
+    }
   }
 
   /// Fires every deadline of the realtime devices due by `now` (the server's timer calls it).

@@ -22,6 +22,14 @@ enum SnapshotFormat {
 
   static func image(_ body: JSONDocument) throws(Problem) -> DeviceImage {
     var fields = Fields(body)
+    let image = Self.image(&fields)
+    if let problem = fields.problem() { throw problem }
+    return image!
+  }
+
+  /// The image a snapshot's fields show; nil, with the issues in `fields`, if they are not a
+  /// valid snapshot (members left unread are for the caller to check).
+  static func image(_ fields: inout Fields) -> DeviceImage? {
     fields.nullIsAbsent = true
     if fields.string("format", required: true, maxBytes: 64).map({ $0 != format }) == true {
       fields.reject("format", "must be \(format)")
@@ -67,11 +75,9 @@ enum SnapshotFormat {
       "journal",
       "is not restored: a restored device starts a new journal after seq; take the snapshot "
         + "without ?journal=true")
-    // Every member read so far is valid, or the problem is thrown here.
-    if let problem = fields.problem() { throw problem }
-    guard let spec, let clock = spec.clock, let memoryLimitMB = spec.memoryLimitMB,
-      let perAppLimitMB = spec.perAppLimitMB
-    else { preconditionFailure("a snapshot read without a problem has its device") }
+    guard fields.issues.count == 0, let spec, let clock = spec.clock,
+      let memoryLimitMB = spec.memoryLimitMB, let perAppLimitMB = spec.perAppLimitMB
+    else { return nil }
     return DeviceImage(
       id: spec.id, clock: clock, memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB,
       passcode: spec.passcode ?? false, now: now, seq: seq,

@@ -55,6 +55,27 @@ public struct DeviceImage: Hashable, Sendable {
   }
 }
 
+extension DeviceImage {
+  /// The device `Engine.createDevice` makes for `spec` (its unset fields from `defaults`),
+  /// with `apps` as `Engine.createApp` adds them: not running, the clock at zero.
+  public init(declaring spec: DeviceSpec, apps: [AppSpec], defaults: DeviceDefaults) {
+    self.init(
+      id: spec.id, clock: spec.clock ?? defaults.clock,
+      memoryLimitMB: spec.memoryLimitMB ?? defaults.memoryLimitMB,
+      perAppLimitMB: spec.perAppLimitMB ?? defaults.perAppLimitMB,
+      passcode: spec.passcode ?? defaults.passcode, now: .zero, seq: 0, poweredOn: true,
+      locked: false, protectedDataAvailable: true, protectedDataLocksAt: nil, foregroundApp: nil,
+      appBeforeLock: nil, underPressure: false, pressureGraceEndsAt: nil,
+      counters: DeviceCounters(),
+      apps: apps.map {
+        AppImage(
+          spec: $0, launches: 0, kills: 0, lastUsed: .zero, nextTaskID: 1,
+          backgroundLaunchBlocked: false, restorationStateSaved: false, hasSceneSession: false,
+          discardedSceneSessionPending: false, process: nil)
+      })
+  }
+}
+
 /// One app of a `DeviceImage`: its configuration, what outlives its processes, and its
 /// process if it has one.
 public struct AppImage: Hashable, Sendable {

@@ -17,11 +17,14 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
   private var heap = HeapTrimmer()
 
   /// - Parameter now: the loop clock when the service starts, in milliseconds.
-  init(configuration: EngineConfiguration, access: AccessPolicy, now: UInt64, logger: Logger) {
+  init(
+    configuration: EngineConfiguration, access: AccessPolicy, fixtures: Fixtures?, now: UInt64,
+    logger: Logger
+  ) {
     let start = Instant(milliseconds: Int64(now))
     api = LifecycleAPI(
       engine: Engine(configuration: configuration, now: start), version: Version.current,
-      now: start, access: access)
+      now: start, access: access, fixtures: fixtures)
     api.onKill = { device, transition in
       var metadata: Logger.Metadata = [
         "device": "\(device)", "app": "\(transition.app)", "cause": "\(transition.cause.name)",

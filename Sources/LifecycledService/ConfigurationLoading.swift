@@ -1,4 +1,6 @@
 import Configuration
+import LifecycleAPI
+import LifecycleEngine
 import SystemPackage
 
 extension ServiceConfiguration {
@@ -35,7 +37,39 @@ extension ServiceConfiguration {
     let reader = ConfigReader(providers: providers)
     var configuration = ServiceConfiguration()
     for setting in Setting.all { try setting.apply(reader, &configuration) }
+    if let path = configuration.fixturesFile {
+      configuration.fixtures = try fixtures(at: path, engine: configuration.engine)
+    }
     return configuration
+  }
+
+  /// The fixture file at `path`, checked against the engine's configuration: a file that
+  /// cannot be read or holds a device that cannot be made stops the start (exit 2), naming the
+  /// place in it.
+  private static func fixtures(at path: String, engine: EngineConfiguration)
+    throws(ConfigurationError) -> Fixtures
+  {
+    let bytes: [UInt8]
+    do {
+      let file = try FileDescriptor.open(FilePath(path), .readOnly)
+      bytes = try file.closeAfter {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while case let count = try chunk.withUnsafeMutableBytes({ try file.read(into: $0) }),
+          count > 0
+        {
+          bytes += chunk[..<count]
+        }
+        return bytes
+      }
+    } catch {
+      throw ConfigurationError(key: "fixtures", message: "cannot read '\(path)': \(error)")
+    }
+    do {
+      return try Fixtures(json: bytes, configuration: engine)
+    } catch {
+      throw ConfigurationError(key: "fixtures", message: "'\(path)': \(error)")
+    }
   }
 
   /// The configuration as a JSON object, one key a line, in the order of `Setting.all`: the

@@ -13,6 +13,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
   public var access = AccessPolicy()
   public var logLevel = Logger.Level.info
   public var logFormat = LogFormat.text
+  /// The file the devices to start with come from (`Fixtures`).
+  public var fixturesFile: String?
+  /// The devices read from `fixturesFile` when the configuration was loaded.
+  public var fixtures: Fixtures?
 
   public init() {}
 }
@@ -138,6 +142,10 @@ struct Setting {
         \.access.authToken),
       logLevel(),
       choice("logFormat", "log lines as text or json", \.logFormat),
+      file(
+        "fixtures",
+        "JSON file of devices (snapshots or declarations) to start with and reset to",
+        \.fixturesFile),
       choice(
         "deviceClock", "clock of new devices and of the default device: manual or realtime",
         \.engine.deviceDefaults.clock),
@@ -256,10 +264,25 @@ struct Setting {
   private static func secret(
     _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, String?>
   ) -> Setting {
+    optionalText(key, summary, path, expected: "a non-empty string") { _ in "\"(set)\"" }
+  }
+
+  /// A file's path, or none.
+  private static func file(
+    _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, String?>
+  ) -> Setting {
+    optionalText(key, summary, path, expected: "a file's path") { "\"\($0)\"" }
+  }
+
+  /// A non-empty string or none (`null`), printed by `render` when set.
+  private static func optionalText(
+    _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, String?>,
+    expected: String, render: @escaping (String) -> String
+  ) -> Setting {
     func convert(_ value: String) -> String?? { value.isEmpty ? nil : .some(value) }
     return make(
-      key, summary, path, expected: "a non-empty string", read: { $0.string(forKey: $1) },
-      convert: convert, render: { $0 == nil ? "null" : "\"(set)\"" })
+      key, summary, path, expected: expected, read: { $0.string(forKey: $1) },
+      convert: convert, render: { $0.map(render) ?? "null" })
   }
 
   private static func integer(

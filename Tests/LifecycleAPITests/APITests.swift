@@ -11,13 +11,17 @@ import Testing
 
   init() { self.init { _ in } }
 
-  /// An API on an engine whose configuration `configure` changes.
-  init(_ configure: (inout EngineConfiguration) -> Void) {
+  /// An API on an engine whose configuration `configure` changes, with the fixtures of the
+  /// file `fixtures` if given.
+  init(fixtures: String? = nil, _ configure: (inout EngineConfiguration) -> Void) {
     var configuration = EngineConfiguration()
     configuration.deviceDefaults.clock = .manual
     configure(&configuration)
     api = LifecycleAPI(
-      engine: Engine(configuration: configuration, now: .zero), version: "9.9.9", now: .zero)
+      engine: Engine(configuration: configuration, now: .zero), version: "9.9.9", now: .zero,
+      fixtures: try! fixtures.map {
+        try Fixtures(json: Array($0.utf8), configuration: configuration)
+      })
   }
 
   @discardableResult

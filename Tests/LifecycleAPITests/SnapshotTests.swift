@@ -150,6 +150,21 @@ import Testing
     #expect(api.call("GET", "/v1/devices").body.contains(#""id":"phone""#))
   }
 
+  /// Fixtures of snapshots and declarations are there from the start, and a reset brings
+  /// them back as they were.
+  @Test func fixturesComeBackOnReset() {
+    let saved = snapshot(api)
+    let fixtures = #"{"devices":[\#(saved),{"id":"default","apps":[{"name":"notes"}]}]}"#
+    let fresh = APITests(fixtures: fixtures) { _ in }
+    #expect(snapshot(fresh) == saved)
+    #expect(fresh.call("GET", "/v1/apps/notes").status == 200)
+    fresh.call("POST", "/v1/devices/phone/events", #"{"type":"lock"}"#)
+    fresh.call("DELETE", "/v1/apps/notes")
+    #expect(fresh.call("POST", "/__admin/reset").status == 204)
+    #expect(snapshot(fresh) == saved)
+    #expect(fresh.call("GET", "/v1/apps/notes").status == 200)
+  }
+
   @Test func aSnapshotIsRestoredOnlyUnderItsOwnId() {
     let saved = snapshot(api)
     let response = api.call("PUT", "/v1/devices/tablet", saved)

@@ -137,6 +137,45 @@ import Testing
     }
   }
 
+  @Test func fixturesAreReadWithTheConfiguration() async throws {
+    let fixtures = try file(
+      #"{"devices":[{"id":"phone","passcode":true,"apps":[{"name":"mail"}]},{"id":"default"}]}"#)
+    let configuration = try await ServiceConfiguration.load(
+      arguments: ["--fixtures", fixtures], environment: [:])
+    #expect(configuration.fixturesFile == fixtures)
+    #expect(configuration.fixtures?.devices.map(\.id) == ["phone", "default"])
+    #expect(configuration.fixtures?.devices.first?.passcode == true)
+    #expect(configuration.fixtures?.devices.first?.apps.map(\.spec.name) == ["mail"])
+  }
+
+  /// Each way a fixture file can be wrong, named by its place in the file.
+  @Test(arguments: [
+    (#"{"devices":[{"id":"a"},{"id":"a"}]}"#, "devices[1].id names another device of the file"),
+    (#"{"devices":[{"id":"a","color":"red"}]}"#, "devices[0].color is not a known field"),
+    (
+      #"{"devices":[{"id":"a","apps":[{"name":"m","memoryMB":-1}]}]}"#,
+      "devices[0].apps[0].memoryMB must be an integer from 0 to 1048576"
+    ),
+    (#"{"device":[]}"#, "devices is required"),
+    (#"{"devices":["#, "is not JSON: the body ends where a value should be at byte 12"),
+    (
+      #"{"devices":[{"format":"lifecycled-device-snapshot","version":1,"device":{"id":"p","#
+        + #""clock":"manual","memoryLimitMB":100,"perAppLimitMB":100},"now":0,"seq":0,"#
+        + #""foregroundApp":"m","apps":[{"name":"m"}]}]}"#,
+      "devices[0].foregroundApp must name the app in the foreground, the one there is or none"
+    ),
+  ])
+  func aBadFixtureFileIsRefusedNamingThePlace(json: String, message: String) async throws {
+    let path = try file(json)
+    do {
+      _ = try await ServiceConfiguration.load(arguments: ["--fixtures", path], environment: [:])
+      Issue.record("accepted \(json)")
+    } catch {
+      #expect(error.key == "fixtures")
+      #expect(error.message == "'\(path)': \(message)", "\(json)")
+    }
+  }
+
   @Test func wronglyTypedFileValueIsRefused() async throws {
     let path = try file(#"{"port": "eighty"}"#)
     do {

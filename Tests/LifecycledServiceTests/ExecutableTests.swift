@@ -273,6 +273,34 @@ import Testing
     )
   }
 
+  /// The binary starts with the fixtures' devices and returns to them on reset; a bad file
+  /// stops it with one line naming the place.
+  @Test func fixturesAreThereFromTheStartAndAfterAReset() throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("fixtures-\(UUID().uuidString).json").path
+    try #"{"devices":[{"id":"phone","apps":[{"name":"mail"}]}]}"#.write(
+      toFile: path, atomically: true, encoding: .utf8)
+    let service = try RunningService(["--port", "0", "--fixtures", path])
+    let base = "http://127.0.0.1:\(service.port)"
+    #expect(try curl("\(base)/readyz").hasPrefix("200 "))
+    #expect(try curl("\(base)/v1/devices/phone/apps/mail").hasPrefix("200 "))
+    #expect(try curl("\(base)/v1/devices/phone/apps", post: #"{"name":"notes"}"#).hasPrefix("201 "))
+    #expect(try curl("\(base)/__admin/reset", post: "").hasPrefix("204 "))
+    #expect(try curl("\(base)/v1/devices/phone/apps/notes").hasPrefix("404 "))
+    #expect(try curl("\(base)/v1/devices/phone/apps/mail").hasPrefix("200 "))
+    service.signal(SIGTERM)
+    #expect(service.waitForExit() == 0)
+
+    try #"{"devices":[{"id":"phone","apps":[{"name":"mail"},{"name":"-x"}]}]}"#.write(
+      toFile: path, atomically: true, encoding: .utf8)
+    let bad = try run([], environment: ["LIFECYCLED_FIXTURES": path])
+    #expect(bad.status == 2)
+    #expect(
+      bad.errors
+        == "lifecycled: configuration key 'fixtures' (LIFECYCLED_FIXTURES, --fixtures): "
+        + "'\(path)': devices[0].apps[1].name must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$\n")
+  }
+
   @Test func portInUseExits1() throws {
     let service = try RunningService(["--port", "0"])
     let second = try run(["--port", String(service.port)])

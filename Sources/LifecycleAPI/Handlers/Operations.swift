@@ -40,6 +40,7 @@ extension LifecycleAPI {
 
   func reset(_ request: borrowing RouteRequest) -> APIResponse {
     engine.reset(now: request.now)
+    loadFixtures(now: request.now)
     return .noContent
   }
 }

@@ -1,0 +1,80 @@
+import JSONCore
+public import LifecycleEngine
+
+/// The devices a server starts with, and returns to on `/__admin/reset` (the `fixtures`
+/// configuration key): a JSON file `{"devices": [...]}` whose entries are device snapshots
+/// (`SnapshotFormat`) or declarations, a device's fields as `POST /v1/devices` takes them
+/// with its apps as `POST .../apps` takes them: `{"id": "phone", "apps": [{"name": "mail"}]}`.
+/// A declared `default` device replaces the built-in one.
+public struct Fixtures: Hashable, Sendable {
+  public let devices: [DeviceImage]
+  /// The configuration the devices were checked against: the engine's they are loaded into.
+  let configuration: EngineConfiguration
+
+  /// The most devices a fixture file declares: bounded by `maxDevices` as well.
+  static let maxDevices = 100_000
+
+  /// Reads a fixture file's bytes and checks that every device can be created as the engine
+  /// is configured; the error names the place of the first problem, such as
+  /// `devices[1].apps[0].name`.
+  public init(json: [UInt8], configuration: EngineConfiguration) throws(FixtureError) {
+    let document: JSONDocument
+    do {
+      document = try JSONDocument.parse(json)
+    } catch {
+      throw FixtureError(place: "", message: "is not JSON: \(error.description)")
+    }
+    var fields = Fields(document)
+    let devices =
+      fields.array("devices", maxCount: Self.maxDevices, required: true) { device in
+        Self.device(&device, defaults: configuration.deviceDefaults)
+      } ?? []
+    fields.checkUnknownMembers()
+    if let first = fields.issues.listed.first {
+      throw FixtureError(place: first.field, message: first.message)
+    }
+    let engine = Engine(configuration: configuration, now: .zero)
+    var ids: Set<String> = []
+    for (index, device) in devices.enumerated() {
+      guard ids.insert(device.id).inserted else {
+        throw FixtureError(
+          place: "devices[\(index)].id", message: "names another device of the file")
+      }
+      do {
+        _ = try engine.restore(device, now: .zero)
+      } catch .invalid(let issues) where !issues.isEmpty {
+        throw FixtureError(
+          place: "devices[\(index)].\(issues[0].field)", message: issues[0].message)
+      } catch {
+        throw FixtureError(place: "devices[\(index)]", message: Problem(error).detail)
+      }
+    }
+    self.devices = devices
+    self.configuration = configuration
+  }
+
+  /// A snapshot (it has a `format`) or a declaration.
+  private static func device(_ fields: inout Fields, defaults: DeviceDefaults) -> DeviceImage? {
+    fields.nullIsAbsent = true
+    if fields.string("format", maxBytes: 64) != nil { return SnapshotFormat.image(&fields) }
+    let spec = Decode.device(&fields)
+    let apps = fields.array("apps", maxCount: SnapshotFormat.maxElements) { app in
+      Decode.app(&app)
+    }
+    return DeviceImage(declaring: spec, apps: apps ?? [], defaults: defaults)
+  }
+}
+
+/// What is wrong with a fixture file, and where.
+public struct FixtureError: Error, Hashable, CustomStringConvertible {
+  /// Where in the file, such as `devices[1].apps[0].name`; empty for the whole file.
+  public var place: String
+  public var message: String
+
+  init(place: String, message: String) {
+    self.place = place
+    self.message = message
+  }
+
+  public var description: String { place.isEmpty ? message : "\(place) \(message)" }
+}
