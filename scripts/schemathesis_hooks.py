@@ -1,5 +1,10 @@
 """schemathesis hooks for scripts/schemathesis.
 
+A long poll (`timeout` with `waitFor`, `wait` on the journal) may rightly hold its answer for
+up to 300 s; every valid wait is cut to 50 ms here so that the run does not sit through them
+(invalid ones are left for the negative checks). The waiting itself is tested in
+Tests/LifecycleAPITests/WaitTests.swift and over sockets in the live tests.
+
 A client gives each logical request a fresh Idempotency-Key. schemathesis draws keys from a
 small space and would send one key with different requests, which lifecycled rightly refuses
 (422 idempotency-key-reused, tested in Tests/LifecycleAPITests/IdempotencyTests.swift): every
@@ -15,8 +20,20 @@ _WELL_FORMED = re.compile(r'^("[\x21\x23-\x7E]{1,255}"|[\x21\x23-\x7E]{1,255})$'
 _serial = itertools.count()
 
 
+def _is_valid_wait(value):
+    try:
+        return 0 <= float(value) <= 300
+    except (TypeError, ValueError):
+        return False
+
+
 @schemathesis.hook
 def before_call(ctx, case, **kwargs):
+    if case.query and "waitFor" in case.query and "timeout" not in case.query:
+        case.query["timeout"] = "0.05"  # not the default 30 s
+    for name in ("timeout", "wait"):
+        if case.query and _is_valid_wait(case.query.get(name)):
+            case.query[name] = "0.05"
     key = (case.headers or {}).get("Idempotency-Key")
     if key is not None and _WELL_FORMED.match(key):
         case.headers["Idempotency-Key"] = f"schemathesis-{next(_serial)}"

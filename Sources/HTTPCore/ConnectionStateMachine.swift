@@ -89,6 +89,8 @@ public struct ConnectionStateMachine {
   private var requestsStarted = 0
   private var peerHasClosed = false
   private var quiescing = false
+  /// The responder answers the dispatched request later (`responseDeferred`).
+  private var awaitsLateResponse = false
 
   public init(configuration: ConnectionConfiguration = ConnectionConfiguration(), now: UInt64) {
     self.configuration = configuration
@@ -111,10 +113,21 @@ public struct ConnectionStateMachine {
     Array(bytes).withUnsafeBufferPointer { received($0, now: now) }
   }
 
-  /// The peer sent EOF: requests already received are still answered, then the connection closes.
+  /// The peer sent EOF: requests already received are still answered, then the connection
+  /// closes; a request whose answer is deferred is abandoned, and the connection closes now.
   public mutating func peerClosed() {
     peerHasClosed = true
     if case .lingering = phase { close() }
+    if awaitsLateResponse { close() }
+  }
+
+  /// The responder will answer the dispatched request later (a long poll): meanwhile the
+  /// shell keeps reading, to notice the peer leave (`peerClosed`), and nothing times out.
+  public mutating func responseDeferred() {
+    guard case .dispatched = phase else {
+      preconditionFailure("a deferred response without a dispatched request")
+    }
+    awaitsLateResponse = true
   }
 
   /// The responder's answer to the request last dispatched.
@@ -122,6 +135,7 @@ public struct ConnectionStateMachine {
     guard case .dispatched(let keepAlive, let minorVersion, let isHead) = phase else {
       preconditionFailure("responded without a dispatched request")
     }
+    awaitsLateResponse = false
     let keepOpen = keepAlive && !quiescing
     phase = .writing(since: now.milliseconds, closeAfter: !keepOpen)
     pending = .write(
@@ -222,12 +236,16 @@ public struct ConnectionStateMachine {
     }
   }
 
-  /// Whether the shell should read: only between responses, and not past the buffer limit.
+  /// Whether the shell should read: between responses and while a response is deferred, and
+  /// not past the buffer limit.
   public var wantsToRead: Bool {
     switch phase {
     case .reading: !peerHasClosed && parser.bufferedByteCount < configuration.maxBufferedBytes
+    case .dispatched:
+      awaitsLateResponse && !peerHasClosed
+        && parser.bufferedByteCount < configuration.maxBufferedBytes
     case .lingering: true
-    case .dispatched, .writing, .closed: false
+    case .writing, .closed: false
     }
   }
 

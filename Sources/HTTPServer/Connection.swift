@@ -26,6 +26,8 @@ final class Connection {
   private var armedDeadline: UInt64?
   /// The handles are being closed: libuv calls nothing of ours but the close callbacks.
   private var isClosing = false
+  /// The request the responder answers later, its exchange and when it began.
+  private var deferred: (exchange: UInt64, request: HTTPRequest, started: UInt64)?
   private var openHandles = 2
   /// Where the connection comes from, for the per-address limit.
   var peer: PeerAddress?
@@ -97,6 +99,11 @@ final class Connection {
     guard !isClosing else { return }
     isClosing = true
     server.connectionIsClosing(self)
+    if let (exchange, _, _) = deferred {
+      deferred = nil
+      server.deferredExchanges[exchange] = nil
+      server.responder.abandoned(exchange: exchange)
+    }
     uv_close(cuv_handle(tcp)) { handle in Connection.from(handle).handleClosed() }
     uv_close(cuv_handle(timer)) { handle in Connection.from(handle).handleClosed() }
   }
@@ -126,15 +133,39 @@ final class Connection {
 
   private func respond(to request: HTTPRequest, at now: Moment) {
     let started = server.requestLog == nil ? 0 : uv_hrtime()
+    let exchange = server.newExchange()
     let response = server.responder.respond(
-      to: request, context: RequestContext(isDraining: server.isDraining, now: now.milliseconds))
+      to: request,
+      context: RequestContext(
+        isDraining: server.isDraining, now: now.milliseconds, exchange: exchange))
+    if let response {
+      answer(request, with: response, startedAt: started)
+    } else {
+      deferred = (exchange, request, started)
+      server.deferredExchanges[exchange] = self
+      machine.responseDeferred()
+    }
+    server.armClientTimers()
+    server.deliverLateResponses()
+  }
+
+  /// Sends the answer to the request the responder deferred, as it comes.
+  func answerLate(_ response: HTTPResponse) {
+    guard let (_, request, started) = deferred, !isClosing else { return }
+    deferred = nil
+    answer(request, with: response, startedAt: started)
+    drive()
+  }
+
+  private func answer(
+    _ request: HTTPRequest, with response: HTTPResponse, startedAt started: UInt64
+  ) {
     server.requestLog?.requestAnswered(
       request, status: response.status, microseconds: (uv_hrtime() - started) / 1000)
     // The responder took time of its own: the write, the keep-alive allowance and the next
     // pipelined request's head count from now, not from when the request's bytes arrived.
     uv_update_time(server.loop)
     machine.responded(response, at: server.moment)
-    server.armClientTimers()
   }
 
   /// Writes `bytes`, head and body in one call; true if they all went out at once, false if

@@ -38,6 +38,10 @@ public final class HTTPServer: @unchecked Sendable {
   /// Those of the connections the server may close to make room, in the order it would.
   @exclusivity(unchecked)  // the loop thread alone
   var idleConnections = IdleConnections()
+  /// The connections whose request the responder answers later, by exchange.
+  @exclusivity(unchecked)  // the loop thread alone
+  var deferredExchanges: [UInt64: Connection] = [:]
+  private var exchanges: UInt64 = 0
   private var acceptPending = false
   private var state = State.idle
   private var dateSecond = -1
@@ -90,7 +94,7 @@ public final class HTTPServer: @unchecked Sendable {
     uv_tcp_init(loop, listener)
     uv_async_init(loop, wakeup) { handle in HTTPServer.from(handle).beginShutdown(signal: nil) }
     uv_timer_init(loop, graceTimer)
-    for timer in clientTimers { timer.initialize(on: loop) }
+    for timer in clientTimers { timer.initialize(on: loop, server: self) }
     for handle in [cuv_handle(listener), cuv_handle(wakeup), cuv_handle(graceTimer)] {
       handle?.pointee.data = context
     }
@@ -173,6 +177,22 @@ public final class HTTPServer: @unchecked Sendable {
     return true
   }
 
+  // MARK: Deferred responses
+
+  /// A number for the next request: the key of its answer if the responder defers it.
+  func newExchange() -> UInt64 {
+    exchanges += 1
+    return exchanges
+  }
+
+  /// Sends the responder's answers to deferred requests, in its order, to the connections
+  /// still waiting for them.
+  func deliverLateResponses() {
+    for late in responder.takeLateResponses() {
+      deferredExchanges.removeValue(forKey: late.exchange)?.answerLate(late.response)
+    }
+  }
+
   // MARK: Timer clients
 
   /// Arms each client's timer to its next deadline if that moved; called after every
@@ -187,6 +207,8 @@ public final class HTTPServer: @unchecked Sendable {
     let client: any HTTPTimerClient
     let handle = UnsafeMutablePointer<uv_timer_t>.allocate(capacity: 1)
     private var armedDeadline: UInt64?
+    /// The server outlives its timers.
+    private unowned(unsafe) var server: HTTPServer!
 
     init(_ client: any HTTPTimerClient) {
       self.client = client
@@ -195,7 +217,8 @@ public final class HTTPServer: @unchecked Sendable {
     deinit { handle.deallocate() }
 
     /// The server holds its client timers as long as their handles are open.
-    func initialize(on loop: UnsafeMutablePointer<uv_loop_t>) {
+    func initialize(on loop: UnsafeMutablePointer<uv_loop_t>, server: HTTPServer) {
+      self.server = server
       uv_timer_init(loop, handle)
       handle.pointee.data = Unmanaged.passUnretained(self).toOpaque()
     }
@@ -216,6 +239,7 @@ public final class HTTPServer: @unchecked Sendable {
           timer.armedDeadline = nil
           timer.client.timerFired(now: uv_now(handle!.pointee.loop))
           timer.arm()
+          timer.server.deliverLateResponses()
         }, deadline > now ? deadline - now : 0, 0)
     }
   }
@@ -304,6 +328,8 @@ public final class HTTPServer: @unchecked Sendable {
         graceTimer, { timer in HTTPServer.from(timer).graceExpired() }, configuration.shutdownGrace,
         0)
       for connection in connections.values { connection.quiesce() }
+      responder.serverIsDraining()
+      deliverLateResponses()
       if connections.isEmpty { finishShutdown() }
     case .draining:
       guard let number else { return }

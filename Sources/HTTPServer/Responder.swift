@@ -2,8 +2,36 @@ public import HTTPCore
 
 /// Answers requests. The server calls it on its loop thread, one request at a time, and knows
 /// nothing of what the responses mean.
+///
+/// A responder may answer a request later (a long poll): `respond` returns nil, and the answer
+/// comes out of `takeLateResponses`, which the server calls after every response, every timer
+/// firing and every abandoned request. Until then the connection waits, holding no thread.
 public protocol HTTPResponder: AnyObject {
-  func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse
+  /// The response to `request`, or nil to answer it later under `context.exchange`.
+  func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse?
+  /// The answers to deferred requests that are ready, in the order to send them.
+  func takeLateResponses() -> [LateResponse]
+  /// The client of a deferred request closed its connection: no answer is wanted.
+  func abandoned(exchange: UInt64)
+  /// The server is shutting down: every deferred request must be answered now.
+  func serverIsDraining()
+}
+
+extension HTTPResponder {
+  public func takeLateResponses() -> [LateResponse] { [] }
+  public func abandoned(exchange: UInt64) {}
+  public func serverIsDraining() {}
+}
+
+/// The answer to a request the responder deferred.
+public struct LateResponse: Sendable {
+  public var exchange: UInt64
+  public var response: HTTPResponse
+
+  public init(exchange: UInt64, response: HTTPResponse) {
+    self.exchange = exchange
+    self.response = response
+  }
 }
 
 /// Work the application wants run at times of its choosing, such as the simulator's
@@ -28,10 +56,13 @@ public struct RequestContext: Sendable {
   public var isDraining: Bool
   /// The loop's monotonic clock, in milliseconds.
   public var now: UInt64
+  /// The request's number on this server, under which a deferred answer comes back.
+  public var exchange: UInt64
 
-  public init(isDraining: Bool, now: UInt64) {
+  public init(isDraining: Bool, now: UInt64, exchange: UInt64 = 0) {
     self.isDraining = isDraining
     self.now = now
+    self.exchange = exchange
   }
 }
 

@@ -52,15 +52,40 @@ public final class LifecycleAPI {
     }
   }
 
-  /// Fires every deadline of the realtime devices due by `now` (the server's timer calls it).
+  /// Requests waiting for something to happen.
+  @exclusivity(unchecked)  // one thread; see Engine
+  var waits = Waits()
+
+  /// Fires every deadline of the realtime devices due by `now`, and answers the waits that
+  /// then hold or time out (the server's timer calls it).
   public func fireDeadlines(now: Instant) {
     for activity in engine.advance(to: now) {
       record(activity.outcome, device: activity.device)
     }
+    waits.check(self, now: now)
   }
 
-  /// When `fireDeadlines` is next due, on the host clock.
-  public var nextDeadline: Instant? { engine.nextDeadline }
+  /// When `fireDeadlines` is next due, on the host clock: a realtime deadline or a wait's
+  /// timeout.
+  public var nextDeadline: Instant? {
+    guard let timeout = waits.nextTimeout else { return engine.nextDeadline }
+    return min(engine.nextDeadline ?? timeout, timeout)
+  }
+
+  /// The answers to requests that waited, by exchange, in the order to send them.
+  public func takeLateResponses() -> [(exchange: UInt64, response: APIResponse)] {
+    waits.takeReady()
+  }
+
+  /// The client of a waiting request left.
+  public func abandonWait(exchange: UInt64) {
+    waits.abandon(exchange)
+  }
+
+  /// Answers every waiting request now, with the current view (the server shuts down).
+  public func endWaits(now: Instant) {
+    waits.check(self, now: now, ending: true)
+  }
 
   /// Counts what an outcome did, and reports its kills.
   func record(_ outcome: EventOutcome, device: String) {
@@ -71,10 +96,12 @@ public final class LifecycleAPI {
     }
   }
 
-  /// Answers one request at host time `now`.
+  /// Answers one request at host time `now`; nil if it waits (`Waits`), to be answered by
+  /// `takeLateResponses`.
   public func handle(_ request: consuming APIRequest, now: Instant, isDraining: Bool = false)
-    -> APIResponse
+    -> APIResponse?
   {
+    defer { waits.check(self, now: now) }
     var response: APIResponse
     var template: String?
     do {
@@ -97,7 +124,7 @@ public final class LifecycleAPI {
         } catch {
           response = Self.response(to: error)  // a refusal is kept for a retry too
         }
-        if route.isDeviceScoped, (200..<300).contains(response.status),
+        if route.isDeviceScoped, (200..<300).contains(response.status), !response.isDeferred,
           let version = engine.lastVersion(of: device)
         {
           response.entityTag = Self.entityTag(version)
@@ -115,6 +142,7 @@ public final class LifecycleAPI {
     } catch {
       response = Self.response(to: error)
     }
+    if response.isDeferred { return nil }
     metrics.count(request: template ?? "unmatched", status: response.status)
     return response
   }
@@ -122,7 +150,7 @@ public final class LifecycleAPI {
 
 extension LifecycleAPI {
   /// The problem document that answers what a handler or a check threw.
-  private static func response(to error: any Error) -> APIResponse {
+  static func response(to error: any Error) -> APIResponse {
     switch error {
     case let problem as Problem: problem.response
     case let error as EngineError: Problem(error).response

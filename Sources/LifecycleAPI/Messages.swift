@@ -20,12 +20,16 @@ public struct APIRequest: Sendable {
   public var ifMatch: String?
   /// `Idempotency-Key`: a retry of this request gets the first one's response.
   public var idempotencyKey: String?
+  /// The request's number on the server: a request that waits is answered under it later
+  /// (`LifecycleAPI.takeLateResponses`).
+  public var exchange: UInt64
 
   public init(
     method: String, path: Substring, query: Substring? = nil, mediaType: String? = nil,
     body: [UInt8] = [], host: String? = nil, origin: String? = nil, authorization: String? = nil,
-    ifMatch: String? = nil, idempotencyKey: String? = nil
+    ifMatch: String? = nil, idempotencyKey: String? = nil, exchange: UInt64 = 0
   ) {
+    self.exchange = exchange
     self.method = method
     self.path = path
     self.query = query
@@ -63,6 +67,11 @@ public struct APIResponse: Sendable {
 
   /// 204: done, nothing to say.
   static let noContent = APIResponse(status: 204, contentType: "application/json", body: [])
+
+  /// No answer yet: the request waits (`Waits`).
+  static let deferred = APIResponse(status: 0, contentType: "", body: [])
+
+  var isDeferred: Bool { status == 0 }
 }
 
 /// An error answered as an RFC 9457 problem document with a stable `type`.
@@ -85,6 +94,7 @@ struct Problem: Error {
     case forbiddenOrigin = "forbidden-origin"
     case misdirected = "misdirected-request"
     case memoryBudgetExhausted = "memory-budget-exhausted"
+    case tooManyWaits = "too-many-waits"
 
     var status: Int {
       switch self {
@@ -99,6 +109,7 @@ struct Problem: Error {
       case .alreadyExists, .limitReached, .permanent, .eventRefused, .noDeadline: 409
       case .preconditionFailed: 412
       case .memoryBudgetExhausted: 507
+      case .tooManyWaits: 503
       }
     }
 
@@ -120,6 +131,7 @@ struct Problem: Error {
       case .forbiddenOrigin: "Requests from this origin are not allowed"
       case .misdirected: "This server does not answer for this host"
       case .memoryBudgetExhausted: "The simulator's memory budget is exhausted"
+      case .tooManyWaits: "Too many requests are waiting"
       }
     }
   }

@@ -35,6 +35,20 @@ struct Query {
     return value
   }
 
+  func has(_ key: String) -> Bool { values[key] != nil }
+
+  /// How long a request waits (`Waits`): seconds, to the millisecond, up to `Waits.maxSeconds`;
+  /// `Waits.defaultSeconds` if the parameter is not given.
+  func waitSeconds(_ key: String) throws(Problem) -> Duration {
+    guard let text = values[key] else { return .seconds(Waits.defaultSeconds) }
+    guard let seconds = Double(text), seconds.isFinite,
+      (0...Double(Waits.maxSeconds)).contains(seconds)
+    else {
+      throw Problem.validation(key, "must be a number of seconds from 0 to \(Waits.maxSeconds)")
+    }
+    return .milliseconds(Int64((seconds * 1000).rounded()))
+  }
+
   /// A parameter that is `true` or `false`.
   func boolean(_ key: String) throws(Problem) -> Bool? {
     guard let text = values[key] else { return nil }

@@ -32,7 +32,7 @@ extension LifecycleAPI {
       },
       .get(
         "/v1/devices/{device}/journal",
-        query: ["since", "limit", "kind", "app", "scene", "method", "cause"]
+        query: ["since", "limit", "kind", "app", "scene", "method", "cause", "wait"]
       ) { api, request in try api.showJournal(request) },
       .get("/v1/devices/{device}/jetsam") { api, request in try api.showJetsamLog(request) },
       // Apps (also under /v1/apps for the default device)
@@ -40,7 +40,9 @@ extension LifecycleAPI {
         try api.listApps(request)
       },
       .post("/v1/devices/{device}/apps") { api, request in try api.createApp(request) },
-      .get("/v1/devices/{device}/apps/{app}") { api, request in try api.showApp(request) },
+      .get("/v1/devices/{device}/apps/{app}", query: ["waitFor", "timeout"]) { api, request in
+        try api.showApp(request)
+      },
       .delete("/v1/devices/{device}/apps/{app}") { api, request in try api.removeApp(request) },
       .post("/v1/devices/{device}/apps/{app}/events", query: ["dryRun"]) { api, request in
         try api.postAppEvents(request)

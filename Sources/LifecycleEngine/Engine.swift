@@ -268,6 +268,10 @@ public final class Engine {
   /// Apps on every device.
   public var appCount: Int { devices.values.reduce(0) { $0 + $1.apps.count } }
 
+  /// Apps on one device, as the last call left it (adding or removing one makes no journal
+  /// entry, so the device's version does not show it); nil if there is no such device.
+  public func appCount(on device: String) -> Int? { devices[device]?.apps.count }
+
   public func app(_ name: String, on device: String, now: Instant) throws(EngineError)
     -> AppSnapshot
   {

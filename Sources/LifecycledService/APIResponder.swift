@@ -61,7 +61,7 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
   private static let plainHeaders = HTTPFields(plainFields)
   private static let jsonHeaders = HTTPFields([("Content-Type", "application/json")] + plainFields)
 
-  func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse {
+  func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse? {
     let (path, query) = request.pathAndQuery
     let headers = request.headers
     // Only writes read the conditions; each lookup is a pass over the request's fields.
@@ -71,10 +71,29 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
         method: request.method, path: path, query: query, mediaType: headers.mediaType,
         body: request.body, host: headers["host"], origin: headers["origin"],
         authorization: headers["authorization"], ifMatch: isWrite ? headers["if-match"] : nil,
-        idempotencyKey: isWrite ? headers["idempotency-key"] : nil),
+        idempotencyKey: isWrite ? headers["idempotency-key"] : nil, exchange: context.exchange),
       now: Instant(milliseconds: Int64(context.now)), isDraining: context.isDraining)
     heap.observe(retainedBytes: api.engine.retainedBytes)
-    var fields = Self.headers(contentType: response.body.isEmpty ? nil : response.contentType)
+    return response.map(Self.http)
+  }
+
+  func takeLateResponses() -> [LateResponse] {
+    api.takeLateResponses().map {
+      LateResponse(exchange: $0.exchange, response: Self.http($0.response))
+    }
+  }
+
+  func abandoned(exchange: UInt64) {
+    api.abandonWait(exchange: exchange)
+  }
+
+  func serverIsDraining() {
+    api.endWaits(now: Instant(milliseconds: Int64(monotonicMilliseconds())))
+  }
+
+  /// The HTTP response that carries `response`.
+  private static func http(_ response: APIResponse) -> HTTPResponse {
+    var fields = headers(contentType: response.body.isEmpty ? nil : response.contentType)
     for (name, value) in response.headers { fields.append(name: name, value: value) }
     if let tag = response.entityTag { fields.append(name: "ETag", value: tag) }
     return HTTPResponse(

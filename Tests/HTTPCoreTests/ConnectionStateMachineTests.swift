@@ -51,6 +51,33 @@ let okOnTheWire =
     #expect(machine.deadline == 5_007)
   }
 
+  /// A deferred response (a long poll): the machine keeps reading, to see the peer leave, and
+  /// nothing times out; the late answer goes out like any other, with the next request after.
+  @Test mutating func aDeferredResponseWaitsReadingWithoutADeadline() {
+    _ = machine.receive(get, at: 0)
+    machine.responseDeferred()
+    #expect(machine.wantsToRead)
+    #expect(machine.deadline == nil)
+    #expect(machine.idleKind == nil)
+    #expect(machine.receive(get, at: 60_000) == [])
+    machine.responded(ok, at: at(90_000))
+    #expect(machine.actions(at: 90_000) == [wire(okOnTheWire)])
+    machine.writeCompleted(now: 90_000)
+    #expect(
+      machine.actions(at: 90_000) == [
+        .dispatch(HTTPRequest(method: "GET", target: "/", headers: HTTPFields([("Host", "a")])))
+      ])
+    #expect(!machine.wantsToRead)
+  }
+
+  @Test mutating func aPeerLeavingADeferredResponseClosesAtOnce() {
+    _ = machine.receive(get, at: 0)
+    machine.responseDeferred()
+    machine.peerClosed()
+    #expect(machine.actions(at: 1) == [.close])
+    #expect(machine.isClosed)
+  }
+
   @Test mutating func idleKeepAliveConnectionClosesSilently_C5() {
     _ = machine.receive(get, at: 0)
     machine.responded(ok, at: at(0))

@@ -50,10 +50,24 @@ final class LiveServer: @unchecked Sendable {
   }
 }
 
-/// Answers `/health`, `/echo` (the body back), `/big` (1 MiB) and `/slow` (after 300 ms).
+/// Answers `/health`, `/echo` (the body back), `/big` (1 MiB) and `/slow` (after 300 ms);
+/// defers `/later` until a `/release` (or the server's shutdown), and counts the deferred
+/// requests whose clients left (`/abandoned`).
 final class TestResponder: HTTPResponder, @unchecked Sendable {
-  func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse {
+  private var waiting: [UInt64] = []
+  private var ready: [LateResponse] = []
+  private var abandonedCount = 0
+
+  func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse? {
     switch request.path {
+    case "/later":
+      waiting.append(context.exchange)
+      return nil
+    case "/release":
+      release("late")
+      return HTTPResponse(status: .ok, contentType: "text/plain", body: "released")
+    case "/abandoned":
+      return HTTPResponse(status: .ok, contentType: "text/plain", body: "\(abandonedCount)")
     case "/echo":
       return HTTPResponse(status: .ok, body: request.body)
     case "/big":
@@ -66,6 +80,29 @@ final class TestResponder: HTTPResponder, @unchecked Sendable {
     default:
       return HTTPResponse(status: .ok, contentType: "application/json", body: #"{"status":"ok"}"#)
     }
+  }
+
+  private func release(_ text: String) {
+    ready += waiting.map {
+      LateResponse(
+        exchange: $0,
+        response: HTTPResponse(status: .ok, contentType: "text/plain", body: text))
+    }
+    waiting = []
+  }
+
+  func takeLateResponses() -> [LateResponse] {
+    defer { ready = [] }
+    return ready
+  }
+
+  func abandoned(exchange: UInt64) {
+    waiting.removeAll { $0 == exchange }
+    abandonedCount += 1
+  }
+
+  func serverIsDraining() {
+    release("drained")
   }
 }
 

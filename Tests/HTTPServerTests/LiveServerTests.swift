@@ -492,4 +492,66 @@ import Testing
     #expect(response.contains("\r\nConnection: close\r\n"))
     #expect(live.stop() == 0)
   }
+
+  // MARK: W. Deferred responses (long polls)
+
+  static let later = "GET /later HTTP/1.1\r\nHost: t\r\n\r\n"
+
+  @Test func aDeferredRequestIsAnsweredWhenReleasedAndItsConnectionServesOn_W1() throws {
+    try withServer { live in
+      let waiting = live.connect()
+      waiting.send(Self.later)
+      usleep(50_000)
+      let other = live.connect()
+      #expect(other.status(of: "GET /release HTTP/1.1\r\nHost: t\r\n\r\n") == 200)
+      let answer = waiting.readResponse()
+      #expect(statusCode(answer) == 200)
+      #expect(answer.hasSuffix("\r\n\r\nlate"))
+      #expect(waiting.status(of: Self.get) == 200)
+    }
+  }
+
+  @Test func aRequestPipelinedBehindADeferredOneIsAnsweredAfterIt_W2() throws {
+    try withServer { live in
+      let waiting = live.connect()
+      waiting.send(Self.later + Self.get)
+      usleep(50_000)
+      #expect(live.connect().status(of: "GET /release HTTP/1.1\r\nHost: t\r\n\r\n") == 200)
+      var text = waiting.readResponse()  // both, when they arrive together
+      if !text.hasSuffix(#"{"status":"ok"}"#) { text += waiting.readResponse() }
+      #expect(text.hasSuffix(#"{"status":"ok"}"#))
+      #expect(text.components(separatedBy: "HTTP/1.1 200 OK").count == 3)
+      #expect(text.contains("\r\n\r\nlateHTTP/1.1 200 OK\r\n"))
+    }
+  }
+
+  @Test func aClientLeavingMidWaitIsNoticedAndFreed_W3() throws {
+    try withServer { live in
+      for leave in [{ (client: RawClient) in client.shutdownWrite() }, { $0.reset() }] {
+        let waiting = live.connect()
+        waiting.send(Self.later)
+        usleep(50_000)
+        leave(waiting)
+      }
+      usleep(100_000)
+      let check = live.connect()
+      check.send("GET /abandoned HTTP/1.1\r\nHost: t\r\n\r\n")
+      #expect(check.readResponse().hasSuffix("\r\n\r\n2"))
+      #expect(live.server.connectionCount == 1)
+    }
+  }
+
+  @Test func aWaitAtShutdownIsAnsweredWithConnectionClose_W4() throws {
+    let live = try LiveServer()
+    let waiting = live.connect()
+    waiting.send(Self.later)
+    usleep(50_000)
+    live.server.requestShutdown()
+    let answer = waiting.readUntilClosed()
+    #expect(statusCode(answer) == 200)
+    #expect(answer.contains("\r\nConnection: close\r\n"))
+    #expect(answer.hasSuffix("drained"))
+    #expect(live.stop() == 0)
+    #expect(openSockets(onPort: live.port) == 0)
+  }
 }

@@ -24,23 +24,36 @@ import Testing
       })
   }
 
+  /// A request's answer, as a test reads it: status 0 while it waits.
+  typealias Answer = (status: Int, body: String, json: JSON?, headers: [String: String])
+
   @discardableResult
   func call(
     _ method: String, _ target: String, _ body: String? = nil,
     mediaType: String? = "application/json", ifMatch: String? = nil,
-    idempotencyKey: String? = nil, now: Instant = .zero
-  ) -> (status: Int, body: String, json: JSON?, headers: [String: String]) {
+    idempotencyKey: String? = nil, exchange: UInt64 = 0, now: Instant = .zero
+  ) -> Answer {
     let parts = target.split(separator: "?", maxSplits: 1)
     let response = api.handle(
       APIRequest(
         method: method, path: parts[0], query: parts.count > 1 ? parts[1] : nil,
         mediaType: body == nil ? nil : mediaType, body: Array((body ?? "").utf8),
-        ifMatch: ifMatch, idempotencyKey: idempotencyKey),
+        ifMatch: ifMatch, idempotencyKey: idempotencyKey, exchange: exchange),
       now: now)
+    return response.map(Self.answer) ?? (0, "", nil, [:])
+  }
+
+  static func answer(_ response: APIResponse) -> Answer {
     let text = String(decoding: response.body, as: UTF8.self)
     var headers = Dictionary(response.headers.map { ($0.name, $0.value) }) { $1 }
     headers["ETag"] = response.entityTag ?? headers["ETag"]
     return (response.status, text, try? JSON.parse(response.body), headers)
+  }
+
+  /// The answers to waiting requests that are ready, by exchange.
+  func lateAnswers() -> [UInt64: Answer] {
+    Dictionary(
+      uniqueKeysWithValues: api.takeLateResponses().map { ($0.exchange, Self.answer($0.response)) })
   }
 
   @Test func operationalEndpoints() {

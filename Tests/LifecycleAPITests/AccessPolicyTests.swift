@@ -24,7 +24,7 @@ struct AccessPolicyTests {
       APIRequest(
         method: method, path: path[...], mediaType: mediaType, body: Array(body.utf8),
         host: host, origin: origin, authorization: authorization),
-      now: .zero)
+      now: .zero)!
     return (
       response.status, String(decoding: response.body, as: UTF8.self),
       Dictionary(response.headers.map { ($0.name, $0.value) }) { $1 }

@@ -1,16 +1,17 @@
 import Foundation
 import Testing
 
-/// The README's walkthrough, run verbatim against the binary: each command must print exactly
-/// what the README shows after it.
+/// The README's walkthrough and harness example, run verbatim against the binary: each command
+/// must print exactly what the README shows after it.
 @Suite(.serialized) struct WalkthroughTests {
-  /// The `$ command` lines inside the walkthrough's code blocks, each with the output below it.
-  static func steps() throws -> [(command: String, output: String)] {
+  /// The `$ command` lines inside the code blocks of the README's section marked `name`, each
+  /// with the output below it.
+  static func steps(of name: String = "walkthrough") throws -> [(command: String, output: String)] {
     let readme = try String(
       contentsOf: ConfigurationTests.repository.appendingPathComponent("README.md"), encoding: .utf8
     )
-    let section = readme.components(separatedBy: "<!-- walkthrough -->")[1]
-      .components(separatedBy: "<!-- /walkthrough -->")[0]
+    let section = readme.components(separatedBy: "<!-- \(name) -->")[1]
+      .components(separatedBy: "<!-- /\(name) -->")[0]
     var steps: [(command: String, output: String)] = []
     var inCode = false
     for line in section.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -27,8 +28,16 @@ import Testing
   }
 
   @Test func readmeWalkthroughPrintsWhatItShows() throws {
-    let steps = try Self.steps()
-    #expect(steps.count == 9)
+    try run(try Self.steps(), expecting: 9)
+  }
+
+  /// A realtime device: the wait for suspension is answered by the server's own timer.
+  @Test func readmeHarnessExamplePrintsWhatItShows() throws {
+    try run(try Self.steps(of: "harness"), expecting: 5)
+  }
+
+  private func run(_ steps: [(command: String, output: String)], expecting count: Int) throws {
+    #expect(steps.count == count)
     let service = try RunningService(["--port", "0"])
     for step in steps {
       let command = step.command.replacingOccurrences(

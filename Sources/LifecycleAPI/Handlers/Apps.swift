@@ -21,9 +21,25 @@ extension LifecycleAPI {
     return created(at: "/v1/devices/\(request.device)/apps/\(app.name)") { $0.app(app) }
   }
 
+  /// The app; with `waitFor`, once it is in that state (`Waits`), or at the `timeout`.
   func showApp(_ request: borrowing RouteRequest) throws -> APIResponse {
     let app = try engine.app(request.app, on: request.device, now: request.now)
-    return json(200) { $0.app(app) }
+    let seconds = try request.query.waitSeconds("timeout")  // validated, even if nothing waits
+    guard let state = try request.query.choice("waitFor", AppState.self) else {
+      return json(200) { $0.app(app) }
+    }
+    let (name, device) = (request.app, request.device)
+    return try wait(
+      for: request, template: "/v1/devices/{device}/apps/{app}",
+      seconds: seconds,
+      isMet: { engine, now in
+        // A removed app is answered at once, with its 404.
+        (try? engine.app(name, on: device, now: now)).map { $0.state == state } ?? true
+      },
+      answer: { api, now in
+        let app = try api.engine.app(name, on: device, now: now)
+        return api.json(200) { $0.app(app) }
+      })
   }
 
   func removeApp(_ request: borrowing RouteRequest) throws -> APIResponse {

@@ -134,15 +134,29 @@ extension LifecycleAPI {
       kind: try query.choice("kind", JournalFilter.Kind.self), app: try query.appName("app"),
       scene: try query.name("scene"), method: try query.choice("method", CallbackMethod.self),
       cause: try query.choice("cause", among: TransitionCause.names))
-    let page = try engine.journal(
-      of: request.device, since: try query.integer("since") ?? 0, filter: filter,
-      limit: limit + 1, now: request.now)
-    return json(200) { w in
-      w.object { w in
-        w.page("entries", page.entries, limit: limit) { $0.journalEntry($1) }
-        w.member("dropped", page.dropped)
+    let since = try query.integer("since") ?? 0
+    let device = request.device
+    let answer = { (api: LifecycleAPI, now: Instant) throws -> APIResponse in
+      let page = try api.engine.journal(
+        of: device, since: since, filter: filter, limit: limit + 1, now: now)
+      return api.json(200) { w in
+        w.object { w in
+          w.page("entries", page.entries, limit: limit) { $0.journalEntry($1) }
+          w.member("dropped", page.dropped)
+        }
       }
     }
+    guard query.has("wait") else { return try answer(self, request.now) }
+    // With `wait`, once an entry after `since` matches the filters (`Waits`).
+    return try wait(
+      for: request, template: "/v1/devices/{device}/journal",
+      seconds: try query.waitSeconds("wait"),
+      isMet: { engine, now in
+        // A removed device is answered at once, with its 404.
+        (try? engine.journal(of: device, since: since, filter: filter, limit: 1, now: now))
+          .map { !$0.entries.isEmpty } ?? true
+      },
+      answer: answer)
   }
 
   func showJetsamLog(_ request: borrowing RouteRequest) throws -> APIResponse {
