@@ -188,6 +188,7 @@ public final class HTTPServer: @unchecked Sendable {
   /// Sends the responder's answers to deferred requests, in its order, to the connections
   /// still waiting for them.
   func deliverLateResponses() {
+    guard !deferredExchanges.isEmpty else { return }  // nothing waits: nothing to ask for
     for late in responder.takeLateResponses() {
       deferredExchanges.removeValue(forKey: late.exchange)?.answerLate(late.response)
     }

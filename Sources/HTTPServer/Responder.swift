@@ -11,7 +11,8 @@ public protocol HTTPResponder: AnyObject {
   func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse?
   /// The answers to deferred requests that are ready, in the order to send them.
   func takeLateResponses() -> [LateResponse]
-  /// The client of a deferred request closed its connection: no answer is wanted.
+  /// The client of a deferred request closed its connection: no answer is wanted (and one
+  /// already ready must be dropped: the server asks only while some request waits).
   func abandoned(exchange: UInt64)
   /// The server is shutting down: every deferred request must be answered now.
   func serverIsDraining()

@@ -47,9 +47,10 @@ struct Waits {
   /// The earliest timeout, on the host clock.
   var nextTimeout: Instant? { waits.lazy.map(\.until).min() }
 
-  /// Forgets the wait of a request whose client left.
+  /// Forgets the wait of a request whose client left, and its answer if it is ready.
   mutating func abandon(_ exchange: UInt64) {
     waits.removeAll { $0.exchange == exchange }
+    ready.removeAll { $0.exchange == exchange }
   }
 
   /// Answers every wait whose condition holds, then every wait timed out by `now`, oldest

@@ -98,6 +98,7 @@ final class TestResponder: HTTPResponder, @unchecked Sendable {
 
   func abandoned(exchange: UInt64) {
     waiting.removeAll { $0 == exchange }
+    ready.removeAll { $0.exchange == exchange }
     abandonedCount += 1
   }
 

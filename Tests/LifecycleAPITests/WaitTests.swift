@@ -109,6 +109,13 @@ import Testing
     #expect(api.api.nextDeadline == nil)
   }
 
+  @Test func anAnswerReadyForAClientThatLeftIsDropped() {
+    #expect(api.call("GET", "/v1/apps/mail?waitFor=active", exchange: 1).status == 0)
+    api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
+    api.api.abandonWait(exchange: 1)
+    #expect(api.lateAnswers().isEmpty)
+  }
+
   @Test func shuttingDownAnswersEveryWait() {
     #expect(api.call("GET", "/v1/apps/mail?waitFor=active", exchange: 1).status == 0)
     #expect(
