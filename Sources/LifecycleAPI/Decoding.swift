@@ -287,11 +287,28 @@ enum Decode {
       passcode: fields.bool("passcode"))
   }
 
-  static func app(_ body: JSONDocument) throws(Problem) -> AppSpec {
+  /// A new app's configuration, and the state it starts in if `given` names one.
+  static func app(_ body: JSONDocument) throws(Problem) -> (AppSpec, AppGiven?) {
     var fields = Fields(body)
     let spec = app(&fields)
+    var given: AppGiven?
+    if var details = fields.object("given") {
+      if let state = details.choice("state", AppState.self, required: true) {
+        given = AppGiven(
+          state: state,
+          backgroundTasks: details.array(
+            "backgroundTasks", maxCount: Validation.maxScenarioEvents
+          ) { task -> String?? in .some(task.string("name", maxBytes: Validation.maxTaskNameBytes))
+          }
+            ?? [],
+          activities: details.choices("activities", BackgroundActivity.self) ?? [],
+          restorationStateSaved: details.bool("restorationStateSaved") ?? false)
+      }
+      details.checkUnknownMembers()
+      fields.merge(details)
+    }
     if let problem = fields.problem() { throw problem }
-    return spec
+    return (spec, given)
   }
 
   /// An app's configuration, read from its object's fields (a body, or a snapshot's app).

@@ -237,7 +237,11 @@ extension Device {
     return issues.list
   }
 
-  private func restore(_ image: AppImage, as app: App, issues: inout ImageIssues) {
+  /// Makes the new `app` the one `image` shows. With `derivingSuspension`, a pending
+  /// suspension is not read from the image but scheduled as the scheduler would from now.
+  private func restore(
+    _ image: AppImage, as app: App, issues: inout ImageIssues, derivingSuspension: Bool = false
+  ) {
     app.launches = image.launches
     app.kills = image.kills
     app.lastUsed = image.lastUsed
@@ -273,14 +277,16 @@ extension Device {
       addToLiveApps(app)
       usedMB += app.footprint
       updateVictimOrder(of: app)
-      app.deadlines.suspend = process.suspendAt
+      app.deadlines.suspend = derivingSuspension ? nil : process.suspendAt
       reschedule(app)
-      check(app, process, &issues)
+      check(app, process, &issues, derivingSuspension: derivingSuspension)
     }
   }
 
   /// The rules a running or suspended process keeps, as the events and the scheduler leave it.
-  private func check(_ app: App, _ process: ProcessImage, _ issues: inout ImageIssues) {
+  private func check(
+    _ app: App, _ process: ProcessImage, _ issues: inout ImageIssues, derivingSuspension: Bool
+  ) {
     let state = process.state
     // A background launch runs a scene app without connecting its scene.
     let sceneStates: [SceneState] =
@@ -348,6 +354,7 @@ extension Device {
     issues.check(
       process.protectedDataAvailable == protectedDataAvailable || state == .suspended,
       "protectedDataAvailable", "a process that runs knows the device's")
+    guard !derivingSuspension else { return }
     issues.check(
       (process.suspendAt != nil) == app.isSuspendable, "suspendAt",
       "is given for an idle background app, and only for one")
@@ -386,6 +393,82 @@ extension Device {
   }
 }
 
+// MARK: Given states
+
+/// The state an app is created in, for a test's "given" step: what the client names, the rest
+/// as the events that lead there would leave it (a fresh process at its configured footprints,
+/// a scene that mirrors the app, tasks numbered from 1, a suspension scheduled as the
+/// scheduler would from now). Creating it makes no journal entry: nothing happened.
+public struct AppGiven: Hashable, Sendable {
+  public var state: AppState
+  /// The names of the background tasks it holds, in the order they were begun.
+  public var backgroundTasks: [String?]
+  public var activities: Set<BackgroundActivity>
+  /// Whether it saved state restoration data when it last went to the background.
+  public var restorationStateSaved: Bool
+
+  public init(
+    state: AppState, backgroundTasks: [String?] = [], activities: Set<BackgroundActivity> = [],
+    restorationStateSaved: Bool = false
+  ) {
+    self.state = state
+    self.backgroundTasks = backgroundTasks
+    self.activities = activities
+    self.restorationStateSaved = restorationStateSaved
+  }
+}
+
+extension Device {
+  /// Adds the app `spec` configures, in the state `given` names; the issues that stop it, if
+  /// any, named under `given.` (the device is then as it was).
+  func add(_ spec: AppSpec, given: AppGiven) -> [ValidationIssue] {
+    let state = given.state
+    let app = add(spec)
+    var issues = ImageIssues()
+    issues.at("given.") { issues in
+      if state != .notRunning {
+        issues.check(poweredOn, "state", "needs a device that is on")
+        issues.check(
+          !state.isForeground || !locked && foregroundApp == nil, "state",
+          "\(state) needs an unlocked device with no app in the foreground")
+        let footprint = app.footprint(in: state)
+        issues.check(
+          usedMB + footprint <= memoryLimitMB, "state",
+          "the app's \(footprint) MB would pass the device's memoryLimitMB (\(memoryLimitMB)), "
+            + "\(usedMB) MB of it in use")
+      }
+      guard issues.isEmpty else { return }
+      if state.isForeground { foregroundApp = app.name }
+      restore(
+        AppImage(
+          spec: spec, launches: state == .notRunning ? 0 : 1, kills: 0, lastUsed: now,
+          nextTaskID: given.backgroundTasks.count + 1, backgroundLaunchBlocked: false,
+          restorationStateSaved: given.restorationStateSaved,
+          hasSceneSession: app.isScene && state != .notRunning,
+          discardedSceneSessionPending: false,
+          process: state == .notRunning
+            ? nil
+            : ProcessImage(
+              state: state, sceneState: app.isScene ? SceneState(mirroring: state) : .unattached,
+              inactiveCause: state == .inactive ? .switcher : nil, memoryMB: app.memoryMB,
+              backgroundMemoryMB: app.backgroundMemoryMB,
+              backgroundSince: state == .background ? now : nil, busyUntil: nil,
+              watchdogKillAt: nil, waitingCallbacks: [],
+              tasks: given.backgroundTasks.enumerated().map {
+                BackgroundTask(id: $0.offset + 1, name: $0.element)
+              },
+              backgroundWork: nil,
+              activities: BackgroundActivity.allCases.filter(given.activities.contains),
+              significantTimeChangePending: false,
+              protectedDataAvailable: protectedDataAvailable, suspendAt: nil)),
+        as: app, issues: &issues, derivingSuspension: true)
+      issues.rename("process.", to: "")
+    }
+    if !issues.isEmpty { remove(app) }
+    return issues.list
+  }
+}
+
 /// The issues found in an image, each named by its place.
 private struct ImageIssues {
   private(set) var list: [ValidationIssue] = []
@@ -397,6 +480,18 @@ private struct ImageIssues {
 
   mutating func add(contentsOf issues: [ValidationIssue]) {
     list += issues.map { ValidationIssue(field: prefix + $0.field, message: $0.message) }
+  }
+
+  var isEmpty: Bool { list.isEmpty }
+
+  /// Names the issues under `prefix` (below the current place) as under `replacement`.
+  mutating func rename(_ prefix: String, to replacement: String) {
+    let old = self.prefix + prefix
+    list = list.map {
+      guard $0.field.hasPrefix(old) else { return $0 }
+      return ValidationIssue(
+        field: self.prefix + replacement + $0.field.dropFirst(old.count), message: $0.message)
+    }
   }
 
   mutating func check(_ holds: Bool, _ field: String, _ message: @autoclosure () -> String) {

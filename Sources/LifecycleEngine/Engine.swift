@@ -245,9 +245,10 @@ public final class Engine {
 
   // MARK: Apps
 
-  public func createApp(_ spec: AppSpec, on device: String, now: Instant) throws(EngineError)
-    -> AppSnapshot
-  {
+  /// Creates an app, not running, or with `given`, already in that state (`AppGiven`).
+  public func createApp(
+    _ spec: AppSpec, given: AppGiven? = nil, on device: String, now: Instant
+  ) throws(EngineError) -> AppSnapshot {
     try withDevice(device, now: now) { device throws(EngineError) in
       let issues = spec.issues()
       if !issues.isEmpty { throw .invalid(issues) }
@@ -257,7 +258,10 @@ public final class Engine {
       let limit = configuration.limits.maxAppsPerDevice
       if device.apps.count >= limit { throw .tooManyApps(device: device.id, limit: limit) }
       try checkMemoryBudget()
-      return device.snapshot(of: device.add(spec))
+      guard let given else { return device.snapshot(of: device.add(spec)) }
+      let givenIssues = device.add(spec, given: given)
+      if !givenIssues.isEmpty { throw .invalid(givenIssues) }
+      return device.snapshot(of: device.apps[AppName(spec.name)!]!)
     }
   }
 

@@ -65,6 +65,52 @@ import Testing
     #expect(seqs("?cause=suspension&since=\(all[all.count - 2])") == [all.last!])
   }
 
+  /// A "given" step: an app created already in a state, as events would have left it.
+  @Test func anAppCanBeCreatedInAGivenState() {
+    let journal = api.call("GET", "/v1/devices/default/journal").body
+    let created = api.call(
+      "POST", "/v1/apps",
+      #"{"name":"maps","given":{"state":"background","backgroundTasks":[{"name":"upload"},{}],"#
+        + #""restorationStateSaved":true}}"#)
+    #expect(created.status == 201, "\(created.body)")
+    #expect(created.json?["state"] == .string("background"))
+    #expect(created.json?["sceneState"] == .string("background"))
+    #expect(created.json?["restorationStateSaved"] == .bool(true))
+    #expect(
+      created.body.contains(
+        #""backgroundTasks":[{"id":1,"name":"upload","expiresAt":30.0,"expired":false},"#
+          + #"{"id":2,"name":null,"expiresAt":30.0,"expired":false}]"#))
+    #expect(api.call("GET", "/v1/devices/default/journal").body == journal)
+    let active = api.call("POST", "/v1/apps", #"{"name":"news","given":{"state":"active"}}"#)
+    #expect(active.json?["state"] == .string("active"))
+    #expect(api.call("GET", "/v1/devices/default").json?["foregroundApp"] == .string("news"))
+  }
+
+  @Test func aGivenStateIsValidatedAndRefusedWhenNoAppCouldBeInIt() {
+    for (body, field) in [
+      (#"{"name":"maps","given":{"state":"asleep"}}"#, "given.state"),
+      (#"{"name":"maps","given":{}}"#, "given.state"),
+      (#"{"name":"maps","given":{"state":"active","color":"red"}}"#, "given.color"),
+      (
+        #"{"name":"maps","given":{"state":"suspended","backgroundTasks":[{}]}}"#,
+        "given.backgroundTasks"
+      ),
+      (
+        #"{"name":"maps","given":{"state":"background","activities":["audio"]}}"#,
+        "given.activities"
+      ),
+      (
+        #"{"name":"maps","given":{"state":"background","backgroundTasks":[{"name":7}]}}"#,
+        "given.backgroundTasks[0].name"
+      ),
+    ] {
+      let response = api.call("POST", "/v1/apps", body)
+      #expect(response.status == 422, "\(body): \(response.body)")
+      #expect(response.body.contains(#"{"field":"\#(field)""#), "\(body): \(response.body)")
+    }
+    #expect(api.call("GET", "/v1/apps/maps").status == 404)
+  }
+
   @Test func journalFiltersAreValidated() {
     for (query, field) in [
       ("kind=events", "kind"), ("method=didEnterBackground", "method"), ("cause=lunch", "cause"),

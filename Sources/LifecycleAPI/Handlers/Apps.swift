@@ -15,9 +15,9 @@ extension LifecycleAPI {
   }
 
   func createApp(_ request: borrowing RouteRequest) throws -> APIResponse {
-    let spec = try Decode.app(try request.jsonBody())
+    let (spec, given) = try Decode.app(try request.jsonBody())
     try checkPrecondition(request)
-    let app = try engine.createApp(spec, on: request.device, now: request.now)
+    let app = try engine.createApp(spec, given: given, on: request.device, now: request.now)
     return created(at: "/v1/devices/\(request.device)/apps/\(app.name)") { $0.app(app) }
   }
 
