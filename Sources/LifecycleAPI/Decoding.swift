@@ -298,9 +298,10 @@ enum Decode {
           state: state,
           backgroundTasks: details.array(
             "backgroundTasks", maxCount: Validation.maxScenarioEvents
-          ) { task -> String?? in .some(task.string("name", maxBytes: Validation.maxTaskNameBytes))
-          }
-            ?? [],
+          ) { task -> String?? in
+            task.nullIsAbsent = true  // a task with no name: "name" null or left out
+            return .some(task.string("name", maxBytes: Validation.maxTaskNameBytes))
+          } ?? [],
           activities: details.choices("activities", BackgroundActivity.self) ?? [],
           restorationStateSaved: details.bool("restorationStateSaved") ?? false)
       }

@@ -70,7 +70,7 @@ import Testing
     let journal = api.call("GET", "/v1/devices/default/journal").body
     let created = api.call(
       "POST", "/v1/apps",
-      #"{"name":"maps","given":{"state":"background","backgroundTasks":[{"name":"upload"},{}],"#
+      #"{"name":"maps","given":{"state":"background","backgroundTasks":[{"name":"upload"},{"name":null}],"#
         + #""restorationStateSaved":true}}"#)
     #expect(created.status == 201, "\(created.body)")
     #expect(created.json?["state"] == .string("background"))
