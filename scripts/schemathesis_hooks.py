@@ -2,8 +2,10 @@
 
 A long poll (`timeout` with `waitFor`, `wait` on the journal) may rightly hold its answer for
 up to 300 s; every valid wait is cut to 50 ms here so that the run does not sit through them
-(invalid ones are left for the negative checks). The waiting itself is tested in
-Tests/LifecycleAPITests/WaitTests.swift and over sockets in the live tests.
+(invalid ones are left for the negative checks). A journal stream lasts until it is ended:
+each is given a 50 ms `timeout` unless it asks for an invalid one. The waiting and streaming
+themselves are tested in Tests/LifecycleAPITests/WaitTests.swift and StreamTests.swift, and
+over sockets in the live tests.
 
 Half the requests about an app of the default device name `mail`, which the server's fixtures
 create: random names would nearly all be answered 404 and never reach the app's events.
@@ -40,6 +42,8 @@ def before_call(ctx, case, **kwargs):
         path["app"] = "mail"
     if case.query and "waitFor" in case.query and "timeout" not in case.query:
         case.query["timeout"] = "0.05"  # not the default 30 s
+    if case.operation.path.endswith("/journal/stream") and "timeout" not in (case.query or {}):
+        case.query = {**(case.query or {}), "timeout": "0.05"}  # not until the server stops
     for name in ("timeout", "wait"):
         if case.query and _is_valid_wait(case.query.get(name)):
             case.query[name] = "0.05"

@@ -31,6 +31,9 @@ public struct ConnectionConfiguration: Hashable, Sendable {
   public var maxRequestsPerConnection = 1000
   /// Reading stops while this many bytes wait unparsed (pipelined requests).
   public var maxBufferedBytes = 65_536
+  /// A streamed response (`HTTPStream`) whose client lets more than this many bytes wait to
+  /// be sent is ended with its farewell, and the connection closed.
+  public var maxStreamBacklog = 262_144
 
   public init() {}
 }
@@ -47,11 +50,11 @@ public enum IdleKind: CaseIterable, Sendable {
 }
 
 /// One HTTP/1.1 connection as a pure state machine: keep-alive, pipelining one request at a
-/// time, `100-continue`, timeouts, request limits and graceful quiescing.
+/// time, `100-continue`, streamed responses, timeouts, request limits and graceful quiescing.
 ///
-/// The I/O shell reports what happened (`received`, `responded`, `writeCompleted`,
-/// `peerClosed`, `deadlineReached`, `quiesce`), then performs `nextAction(at:)` until it
-/// returns nil; it arms a timer for `deadline` and reads only while `wantsToRead`. Closing is
+/// The I/O shell reports what happened (`received`, `responded`, `streamStarted`,
+/// `streamData`, `streamEnded`, `writeCompleted`, `peerClosed`, `deadlineReached`,
+/// `quiesce`), then performs `nextAction(at:)` until it returns nil; it arms a timer for `deadline` and reads only while `wantsToRead`. Closing is
 /// the machine's too: after the last response it lingers (RFC 9112 §9.6: shut down the sending
 /// side, read and drop what the peer still sends, until it closes or `lingerTimeout` passes),
 /// unless the peer has already closed or the response could not be sent.
@@ -73,8 +76,41 @@ public struct ConnectionStateMachine {
     case reading
     case dispatched(keepAlive: Bool, minorVersion: Int, isHead: Bool)
     case writing(since: UInt64, closeAfter: Bool)
+    case streaming(Stream)
     case lingering(until: UInt64)
     case closed
+  }
+
+  /// A streamed response under way.
+  private struct Stream {
+    /// Pieces are sent as HTTP/1.1 chunks; else the body ends with the connection.
+    let chunked: Bool
+    var closeAfter: Bool
+    let heartbeat: [UInt8]
+    let heartbeatInterval: UInt64
+    let farewell: [UInt8]
+    /// Framed bytes not yet handed to the shell.
+    var backlog: [UInt8] = []
+    /// When the write under way began; nil if none is.
+    var writingSince: UInt64?
+    /// When the last write finished (or the stream began).
+    var lastSentAt: UInt64
+    /// The body's end is in the backlog: nothing more is framed.
+    var isEnding = false
+
+    mutating func append(piece: [UInt8]) {
+      guard !piece.isEmpty else { return }
+      guard chunked else { return backlog.append(contentsOf: piece) }
+      backlog.append(contentsOf: String(piece.count, radix: 16).utf8)
+      backlog.append(contentsOf: [0x0D, 0x0A])
+      backlog.append(contentsOf: piece)
+      backlog.append(contentsOf: [0x0D, 0x0A])
+    }
+
+    mutating func end() {
+      if chunked { backlog.append(contentsOf: Array("0\r\n\r\n".utf8)) }
+      isEnding = true
+    }
   }
 
   public let configuration: ConnectionConfiguration
@@ -119,6 +155,7 @@ public struct ConnectionStateMachine {
     peerHasClosed = true
     if case .lingering = phase { close() }
     if awaitsLateResponse { close() }
+    if case .streaming = phase { close() }
   }
 
   /// The responder will answer the dispatched request later (a long poll): meanwhile the
@@ -143,8 +180,74 @@ public struct ConnectionStateMachine {
         date: now.httpDate, keepAlive: keepOpen, minorVersion: minorVersion, omitBody: isHead))
   }
 
+  /// The responder's answer to the request last dispatched is a stream: its head and first
+  /// piece go out now, the rest with `streamData` and `streamEnded`.
+  public mutating func streamStarted(_ stream: HTTPStream, at now: Moment) {
+    guard case .dispatched(let keepAlive, let minorVersion, _) = phase else {
+      preconditionFailure("a stream without a dispatched request")
+    }
+    awaitsLateResponse = false
+    let chunked = minorVersion > 0
+    let keepOpen = keepAlive && chunked && !quiescing
+    var state = Stream(
+      chunked: chunked, closeAfter: !keepOpen, heartbeat: stream.heartbeat,
+      heartbeatInterval: stream.heartbeatInterval, farewell: stream.farewell,
+      lastSentAt: now.milliseconds)
+    state.backlog = stream.head.streamHead(
+      date: now.httpDate, keepAlive: keepOpen, minorVersion: minorVersion)
+    state.append(piece: stream.head.body)
+    phase = .streaming(state)
+  }
+
+  /// The next piece of the streamed response; false if the stream no longer takes any: it
+  /// has ended, or its client fell more than `maxStreamBacklog` bytes behind, and it now
+  /// ends with its farewell (the responder should stop producing for it).
+  public mutating func streamData(_ piece: [UInt8]) -> Bool {
+    let maxBacklog = configuration.maxStreamBacklog
+    return updateStream { stream in
+      guard !stream.isEnding else { return false }
+      stream.append(piece: piece)
+      guard stream.backlog.count > maxBacklog else { return true }
+      stream.backlog = []  // what it was not handed is dropped: the farewell goes next
+      stream.append(piece: stream.farewell)
+      stream.end()
+      stream.closeAfter = true
+      return false
+    } ?? false
+  }
+
+  /// The streamed response is complete.
+  public mutating func streamEnded() {
+    updateStream { stream in
+      if !stream.isEnding { stream.end() }
+    }
+  }
+
+  /// Changes the stream under way, if there is one, in place: its backlog is not copied.
+  @discardableResult
+  private mutating func updateStream<Result>(_ change: (inout Stream) -> Result) -> Result? {
+    guard case .streaming(var stream) = phase else { return nil }
+    phase = .closed
+    defer { phase = .streaming(stream) }
+    return change(&stream)
+  }
+
   public mutating func writeCompleted(now: UInt64) {
-    guard case .writing(_, let closeAfter) = phase else { return }
+    switch phase {
+    case .writing(_, let closeAfter):
+      finishResponse(closingAfter: closeAfter, now: now)
+    case .streaming:
+      updateStream { stream in
+        stream.writingSince = nil
+        stream.lastSentAt = now
+      }
+    default:
+      break
+    }
+  }
+
+  /// The response is sent: keep the connection for the next request, or close it.
+  private mutating func finishResponse(closingAfter closeAfter: Bool, now: UInt64) {
     if closeAfter {
       closeAfterSending(now: now)
     } else {
@@ -166,7 +269,7 @@ public struct ConnectionStateMachine {
   }
 
   /// The timer armed for `deadline` fired: a request cut short gets 408, an idle connection
-  /// or a stalled write is closed silently.
+  /// or a stalled write is closed silently, a quiet stream sends its heartbeat.
   public mutating func deadlineReached(at now: Moment) {
     guard let deadline, now.milliseconds >= deadline else { return }
     switch phase {
@@ -177,6 +280,12 @@ public struct ConnectionStateMachine {
       closeAfterSending(now: now.milliseconds)  // idle too long
     case .writing, .lingering:
       close()  // a response the peer does not read cannot be waited out
+    case .streaming(let stream):
+      guard stream.writingSince == nil else { return close() }  // as a stalled write
+      updateStream { stream in
+        stream.append(piece: stream.heartbeat)
+        stream.lastSentAt = now.milliseconds  // due again an interval on
+      }
     case .dispatched, .closed:
       break
     }
@@ -189,6 +298,19 @@ public struct ConnectionStateMachine {
     if let action = pending {
       pending = nil
       return action
+    }
+    if case .streaming(let stream) = phase {
+      guard stream.writingSince == nil else { return nil }
+      if !stream.backlog.isEmpty {
+        return updateStream { stream in
+          stream.writingSince = now.milliseconds
+          defer { stream.backlog = [] }
+          return .write(WireBytes(head: stream.backlog))
+        }
+      }
+      guard stream.isEnding else { return nil }
+      finishResponse(closingAfter: stream.closeAfter || quiescing, now: now.milliseconds)
+      return nextAction(at: now)
     }
     guard case .reading = phase else { return nil }
     switch parser.next() {
@@ -231,21 +353,23 @@ public struct ConnectionStateMachine {
       return since + configuration.sendTimeout
     case .lingering(let until):
       return until
+    case .streaming(let stream):
+      if let since = stream.writingSince { return since + configuration.sendTimeout }
+      return stream.isEnding ? nil : stream.lastSentAt + stream.heartbeatInterval
     case .dispatched, .closed:
       return nil
     }
   }
 
-  /// Whether the shell should read: between responses and while a response is deferred, and
-  /// not past the buffer limit.
+  /// Whether the shell should read: between responses, while a response is deferred or
+  /// streamed, and not past the buffer limit.
   public var wantsToRead: Bool {
+    let hasRoom = !peerHasClosed && parser.bufferedByteCount < configuration.maxBufferedBytes
     switch phase {
-    case .reading: !peerHasClosed && parser.bufferedByteCount < configuration.maxBufferedBytes
-    case .dispatched:
-      awaitsLateResponse && !peerHasClosed
-        && parser.bufferedByteCount < configuration.maxBufferedBytes
-    case .lingering: true
-    case .writing, .closed: false
+    case .reading, .streaming: return hasRoom
+    case .dispatched: return awaitsLateResponse && hasRoom
+    case .lingering: return true
+    case .writing, .closed: return false
     }
   }
 
@@ -260,8 +384,14 @@ public struct ConnectionStateMachine {
       }
       return requestsStarted == 0 ? .awaitingFirstRequest : .betweenRequests
     case .lingering: return .lingering
-    case .dispatched, .writing, .closed: return nil
+    case .dispatched, .writing, .streaming, .closed: return nil
     }
+  }
+
+  /// A stream is under way and its client has everything it was sent: it can take more.
+  public var isStreamDrained: Bool {
+    guard case .streaming(let stream) = phase else { return false }
+    return stream.writingSince == nil && stream.backlog.isEmpty && !stream.isEnding
   }
 
   public var isClosed: Bool {

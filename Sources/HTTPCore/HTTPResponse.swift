@@ -25,13 +25,29 @@ public struct HTTPResponse: Hashable, Sendable {
   public func wire(
     date: String, keepAlive: Bool, minorVersion: Int = 1, omitBody: Bool = false
   ) -> WireBytes {
+    let head = head(
+      date: date, keepAlive: keepAlive, minorVersion: minorVersion,
+      length: status.forbidsContent ? nil : body.count)
+    return WireBytes(head: head, body: omitBody || status.forbidsContent ? [] : body)
+  }
+
+  /// The head of a response whose body is streamed (`HTTPStream`): chunked for an HTTP/1.1
+  /// client, else delimited by the end of the connection (and then `keepAlive` must be false).
+  func streamHead(date: String, keepAlive: Bool, minorVersion: Int) -> [UInt8] {
+    precondition(minorVersion > 0 || !keepAlive, "an HTTP/1.0 stream ends with its connection")
+    return head(date: date, keepAlive: keepAlive, minorVersion: minorVersion, length: nil)
+  }
+
+  /// The status line and fields: `Content-Length: length`, or with no length and content
+  /// allowed, `Transfer-Encoding: chunked` for HTTP/1.1.
+  private func head(date: String, keepAlive: Bool, minorVersion: Int, length: Int?) -> [UInt8] {
     let capacity =
       96 + status.reason.utf8.count + date.utf8.count + headers.lines.count
     // Written on the stack, then copied into an array of its exact size: one allocation, and
     // appending piece by piece costs more than the bytes themselves. (Not
     // `init(unsafeUninitializedCapacity:)`: it looks up the array's storage type at run time,
     // which costs more than the copy.)
-    let head = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
       var head = ByteWriter(buffer)
       head.write("HTTP/1.1 ")
       head.write(decimal: status.code)
@@ -41,10 +57,12 @@ public struct HTTPResponse: Hashable, Sendable {
       head.write(date)
       head.write("\r\n")
       headers.lines.withUnsafeBufferPointer { head.write($0) }
-      if !status.forbidsContent {
+      if let length {
         head.write("Content-Length: ")
-        head.write(decimal: body.count)
+        head.write(decimal: length)
         head.write("\r\n")
+      } else if !status.forbidsContent, minorVersion > 0 {
+        head.write("Transfer-Encoding: chunked\r\n")
       }
       if !keepAlive {
         head.write("Connection: close\r\n")
@@ -54,7 +72,33 @@ public struct HTTPResponse: Hashable, Sendable {
       head.write("\r\n")
       return [UInt8](UnsafeBufferPointer(rebasing: buffer[..<head.count]))
     }
-    return WireBytes(head: head, body: omitBody || status.forbidsContent ? [] : body)
+  }
+}
+
+/// A response whose body the responder writes in pieces, as it has them (Server-Sent Events):
+/// the head goes out at once, each piece as it comes, and the body ends when the responder
+/// says so. The connection keeps reading meanwhile, to notice the client leave.
+///
+/// A client that does not read what is sent cannot hold the server's memory: once more than
+/// `ConnectionConfiguration.maxStreamBacklog` bytes wait to be sent, the stream ends with
+/// `farewell` and the connection closes. A quiet stream sends `heartbeat` every
+/// `heartbeatInterval`, so that proxies and clients do not take it for a dead connection.
+public struct HTTPStream: Sendable {
+  /// The status and fields; its body is the first piece.
+  public var head: HTTPResponse
+  public var heartbeat: [UInt8]
+  /// Milliseconds without a byte sent after which `heartbeat` is.
+  public var heartbeatInterval: UInt64
+  /// The last piece sent to a client that fell behind.
+  public var farewell: [UInt8]
+
+  public init(
+    head: HTTPResponse, heartbeat: [UInt8], heartbeatInterval: UInt64, farewell: [UInt8]
+  ) {
+    self.head = head
+    self.heartbeat = heartbeat
+    self.heartbeatInterval = heartbeatInterval
+    self.farewell = farewell
   }
 }
 

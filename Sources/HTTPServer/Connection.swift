@@ -26,7 +26,8 @@ final class Connection {
   private var armedDeadline: UInt64?
   /// The handles are being closed: libuv calls nothing of ours but the close callbacks.
   private var isClosing = false
-  /// The request the responder answers later, its exchange and when it began.
+  /// The request the responder answers later (or is streaming the answer to), its exchange
+  /// and when it began.
   private var deferred: (exchange: UInt64, request: HTTPRequest, started: UInt64)?
   private var openHandles = 2
   /// Where the connection comes from, for the per-address limit.
@@ -100,8 +101,7 @@ final class Connection {
     isClosing = true
     server.connectionIsClosing(self)
     if let (exchange, _, _) = deferred {
-      deferred = nil
-      server.deferredExchanges[exchange] = nil
+      endExchange(exchange)
       server.responder.abandoned(exchange: exchange)
     }
     uv_close(cuv_handle(tcp)) { handle in Connection.from(handle).handleClosed() }
@@ -121,7 +121,7 @@ final class Connection {
         now = server.moment  // as `respond` left it: after the responder's time
       case .write(let bytes):
         guard write(bytes) else { return followMachine() }
-        machine.writeCompleted(now: now.milliseconds)
+        writeCompleted(now: now.milliseconds)
       case .linger:
         shutDownSending()
       case .close:
@@ -149,23 +149,57 @@ final class Connection {
     server.deliverLateResponses()
   }
 
-  /// Sends the answer to the request the responder deferred, as it comes.
-  func answerLate(_ response: HTTPResponse) {
-    guard let (_, request, started) = deferred, !isClosing else { return }
-    deferred = nil
-    answer(request, with: response, startedAt: started)
+  /// Sends the answer to the request the responder deferred, or the next part of its
+  /// stream, as it comes.
+  func answerLate(_ part: LateResponse.Part) {
+    guard let (exchange, request, started) = deferred, !isClosing else { return }
+    switch part {
+    case .response(let response):
+      endExchange(exchange)
+      answer(request, with: response, startedAt: started)
+    case .streamHead(let stream):
+      logAnswer(to: request, status: stream.head.status, startedAt: started)
+      uv_update_time(server.loop)
+      machine.streamStarted(stream, at: server.moment)
+    case .streamPiece(let piece):
+      if !machine.streamData(piece) {  // the client fell behind: its stream ends
+        endExchange(exchange)
+        server.responder.abandoned(exchange: exchange)
+      }
+    case .streamEnd:
+      endExchange(exchange)
+      machine.streamEnded()
+    }
     drive()
+  }
+
+  /// The responder has nothing more to send for the exchange.
+  private func endExchange(_ exchange: UInt64) {
+    deferred = nil
+    server.deferredExchanges[exchange] = nil
   }
 
   private func answer(
     _ request: HTTPRequest, with response: HTTPResponse, startedAt started: UInt64
   ) {
-    server.requestLog?.requestAnswered(
-      request, status: response.status, microseconds: (uv_hrtime() - started) / 1000)
+    logAnswer(to: request, status: response.status, startedAt: started)
     // The responder took time of its own: the write, the keep-alive allowance and the next
     // pipelined request's head count from now, not from when the request's bytes arrived.
     uv_update_time(server.loop)
     machine.responded(response, at: server.moment)
+  }
+
+  private func logAnswer(to request: HTTPRequest, status: HTTPStatus, startedAt started: UInt64) {
+    server.requestLog?.requestAnswered(
+      request, status: status, microseconds: (uv_hrtime() - started) / 1000)
+  }
+
+  /// Tells the machine, and the server if a stream's client now has everything it was sent.
+  private func writeCompleted(now: UInt64) {
+    machine.writeCompleted(now: now)
+    if machine.isStreamDrained, let (exchange, _, _) = deferred {
+      server.drainedStreams.append(exchange)
+    }
   }
 
   /// Writes `bytes`, head and body in one call; true if they all went out at once, false if
@@ -211,8 +245,9 @@ final class Connection {
     pendingWrite = nil
     guard !isClosing else { return }
     guard status == 0 else { return abort() }
-    machine.writeCompleted(now: uv_now(server.loop))
+    writeCompleted(now: uv_now(server.loop))
     drive()
+    if !server.drainedStreams.isEmpty { server.deliverLateResponses() }
   }
 
   /// Reads only while the machine wants bytes, has the timer fire by its deadline, and keeps
@@ -270,6 +305,7 @@ final class Connection {
     guard !isClosing else { return }
     machine.deadlineReached(at: server.moment)
     drive()
+    if !server.drainedStreams.isEmpty { server.deliverLateResponses() }
   }
 
   // MARK: Closing

@@ -185,13 +185,27 @@ public final class HTTPServer: @unchecked Sendable {
     return exchanges
   }
 
+  /// Streams whose client has read everything, for `responder.streamDrained`.
+  @exclusivity(unchecked)  // the loop thread alone
+  var drainedStreams: [UInt64] = []
+
   /// Sends the responder's answers to deferred requests, in its order, to the connections
-  /// still waiting for them.
+  /// still waiting for them; tells it of drained streams first, and again as long as that
+  /// brings answers that drain more.
   func deliverLateResponses() {
-    guard !deferredExchanges.isEmpty else { return }  // nothing waits: nothing to ask for
-    for late in responder.takeLateResponses() {
-      deferredExchanges.removeValue(forKey: late.exchange)?.answerLate(late.response)
+    while !deferredExchanges.isEmpty {  // nothing waits: nothing to ask for
+      let drained = drainedStreams
+      drainedStreams.removeAll()
+      for exchange in drained where deferredExchanges[exchange] != nil {
+        responder.streamDrained(exchange: exchange)
+      }
+      let answers = responder.takeLateResponses()
+      for late in answers {
+        deferredExchanges[late.exchange]?.answerLate(late.part)
+      }
+      guard !answers.isEmpty, !drainedStreams.isEmpty else { break }
     }
+    drainedStreams.removeAll()
   }
 
   // MARK: Timer clients

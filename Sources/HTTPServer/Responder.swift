@@ -5,7 +5,9 @@ public import HTTPCore
 ///
 /// A responder may answer a request later (a long poll): `respond` returns nil, and the answer
 /// comes out of `takeLateResponses`, which the server calls after every response, every timer
-/// firing and every abandoned request. Until then the connection waits, holding no thread.
+/// firing, every abandoned request and every drained stream. Until then the connection waits,
+/// holding no thread. The answer may be a stream (`HTTPStream`): its head, then pieces as they
+/// come, then its end, each a `LateResponse`.
 public protocol HTTPResponder: AnyObject {
   /// The response to `request`, or nil to answer it later under `context.exchange`.
   func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse?
@@ -14,24 +16,41 @@ public protocol HTTPResponder: AnyObject {
   /// The client of a deferred request closed its connection: no answer is wanted (and one
   /// already ready must be dropped: the server asks only while some request waits).
   func abandoned(exchange: UInt64)
-  /// The server is shutting down: every deferred request must be answered now.
+  /// A stream's client has read everything sent so far: a stream that catches up on a
+  /// backlog of its own sends its next part now (so that it never falls behind by itself).
+  func streamDrained(exchange: UInt64)
+  /// The server is shutting down: every deferred request must be answered, and every stream
+  /// ended, now.
   func serverIsDraining()
 }
 
 extension HTTPResponder {
   public func takeLateResponses() -> [LateResponse] { [] }
   public func abandoned(exchange: UInt64) {}
+  public func streamDrained(exchange: UInt64) {}
   public func serverIsDraining() {}
 }
 
-/// The answer to a request the responder deferred.
+/// The answer, or part of the answer, to a request the responder deferred.
 public struct LateResponse: Sendable {
   public var exchange: UInt64
-  public var response: HTTPResponse
+  public var part: Part
+
+  /// What comes: the whole response, or a stream's head, piece or end.
+  public enum Part: Sendable {
+    case response(HTTPResponse)
+    case streamHead(HTTPStream)
+    case streamPiece([UInt8])
+    case streamEnd
+  }
+
+  public init(exchange: UInt64, part: Part) {
+    self.exchange = exchange
+    self.part = part
+  }
 
   public init(exchange: UInt64, response: HTTPResponse) {
-    self.exchange = exchange
-    self.response = response
+    self.init(exchange: exchange, part: .response(response))
   }
 }
 

@@ -55,36 +55,54 @@ public final class LifecycleAPI {
   /// Requests waiting for something to happen.
   @exclusivity(unchecked)  // one thread; see Engine
   var waits = Waits()
+  /// Journals streamed to clients.
+  @exclusivity(unchecked)  // one thread; see Engine
+  var streams = Streams()
 
-  /// Fires every deadline of the realtime devices due by `now`, and answers the waits that
-  /// then hold or time out (the server's timer calls it).
+  /// Fires every deadline of the realtime devices due by `now`, answers the waits that then
+  /// hold or time out and streams the new entries (the server's timer calls it).
   public func fireDeadlines(now: Instant) {
     for activity in engine.advance(to: now) {
       record(activity.outcome, device: activity.device)
     }
     waits.check(self, now: now)
+    streams.check(engine, now: now)
+    streams.endExpired(now: now)
   }
 
-  /// When `fireDeadlines` is next due, on the host clock: a realtime deadline or a wait's
-  /// timeout.
+  /// When `fireDeadlines` is next due, on the host clock: a realtime deadline, or a wait's or
+  /// a stream's timeout.
   public var nextDeadline: Instant? {
-    guard let timeout = waits.nextTimeout else { return engine.nextDeadline }
-    return min(engine.nextDeadline ?? timeout, timeout)
+    func earliest(_ a: Instant?, _ b: Instant?) -> Instant? {
+      guard let a, let b else { return a ?? b }
+      return min(a, b)
+    }
+    return earliest(earliest(engine.nextDeadline, waits.nextTimeout), streams.nextTimeout)
   }
 
-  /// The answers to requests that waited, by exchange, in the order to send them.
-  public func takeLateResponses() -> [(exchange: UInt64, response: APIResponse)] {
-    waits.takeReady()
+  /// The answers to requests that waited and the parts of streams, by exchange, in the order
+  /// to send them.
+  public func takeLateAnswers() -> [LateAnswer] {
+    waits.takeReady().map { LateAnswer(exchange: $0.exchange, part: .response($0.response)) }
+      + streams.takeReady()
   }
 
-  /// The client of a waiting request left.
-  public func abandonWait(exchange: UInt64) {
+  /// The client of a waiting request or a stream left, or fell behind.
+  public func abandon(exchange: UInt64) {
     waits.abandon(exchange)
+    streams.abandon(exchange)
   }
 
-  /// Answers every waiting request now, with the current view (the server shuts down).
-  public func endWaits(now: Instant) {
+  /// The client of a stream has read everything it was sent.
+  public func streamDrained(exchange: UInt64, now: Instant) {
+    streams.drained(exchange, engine: engine, now: now)
+  }
+
+  /// Answers every waiting request now, with the current view, and ends every stream (the
+  /// server shuts down).
+  public func shutDown(now: Instant) {
     waits.check(self, now: now, ending: true)
+    streams.endAll(reason: "shutdown")
   }
 
   /// Counts what an outcome did, and reports its kills.
@@ -96,12 +114,17 @@ public final class LifecycleAPI {
     }
   }
 
-  /// Answers one request at host time `now`; nil if it waits (`Waits`), to be answered by
-  /// `takeLateResponses`.
+  /// Answers one request at host time `now`; nil if it waits (`Waits`) or streams
+  /// (`Streams`), to be answered by `takeLateAnswers`.
   public func handle(_ request: consuming APIRequest, now: Instant, isDraining: Bool = false)
     -> APIResponse?
   {
-    defer { waits.check(self, now: now) }
+    /// The device the request may have changed; nil for any.
+    var touched: String?
+    defer {
+      waits.check(self, now: now)
+      streams.check(engine, device: touched, now: now)
+    }
     var response: APIResponse
     var template: String?
     do {
@@ -109,6 +132,7 @@ public final class LifecycleAPI {
       switch router.match(method: request.method, path: request.path) {
       case .route(let route, let device, let app):
         template = route.template
+        if route.isDeviceScoped { touched = device }
         try checkMediaType(request)
         let query = try Query(request.query, allowed: route.queryParameters)
         let retry = try retry(of: request, to: route)

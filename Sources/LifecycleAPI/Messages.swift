@@ -20,6 +20,8 @@ public struct APIRequest: Sendable {
   public var ifMatch: String?
   /// `Idempotency-Key`: a retry of this request gets the first one's response.
   public var idempotencyKey: String?
+  /// `Last-Event-ID`: a journal stream's client reconnects after this seq.
+  public var lastEventID: String?
   /// The request's number on the server: a request that waits is answered under it later
   /// (`LifecycleAPI.takeLateResponses`).
   public var exchange: UInt64
@@ -27,7 +29,8 @@ public struct APIRequest: Sendable {
   public init(
     method: String, path: Substring, query: Substring? = nil, mediaType: String? = nil,
     body: [UInt8] = [], host: String? = nil, origin: String? = nil, authorization: String? = nil,
-    ifMatch: String? = nil, idempotencyKey: String? = nil, exchange: UInt64 = 0
+    ifMatch: String? = nil, idempotencyKey: String? = nil, lastEventID: String? = nil,
+    exchange: UInt64 = 0
   ) {
     self.exchange = exchange
     self.method = method
@@ -40,6 +43,7 @@ public struct APIRequest: Sendable {
     self.authorization = authorization
     self.ifMatch = ifMatch
     self.idempotencyKey = idempotencyKey
+    self.lastEventID = lastEventID
   }
 }
 
@@ -74,6 +78,24 @@ public struct APIResponse: Sendable {
   var isDeferred: Bool { status == 0 }
 }
 
+/// An answer, or a part of one, to a request that waited (`Waits`) or streams (`Streams`).
+public struct LateAnswer: Sendable {
+  /// The request's number, from `APIRequest.exchange`.
+  public var exchange: UInt64
+  public var part: Part
+
+  /// The whole response, or a stream's head, one of its pieces, or its end.
+  public enum Part: Sendable {
+    case response(APIResponse)
+    /// The stream's response, whose body is its first piece; what it sends after
+    /// `heartbeatMilliseconds` of quiet; what it sends last to a client that fell behind.
+    case streamHead(
+      APIResponse, heartbeat: [UInt8], heartbeatMilliseconds: Int64, farewell: [UInt8])
+    case streamPiece([UInt8])
+    case streamEnd
+  }
+}
+
 /// An error answered as an RFC 9457 problem document with a stable `type`.
 struct Problem: Error {
   /// The problem types this API uses; `urn:lifecycled:problem:<name>` on the wire.
@@ -95,6 +117,7 @@ struct Problem: Error {
     case misdirected = "misdirected-request"
     case memoryBudgetExhausted = "memory-budget-exhausted"
     case tooManyWaits = "too-many-waits"
+    case tooManyStreams = "too-many-streams"
 
     var status: Int {
       switch self {
@@ -109,7 +132,7 @@ struct Problem: Error {
       case .alreadyExists, .limitReached, .permanent, .eventRefused, .noDeadline: 409
       case .preconditionFailed: 412
       case .memoryBudgetExhausted: 507
-      case .tooManyWaits: 503
+      case .tooManyWaits, .tooManyStreams: 503
       }
     }
 
@@ -132,8 +155,16 @@ struct Problem: Error {
       case .misdirected: "This server does not answer for this host"
       case .memoryBudgetExhausted: "The simulator's memory budget is exhausted"
       case .tooManyWaits: "Too many requests are waiting"
+      case .tooManyStreams: "Too many journal streams are open"
       }
     }
+  }
+
+  /// 503 with `Retry-After: 1`: a bounded table (waits, streams) is full for now.
+  static func full(_ kind: Kind, _ detail: String) -> Problem {
+    var problem = Problem(kind: kind, detail: detail)
+    problem.headers = [("Retry-After", "1")]
+    return problem
   }
 
   var kind: Kind

@@ -40,13 +40,29 @@ struct Query {
   /// How long a request waits (`Waits`): seconds, to the millisecond, up to `Waits.maxSeconds`;
   /// `Waits.defaultSeconds` if the parameter is not given.
   func waitSeconds(_ key: String) throws(Problem) -> Duration {
-    guard let text = values[key] else { return .seconds(Waits.defaultSeconds) }
-    guard let seconds = Double(text), seconds.isFinite,
-      (0...Double(Waits.maxSeconds)).contains(seconds)
-    else {
-      throw Problem.validation(key, "must be a number of seconds from 0 to \(Waits.maxSeconds)")
+    try seconds(key, in: 0...Double(Waits.maxSeconds), default: Waits.defaultSeconds)
+  }
+
+  /// A number of seconds in `range`, to the millisecond; `default` if not given.
+  func seconds(_ key: String, in range: ClosedRange<Double>, default: Int) throws(Problem)
+    -> Duration
+  {
+    guard let text = values[key] else { return .seconds(`default`) }
+    guard let seconds = Double(text), seconds.isFinite, range.contains(seconds) else {
+      throw Problem.validation(
+        key,
+        "must be a number of seconds from \(range.lowerBound.formatted) to "
+          + "\(range.upperBound.formatted)")
     }
     return .milliseconds(Int64((seconds * 1000).rounded()))
+  }
+
+  /// The entries a journal reader asks for: `kind`, `app`, `scene`, `method`, `cause`.
+  func journalFilter() throws(Problem) -> JournalFilter {
+    JournalFilter(
+      kind: try choice("kind", JournalFilter.Kind.self), app: try appName("app"),
+      scene: try name("scene"), method: try choice("method", CallbackMethod.self),
+      cause: try choice("cause", among: TransitionCause.names))
   }
 
   /// A parameter that is `true` or `false`.
@@ -112,5 +128,12 @@ struct Query {
       bytes.append(value)
     }
     return String(validating: bytes, as: UTF8.self)
+  }
+}
+
+extension Double {
+  /// The number as a person writes it: `300`, not `300.0`; `0.1`.
+  fileprivate var formatted: String {
+    rounded() == self ? String(Int(self)) : String(self)
   }
 }

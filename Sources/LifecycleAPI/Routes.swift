@@ -34,6 +34,10 @@ extension LifecycleAPI {
         "/v1/devices/{device}/journal",
         query: ["since", "limit", "kind", "app", "scene", "method", "cause", "wait"]
       ) { api, request in try api.showJournal(request) },
+      .get(
+        "/v1/devices/{device}/journal/stream",
+        query: ["since", "kind", "app", "scene", "method", "cause", "heartbeat", "timeout"]
+      ) { api, request in try api.streamJournal(request) },
       .get("/v1/devices/{device}/jetsam") { api, request in try api.showJetsamLog(request) },
       // Apps (also under /v1/apps for the default device)
       .get("/v1/devices/{device}/apps", query: ["after", "limit"]) { api, request in

@@ -112,11 +112,8 @@ extension LifecycleAPI {
       return response
     }
     guard !waits.isFull else {
-      var problem = Problem(
-        kind: .tooManyWaits,
-        detail: "\(Waits.limit) requests are waiting already; retry when one is answered")
-      problem.headers = [("Retry-After", "1")]
-      throw problem
+      throw Problem.full(
+        .tooManyWaits, "\(Waits.limit) requests are waiting already; retry when one is answered")
     }
     waits.add(
       Waits.Wait(

@@ -62,6 +62,13 @@ public struct BoundedLog<Element: RetainedSize>: Sequence {
   /// The kept elements, oldest first.
   public func makeIterator() -> Iterator { Iterator(log: self) }
 
+  /// The kept elements from the `offset`-th oldest (0 for the oldest) on.
+  public func elements(from offset: Int) -> some Sequence<Element> {
+    (Swift.min(Swift.max(offset, 0), count)..<count).lazy.map {
+      storage[(head + $0) % storage.count]!
+    }
+  }
+
   public struct Iterator: IteratorProtocol {
     fileprivate let log: BoundedLog
     private var offset = 0

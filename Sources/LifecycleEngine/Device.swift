@@ -275,6 +275,8 @@ final class Device {
   }
 
   private func journal(_ entry: JournalEntry) {
+    // Readers find an entry by its seq (`Engine.journal`): each takes the next one.
+    assert(entry.seq == nextSeq - 1, "journal entries are recorded as their seqs are taken")
     ledger.add(journal.append(entry))
   }
 

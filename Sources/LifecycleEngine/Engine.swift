@@ -327,10 +327,16 @@ public final class Engine {
     limit: Int = .max, now: Instant
   ) throws(EngineError) -> JournalPage {
     try withDevice(device, now: now) { device in
-      let entries = device.journal.lazy
-        .filter { $0.seq > since && filter.matches($0) }
+      // Entries have consecutive seqs, the newest the device's last: those after `since`
+      // begin at a known offset.
+      let lastSeq = device.version.seq
+      let oldestSeq = lastSeq - device.journal.count + 1
+      let entries = device.journal.elements(from: since - oldestSeq + 1).lazy
+        .filter { filter.matches($0) }
         .prefix(limit)
-      return JournalPage(entries: Array(entries), dropped: device.journal.dropped)
+      return JournalPage(
+        entries: Array(entries), dropped: device.journal.dropped, oldestSeq: oldestSeq,
+        lastSeq: lastSeq)
     }
   }
 
@@ -470,6 +476,10 @@ public struct JournalPage: Hashable, Sendable {
   public var entries: [JournalEntry]
   /// How many of the oldest entries the bounded journal has dropped.
   public var dropped: Int
+  /// The seq of the oldest entry kept (the next one's if none is): those before it are gone.
+  public var oldestSeq: Int
+  /// The seq of the device's newest entry (0 before the first).
+  public var lastSeq: Int
 }
 
 /// A device's jetsam log.

@@ -71,29 +71,54 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
         method: request.method, path: path, query: query, mediaType: headers.mediaType,
         body: request.body, host: headers["host"], origin: headers["origin"],
         authorization: headers["authorization"], ifMatch: isWrite ? headers["if-match"] : nil,
-        idempotencyKey: isWrite ? headers["idempotency-key"] : nil, exchange: context.exchange),
+        idempotencyKey: isWrite ? headers["idempotency-key"] : nil,
+        lastEventID: path.hasSuffix("/journal/stream") ? headers["last-event-id"] : nil,
+        exchange: context.exchange),
       now: Instant(milliseconds: Int64(context.now)), isDraining: context.isDraining)
     heap.observe(retainedBytes: api.engine.retainedBytes)
     return response.map(Self.http)
   }
 
   func takeLateResponses() -> [LateResponse] {
-    api.takeLateResponses().map {
-      LateResponse(exchange: $0.exchange, response: Self.http($0.response))
+    api.takeLateAnswers().map { answer in
+      switch answer.part {
+      case .response(let response):
+        LateResponse(exchange: answer.exchange, response: Self.http(response))
+      case .streamHead(let head, let heartbeat, let interval, let farewell):
+        LateResponse(
+          exchange: answer.exchange,
+          part: .streamHead(
+            HTTPStream(
+              head: Self.http(head), heartbeat: heartbeat,
+              heartbeatInterval: UInt64(interval), farewell: farewell)))
+      case .streamPiece(let piece):
+        LateResponse(exchange: answer.exchange, part: .streamPiece(piece))
+      case .streamEnd:
+        LateResponse(exchange: answer.exchange, part: .streamEnd)
+      }
     }
   }
 
   func abandoned(exchange: UInt64) {
-    api.abandonWait(exchange: exchange)
+    api.abandon(exchange: exchange)
+  }
+
+  func streamDrained(exchange: UInt64) {
+    api.streamDrained(exchange: exchange, now: Self.now)
   }
 
   func serverIsDraining() {
-    api.endWaits(now: Instant(milliseconds: Int64(monotonicMilliseconds())))
+    api.shutDown(now: Self.now)
   }
+
+  /// The loop's clock, as the engine's host time.
+  private static var now: Instant { Instant(milliseconds: Int64(monotonicMilliseconds())) }
 
   /// The HTTP response that carries `response`.
   private static func http(_ response: APIResponse) -> HTTPResponse {
-    var fields = headers(contentType: response.body.isEmpty ? nil : response.contentType)
+    // An empty body has no type, but a stream's does: its pieces come later.
+    let isTyped = !response.body.isEmpty || response.contentType == "text/event-stream"
+    var fields = headers(contentType: isTyped ? response.contentType : nil)
     for (name, value) in response.headers { fields.append(name: name, value: value) }
     if let tag = response.entityTag { fields.append(name: "ETag", value: tag) }
     return HTTPResponse(

@@ -347,3 +347,129 @@ let okOnTheWire =
     #expect(!machine.wantsToRead)
   }
 }
+
+/// Streamed responses (`HTTPStream`): exact framing, heartbeats on the virtual clock, the
+/// backlog bound, and how a stream ends.
+@Suite struct StreamedResponseTests {
+  var machine = ConnectionStateMachine(now: 0)
+  let stream = HTTPStream(
+    head: HTTPResponse(status: .ok, contentType: "text/event-stream", body: "first\n"),
+    heartbeat: Array(":\n\n".utf8), heartbeatInterval: 15_000, farewell: Array("bye\n".utf8))
+  static let head =
+    "HTTP/1.1 200 OK\r\nDate: \(date)\r\nContent-Type: text/event-stream\r\n"
+    + "Transfer-Encoding: chunked\r\n\r\n"
+
+  init() {
+    _ = machine.receive(get, at: 0)
+    machine.responseDeferred()
+  }
+
+  /// Starts the stream at 0 and has its head written.
+  mutating func startStreaming() {
+    machine.streamStarted(stream, at: at(0))
+    _ = machine.actions(at: 0)
+    machine.writeCompleted(now: 0)
+  }
+
+  @Test mutating func piecesGoOutAsChunksAndTheEndLetsTheConnectionServeOn() {
+    machine.streamStarted(stream, at: at(1))
+    #expect(machine.actions(at: 1) == [wire(Self.head + "6\r\nfirst\n\r\n")])
+    #expect(machine.isStreamDrained == false)  // the write is under way
+    #expect(machine.deadline == 30_001)  // a stalled write is given up like a response's
+    machine.writeCompleted(now: 2)
+    #expect(machine.isStreamDrained)
+    #expect(machine.wantsToRead)  // to see the client leave
+    #expect(machine.idleKind == nil)  // never reclaimed as idle
+    let taken1 = machine.streamData(Array("0123456789abcdefg".utf8))
+    #expect(taken1)
+    let taken2 = machine.streamData(Array("x".utf8))
+    #expect(taken2)
+    #expect(machine.actions(at: 3) == [wire("11\r\n0123456789abcdefg\r\n1\r\nx\r\n")])
+    machine.writeCompleted(now: 3)
+    machine.streamEnded()
+    let taken3 = machine.streamData(Array("late".utf8))
+    #expect(!taken3)
+    #expect(
+      machine.actions(at: 4) == [wire("0\r\n\r\n")])
+    machine.writeCompleted(now: 4)
+    #expect(machine.receive(get, at: 5).count == 1)  // the next request, on the same connection
+  }
+
+  @Test mutating func aQuietStreamSendsItsHeartbeatOnTime() {
+    startStreaming()
+    #expect(machine.deadline == 15_000)
+    machine.deadlineReached(at: at(14_999))
+    #expect(machine.actions(at: 14_999) == [])
+    machine.deadlineReached(at: at(15_000))
+    #expect(machine.actions(at: 15_000) == [wire("3\r\n:\n\n\r\n")])
+    machine.writeCompleted(now: 15_001)
+    #expect(machine.deadline == 30_001)
+    let taken4 = machine.streamData(Array("e".utf8))
+    #expect(taken4)
+    _ = machine.actions(at: 20_000)
+    machine.writeCompleted(now: 20_000)
+    #expect(machine.deadline == 35_000)  // counted from the last byte sent
+  }
+
+  @Test mutating func aClientThatFallsBehindGetsTheFarewellAndIsClosed() {
+    var configuration = ConnectionConfiguration()
+    configuration.maxStreamBacklog = 20
+    machine = ConnectionStateMachine(configuration: configuration, now: 0)
+    _ = machine.receive(get, at: 0)
+    machine.responseDeferred()
+    machine.streamStarted(stream, at: at(0))
+    _ = machine.actions(at: 0)  // the head's write stays under way: the client reads nothing
+    let taken5 = machine.streamData(Array("0123456789".utf8))
+    #expect(taken5)  // 15 framed bytes wait
+    let taken6 = machine.streamData(Array("more".utf8))
+    #expect(!taken6)  // 24: behind
+    let taken7 = machine.streamData(Array("after".utf8))
+    #expect(!taken7)
+    machine.writeCompleted(now: 1)
+    #expect(machine.actions(at: 1) == [wire("4\r\nbye\n\r\n0\r\n\r\n")])
+    machine.writeCompleted(now: 2)
+    #expect(machine.actions(at: 2) == [.linger])
+  }
+
+  @Test mutating func aStreamWhoseWriteStallsIsClosed() {
+    machine.streamStarted(stream, at: at(0))
+    _ = machine.actions(at: 0)
+    machine.deadlineReached(at: at(30_000))
+    #expect(machine.actions(at: 30_000) == [.close])
+  }
+
+  @Test mutating func aClientLeavingAStreamClosesItAtOnce() {
+    startStreaming()
+    machine.peerClosed()
+    #expect(machine.actions(at: 1) == [.close])
+  }
+
+  @Test mutating func anHTTP10StreamIsDelimitedByTheConnectionsEnd() {
+    machine = ConnectionStateMachine(now: 0)
+    _ = machine.receive("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", at: 0)
+    machine.responseDeferred()
+    machine.streamStarted(stream, at: at(0))
+    #expect(
+      machine.actions(at: 0) == [
+        wire(
+          "HTTP/1.1 200 OK\r\nDate: \(date)\r\nContent-Type: text/event-stream\r\n"
+            + "Connection: close\r\n\r\nfirst\n")
+      ])
+    machine.writeCompleted(now: 0)
+    let taken8 = machine.streamData(Array("x".utf8))
+    #expect(taken8)
+    machine.streamEnded()
+    #expect(machine.actions(at: 1) == [wire("x")])
+    machine.writeCompleted(now: 1)
+    #expect(machine.actions(at: 1) == [.linger])
+  }
+
+  @Test mutating func aStreamEndedWhileQuiescingClosesTheConnection() {
+    startStreaming()
+    machine.quiesce()
+    machine.streamEnded()
+    #expect(machine.actions(at: 1) == [wire("0\r\n\r\n")])
+    machine.writeCompleted(now: 1)
+    #expect(machine.actions(at: 1) == [.linger])
+  }
+}

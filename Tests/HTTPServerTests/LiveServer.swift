@@ -40,7 +40,9 @@ final class LiveServer: @unchecked Sendable {
     return finished.wait(timeout: .now() + seconds) == .success ? status : nil
   }
 
-  func connect(from source: String? = nil) -> RawClient { RawClient(port: port, from: source) }
+  func connect(from source: String? = nil, receiveBuffer: Int32? = nil) -> RawClient {
+    RawClient(port: port, from: source, receiveBuffer: receiveBuffer)
+  }
 
   /// A request on a fresh connection: the control that shows the server still serves others.
   func freshRequestSucceeds() -> Bool {
@@ -52,8 +54,12 @@ final class LiveServer: @unchecked Sendable {
 
 /// Answers `/health`, `/echo` (the body back), `/big` (1 MiB) and `/slow` (after 300 ms);
 /// defers `/later` until a `/release` (or the server's shutdown), and counts the deferred
-/// requests whose clients left (`/abandoned`).
+/// requests whose clients left (`/abandoned`). `/stream` streams: `start` at once, `beat`
+/// every 100 ms of quiet, then what `/publish` (`tick`) and `/flood` (4 pieces of 16 KiB)
+/// send to every stream, until `/end` or the shutdown (`bye`); a client that falls behind is
+/// sent `behind`.
 final class TestResponder: HTTPResponder, @unchecked Sendable {
+  private var streams: [UInt64] = []
   private var waiting: [UInt64] = []
   private var ready: [LateResponse] = []
   private var abandonedCount = 0
@@ -63,6 +69,29 @@ final class TestResponder: HTTPResponder, @unchecked Sendable {
     case "/later":
       waiting.append(context.exchange)
       return nil
+    case "/stream":
+      streams.append(context.exchange)
+      ready.append(
+        LateResponse(
+          exchange: context.exchange,
+          part: .streamHead(
+            HTTPStream(
+              head: HTTPResponse(status: .ok, contentType: "text/plain", body: "start\n"),
+              heartbeat: Array("beat\n".utf8), heartbeatInterval: 100,
+              farewell: Array("behind\n".utf8)))))
+      return nil
+    case "/publish":
+      ready += streams.map { LateResponse(exchange: $0, part: .streamPiece(Array("tick\n".utf8))) }
+      return HTTPResponse(status: .ok, contentType: "text/plain", body: "\(streams.count)")
+    case "/flood":
+      let piece = [UInt8](repeating: UInt8(ascii: "f"), count: 16_384)
+      for _ in 0..<4 {
+        ready += streams.map { LateResponse(exchange: $0, part: .streamPiece(piece)) }
+      }
+      return HTTPResponse(status: .ok)
+    case "/end":
+      endStreams(with: nil)
+      return HTTPResponse(status: .ok)
     case "/release":
       release("late")
       return HTTPResponse(status: .ok, contentType: "text/plain", body: "released")
@@ -96,13 +125,25 @@ final class TestResponder: HTTPResponder, @unchecked Sendable {
     return ready
   }
 
+  private func endStreams(with last: String?) {
+    for exchange in streams {
+      if let last {
+        ready.append(LateResponse(exchange: exchange, part: .streamPiece(Array(last.utf8))))
+      }
+      ready.append(LateResponse(exchange: exchange, part: .streamEnd))
+    }
+    streams = []
+  }
+
   func abandoned(exchange: UInt64) {
+    streams.removeAll { $0 == exchange }
     waiting.removeAll { $0 == exchange }
     ready.removeAll { $0.exchange == exchange }
     abandonedCount += 1
   }
 
   func serverIsDraining() {
+    endStreams(with: "bye\n")
     release("drained")
   }
 }
@@ -113,9 +154,15 @@ final class RawClient {
 
   /// Connects to 127.0.0.1 at `port`, from the loopback address `source` if one is given
   /// (every 127.x.y.z is this machine), so that a test can be several clients.
-  init(port: Int, from source: String? = nil) {
+  ///
+  /// With `receiveBuffer`, the kernel holds at most about that many bytes it has not read
+  /// (set before connecting, so that the window it offers is that small).
+  init(port: Int, from source: String? = nil, receiveBuffer: Int32? = nil) {
     // Close-on-exec: a test that starts a process must not hand it this socket.
     fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+    if var receiveBuffer {
+      setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receiveBuffer, socklen_t(MemoryLayout<Int32>.size))
+    }
     if let source {
       var local = Self.address(source, port: 0)
       let bound = withUnsafePointer(to: &local) {
@@ -191,6 +238,12 @@ final class RawClient {
         + length
     }
     return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// What arrives until `marker` has (or the server closes, or the timeout passes), as text.
+  func read(through marker: String) -> String {
+    String(
+      decoding: readBytes { String(decoding: $0, as: UTF8.self).contains(marker) }, as: UTF8.self)
   }
 
   /// Sends `request` and reads its response: the status code (nil if none came).

@@ -554,4 +554,101 @@ import Testing
     #expect(live.stop() == 0)
     #expect(openSockets(onPort: live.port) == 0)
   }
+
+  // MARK: S. Streamed responses
+
+  static let stream = "GET /stream HTTP/1.1\r\nHost: t\r\n\r\n"
+
+  @Test func aStreamSendsChunksAsTheyComeThenEndsAndTheConnectionServesOn_S1() throws {
+    try withServer { live in
+      let watcher = live.connect()
+      watcher.send(Self.stream)
+      let head = watcher.read(through: "start\n\r\n")
+      #expect(head.hasPrefix("HTTP/1.1 200 OK\r\n"))
+      #expect(head.contains("\r\nTransfer-Encoding: chunked\r\n"))
+      #expect(head.hasSuffix("\r\n\r\n6\r\nstart\n\r\n"))
+      #expect(live.connect().status(of: "GET /publish HTTP/1.1\r\nHost: t\r\n\r\n") == 200)
+      #expect(watcher.read(through: "\r\n") == "5\r\ntick\n\r\n")
+      #expect(live.connect().status(of: "GET /end HTTP/1.1\r\nHost: t\r\n\r\n") == 200)
+      #expect(watcher.read(through: "0\r\n\r\n") == "0\r\n\r\n")
+      #expect(watcher.status(of: Self.get) == 200)
+    }
+  }
+
+  @Test func aQuietStreamSendsHeartbeats_S2() throws {
+    try withServer { live in
+      let watcher = live.connect()
+      watcher.send(Self.stream)
+      _ = watcher.read(through: "start\n\r\n")
+      #expect(
+        watcher.read(through: "beat\n\r\n5\r\nbeat\n\r\n") == "5\r\nbeat\n\r\n5\r\nbeat\n\r\n")
+    }
+  }
+
+  /// One client reads nothing: it falls behind and is closed with the farewell, while another
+  /// stream is sent every byte and the server answers others throughout.
+  static let floods = 100
+  /// What a stream is sent by the floods: 4 chunks of 16 KiB each, with their framing.
+  static let floodBytes = floods * 4 * ("4000\r\n".utf8.count + 16_384 + 2)
+
+  @Test func aClientThatFallsBehindIsToldAndClosedAndSlowsNoOne_S3() throws {
+    try withServer({ $0.connection.maxStreamBacklog = 65_536 }) { live in
+      let stalled = live.connect(receiveBuffer: 4096)
+      stalled.send(Self.stream)
+      _ = stalled.read(through: "start\n\r\n")
+      let reader = live.connect()
+      reader.send(Self.stream)
+      _ = reader.read(through: "start\n\r\n")
+      let received = DispatchSemaphore(value: 0)
+      let readerSocket = reader.fd
+      nonisolated(unsafe) var readerBytes = 0
+      DispatchQueue.global().async {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while readerBytes < Self.floodBytes {
+          let count = recv(readerSocket, &chunk, chunk.count, 0)
+          guard count > 0 else { break }
+          readerBytes += count
+        }
+        received.signal()
+      }
+      let flooder = live.connect()
+      for _ in 0..<Self.floods {
+        #expect(flooder.status(of: "GET /flood HTTP/1.1\r\nHost: t\r\n\r\n") == 200)
+      }
+      #expect(live.freshRequestSucceeds())
+      #expect(received.wait(timeout: .now() + 10) == .success)
+      #expect(readerBytes == Self.floodBytes)
+      let stalledText = stalled.readUntilClosed()
+      #expect(stalledText.hasSuffix("7\r\nbehind\n\r\n0\r\n\r\n"))
+      #expect(stalledText.utf8.count < Self.floodBytes)
+      let check = live.connect()
+      check.send("GET /abandoned HTTP/1.1\r\nHost: t\r\n\r\n")
+      #expect(check.readResponse().hasSuffix("\r\n\r\n1"))
+    }
+  }
+
+  @Test func aClientLeavingAStreamIsNoticedAndFreed_S4() throws {
+    try withServer { live in
+      let watcher = live.connect()
+      watcher.send(Self.stream)
+      _ = watcher.read(through: "start\n\r\n")
+      watcher.reset()
+      usleep(100_000)
+      let check = live.connect()
+      check.send("GET /publish HTTP/1.1\r\nHost: t\r\n\r\n")
+      #expect(check.readResponse().hasSuffix("\r\n\r\n0"))  // no stream left to publish to
+      #expect(live.server.connectionCount == 1)
+    }
+  }
+
+  @Test func aStreamAtShutdownGetsItsLastPieceAndIsClosed_S5() throws {
+    let live = try LiveServer()
+    let watcher = live.connect()
+    watcher.send(Self.stream)
+    _ = watcher.read(through: "start\n\r\n")
+    live.server.requestShutdown()
+    #expect(watcher.readUntilClosed() == "4\r\nbye\n\r\n0\r\n\r\n")
+    #expect(live.stop() == 0)
+    #expect(openSockets(onPort: live.port) == 0)
+  }
 }

@@ -31,14 +31,16 @@ import Testing
   func call(
     _ method: String, _ target: String, _ body: String? = nil,
     mediaType: String? = "application/json", ifMatch: String? = nil,
-    idempotencyKey: String? = nil, exchange: UInt64 = 0, now: Instant = .zero
+    idempotencyKey: String? = nil, lastEventID: String? = nil, exchange: UInt64 = 0,
+    now: Instant = .zero
   ) -> Answer {
     let parts = target.split(separator: "?", maxSplits: 1)
     let response = api.handle(
       APIRequest(
         method: method, path: parts[0], query: parts.count > 1 ? parts[1] : nil,
         mediaType: body == nil ? nil : mediaType, body: Array((body ?? "").utf8),
-        ifMatch: ifMatch, idempotencyKey: idempotencyKey, exchange: exchange),
+        ifMatch: ifMatch, idempotencyKey: idempotencyKey, lastEventID: lastEventID,
+        exchange: exchange),
       now: now)
     return response.map(Self.answer) ?? (0, "", nil, [:])
   }
@@ -53,7 +55,10 @@ import Testing
   /// The answers to waiting requests that are ready, by exchange.
   func lateAnswers() -> [UInt64: Answer] {
     Dictionary(
-      uniqueKeysWithValues: api.takeLateResponses().map { ($0.exchange, Self.answer($0.response)) })
+      uniqueKeysWithValues: api.takeLateAnswers().compactMap { late in
+        guard case .response(let response) = late.part else { return nil }
+        return (late.exchange, Self.answer(response))
+      })
   }
 
   @Test func operationalEndpoints() {

@@ -90,7 +90,7 @@ import Testing
       #expect(api.call("GET", "/v1/apps/mail?waitFor=active", exchange: exchange).status == 0)
     }
     api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
-    #expect(api.api.takeLateResponses().map(\.exchange) == [9, 2, 5])
+    #expect(api.api.takeLateAnswers().map(\.exchange) == [9, 2, 5])
   }
 
   @Test func removingTheAppAnswersItsWaitWith404() {
@@ -103,7 +103,7 @@ import Testing
 
   @Test func anAbandonedWaitIsForgotten() {
     #expect(api.call("GET", "/v1/apps/mail?waitFor=active", exchange: 1).status == 0)
-    api.api.abandonWait(exchange: 1)
+    api.api.abandon(exchange: 1)
     api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
     #expect(api.lateAnswers().isEmpty)
     #expect(api.api.nextDeadline == nil)
@@ -112,7 +112,7 @@ import Testing
   @Test func anAnswerReadyForAClientThatLeftIsDropped() {
     #expect(api.call("GET", "/v1/apps/mail?waitFor=active", exchange: 1).status == 0)
     api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
-    api.api.abandonWait(exchange: 1)
+    api.api.abandon(exchange: 1)
     #expect(api.lateAnswers().isEmpty)
   }
 
@@ -120,7 +120,7 @@ import Testing
     #expect(api.call("GET", "/v1/apps/mail?waitFor=active", exchange: 1).status == 0)
     #expect(
       api.call("GET", "/v1/devices/default/journal?since=99&wait=60", exchange: 2).status == 0)
-    api.api.endWaits(now: .seconds(1))
+    api.api.shutDown(now: .seconds(1))
     let answers = api.lateAnswers()
     #expect(answers.keys.sorted() == [1, 2])
     #expect(

@@ -31,7 +31,8 @@ import Testing
     try run(try Self.steps(), expecting: 9)
   }
 
-  /// A realtime device: the wait for suspension is answered by the server's own timer.
+  /// A realtime device: the wait for suspension is answered by the server's own timer, and
+  /// the journal streamed to curl ends at its timeout.
   @Test func readmeHarnessExamplePrintsWhatItShows() throws {
     try run(try Self.steps(of: "harness"), expecting: 5)
   }

@@ -130,10 +130,7 @@ extension LifecycleAPI {
   func showJournal(_ request: borrowing RouteRequest) throws -> APIResponse {
     let query = request.query
     let limit = try query.pageLimit()
-    let filter = JournalFilter(
-      kind: try query.choice("kind", JournalFilter.Kind.self), app: try query.appName("app"),
-      scene: try query.name("scene"), method: try query.choice("method", CallbackMethod.self),
-      cause: try query.choice("cause", among: TransitionCause.names))
+    let filter = try query.journalFilter()
     let since = try query.integer("since") ?? 0
     let device = request.device
     let answer = { (api: LifecycleAPI, now: Instant) throws -> APIResponse in
@@ -157,6 +154,45 @@ extension LifecycleAPI {
           .map { !$0.entries.isEmpty } ?? true
       },
       answer: answer)
+  }
+
+  /// The journal as Server-Sent Events (`Streams`), from the entry after `Last-Event-ID`,
+  /// else after `since` (0: the oldest kept), until `timeout` if given.
+  func streamJournal(_ request: borrowing RouteRequest) throws -> APIResponse {
+    let query = request.query
+    let filter = try query.journalFilter()
+    let heartbeat = try query.seconds(
+      "heartbeat", in: 0.1...300, default: Streams.defaultHeartbeatSeconds)
+    let through =
+      try request.request.lastEventID.map(Self.lastEventID) ?? query.integer("since") ?? 0
+    let version = try engine.version(of: request.device, now: request.now)
+    var head = APIResponse(
+      status: 200, contentType: "text/event-stream", headers: [("X-Accel-Buffering", "no")],
+      body: [])
+    guard request.request.method == "GET" else { return head }  // HEAD: the head alone
+    guard !streams.isFull else {
+      throw Problem.full(
+        .tooManyStreams, "\(Streams.limit) journal streams are open already; retry when one closes")
+    }
+    head.entityTag = Self.entityTag(version)
+    streams.open(
+      Streams.Subscriber(
+        exchange: request.request.exchange, device: request.device,
+        incarnation: version.incarnation, filter: filter,
+        until: try query.has("timeout") ? request.now + query.waitSeconds("timeout") : nil,
+        through: through),
+      head: head, heartbeatMilliseconds: heartbeat.wholeMilliseconds,
+      engine: engine, now: request.now)
+    metrics.count(request: "/v1/devices/{device}/journal/stream", status: 200)
+    return .deferred
+  }
+
+  /// A `Last-Event-ID`: a seq this API sent as an event's `id`.
+  private static func lastEventID(_ value: String) throws(Problem) -> Int {
+    guard let seq = Int(value), seq >= 0 else {
+      throw Problem.validation("Last-Event-ID", "must be the id of an event of the stream, a seq")
+    }
+    return seq
   }
 
   func showJetsamLog(_ request: borrowing RouteRequest) throws -> APIResponse {

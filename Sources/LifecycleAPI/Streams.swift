@@ -1,0 +1,230 @@
+import JSONCore
+import LifecycleEngine
+
+/// Journals streamed live as Server-Sent Events (`GET /v1/devices/{device}/journal/stream`).
+///
+/// Each subscriber is sent the journal entries after the seq it starts from (`since`, or the
+/// `Last-Event-ID` of a client that reconnects), then every new entry as it is recorded, each
+/// as an unnamed event whose `id` is its seq and whose `data` is the entry as `/journal` shows
+/// it. Entries that left the bounded journal before they could be sent are reported as one
+/// `dropped` event (`{"after": A, "resumesAfter": B}`, with `id: B`). A stream sends at most
+/// `batchBytes` of entries at a time and the rest once its client has read them, so a long
+/// journal is replayed at the client's pace; entries that come while the client reads more
+/// slowly than they are made wait in the server's bounded backlog, and a client that falls
+/// further behind is sent `end` (`{"reason": "behind"}`) and closed: it can reconnect with its
+/// `Last-Event-ID`. A stream also ends with `end` when its device is reset or replaced
+/// (`deviceReset`) or removed (`deviceRemoved`), when the time it asked for is up
+/// (`timeout`), and when the server shuts down (`shutdown`).
+struct Streams {
+  /// Streams open at once, across all devices; beyond, a stream is refused with 503.
+  static let limit = 256
+  /// What a stream sends at most at once before its client has read it.
+  static let batchBytes = 65_536
+  /// A quiet stream's heartbeat interval unless the request asks for another, in seconds.
+  static let defaultHeartbeatSeconds = 15
+  /// The heartbeat: a comment line, which clients ignore.
+  static let heartbeat = Array(": heartbeat\n\n".utf8)
+
+  /// One open stream.
+  struct Subscriber {
+    let exchange: UInt64
+    let device: String
+    /// Which device under the id: another incarnation ends the stream.
+    let incarnation: Int
+    let filter: JournalFilter
+    /// When it ends, on the host clock, if it asked for an end.
+    let until: Instant?
+    /// The seq through which the journal has been sent (or passed over by the filter).
+    var through: Int
+    /// More entries wait than one batch holds: the next goes when the client drains.
+    var awaitsDrain = false
+  }
+
+  private var subscribers: [UInt64: Subscriber] = [:]
+  /// The devices streamed: their subscribers, in the order they subscribed, and the device's
+  /// version when they were last sent what it had (unchanged since, there is nothing to send).
+  private var byDevice: [String: (exchanges: [UInt64], checked: DeviceVersion?)] = [:]
+  /// How many subscribers asked for an end.
+  private var timedCount = 0
+  /// Parts ready for the server, in order.
+  private var ready: [LateAnswer] = []
+
+  var isFull: Bool { subscribers.count >= Self.limit }
+
+  /// Opens a stream for `subscriber`: its head, then its first batch.
+  mutating func open(
+    _ subscriber: Subscriber, head: APIResponse, heartbeatMilliseconds: Int64, engine: Engine,
+    now: Instant
+  ) {
+    var subscriber = subscriber
+    var head = head
+    head.body = Self.batch(for: &subscriber, engine: engine, now: now)
+    ready.append(
+      LateAnswer(
+        exchange: subscriber.exchange,
+        part: .streamHead(
+          head, heartbeat: Self.heartbeat, heartbeatMilliseconds: heartbeatMilliseconds,
+          farewell: Self.end("behind"))))
+    subscribers[subscriber.exchange] = subscriber
+    byDevice[subscriber.device, default: ([], nil)].exchanges.append(subscriber.exchange)
+    if subscriber.until != nil { timedCount += 1 }
+  }
+
+  /// Forgets the stream of a client that left or fell behind, and what is ready for it.
+  mutating func abandon(_ exchange: UInt64) {
+    guard let subscriber = subscribers.removeValue(forKey: exchange) else { return }
+    if subscriber.until != nil { timedCount -= 1 }
+    byDevice[subscriber.device]?.exchanges.removeAll { $0 == exchange }
+    if byDevice[subscriber.device]?.exchanges.isEmpty == true {
+      byDevice[subscriber.device] = nil
+    }
+    ready.removeAll { $0.exchange == exchange }
+  }
+
+  /// The client of a stream read everything: a stream catching up sends its next batch.
+  mutating func drained(_ exchange: UInt64, engine: Engine, now: Instant) {
+    guard var subscriber = subscribers[exchange], subscriber.awaitsDrain else { return }
+    send(Self.batch(for: &subscriber, engine: engine, now: now), to: subscriber)
+  }
+
+  /// Sends the new entries of `device`'s streams, or of every device's if nil, and ends the
+  /// streams whose device is gone or was replaced.
+  mutating func check(_ engine: Engine, device: String? = nil, now: Instant) {
+    guard !subscribers.isEmpty else { return }
+    guard let device else {
+      for device in Array(byDevice.keys) { check(engine, device: device, now: now) }
+      return
+    }
+    let version = engine.lastVersion(of: device)
+    guard let (exchanges, checked) = byDevice[device], version != checked else { return }
+    byDevice[device]?.checked = version
+    // Subscribers in the same place with the same filter are sent the same bytes, made once.
+    var made: [Place: (bytes: [UInt8], subscriber: Subscriber)] = [:]
+    for exchange in exchanges {
+      guard var subscriber = subscribers[exchange] else { continue }
+      guard let version, version.incarnation == subscriber.incarnation else {
+        finish(subscriber, reason: version == nil ? "deviceRemoved" : "deviceReset")
+        continue
+      }
+      guard !subscriber.awaitsDrain, version.seq > subscriber.through else { continue }
+      let place = Place(filter: subscriber.filter, through: subscriber.through)
+      if let (bytes, moved) = made[place] {
+        subscriber.through = moved.through
+        subscriber.awaitsDrain = moved.awaitsDrain
+        send(bytes, to: subscriber)
+        continue
+      }
+      let bytes = Self.batch(for: &subscriber, engine: engine, now: now)
+      made[place] = (bytes, subscriber)
+      send(bytes, to: subscriber)
+    }
+  }
+
+  /// The earliest end a stream asked for, on the host clock.
+  var nextTimeout: Instant? {
+    timedCount == 0 ? nil : subscribers.values.lazy.compactMap(\.until).min()
+  }
+
+  /// Ends the streams whose time is up by `now`, in the order they subscribed.
+  mutating func endExpired(now: Instant) {
+    let expired = subscribers.values.filter { $0.until.map { $0 <= now } ?? false }
+    for subscriber in expired.sorted(by: { $0.exchange < $1.exchange }) {
+      finish(subscriber, reason: "timeout")
+    }
+  }
+
+  /// Ends every stream (the server shuts down).
+  mutating func endAll(reason: String) {
+    for (exchanges, _) in byDevice.values {
+      for exchange in exchanges {
+        if let subscriber = subscribers[exchange] { finish(subscriber, reason: reason) }
+      }
+    }
+  }
+
+  /// The parts ready since the last call.
+  mutating func takeReady() -> [LateAnswer] {
+    defer { ready = [] }
+    return ready
+  }
+
+  private struct Place: Hashable {
+    let filter: JournalFilter
+    let through: Int
+  }
+
+  private mutating func send(_ bytes: [UInt8], to subscriber: Subscriber) {
+    subscribers[subscriber.exchange] = subscriber
+    if !bytes.isEmpty {
+      ready.append(LateAnswer(exchange: subscriber.exchange, part: .streamPiece(bytes)))
+    }
+  }
+
+  private mutating func finish(_ subscriber: Subscriber, reason: String) {
+    let exchange = subscriber.exchange
+    abandon(exchange)
+    ready.append(LateAnswer(exchange: exchange, part: .streamPiece(Self.end(reason))))
+    ready.append(LateAnswer(exchange: exchange, part: .streamEnd))
+  }
+
+  /// The events for the subscriber's next entries, at most about `batchBytes` of them (a
+  /// `dropped` event first if entries it was owed are gone); moves it past them.
+  private static func batch(for subscriber: inout Subscriber, engine: Engine, now: Instant)
+    -> [UInt8]
+  {
+    let pageLimit = 256
+    func fetch() -> JournalPage? {
+      try? engine.journal(
+        of: subscriber.device, since: subscriber.through, filter: subscriber.filter,
+        limit: pageLimit, now: now)
+    }
+    guard var page = fetch() else { return [] }
+    var writer = JSONWriter(capacity: 1024)
+    var events: [UInt8] = []
+    // Owed entries are gone, or the seq is not this device's (a client of a former one).
+    if subscriber.through < page.oldestSeq - 1 || subscriber.through > page.lastSeq {
+      let resumesAfter = page.oldestSeq - 1
+      writer.object { w in
+        w.member("after", subscriber.through)
+        w.member("resumesAfter", resumesAfter)
+      }
+      append(event: "dropped", id: resumesAfter, data: writer.bytes, to: &events)
+      let wasAhead = subscriber.through > page.lastSeq
+      subscriber.through = resumesAfter
+      if wasAhead { page = fetch() ?? page }
+    }
+    for entry in page.entries {
+      writer.removeAll()
+      writer.journalEntry(entry)
+      append(event: nil, id: entry.seq, data: writer.bytes, to: &events)
+      subscriber.through = entry.seq
+      if events.count >= batchBytes { break }
+    }
+    // Every entry the page could hold seen: the filter passed over the rest.
+    if subscriber.through == page.entries.last?.seq ?? subscriber.through,
+      page.entries.count < pageLimit
+    {
+      subscriber.through = page.lastSeq
+    }
+    subscriber.awaitsDrain = subscriber.through < page.lastSeq
+    return events
+  }
+
+  /// An event in the `text/event-stream` format: its data is one line of JSON.
+  private static func append(event: String?, id: Int, data: [UInt8], to events: inout [UInt8]) {
+    if let event { events.append(contentsOf: Array("event: \(event)\n".utf8)) }
+    events.append(contentsOf: Array("id: \(id)\ndata: ".utf8))
+    events.append(contentsOf: data)
+    events.append(contentsOf: [0x0A, 0x0A])
+  }
+
+  /// The `end` event that closes a stream, saying why.
+  static func end(_ reason: String) -> [UInt8] {
+    var writer = JSONWriter(capacity: 64)
+    writer.object { $0.member("reason", reason) }
+    var events = Array("event: end\ndata: ".utf8)
+    events.append(contentsOf: writer.bytes)
+    events.append(contentsOf: [0x0A, 0x0A])
+    return events
+  }
+}

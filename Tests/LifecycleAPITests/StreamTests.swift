@@ -1,0 +1,295 @@
+import JSONCore
+import LifecycleEngine
+import Testing
+
+@testable import LifecycleAPI
+
+/// The journal as Server-Sent Events: what each stream is sent, byte for byte, and when it
+/// ends. Live sockets are in `LifecycledServiceTests` (`StreamLiveTests`).
+@Suite struct StreamTests {
+  let api = APITests { $0.limits.journalCapacity = 12 }
+
+  init() {
+    api.call("POST", "/v1/apps", #"{"name":"mail"}"#)
+  }
+
+  /// What the streams were sent since the last call, by exchange: the text of their pieces,
+  /// the head's response if one began, and whether each ended.
+  struct Sent {
+    var head: APITests.Answer?
+    var heartbeatMilliseconds: Int64?
+    var text = ""
+    var ended = false
+  }
+
+  func sent() -> [UInt64: Sent] {
+    var sent: [UInt64: Sent] = [:]
+    for late in api.api.takeLateAnswers() {
+      switch late.part {
+      case .response: Issue.record("a whole response for \(late.exchange)")
+      case .streamHead(let head, _, let interval, let farewell):
+        #expect(
+          String(decoding: farewell, as: UTF8.self)
+            == "event: end\ndata: {\"reason\":\"behind\"}\n\n")
+        sent[late.exchange, default: Sent()].head = APITests.answer(head)
+        sent[late.exchange, default: Sent()].heartbeatMilliseconds = interval
+        sent[late.exchange, default: Sent()].text += String(decoding: head.body, as: UTF8.self)
+      case .streamPiece(let piece):
+        sent[late.exchange, default: Sent()].text += String(decoding: piece, as: UTF8.self)
+      case .streamEnd:
+        sent[late.exchange, default: Sent()].ended = true
+      }
+    }
+    return sent
+  }
+
+  /// The journal entries after `since` as `/journal` shows them, each with its seq.
+  func entries(after since: Int) -> [Event] {
+    guard
+      case .array(let entries)? = api.call("GET", "/v1/devices/default/journal?since=\(since)")
+        .json?["entries"]
+    else { return [] }
+    return entries.map { entry in
+      let seq = entry["seq"] ?? entry["callback"]?["seq"] ?? entry["transition"]?["seq"]
+      guard case .integer(let seq)? = seq else { return Event(name: "?") }
+      return Event(id: seq, data: entry)
+    }
+  }
+
+  /// One event of a stream, its data read as JSON.
+  struct Event: Equatable {
+    var name: String?
+    var id: Int?
+    var data: JSON?
+  }
+
+  /// The events of a stream's text, which must be whole events of `id`, `event` and `data`
+  /// lines (the data one line of JSON).
+  static func events(_ text: String) -> [Event] {
+    guard text.hasSuffix("\n\n") || text.isEmpty else {
+      Issue.record("a partial event: \(text)")
+      return []
+    }
+    return text.components(separatedBy: "\n\n").dropLast().map { block in
+      var event = Event()
+      for line in block.split(separator: "\n") {
+        if line.hasPrefix("event: ") {
+          event.name = String(line.dropFirst(7))
+        } else if line.hasPrefix("id: ") {
+          event.id = Int(line.dropFirst(4))
+        } else if line.hasPrefix("data: ") {
+          event.data = try? JSON.parse(Array(line.dropFirst(6).utf8))
+        } else {
+          Issue.record("an unexpected line: \(line)")
+        }
+      }
+      return event
+    }
+  }
+
+  @Test func aStreamReplaysTheJournalThenSendsEachNewEntry() {
+    api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
+    #expect(api.call("GET", "/v1/devices/default/journal/stream", exchange: 3).status == 0)
+    let opened = sent()[3]
+    #expect(opened?.head?.status == 200)
+    #expect(opened?.head?.headers["X-Accel-Buffering"] == "no")
+    #expect(opened?.head?.headers["ETag"] != nil)
+    #expect(opened?.heartbeatMilliseconds == 15_000)
+    #expect(Self.events(opened?.text ?? "") == entries(after: 0))
+    #expect(opened?.text.hasPrefix("id: 1\ndata: {\"kind\":\"event\",\"seq\":1,") == true)
+    api.call("POST", "/v1/apps/mail/events", #"{"type":"home"}"#)
+    let next = sent()
+    #expect(next.keys.sorted() == [3])
+    #expect(Self.events(next[3]?.text ?? "") == entries(after: 10))
+    #expect(next[3]?.ended == false)
+    api.call("GET", "/v1/apps/mail")
+    #expect(sent().isEmpty)  // nothing new, nothing sent
+  }
+
+  @Test func lastEventIDResumesWithoutGapOrRepeatAndOverridesSince() {
+    api.call("POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
+    api.call(
+      "GET", "/v1/devices/default/journal/stream?since=1", lastEventID: "4", exchange: 1)
+    #expect(Self.events(sent()[1]?.text ?? "") == entries(after: 4))
+  }
+
+  @Test func filtersSelectTheEntriesStreamed() {
+    api.call(
+      "GET", "/v1/devices/default/journal/stream?kind=transition&since=0", exchange: 1)
+    api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
+    let text = sent()[1]?.text ?? ""
+    #expect(text.components(separatedBy: "\n\n").filter { !$0.isEmpty }.count == 3)
+    #expect(
+      text.components(separatedBy: "data: ").dropFirst().allSatisfy {
+        $0.hasPrefix(#"{"kind":"transition""#)
+      })
+  }
+
+  @Test func entriesGoneFromTheJournalAreReportedAsDropped() {
+    for _ in 0..<3 { api.call("POST", "/v1/apps/mail/events", #"{"type":"memoryWarning"}"#) }
+    // The journal keeps the newest 12 entries: the first ones are gone.
+    api.call(
+      "POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"home"},{"type":"launch"}]"#)
+    guard let oldest = entries(after: 0).first?.id else {
+      Issue.record("no journal")
+      return
+    }
+    api.call("GET", "/v1/devices/default/journal/stream", lastEventID: "2", exchange: 1)
+    let text = sent()[1]?.text ?? ""
+    #expect(
+      text.hasPrefix(
+        "event: dropped\nid: \(oldest - 1)\ndata: {\"after\":2,\"resumesAfter\":\(oldest - 1)}\n\n")
+    )
+    #expect(Self.events(text).dropFirst().elementsEqual(entries(after: 0)))
+  }
+
+  @Test func anIDFromAFormerDeviceIsReportedAsDroppedAndTheStreamStartsOver() {
+    api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
+    api.call("GET", "/v1/devices/default/journal/stream", lastEventID: "900", exchange: 1)
+    let text = sent()[1]?.text ?? ""
+    #expect(text.hasPrefix("event: dropped\nid: 0\ndata: {\"after\":900,\"resumesAfter\":0}\n\n"))
+    #expect(Self.events(text).dropFirst().elementsEqual(entries(after: 0)))
+  }
+
+  @Test func aStreamEndsWhenItsDeviceIsResetOrRemoved() {
+    api.call("POST", "/v1/devices", #"{"id":"ci"}"#)
+    api.call("GET", "/v1/devices/default/journal/stream", exchange: 1)
+    api.call("GET", "/v1/devices/ci/journal/stream", exchange: 2)
+    _ = sent()
+    api.call("POST", "/v1/devices/default/reset")
+    api.call("DELETE", "/v1/devices/ci")
+    let ended = sent()
+    #expect(ended[1]?.text == "event: end\ndata: {\"reason\":\"deviceReset\"}\n\n")
+    #expect(ended[2]?.text == "event: end\ndata: {\"reason\":\"deviceRemoved\"}\n\n")
+    #expect(ended[1]?.ended == true && ended[2]?.ended == true)
+    api.call("POST", "/v1/apps", #"{"name":"mail"}"#)
+    api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
+    #expect(sent().isEmpty)  // forgotten
+  }
+
+  @Test func shuttingDownEndsEveryStream() {
+    api.call("GET", "/v1/devices/default/journal/stream", exchange: 1)
+    _ = sent()
+    api.api.shutDown(now: .zero)
+    let ended = sent()[1]
+    #expect(ended?.text == "event: end\ndata: {\"reason\":\"shutdown\"}\n\n")
+    #expect(ended?.ended == true)
+  }
+
+  @Test func anAbandonedStreamIsForgottenWithWhatWasReadyForIt() {
+    api.call("GET", "/v1/devices/default/journal/stream", exchange: 1)
+    api.api.abandon(exchange: 1)
+    #expect(sent().isEmpty)
+    api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
+    #expect(sent().isEmpty)
+  }
+
+  @Test func streamsInTheSamePlaceShareTheirBytes() {
+    api.call("GET", "/v1/devices/default/journal/stream", exchange: 1)
+    api.call("GET", "/v1/devices/default/journal/stream", exchange: 2)
+    api.call("GET", "/v1/devices/default/journal/stream?kind=event", exchange: 3)
+    _ = sent()
+    api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
+    let pieces = api.api.takeLateAnswers().compactMap { late -> [UInt8]? in
+      guard case .streamPiece(let piece) = late.part else { return nil }
+      return piece
+    }
+    #expect(pieces.count == 3)
+    #expect(pieces[0] == pieces[1])
+    #expect(pieces[2] != pieces[0])
+    #expect(
+      pieces[0].withUnsafeBufferPointer { $0.baseAddress }
+        == pieces[1].withUnsafeBufferPointer { $0.baseAddress })
+  }
+
+  @Test func aLongJournalIsReplayedABatchAtATimeAsTheClientDrains() {
+    let long = APITests()
+    long.call("POST", "/v1/apps", #"{"name":"mail"}"#)
+    long.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
+    for _ in 0..<25 {
+      long.call(
+        "POST", "/v1/apps/mail/events",
+        "[" + Array(repeating: #"{"type":"memoryWarning"}"#, count: 100).joined(separator: ",")
+          + "]")
+    }
+    long.call("GET", "/v1/devices/default/journal/stream", exchange: 1)
+    var text = ""
+    var batches = 0
+    while true {
+      let parts = long.api.takeLateAnswers()
+      guard !parts.isEmpty else { break }
+      for part in parts {
+        switch part.part {
+        case .streamHead(let head, _, _, _): text += String(decoding: head.body, as: UTF8.self)
+        case .streamPiece(let piece): text += String(decoding: piece, as: UTF8.self)
+        default: Issue.record("unexpected part")
+        }
+        batches += 1
+      }
+      if batches == 2 {  // recorded while the stream catches up: sent in its turn
+        long.call("POST", "/v1/apps/mail/events", #"{"type":"memoryWarning"}"#)
+        #expect(long.api.takeLateAnswers().isEmpty)
+      }
+      long.api.streamDrained(exchange: 1, now: .zero)
+    }
+    let ids = text.split(separator: "\n").filter { $0.hasPrefix("id: ") }.map {
+      Int($0.dropFirst(4))!
+    }
+    #expect(ids == Array((0..<ids.count).map { $0 + 1 }))
+    #expect(ids.count > 4000)
+    #expect(batches > 10)
+  }
+
+  @Test func headAnswersTheStreamsHeadAlone() {
+    let answer = api.call("HEAD", "/v1/devices/default/journal/stream")
+    #expect(answer.status == 200)
+    #expect(answer.body == "")
+    #expect(sent().isEmpty)
+  }
+
+  @Test func streamsAreBoundedAnd503Beyond() {
+    for exchange in 1...UInt64(Streams.limit) {
+      #expect(api.call("GET", "/v1/devices/default/journal/stream", exchange: exchange).status == 0)
+    }
+    let refused = api.call("GET", "/v1/devices/default/journal/stream", exchange: 999)
+    #expect(refused.status == 503)
+    #expect(refused.json?["type"] == .string("urn:lifecycled:problem:too-many-streams"))
+    #expect(refused.headers["Retry-After"] == "1")
+    api.api.abandon(exchange: 1)
+    #expect(api.call("GET", "/v1/devices/default/journal/stream", exchange: 1000).status == 0)
+  }
+
+  @Test func badRequestsAreRefusedAndOpenNothing() {
+    #expect(api.call("GET", "/v1/devices/nope/journal/stream", exchange: 1).status == 404)
+    #expect(
+      api.call("GET", "/v1/devices/default/journal/stream", lastEventID: "x", exchange: 2).status
+        == 422)
+    #expect(
+      api.call("GET", "/v1/devices/default/journal/stream?heartbeat=0.01", exchange: 3).status
+        == 422)
+    #expect(
+      api.call("GET", "/v1/devices/default/journal/stream?kind=nope", exchange: 4).status == 422)
+    #expect(
+      api.call("GET", "/v1/devices/default/journal/stream?limit=3", exchange: 5).status == 422)
+    #expect(sent().isEmpty)
+    api.call("GET", "/v1/devices/default/journal/stream?heartbeat=0.5", exchange: 6)
+    #expect(sent()[6]?.heartbeatMilliseconds == 500)
+  }
+}
+
+extension StreamTests {
+  @Test func aStreamWithATimeoutEndsWhenItIsUp() {
+    api.call("GET", "/v1/devices/default/journal/stream?timeout=1.5", exchange: 1)
+    api.call("GET", "/v1/devices/default/journal/stream", exchange: 2)
+    _ = sent()
+    #expect(api.api.nextDeadline == .milliseconds(1500))
+    api.api.fireDeadlines(now: .milliseconds(1499))
+    #expect(sent().isEmpty)
+    api.api.fireDeadlines(now: .milliseconds(1500))
+    let ended = sent()
+    #expect(ended.keys.sorted() == [1])
+    #expect(ended[1]?.text == "event: end\ndata: {\"reason\":\"timeout\"}\n\n")
+    #expect(ended[1]?.ended == true)
+    #expect(api.api.nextDeadline == nil)
+  }
+}
