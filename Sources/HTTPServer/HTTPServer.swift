@@ -27,6 +27,8 @@ public final class HTTPServer: @unchecked Sendable {
   private let listener: UnsafeMutablePointer<uv_tcp_t>
   private let wakeup: UnsafeMutablePointer<uv_async_t>
   private let graceTimer: UnsafeMutablePointer<uv_timer_t>
+  /// Runs at the end of each turn of the loop (`HTTPResponder.turnEnded`).
+  private let turnEnd: UnsafeMutablePointer<uv_prepare_t>
   private let signals: [UnsafeMutablePointer<uv_signal_t>]
   /// One buffer for every read: libuv fills it and the connection copies out at once.
   let readBuffer: UnsafeMutableBufferPointer<UInt8>
@@ -66,6 +68,7 @@ public final class HTTPServer: @unchecked Sendable {
     listener = .allocate(capacity: 1)
     wakeup = .allocate(capacity: 1)
     graceTimer = .allocate(capacity: 1)
+    turnEnd = .allocate(capacity: 1)
     signals = configuration.handlesSignals ? [.allocate(capacity: 1), .allocate(capacity: 1)] : []
     readBuffer = .allocate(capacity: 65_536)
   }
@@ -73,7 +76,7 @@ public final class HTTPServer: @unchecked Sendable {
   deinit {
     for handle in [
       UnsafeMutableRawPointer(listener), UnsafeMutableRawPointer(wakeup),
-      UnsafeMutableRawPointer(graceTimer),
+      UnsafeMutableRawPointer(graceTimer), UnsafeMutableRawPointer(turnEnd),
     ]
       + signals.map(UnsafeMutableRawPointer.init)
     {
@@ -94,8 +97,11 @@ public final class HTTPServer: @unchecked Sendable {
     uv_tcp_init(loop, listener)
     uv_async_init(loop, wakeup) { handle in HTTPServer.from(handle).beginShutdown(signal: nil) }
     uv_timer_init(loop, graceTimer)
+    uv_prepare_init(loop, turnEnd)
     for timer in clientTimers { timer.initialize(on: loop, server: self) }
-    for handle in [cuv_handle(listener), cuv_handle(wakeup), cuv_handle(graceTimer)] {
+    for handle in [
+      cuv_handle(listener), cuv_handle(wakeup), cuv_handle(graceTimer), cuv_handle(turnEnd),
+    ] {
       handle?.pointee.data = context
     }
     for (handle, number) in zip(signals, [SIGTERM, SIGINT]) {
@@ -127,6 +133,11 @@ public final class HTTPServer: @unchecked Sendable {
       throw error
     }
     state = .running
+    uv_prepare_start(turnEnd) { handle in
+      let server = HTTPServer.from(handle)
+      server.responder.turnEnded()
+      server.deliverLateResponses()
+    }
     armClientTimers()
     return boundPort
   }
@@ -373,7 +384,8 @@ public final class HTTPServer: @unchecked Sendable {
 
   /// The handles besides the listener that keep the loop alive until shutdown completes.
   private var auxiliaryHandles: [UnsafeMutablePointer<uv_handle_t>?] {
-    [cuv_handle(wakeup), cuv_handle(graceTimer)] + clientTimers.map { cuv_handle($0.handle) }
+    [cuv_handle(wakeup), cuv_handle(graceTimer), cuv_handle(turnEnd)]
+      + clientTimers.map { cuv_handle($0.handle) }
       + signals.map { cuv_handle($0) }
   }
 

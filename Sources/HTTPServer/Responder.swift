@@ -16,6 +16,10 @@ public protocol HTTPResponder: AnyObject {
   /// The client of a deferred request closed its connection: no answer is wanted (and one
   /// already ready must be dropped: the server asks only while some request waits).
   func abandoned(exchange: UInt64)
+  /// The loop is about to wait for I/O: work the responder put off over this turn's requests
+  /// and timers (a stream's new entries, sent once for all of them) is to be done now; its
+  /// answers are then asked for.
+  func turnEnded()
   /// A stream's client has read everything sent so far: a stream that catches up on a
   /// backlog of its own sends its next part now (so that it never falls behind by itself).
   func streamDrained(exchange: UInt64)
@@ -27,6 +31,7 @@ public protocol HTTPResponder: AnyObject {
 extension HTTPResponder {
   public func takeLateResponses() -> [LateResponse] { [] }
   public func abandoned(exchange: UInt64) {}
+  public func turnEnded() {}
   public func streamDrained(exchange: UInt64) {}
   public func serverIsDraining() {}
 }

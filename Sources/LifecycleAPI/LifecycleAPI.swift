@@ -98,10 +98,17 @@ public final class LifecycleAPI {
     streams.drained(exchange, engine: engine, now: now)
   }
 
-  /// Answers every waiting request now, with the current view, and ends every stream (the
-  /// server shuts down).
+  /// Sends the streams the new entries of the requests since the last call: once a turn of
+  /// the server's loop, so that a stream gets one piece for all of them.
+  public func flushStreams(now: Instant) {
+    streams.flush(engine, now: now)
+  }
+
+  /// Answers every waiting request now, with the current view, and ends every stream, after
+  /// its last entries (the server shuts down).
   public func shutDown(now: Instant) {
     waits.check(self, now: now, ending: true)
+    streams.flush(engine, now: now)
     streams.endAll(reason: "shutdown")
   }
 
@@ -115,7 +122,8 @@ public final class LifecycleAPI {
   }
 
   /// Answers one request at host time `now`; nil if it waits (`Waits`) or streams
-  /// (`Streams`), to be answered by `takeLateAnswers`.
+  /// (`Streams`), to be answered by `takeLateAnswers`. The entries it records reach streams
+  /// at the next `flushStreams`.
   public func handle(_ request: consuming APIRequest, now: Instant, isDraining: Bool = false)
     -> APIResponse?
   {
@@ -123,7 +131,7 @@ public final class LifecycleAPI {
     var touched: String?
     defer {
       waits.check(self, now: now)
-      streams.check(engine, device: touched, now: now)
+      streams.touch(touched)
     }
     var response: APIResponse
     var template: String?

@@ -44,6 +44,11 @@ struct Streams {
   /// The devices streamed: their subscribers, in the order they subscribed, and the device's
   /// version when they were last sent what it had (unchanged since, there is nothing to send).
   private var byDevice: [String: (exchanges: [UInt64], checked: DeviceVersion?)] = [:]
+  /// Devices that requests may have changed since the last `flush`; nil for every device.
+  private var touched: Set<String>? = []
+  /// The batches made since the last `flush`, by the place of the subscriber they were made
+  /// for, with that subscriber as the batch left it.
+  private var made: [Place: (bytes: [UInt8], subscriber: Subscriber)] = [:]
   /// How many subscribers asked for an end.
   private var timedCount = 0
   /// Parts ready for the server, in order.
@@ -83,8 +88,33 @@ struct Streams {
 
   /// The client of a stream read everything: a stream catching up sends its next batch.
   mutating func drained(_ exchange: UInt64, engine: Engine, now: Instant) {
-    guard var subscriber = subscribers[exchange], subscriber.awaitsDrain else { return }
-    send(Self.batch(for: &subscriber, engine: engine, now: now), to: subscriber)
+    guard let subscriber = subscribers[exchange], subscriber.awaitsDrain,
+      let version = engine.lastVersion(of: subscriber.device)
+    else { return }
+    sendNextBatch(to: subscriber, at: version, engine: engine, now: now)
+  }
+
+  /// Notes that a request may have changed `device`, or any device if nil, for the next
+  /// `flush`: the entries of all a turn's requests then go out together, one piece per stream.
+  mutating func touch(_ device: String?) {
+    guard !subscribers.isEmpty else { return }
+    guard let device else {
+      touched = nil
+      return
+    }
+    touched?.insert(device)
+  }
+
+  /// Sends the new entries of the devices touched since the last call.
+  mutating func flush(_ engine: Engine, now: Instant) {
+    made.removeAll(keepingCapacity: true)
+    guard let devices = touched else {
+      touched = []
+      return check(engine, now: now)
+    }
+    guard !devices.isEmpty else { return }
+    touched = []
+    for device in devices { check(engine, device: device, now: now) }
   }
 
   /// Sends the new entries of `device`'s streams, or of every device's if nil, and ends the
@@ -98,26 +128,34 @@ struct Streams {
     let version = engine.lastVersion(of: device)
     guard let (exchanges, checked) = byDevice[device], version != checked else { return }
     byDevice[device]?.checked = version
-    // Subscribers in the same place with the same filter are sent the same bytes, made once.
-    var made: [Place: (bytes: [UInt8], subscriber: Subscriber)] = [:]
     for exchange in exchanges {
-      guard var subscriber = subscribers[exchange] else { continue }
+      guard let subscriber = subscribers[exchange] else { continue }
       guard let version, version.incarnation == subscriber.incarnation else {
         finish(subscriber, reason: version == nil ? "deviceRemoved" : "deviceReset")
         continue
       }
       guard !subscriber.awaitsDrain, version.seq > subscriber.through else { continue }
-      let place = Place(filter: subscriber.filter, through: subscriber.through)
-      if let (bytes, moved) = made[place] {
-        subscriber.through = moved.through
-        subscriber.awaitsDrain = moved.awaitsDrain
-        send(bytes, to: subscriber)
-        continue
-      }
-      let bytes = Self.batch(for: &subscriber, engine: engine, now: now)
-      made[place] = (bytes, subscriber)
-      send(bytes, to: subscriber)
+      sendNextBatch(to: subscriber, at: version, engine: engine, now: now)
     }
+  }
+
+  /// Sends the subscriber its next batch: the one made for another subscriber in the same
+  /// place, if there is one (a hundred streams of a device cost one batch, not a hundred).
+  private mutating func sendNextBatch(
+    to subscriber: Subscriber, at version: DeviceVersion, engine: Engine, now: Instant
+  ) {
+    var subscriber = subscriber
+    let place = Place(
+      device: subscriber.device, version: version, filter: subscriber.filter,
+      through: subscriber.through)
+    if let (bytes, moved) = made[place] {
+      subscriber.through = moved.through
+      subscriber.awaitsDrain = moved.awaitsDrain
+      return send(bytes, to: subscriber)
+    }
+    let bytes = Self.batch(for: &subscriber, engine: engine, now: now)
+    made[place] = (bytes, subscriber)
+    send(bytes, to: subscriber)
   }
 
   /// The earliest end a stream asked for, on the host clock.
@@ -148,7 +186,10 @@ struct Streams {
     return ready
   }
 
+  /// Where a subscriber is: the next batch of every subscriber in the same place is the same.
   private struct Place: Hashable {
+    let device: String
+    let version: DeviceVersion
     let filter: JournalFilter
     let through: Int
   }

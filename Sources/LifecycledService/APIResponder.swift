@@ -103,6 +103,10 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
     api.abandon(exchange: exchange)
   }
 
+  func turnEnded() {
+    api.flushStreams(now: Self.now)
+  }
+
   func streamDrained(exchange: UInt64) {
     api.streamDrained(exchange: exchange, now: Self.now)
   }

@@ -22,9 +22,15 @@ import Testing
     var ended = false
   }
 
+  /// The parts the API has ready once the server's loop ends its turn.
+  static func parts(_ api: APITests) -> [LateAnswer] {
+    api.api.flushStreams(now: .zero)
+    return api.api.takeLateAnswers()
+  }
+
   func sent() -> [UInt64: Sent] {
     var sent: [UInt64: Sent] = [:]
-    for late in api.api.takeLateAnswers() {
+    for late in Self.parts(api) {
       switch late.part {
       case .response: Issue.record("a whole response for \(late.exchange)")
       case .streamHead(let head, _, let interval, let farewell):
@@ -190,7 +196,7 @@ import Testing
     api.call("GET", "/v1/devices/default/journal/stream?kind=event", exchange: 3)
     _ = sent()
     api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
-    let pieces = api.api.takeLateAnswers().compactMap { late -> [UInt8]? in
+    let pieces = Self.parts(api).compactMap { late -> [UInt8]? in
       guard case .streamPiece(let piece) = late.part else { return nil }
       return piece
     }
@@ -216,7 +222,7 @@ import Testing
     var text = ""
     var batches = 0
     while true {
-      let parts = long.api.takeLateAnswers()
+      let parts = Self.parts(long)
       guard !parts.isEmpty else { break }
       for part in parts {
         switch part.part {
@@ -228,7 +234,7 @@ import Testing
       }
       if batches == 2 {  // recorded while the stream catches up: sent in its turn
         long.call("POST", "/v1/apps/mail/events", #"{"type":"memoryWarning"}"#)
-        #expect(long.api.takeLateAnswers().isEmpty)
+        #expect(Self.parts(long).isEmpty)
       }
       long.api.streamDrained(exchange: 1, now: .zero)
     }
