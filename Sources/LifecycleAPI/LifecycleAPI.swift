@@ -98,9 +98,13 @@ public final class LifecycleAPI {
     streams.drained(exchange, engine: engine, now: now)
   }
 
+  /// Whether any journal stream is open.
+  public var hasStreams: Bool { !streams.isEmpty }
+
   /// Sends the streams the new entries of the requests since the last call: once a turn of
   /// the server's loop, so that a stream gets one piece for all of them.
   public func flushStreams(now: Instant) {
+    guard hasStreams else { return }
     streams.flush(engine, now: now)
   }
 

@@ -55,6 +55,7 @@ struct Streams {
   private var ready: [LateAnswer] = []
 
   var isFull: Bool { subscribers.count >= Self.limit }
+  var isEmpty: Bool { subscribers.isEmpty }
 
   /// Opens a stream for `subscriber`: its head, then its first batch.
   mutating func open(
