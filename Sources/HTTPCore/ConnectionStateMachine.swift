@@ -232,17 +232,22 @@ public struct ConnectionStateMachine {
     return change(&stream)
   }
 
-  public mutating func writeCompleted(now: UInt64) {
+  /// The write last asked for is done. Returns whether a stream's client now has everything
+  /// it was sent (and the stream can take more).
+  @discardableResult
+  public mutating func writeCompleted(now: UInt64) -> Bool {
     switch phase {
     case .writing(_, let closeAfter):
       finishResponse(closingAfter: closeAfter, now: now)
+      return false
     case .streaming:
-      updateStream { stream in
+      return updateStream { stream in
         stream.writingSince = nil
         stream.lastSentAt = now
-      }
+        return stream.backlog.isEmpty && !stream.isEnding
+      } ?? false
     default:
-      break
+      return false
     }
   }
 
@@ -386,12 +391,6 @@ public struct ConnectionStateMachine {
     case .lingering: return .lingering
     case .dispatched, .writing, .streaming, .closed: return nil
     }
-  }
-
-  /// A stream is under way and its client has everything it was sent: it can take more.
-  public var isStreamDrained: Bool {
-    guard case .streaming(let stream) = phase else { return false }
-    return stream.writingSince == nil && stream.backlog.isEmpty && !stream.isEnding
   }
 
   public var isClosed: Bool {

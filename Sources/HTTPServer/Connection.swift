@@ -196,8 +196,7 @@ final class Connection {
 
   /// Tells the machine, and the server if a stream's client now has everything it was sent.
   private func writeCompleted(now: UInt64) {
-    machine.writeCompleted(now: now)
-    if machine.isStreamDrained, let (exchange, _, _) = deferred {
+    if machine.writeCompleted(now: now), let (exchange, _, _) = deferred {
       server.drainedStreams.append(exchange)
     }
   }

@@ -374,10 +374,9 @@ let okOnTheWire =
   @Test mutating func piecesGoOutAsChunksAndTheEndLetsTheConnectionServeOn() {
     machine.streamStarted(stream, at: at(1))
     #expect(machine.actions(at: 1) == [wire(Self.head + "6\r\nfirst\n\r\n")])
-    #expect(machine.isStreamDrained == false)  // the write is under way
     #expect(machine.deadline == 30_001)  // a stalled write is given up like a response's
-    machine.writeCompleted(now: 2)
-    #expect(machine.isStreamDrained)
+    let drained = machine.writeCompleted(now: 2)
+    #expect(drained)  // the client has everything: the stream can take more
     #expect(machine.wantsToRead)  // to see the client leave
     #expect(machine.idleKind == nil)  // never reclaimed as idle
     let taken1 = machine.streamData(Array("0123456789abcdefg".utf8))
@@ -425,7 +424,8 @@ let okOnTheWire =
     #expect(!taken6)  // 24: behind
     let taken7 = machine.streamData(Array("after".utf8))
     #expect(!taken7)
-    machine.writeCompleted(now: 1)
+    let drained = machine.writeCompleted(now: 1)
+    #expect(!drained)  // the farewell waits
     #expect(machine.actions(at: 1) == [wire("4\r\nbye\n\r\n0\r\n\r\n")])
     machine.writeCompleted(now: 2)
     #expect(machine.actions(at: 2) == [.linger])
