@@ -224,12 +224,7 @@ extension JSONWriter {
       w.member("memoryPressure", image.underPressure)
       w.member("warningGraceEndsAt", time: image.pressureGraceEndsAt)
       w.key("counters")
-      w.object { w in
-        w.member("events", image.counters.events)
-        w.member("callbacks", image.counters.callbacks)
-        w.member("transitions", image.counters.transitions)
-        w.member("kills", image.counters.kills)
-      }
+      w.object { $0.counterMembers(image.counters) }
       w.key("apps")
       w.array(image.apps) { $0.appImage($1) }
       if let journal {

@@ -4,6 +4,15 @@ import LifecycleEngine
 /// The JSON shapes of the engine's values (described in `openapi.yaml`),
 /// written member by member.
 extension JSONWriter {
+  /// A device's counters, as members of the object being written: the device view and the
+  /// snapshot show them alike.
+  mutating func counterMembers(_ counters: DeviceCounters) {
+    member("events", counters.events)
+    member("callbacks", counters.callbacks)
+    member("transitions", counters.transitions)
+    member("kills", counters.kills)
+  }
+
   mutating func device(_ device: DeviceSnapshot) {
     object { w in
       w.member("id", unescaped: device.id)
@@ -28,10 +37,7 @@ extension JSONWriter {
       w.member("nextDeadline", time: device.nextDeadline)
       w.key("counters")
       w.object { w in
-        w.member("events", device.counters.events)
-        w.member("callbacks", device.counters.callbacks)
-        w.member("transitions", device.counters.transitions)
-        w.member("kills", device.counters.kills)
+        w.counterMembers(device.counters)
         w.member("jetsamKills", device.jetsamKills)
         w.member("journalEntries", device.journalEntries)
         w.member("journalDropped", device.journalDropped)
