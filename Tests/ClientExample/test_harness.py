@@ -1,0 +1,104 @@
+"""An example test harness: a simulated app driven through the client generated from openapi.yaml.
+
+Write yours the same way: generate the client (`openapi-python-client generate --url
+http://HOST:8080/openapi.yaml`), give each test its own device with a manual clock, post events,
+step time, and assert on the exact callbacks, transitions and journal. Every request and answer
+here is a typed model of the generated package; errors come back as their problem types.
+"""
+
+from lifecycled_client.api.apps import create_app
+from lifecycled_client.api.devices import create_device
+from lifecycled_client.api.events import post_app_event
+from lifecycled_client.api.logs import get_journal, stream_journal
+from lifecycled_client.api.time import advance_clock
+from lifecycled_client.models import (
+    AdvanceClockSeconds,
+    App,
+    AppCreate,
+    AppState,
+    ClockAdvance,
+    ClockMode,
+    Device,
+    DeviceCreate,
+    EventResponse,
+    EventType,
+    Home,
+    Journal,
+    JournalEntryKind,
+    Launch,
+    Lifecycle,
+    Problem,
+    RefusalProblem,
+    TransitionCause,
+)
+
+
+def test_a_launched_app_sent_home_is_suspended_two_seconds_later(client):
+    device = create_device.sync(client=client, body=DeviceCreate(id="ci-1", clock=ClockMode.MANUAL))
+    assert isinstance(device, Device) and device.now == 0
+    app = create_app.sync("ci-1", client=client, body=AppCreate(name="mail"))
+    assert isinstance(app, App) and app.lifecycle == Lifecycle.SCENE
+
+    launched = post_app_event.sync("ci-1", "mail", client=client, body=Launch(type_="launch"))
+    assert isinstance(launched, EventResponse)
+    assert (launched.previous_state, launched.state) == ("notRunning", "active")
+    assert [(callback.scene, callback.method) for callback in launched.callbacks] == [
+        (None, "application(_:willFinishLaunchingWithOptions:)"),
+        (None, "application(_:didFinishLaunchingWithOptions:)"),
+        (None, "application(_:configurationForConnecting:options:)"),
+        ("main", "scene(_:willConnectTo:options:)"),
+        ("main", "sceneWillEnterForeground(_:)"),
+        ("main", "sceneDidBecomeActive(_:)"),
+    ]
+
+    home = post_app_event.sync("ci-1", "mail", client=client, body=Home(type_="home"))
+    assert isinstance(home, EventResponse) and home.state == "background"
+    assert [callback.method for callback in home.callbacks] == [
+        "sceneWillResignActive(_:)",
+        "sceneDidEnterBackground(_:)",
+    ]
+
+    advanced = advance_clock.sync("ci-1", client=client, body=AdvanceClockSeconds(seconds=10))
+    assert isinstance(advanced, ClockAdvance) and advanced.now == 10
+    [suspension] = advanced.transitions
+    assert (suspension.time, suspension.to, suspension.cause) == (
+        2,
+        AppState.SUSPENDED,
+        TransitionCause.SUSPENSION,
+    )
+
+    journal = get_journal.sync("ci-1", client=client, kind=JournalEntryKind.TRANSITION)
+    assert isinstance(journal, Journal) and not journal.has_more
+    assert [(entry.transition.from_, entry.transition.to) for entry in journal.entries] == [
+        (AppState.NOTRUNNING, AppState.BACKGROUND),
+        (AppState.BACKGROUND, AppState.INACTIVE),
+        (AppState.INACTIVE, AppState.ACTIVE),
+        (AppState.ACTIVE, AppState.INACTIVE),
+        (AppState.INACTIVE, AppState.BACKGROUND),
+        (AppState.BACKGROUND, AppState.SUSPENDED),
+    ]
+    # The same as Server-Sent Events: with a timeout, a plain HTTP client gets the whole stream.
+    stream = stream_journal.sync("ci-1", client=client, kind=JournalEntryKind.TRANSITION, timeout=0)
+    assert isinstance(stream, str)
+    assert [line for line in stream.splitlines() if line.startswith(("id:", "event:"))] == [
+        "id: 3", "id: 8", "id: 10", "id: 13", "id: 15", "id: 16", "event: end",
+    ]
+
+
+def test_errors_come_back_as_their_problem_types(client):
+    create_device.sync(client=client, body=DeviceCreate(id="ci-1", clock=ClockMode.MANUAL))
+    create_app.sync("ci-1", client=client, body=AppCreate(name="mail"))
+
+    refused = post_app_event.sync("ci-1", "mail", client=client, body=Home(type_="home"))
+    assert isinstance(refused, RefusalProblem)
+    assert (refused.status, refused.type_) == (409, "urn:lifecycled:problem:event-refused")
+    assert (refused.event, refused.current_state) == (EventType.HOME, "notRunning")
+    assert refused.allowed_events == [EventType.LAUNCH, EventType.BACKGROUNDLAUNCH]
+
+    missing = post_app_event.sync("nope", "mail", client=client, body=Launch(type_="launch"))
+    assert isinstance(missing, Problem) and not isinstance(missing, RefusalProblem)
+    assert (missing.status, missing.type_, missing.detail) == (
+        404,
+        "urn:lifecycled:problem:not-found",
+        "no device 'nope'",
+    )
