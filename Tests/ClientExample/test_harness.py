@@ -41,7 +41,7 @@ def test_a_launched_app_sent_home_is_suspended_two_seconds_later(client):
 
     launched = post_app_event.sync("ci-1", "mail", client=client, body=Launch(type_="launch"))
     assert isinstance(launched, EventResponse)
-    assert (launched.previous_state, launched.state) == ("notRunning", "active")
+    assert (launched.previous_state, launched.state) == (AppState.NOTRUNNING, AppState.ACTIVE)
     assert [(callback.scene, callback.method) for callback in launched.callbacks] == [
         (None, "application(_:willFinishLaunchingWithOptions:)"),
         (None, "application(_:didFinishLaunchingWithOptions:)"),
@@ -52,7 +52,7 @@ def test_a_launched_app_sent_home_is_suspended_two_seconds_later(client):
     ]
 
     home = post_app_event.sync("ci-1", "mail", client=client, body=Home(type_="home"))
-    assert isinstance(home, EventResponse) and home.state == "background"
+    assert isinstance(home, EventResponse) and home.state == AppState.BACKGROUND
     assert [callback.method for callback in home.callbacks] == [
         "sceneWillResignActive(_:)",
         "sceneDidEnterBackground(_:)",
@@ -92,7 +92,7 @@ def test_errors_come_back_as_their_problem_types(client):
     refused = post_app_event.sync("ci-1", "mail", client=client, body=Home(type_="home"))
     assert isinstance(refused, RefusalProblem)
     assert (refused.status, refused.type_) == (409, "urn:lifecycled:problem:event-refused")
-    assert (refused.event, refused.current_state) == (EventType.HOME, "notRunning")
+    assert (refused.event, refused.current_state) == (EventType.HOME, AppState.NOTRUNNING)
     assert refused.allowed_events == [EventType.LAUNCH, EventType.BACKGROUNDLAUNCH]
 
     missing = post_app_event.sync("nope", "mail", client=client, body=Launch(type_="launch"))
