@@ -93,6 +93,11 @@ struct Fields {
     return nil
   }
 
+  /// Whether the object has member `key` (not null, where null is absent).
+  mutating func has(_ key: StaticString) -> Bool {
+    member(key, required: false) != nil
+  }
+
   mutating func string(_ key: StaticString, required: Bool = false, maxBytes: Int)
     -> String?
   {

@@ -2,9 +2,8 @@ import JSONCore
 public import LifecycleEngine
 
 /// The devices a server starts with, and returns to on `/__admin/reset` (the `fixtures`
-/// configuration key): a JSON file `{"devices": [...]}` whose entries are device snapshots
-/// (`SnapshotFormat`) or declarations, a device's fields as `POST /v1/devices` takes them
-/// with its apps as `POST .../apps` takes them: `{"id": "phone", "apps": [{"name": "mail"}]}`.
+/// configuration key): a JSON file `{"devices": [...]}` whose entries are device snapshots or
+/// declarations (`DeviceDocument`), such as `{"id": "phone", "apps": [{"name": "mail"}]}`.
 /// A declared `default` device replaces the built-in one.
 public struct Fixtures: Hashable, Sendable {
   public let devices: [DeviceImage]
@@ -27,7 +26,7 @@ public struct Fixtures: Hashable, Sendable {
     var fields = Fields(document)
     let devices =
       fields.array("devices", maxCount: Self.maxDevices, required: true) { device in
-        Self.device(&device, defaults: configuration.deviceDefaults)
+        DeviceDocument.image(&device, defaults: configuration.deviceDefaults)
       } ?? []
     fields.checkUnknownMembers()
     if let first = fields.issues.listed.first {
@@ -51,17 +50,6 @@ public struct Fixtures: Hashable, Sendable {
     }
     self.devices = devices
     self.configuration = configuration
-  }
-
-  /// A snapshot (it has a `format`) or a declaration.
-  private static func device(_ fields: inout Fields, defaults: DeviceDefaults) -> DeviceImage? {
-    fields.nullIsAbsent = true
-    if fields.string("format", maxBytes: 64) != nil { return SnapshotFormat.image(&fields) }
-    let spec = Decode.device(&fields)
-    let apps = fields.array("apps", maxCount: SnapshotFormat.maxElements) { app in
-      Decode.app(&app)
-    }
-    return DeviceImage(declaring: spec, apps: apps ?? [], defaults: defaults)
   }
 }
 

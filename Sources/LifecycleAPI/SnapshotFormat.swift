@@ -20,13 +20,6 @@ enum SnapshotFormat {
 
   // MARK: Reading
 
-  static func image(_ body: JSONDocument) throws(Problem) -> DeviceImage {
-    var fields = Fields(body)
-    let image = Self.image(&fields)
-    if let problem = fields.problem() { throw problem }
-    return image!
-  }
-
   /// The image a snapshot's fields show; nil, with the issues in `fields`, if they are not a
   /// valid snapshot (members left unread are for the caller to check).
   static func image(_ fields: inout Fields) -> DeviceImage? {

@@ -61,11 +61,8 @@ def wait_for(port, path):
 
 
 def new_device(device):
-    """The body that creates a device through a router: a snapshot of an empty, new device."""
-    return {"format": "lifecycled-device-snapshot", "version": 1,
-            "device": {"id": device, "clock": "manual", "memoryLimitMB": 4096,
-                       "perAppLimitMB": 2048},
-            "now": 0, "seq": 0, "apps": []}
+    """What creates a device through a router (PUT /v1/devices/{id}): its declaration."""
+    return {"id": device, "clock": "manual"}
 
 
 class Fleet:

@@ -173,6 +173,40 @@ import Testing
     #expect(api.call("GET", "/v1/devices/tablet").status == 404)
   }
 
+  /// A declaration creates the same device as `POST /v1/devices` and `POST .../apps` do, and
+  /// replaces one as a new device, its apps not running.
+  @Test func aDeclarationCreatesOrReplacesANewDevice() {
+    let declared = #"{"id":"tablet","clock":"manual","apps":[{"name":"mail","memoryMB":300}]}"#
+    let put = api.call("PUT", "/v1/devices/tablet", declared)
+    #expect(put.status == 201)
+    #expect(put.headers["Location"] == "/v1/devices/tablet")
+    api.call("POST", "/v1/devices", #"{"id":"posted","clock":"manual"}"#)
+    api.call("POST", "/v1/devices/posted/apps", #"{"name":"mail","memoryMB":300}"#)
+    let posted = snapshot(api, "posted")
+    #expect(snapshot(api, "tablet") == posted.replacingOccurrences(of: "posted", with: "tablet"))
+
+    api.call("POST", "/v1/devices/tablet/apps/mail/events", #"{"type":"launch"}"#)
+    let replaced = api.call("PUT", "/v1/devices/tablet", #"{"id":"tablet","passcode":false}"#)
+    #expect(replaced.status == 200)
+    #expect(replaced.json?["apps"] == .integer(0))
+    #expect(replaced.json?["passcode"] == .bool(false))
+    #expect(replaced.json?["clock"] == .string("manual"))  // the configured default, here
+  }
+
+  @Test(arguments: [
+    (#"{"id":"other"}"#, "id"),
+    (#"{"id":"tablet","apps":[{"name":"mail","given":{"state":"active"}}]}"#, "apps[0].given"),
+    (#"{"id":"tablet","clock":"sometimes"}"#, "clock"),
+    (#"{"id":"tablet","seq":3}"#, "seq"),
+    (#"{"format":7,"id":"tablet"}"#, "format"),
+  ])
+  func aBadDeclarationIsRefusedByItsFieldAndChangesNothing(body: String, field: String) {
+    let response = api.call("PUT", "/v1/devices/tablet", body)
+    #expect(response.status == 422, "\(body): \(response.body)")
+    #expect(response.body.contains(#"{"field":"\#(field)""#), "\(body): \(response.body)")
+    #expect(api.call("GET", "/v1/devices/tablet").status == 404)
+  }
+
   @Test func ifMatchGuardsTheDeviceAPutReplaces() {
     let saved = snapshot(api)
     let current = api.call("GET", "/v1/devices/phone").headers["ETag"]!

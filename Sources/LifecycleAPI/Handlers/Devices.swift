@@ -31,12 +31,11 @@ extension LifecycleAPI {
     return json(200) { $0.snapshot(image, journal: journal) }
   }
 
-  /// The device a snapshot shows: created (201), or replacing the device with its id (200).
+  /// The device a snapshot or a declaration shows (`DeviceDocument`): created (201), or
+  /// replacing the device with its id (200).
   func putDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
-    let image = try SnapshotFormat.image(try request.jsonBody())
-    guard image.id == request.device else {
-      throw Problem.validation("device.id", "must be the path's device, '\(request.device)'")
-    }
+    let image = try DeviceDocument.image(
+      try request.jsonBody(), id: request.device, defaults: engine.configuration.deviceDefaults)
     if request.request.ifMatch != nil, engine.lastVersion(of: request.device) == nil {
       throw Problem(
         kind: .preconditionFailed,
