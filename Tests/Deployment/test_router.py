@@ -90,15 +90,18 @@ class Fleet:
         assert shipped.count("    listen 8080;\n") == 1
         with open(os.path.join(conf_d, "lifecycled.conf"), "w") as router:
             router.write(shipped.replace("    listen 8080;\n", f"    listen 127.0.0.1:{self.port};\n"))
-        with open(os.path.join(conf_d, "lifecycled.replicas"), "w") as replicas:
-            replicas.writelines(f"server 127.0.0.1:{port} max_fails=0;\n"
-                                for port in self.replica_ports)
+        self.list_replicas(self.replica_ports)
         with open(os.path.join(self.directory, "nginx.conf"), "w") as main:
             main.write("pid nginx.pid;\nerror_log error.log warn;\nevents {}\n"
                        "http {\n    access_log off;\n    include conf.d/lifecycled.conf;\n}\n")
         process = subprocess.Popen(self.nginx("-g", "daemon off;"))
         wait_for(self.port, "/router/livez")
         return process
+
+    def list_replicas(self, ports):
+        """Writes the router's replica list, one `server` line per port, in this order."""
+        with open(os.path.join(self.directory, "conf.d", "lifecycled.replicas"), "w") as replicas:
+            replicas.writelines(f"server 127.0.0.1:{port} max_fails=0;\n" for port in ports)
 
     def nginx(self, *arguments):
         return ["nginx", "-p", self.directory, "-c", os.path.join(self.directory, "nginx.conf"),
@@ -180,6 +183,10 @@ def test_each_device_lives_on_exactly_one_replica_and_stays_there(fleet):
     assert min(spread) >= 60, spread  # about 100 each: consistent hashing spreads them evenly
 
     assert_each_device_is_whole(fleet, DEVICES)
+    fleet.reload_router()
+    assert_each_device_is_whole(fleet, DEVICES)
+    # A device's replica follows from the replicas' names, not from the order they are listed in.
+    fleet.list_replicas(reversed(fleet.replica_ports))
     fleet.reload_router()
     assert_each_device_is_whole(fleet, DEVICES)
     assert fleet.owners() == owners
