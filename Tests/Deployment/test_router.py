@@ -1,10 +1,8 @@
 """Scale-out for real: three lifecycled replicas behind nginx with the shipped router configuration.
 
-The router is config/nginx/lifecycled.conf as shipped, with two deployment-specific edits a
-deployer makes too: the listen address (a free loopback port here) and the replica list
-(conf.d/lifecycled.replicas, one `server 127.0.0.1:PORT max_fails=0;` per replica). nginx is
-Debian's (scripts/install-dependencies); the replicas are the binary under test
-(LIFECYCLED_BINARY, else the debug build), each with a manual device clock.
+The router is config/nginx/lifecycled.conf as shipped, filled in as a deployer fills it in
+(nginx_router.py). nginx is Debian's (scripts/install-dependencies); the replicas are the binary
+under test (LIFECYCLED_BINARY, else the debug build), each with a manual device clock.
 """
 
 import http.client
@@ -19,9 +17,10 @@ import time
 
 import pytest
 
+from nginx_router import Router
+
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 BINARY = os.environ.get("LIFECYCLED_BINARY", os.path.join(ROOT, ".build", "debug", "lifecycled"))
-SHIPPED_ROUTER = os.path.join(ROOT, "config", "nginx", "lifecycled.conf")
 DEVICES = [f"device-{n:03}" for n in range(300)]
 # lifecycled refuses LIFECYCLED_ variables it does not know, such as LIFECYCLED_BINARY.
 SERVER_ENVIRONMENT = {k: v for k, v in os.environ.items() if not k.startswith("LIFECYCLED_")}
@@ -74,7 +73,8 @@ class Fleet:
         self.replica_ports = [free_port() for _ in range(3)]
         self.replicas = [self.start_replica(port) for port in self.replica_ports]
         self.port = free_port()
-        self.router = self.start_router()
+        self.router = Router(self.directory, self.port, self.replica_ports)
+        wait_for(self.port, "/router/livez")
 
     def start_replica(self, port):
         process = subprocess.Popen(
@@ -82,43 +82,6 @@ class Fleet:
             env={**SERVER_ENVIRONMENT, "LIFECYCLED_LOG_LEVEL": "warning"})
         wait_for(port, "/readyz")
         return process
-
-    def start_router(self):
-        conf_d = os.path.join(self.directory, "conf.d")
-        os.makedirs(conf_d)
-        shipped = open(SHIPPED_ROUTER).read()
-        assert shipped.count("    listen 8080;\n") == 1
-        with open(os.path.join(conf_d, "lifecycled.conf"), "w") as router:
-            router.write(shipped.replace("    listen 8080;\n", f"    listen 127.0.0.1:{self.port};\n"))
-        self.list_replicas(self.replica_ports)
-        with open(os.path.join(self.directory, "nginx.conf"), "w") as main:
-            main.write("pid nginx.pid;\nerror_log error.log warn;\nevents {}\n"
-                       "http {\n    access_log off;\n    include conf.d/lifecycled.conf;\n}\n")
-        process = subprocess.Popen(self.nginx("-g", "daemon off;"))
-        wait_for(self.port, "/router/livez")
-        return process
-
-    def list_replicas(self, ports):
-        """Writes the router's replica list, one `server` line per port, in this order."""
-        with open(os.path.join(self.directory, "conf.d", "lifecycled.replicas"), "w") as replicas:
-            replicas.writelines(f"server 127.0.0.1:{port} max_fails=0;\n" for port in ports)
-
-    def nginx(self, *arguments):
-        return ["nginx", "-p", self.directory, "-c", os.path.join(self.directory, "nginx.conf"),
-                *arguments]
-
-    def workers(self):
-        children = f"/proc/{self.router.pid}/task/{self.router.pid}/children"
-        return set(open(children).read().split())
-
-    def reload_router(self):
-        """nginx -s reload, and waits until the old workers are gone."""
-        before = self.workers()
-        subprocess.run(self.nginx("-s", "reload"), check=True)
-        deadline = time.monotonic() + 10
-        while self.workers() & before:
-            assert time.monotonic() < deadline, "the old nginx workers did not exit"
-            time.sleep(0.02)
 
     def owners(self):
         """For each device, the replicas that have it (asked directly, page by page)."""
@@ -137,7 +100,8 @@ class Fleet:
         return owners
 
     def stop(self):
-        for process in [self.router, *self.replicas]:
+        self.router.stop()
+        for process in self.replicas:
             if process.poll() is None:
                 process.terminate()
                 process.wait(timeout=10)
@@ -183,11 +147,11 @@ def test_each_device_lives_on_exactly_one_replica_and_stays_there(fleet):
     assert min(spread) >= 60, spread  # about 100 each: consistent hashing spreads them evenly
 
     assert_each_device_is_whole(fleet, DEVICES)
-    fleet.reload_router()
+    fleet.router.reload()
     assert_each_device_is_whole(fleet, DEVICES)
     # A device's replica follows from the replicas' names, not from the order they are listed in.
-    fleet.list_replicas(reversed(fleet.replica_ports))
-    fleet.reload_router()
+    fleet.router.list_replicas(reversed(fleet.replica_ports))
+    fleet.router.reload()
     assert_each_device_is_whole(fleet, DEVICES)
     assert fleet.owners() == owners
 
