@@ -442,6 +442,13 @@ public struct JSONWriter: ~Copyable {
     text.bytes.withUnsafeBufferPointer { append($0) }
   }
 
+  /// A value already encoded as UTF-8 JSON text, such as a document's value kept as read.
+  @inlinable
+  public mutating func encoded(utf8 text: UnsafeBufferPointer<UInt8>) {
+    separate()
+    append(text)
+  }
+
   /// A value given as a tree, such as a request's event echoed back.
   public mutating func value(_ json: JSON) {
     switch json {

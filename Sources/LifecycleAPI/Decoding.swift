@@ -175,6 +175,13 @@ struct Fields {
     return choice
   }
 
+  /// Any JSON value, as compact text (`null` included).
+  mutating func encodedValue(_ key: StaticString, required: Bool = false) -> String? {
+    member(key, required: required).map {
+      String(decoding: JSONText(document.json(at: $0)).bytes, as: UTF8.self)
+    }
+  }
+
   mutating func object(_ key: StaticString, required: Bool = false) -> Fields? {
     member(key, required: required).map {
       var fields = Fields(document, at: $0, location: .member(path: name(key)))
@@ -344,7 +351,8 @@ enum Decode {
   static func appEvent(_ fields: inout Fields) -> AppEvent? {
     guard let type = fields.choice("type", EventType.self, required: true) else { return nil }
     switch type {
-    case .launch: return .launch(url: fields.string("url", maxBytes: Validation.maxURLBytes))
+    case .launch: return fields.entry().map { .launch(via: $0) }
+    case .prewarm: return .prewarm
     case .home: return .home
     case .openSwitcher: return .openSwitcher
     case .closeSwitcher: return .closeSwitcher
@@ -381,6 +389,10 @@ enum Decode {
     case .stopActivity:
       return fields.choice("activity", BackgroundActivity.self, required: true).map {
         .stopActivity($0)
+      }
+    case .setRestorationData:
+      return fields.encodedValue("data", required: true).map {
+        .setRestorationData($0 == "null" ? nil : $0)
       }
     case .lock, .unlock, .significantTimeChange, .shutdown, .boot:
       fields.reject("type", "is a device event: post it to /v1/devices/{device}/events")

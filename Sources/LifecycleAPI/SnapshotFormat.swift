@@ -96,6 +96,7 @@ enum SnapshotFormat {
       nextTaskID: fields.integer("nextTaskId", in: 1...maxCount) ?? 1,
       backgroundLaunchBlocked: fields.bool("backgroundLaunchBlocked") ?? false,
       restorationStateSaved: fields.bool("restorationStateSaved") ?? false,
+      savedRestorationData: fields.encodedValue("savedRestorationData"),
       hasSceneSession: fields.bool("hasSceneSession") ?? false,
       discardedSceneSessionPending: fields.bool("discardedSceneSessionPending") ?? false,
       process: process)
@@ -148,7 +149,9 @@ enum SnapshotFormat {
         (fields.choices("activities", BackgroundActivity.self) ?? []).contains),
       significantTimeChangePending: fields.bool("significantTimeChangePending") ?? false,
       protectedDataAvailable: fields.bool("protectedDataAvailable") ?? true,
-      suspendAt: fields.instant("suspendAt"))
+      suspendAt: fields.instant("suspendAt"),
+      restorationData: fields.encodedValue("restorationData"),
+      prewarmed: fields.bool("prewarmed") ?? false)
   }
 
   private static func waitingCallback(of app: AppName, _ fields: inout Fields) -> WaitingCallback? {
@@ -159,7 +162,13 @@ enum SnapshotFormat {
     let taskId = fields.integer("taskId", in: 1...maxCount)
     let name = fields.string("cause", required: true, maxBytes: 64)
     let reason = fields.choice("jetsamReason", JetsamReason.self)
-    guard let method, let state, let name else { return nil }
+    var arguments: CallbackArguments?? = .some(nil)
+    if var details = fields.object("arguments") {
+      arguments = details.callbackArguments()
+      details.checkUnknownMembers()
+      fields.merge(details)
+    }
+    guard let method, let state, let name, let arguments else { return nil }
     guard let cause = TransitionCause(name: name, jetsamReason: reason) else {
       fields.reject("cause", "must be a transition cause (jetsam with its jetsamReason)")
       return nil
@@ -167,7 +176,7 @@ enum SnapshotFormat {
     return WaitingCallback(
       callback: Callback(
         waitingFor: app, method: method, aggregateNotification: aggregate, state: state,
-        sceneState: sceneState, taskId: taskId),
+        sceneState: sceneState, taskId: taskId, arguments: arguments),
       cause: cause)
   }
 }
@@ -246,6 +255,7 @@ extension JSONWriter {
       w.member("nextTaskId", app.nextTaskID)
       w.member("backgroundLaunchBlocked", app.backgroundLaunchBlocked)
       w.member("restorationStateSaved", app.restorationStateSaved)
+      w.member("savedRestorationData", json: app.savedRestorationData)
       w.member("hasSceneSession", app.hasSceneSession)
       w.member("discardedSceneSessionPending", app.discardedSceneSessionPending)
       w.key("process")
@@ -274,6 +284,12 @@ extension JSONWriter {
             if let taskId = waiting.callback.taskId { w.integer(taskId) } else { w.null() }
             w.member("cause", waiting.cause.name)
             if case .jetsam(let reason) = waiting.cause { w.member("jetsamReason", reason) }
+            w.key("arguments")
+            if let arguments = waiting.callback.arguments {
+              w.snapshotArguments(arguments)
+            } else {
+              w.null()
+            }
           }
         }
         w.key("backgroundTasks")
@@ -298,6 +314,54 @@ extension JSONWriter {
         w.member("significantTimeChangePending", process.significantTimeChangePending)
         w.member("protectedDataAvailable", process.protectedDataAvailable)
         w.member("suspendAt", time: process.suspendAt)
+        w.member("restorationData", json: process.restorationData)
+        w.member("prewarmed", process.prewarmed)
+      }
+    }
+  }
+}
+
+// A waiting callback's arguments in a snapshot: their `kind`, the entry as a `launch` event
+// names it, and the restoration data.
+
+extension Fields {
+  /// Nil if malformed (the problem is recorded).
+  fileprivate mutating func callbackArguments() -> CallbackArguments?? {
+    let kind = string("kind", required: true, maxBytes: 32)
+    let data = encodedValue("restorationData")
+    guard let entry = entry(), let kind else { return nil }
+    switch (kind, entry, data) {
+    case ("launchOptions", let entry?, nil): return .launchOptions(entry)
+    case ("connectionOptions", _, _): return .connectionOptions(entry, restorationData: data)
+    case ("entry", let entry?, nil): return .entry(entry)
+    case ("restorationData", nil, let data?): return .restorationData(data)
+    default:
+      reject(
+        "kind",
+        "must be launchOptions or entry with an entry, restorationData with restorationData, "
+          + "or connectionOptions")
+      return nil
+    }
+  }
+}
+
+extension JSONWriter {
+  fileprivate mutating func snapshotArguments(_ arguments: CallbackArguments) {
+    object { w in
+      switch arguments {
+      case .launchOptions(let entry):
+        w.member("kind", "launchOptions")
+        w.members(of: entry)
+      case .connectionOptions(let entry, let data):
+        w.member("kind", "connectionOptions")
+        if let entry { w.members(of: entry) }
+        if let data { w.member("restorationData", json: data) }
+      case .entry(let entry):
+        w.member("kind", "entry")
+        w.members(of: entry)
+      case .restorationData(let data):
+        w.member("kind", "restorationData")
+        w.member("restorationData", json: data)
       }
     }
   }

@@ -96,6 +96,9 @@ extension JSONWriter {
       w.member("protectedDataAvailable", app.protectedDataAvailable)
       w.member("backgroundLaunchBlocked", app.backgroundLaunchBlocked)
       w.member("restorationStateSaved", app.restorationStateSaved)
+      w.member("restorationData", json: app.restorationData)
+      w.member("savedRestorationData", json: app.savedRestorationData)
+      w.member("prewarmed", app.prewarmed)
       w.key("counters")
       w.object { w in
         w.member("launches", app.launches)
@@ -124,6 +127,10 @@ extension JSONWriter {
     }
     if let taskId = callback.taskId {
       member("taskId", taskId)
+    }
+    if let arguments = callback.arguments {
+      key("arguments")
+      self.arguments(arguments, of: callback.method)
     }
     endObject()
   }
@@ -284,8 +291,10 @@ extension JSONWriter {
 
   private mutating func parameters(of event: AppEvent) {
     switch event {
-    case .launch(let url?):
-      member("url", url)
+    case .launch(let entry?):
+      members(of: entry)
+    case .setRestorationData(let data):
+      member("data", json: data)
     case .interruptionBegan(let source):
       member("source", source)
     case .interruptionEnded(let outcome):

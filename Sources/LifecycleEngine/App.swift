@@ -79,15 +79,11 @@ final class App {
   var watchdogKillAt: Instant?
   @exclusivity(unchecked)  // one thread; see Engine
   var tasks: [BackgroundTask] = [] {
-    didSet {
-      let bytes = tasks.reduce(0) { $0 + $1.retainedBytes }
-      ledger.add(bytes - taskBytes)
-      taskBytes = bytes
-    }
+    didSet { recountHeldBytes() }
   }
-  /// What `tasks` retain, as counted in the device's ledger.
-  private(set) var taskBytes = 0
-  /// The device's ledger: the app's tasks count in it.
+  /// What `tasks` and the restoration data retain, as counted in the device's ledger.
+  private(set) var heldBytes = 0
+  /// The device's ledger: the app's tasks and restoration data count in it.
   private unowned let ledger: MemoryLedger
   var nextTaskID = 1
   var backgroundWork: BackgroundWork?
@@ -102,6 +98,18 @@ final class App {
   var backgroundLaunchBlocked = false
   /// State restoration data saved when the app last went to the background.
   var restorationStateSaved = false
+  /// What the process's code hands UIKit when asked to save its state (JSON text), if
+  /// anything; a restored process holds what it got back.
+  var restorationData: String? {
+    didSet { recountHeldBytes() }
+  }
+  /// What UIKit preserved of `restorationData` when the app last saved its state: handed
+  /// back at the next launch after a system kill, dropped by a force-quit.
+  var savedRestorationData: String? {
+    didSet { recountHeldBytes() }
+  }
+  /// The process was prewarmed: it is paused before `UIApplicationMain`, no app code has run.
+  var prewarmed = false
   /// UIKit remembers the app's scene session (so relaunch skips configurationForConnecting).
   var hasSceneSession = false
   /// The user discarded the session from the switcher; the next launch reports it.
@@ -148,7 +156,7 @@ final class App {
     waitingCallbacks = other.waitingCallbacks
     watchdogKillAt = other.watchdogKillAt
     tasks = other.tasks
-    taskBytes = other.taskBytes
+    heldBytes = other.heldBytes
     self.ledger = ledger
     nextTaskID = other.nextTaskID
     backgroundWork = other.backgroundWork
@@ -157,6 +165,9 @@ final class App {
     knowsProtectedDataAvailable = other.knowsProtectedDataAvailable
     backgroundLaunchBlocked = other.backgroundLaunchBlocked
     restorationStateSaved = other.restorationStateSaved
+    restorationData = other.restorationData
+    savedRestorationData = other.savedRestorationData
+    prewarmed = other.prewarmed
     hasSceneSession = other.hasSceneSession
     discardedSceneSessionPending = other.discardedSceneSessionPending
     lastUsed = other.lastUsed
@@ -166,6 +177,14 @@ final class App {
   }
 
   var isScene: Bool { lifecycle == .scene }
+
+  private func recountHeldBytes() {
+    let bytes =
+      tasks.reduce(0) { $0 + $1.retainedBytes } + textBytes(restorationData)
+      + textBytes(savedRestorationData)
+    ledger.add(bytes - heldBytes)
+    heldBytes = bytes
+  }
 
   /// Memory the app holds in `state`, in MB.
   func footprint(in state: AppState) -> Int {
@@ -201,6 +220,8 @@ final class App {
     backgroundWork = nil
     activities = []
     significantTimeChangePending = false
+    restorationData = nil
+    prewarmed = false
     memoryMB = configuredMemoryMB
     backgroundMemoryMB = configuredBackgroundMemoryMB
   }

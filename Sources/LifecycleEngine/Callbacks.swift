@@ -16,6 +16,8 @@ public enum CallbackMethod: String, CaseIterable, Sendable, Codable {
   case didEnterBackground = "applicationDidEnterBackground(_:)"
   case willEnterForeground = "applicationWillEnterForeground(_:)"
   case openURL = "application(_:open:options:)"
+  case continueUserActivity = "application(_:continue:restorationHandler:)"
+  case performActionForShortcutItem = "application(_:performActionFor:completionHandler:)"
   // UIApplicationDelegate, scene model only.
   case didDiscardSceneSessions = "application(_:didDiscardSceneSessions:)"
   case configurationForConnecting = "application(_:configurationForConnecting:options:)"
@@ -27,6 +29,18 @@ public enum CallbackMethod: String, CaseIterable, Sendable, Codable {
   case sceneDidEnterBackground = "sceneDidEnterBackground(_:)"
   case sceneDidDisconnect = "sceneDidDisconnect(_:)"
   case sceneOpenURLContexts = "scene(_:openURLContexts:)"
+  case sceneContinueUserActivity = "scene(_:continue:)"
+  case windowScenePerformActionForShortcutItem =
+    "windowScene(_:performActionFor:completionHandler:)"
+  /// UIKit asks the scene for the activity to save in its session.
+  case stateRestorationActivity = "stateRestorationActivity(for:)"
+  // State restoration of an app-delegate app (iOS 13.2+).
+  case shouldSaveSecureApplicationState = "application(_:shouldSaveSecureApplicationState:)"
+  case shouldRestoreSecureApplicationState =
+    "application(_:shouldRestoreSecureApplicationState:)"
+  // UNUserNotificationCenterDelegate, both models.
+  case didReceiveNotificationResponse =
+    "userNotificationCenter(_:didReceive:withCompletionHandler:)"
   // Background work handed to the app.
   case performFetch = "application(_:performFetchWithCompletionHandler:)"
   case didReceiveRemoteNotification =
@@ -70,7 +84,8 @@ public enum CallbackMethod: String, CaseIterable, Sendable, Codable {
     switch self {
     case .sceneWillConnect, .sceneWillEnterForeground, .sceneDidBecomeActive,
       .sceneWillResignActive, .sceneDidEnterBackground, .sceneDidDisconnect,
-      .sceneOpenURLContexts:
+      .sceneOpenURLContexts, .sceneContinueUserActivity, .windowScenePerformActionForShortcutItem,
+      .stateRestorationActivity:
       true
     default: false
     }
@@ -128,23 +143,25 @@ public struct Callback: Hashable, Sendable {
   public var sceneState: SceneState?
   /// The background task whose expiration handler this is.
   public var taskId: Int?
+  /// The options, entry or restoration data the method receives; nil when it receives none.
+  public var arguments: CallbackArguments?
 
   /// A callback that waits for the app's busy main thread: its `seq` and `time` are those of
   /// its delivery, set then.
   public init(
     waitingFor app: AppName, method: CallbackMethod, aggregateNotification: UIKitNotification?,
-    state: AppState, sceneState: SceneState?, taskId: Int?
+    state: AppState, sceneState: SceneState?, taskId: Int?, arguments: CallbackArguments? = nil
   ) {
     self.init(
       seq: 0, time: .zero, app: app, method: method,
       aggregateNotification: aggregateNotification, state: state, sceneState: sceneState,
-      taskId: taskId)
+      taskId: taskId, arguments: arguments)
   }
 
   init(
     seq: Int, time: Instant, app: AppName, method: CallbackMethod,
     aggregateNotification: UIKitNotification?, state: AppState, sceneState: SceneState?,
-    taskId: Int?
+    taskId: Int?, arguments: CallbackArguments?
   ) {
     self.seq = seq
     self.time = time
@@ -154,6 +171,7 @@ public struct Callback: Hashable, Sendable {
     self.state = state
     self.sceneState = sceneState
     self.taskId = taskId
+    self.arguments = arguments
   }
 
   /// The scene it was delivered to: the app's one scene for a scene callback, nil for an

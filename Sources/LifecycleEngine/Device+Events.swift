@@ -38,7 +38,8 @@ extension Device {
       record(.app(event), app: app.name)
       let cause = TransitionCause.event(event.type)
       switch event {
-      case .launch(let url): launch(app, url: url)
+      case .launch(let entry): launch(app, via: entry)
+      case .prewarm: prewarm(app)
       case .home: sendToBackground(app, cause: cause)
       case .openSwitcher: resignActive(app, because: .switcher, cause: cause)
       case .interruptionBegan(let source):
@@ -61,6 +62,7 @@ extension Device {
       case .setMemory(let megabytes): setFootprint(of: app, to: megabytes)
       case .startActivity(let activity): setActivity(activity, of: app, on: true)
       case .stopActivity(let activity): setActivity(activity, of: app, on: false)
+      case .setRestorationData(let data): app.restorationData = data
       }
     }
     outcome.subject = Effect(app: app.name, previousState: before, state: app.state)
@@ -97,10 +99,10 @@ extension Device {
         setProtectedData(available: true, cause: cause)
         if let name = appBeforeLock, let app = apps[name] {
           appBeforeLock = nil
-          bringToForeground(app, url: nil, cause: cause)
+          bringToForeground(app, via: nil, cause: cause)
         }
       case .significantTimeChange:
-        for app in liveAppsInOrder {
+        for app in liveAppsInOrder where !app.prewarmed {  // no app code to tell yet
           if app.state == .suspended {
             app.significantTimeChangePending = true
           } else {
@@ -117,9 +119,12 @@ extension Device {
 
   private static func validate(_ event: AppEvent) throws(EngineError) {
     switch event {
-    case .launch(let url?) where url.isEmpty || url.utf8.count > Validation.maxURLBytes:
+    case .launch(let entry?):
+      let issues = entry.issues()
+      if !issues.isEmpty { throw .invalid(issues) }
+    case .setRestorationData(let data?) where !isRestorationData(data):
       throw .invalid([
-        ValidationIssue(field: "url", message: "must be 1 to \(Validation.maxURLBytes) bytes long")
+        ValidationIssue(field: "data", message: Self.restorationDataRule)
       ])
     case .beginBackgroundTask(let name?) where name.utf8.count > Validation.maxTaskNameBytes:
       throw .invalid([
@@ -138,55 +143,93 @@ extension Device {
   // MARK: Sequences
 
   /// The user opens `app`: the other foreground app leaves first (`openapi.yaml`).
-  private func launch(_ app: App, url: String?) {
+  private func launch(_ app: App, via entry: Entry?) {
     let cause = TransitionCause.event(.launch)
     if let name = foregroundApp, name != app.name, let other = apps[name] {
       sendToBackground(other, cause: cause)
     }
-    if app.state == .notRunning {
-      coldLaunch(app, url: url, cause: cause)
+    if app.state == .notRunning || app.prewarmed {
+      coldLaunch(app, via: entry, cause: cause)
     } else {
-      bringToForeground(app, url: url, cause: cause)
+      bringToForeground(app, via: entry, cause: cause)
     }
     app.backgroundLaunchBlocked = false
   }
 
-  /// A cold launch ("Managing your app's life cycle"). A scene app launches in the background state, then connects its scene.
-  private func coldLaunch(_ app: App, url: String?, cause: TransitionCause) {
-    app.launches += 1
+  /// A cold launch ("About the app launch sequence"), or the rest of a prewarmed one. A scene
+  /// app launches in the background state, then connects its scene; the entry reaches an
+  /// app-delegate app in its launch options (a local notification's response excepted) and a
+  /// scene app in its connection options, and then in the entry's own callback where UIKit
+  /// calls one (`Entry.callback`).
+  private func coldLaunch(_ app: App, via entry: Entry?, cause: TransitionCause) {
     if app.isScene {
-      deliver(.willFinishLaunching, to: app, then: .background, cause: cause)
-      deliver(.didFinishLaunching, to: app, cause: cause)
-      if app.discardedSceneSessionPending {
-        app.discardedSceneSessionPending = false
-        deliver(.didDiscardSceneSessions, to: app, cause: cause)
-      }
-      connectScene(app, cause: cause)
-      // A scene app receives a launch URL in its connection options, not in a callback.
-      enterForeground(app, url: nil, cause: cause)
+      finishLaunching(app, into: .background, cause: cause)
+      connectScene(app, via: entry, cause: cause)
+      enterForeground(app, via: entry, sceneJustConnected: true, cause: cause)
     } else {
-      deliver(.willFinishLaunching, to: app, then: .inactive, cause: cause)
-      deliver(.didFinishLaunching, to: app, cause: cause)
-      if url != nil { deliver(.openURL, to: app, cause: cause) }
-      deliver(.didBecomeActive, to: app, then: .active, cause: cause)
+      finishLaunching(app, into: .inactive, launchOptions: entry, restoresState: true, cause: cause)
+      take(entry, app, sceneJustConnected: false, cause: cause)
+      becomeActive(app, cause: cause)
+    }
+  }
+
+  /// will/didFinishLaunching, the app in `state` (inactive for an app-delegate app the user
+  /// opens, background otherwise). UIKit restores an app-delegate app's saved state between
+  /// them when the user opens it, and tells a scene app after them of the sessions discarded
+  /// while it was not running.
+  private func finishLaunching(
+    _ app: App, into state: AppState, launchOptions entry: Entry? = nil,
+    restoresState: Bool = false, cause: TransitionCause
+  ) {
+    app.launches += 1
+    if app.prewarmed {  // the paused launch resumes, reading the device as it is now
+      app.prewarmed = false
+      app.knowsProtectedDataAvailable = protectedDataAvailable
+      changeState(app, to: .background, cause: cause)
+    }
+    let options = entry.flatMap { $0.isLaunchOption ? CallbackArguments.launchOptions($0) : nil }
+    deliver(.willFinishLaunching, to: app, then: state, cause: cause, arguments: options)
+    if restoresState, let data = app.savedRestorationData {
+      app.restorationData = data
+      deliver(
+        .shouldRestoreSecureApplicationState, to: app, cause: cause,
+        arguments: .restorationData(data))
+    }
+    deliver(.didFinishLaunching, to: app, cause: cause, arguments: options)
+    if app.discardedSceneSessionPending {
+      app.discardedSceneSessionPending = false
+      deliver(.didDiscardSceneSessions, to: app, cause: cause)
     }
   }
 
   /// Back from the background or from suspension. Background time does not run in the
   /// foreground: expired tasks are reset and the work of a background launch is over, with its
   /// deadline (LifecycleEngine.docc, "Background").
-  func bringToForeground(_ app: App, url: String?, cause: TransitionCause) {
+  func bringToForeground(_ app: App, via entry: Entry?, cause: TransitionCause) {
     resume(app, cause: cause)
-    if app.isScene, app.sceneState == .unattached { connectScene(app, cause: cause) }
+    let connects = app.isScene && app.sceneState == .unattached
+    if connects { connectScene(app, via: entry, cause: cause) }
     for index in app.tasks.indices { app.tasks[index].expiredAt = nil }
     app.backgroundWork = nil
-    enterForeground(app, url: url, cause: cause)
+    enterForeground(app, via: entry, sceneJustConnected: connects, cause: cause)
   }
 
-  private func enterForeground(_ app: App, url: String?, cause: TransitionCause) {
+  /// The app (or its scene) enters the foreground, takes the entry where a callback hands it
+  /// over, and becomes active.
+  private func enterForeground(
+    _ app: App, via entry: Entry?, sceneJustConnected: Bool, cause: TransitionCause
+  ) {
     deliver(app.callback(for: .enterForeground), to: app, then: .inactive, cause: cause)
-    if url != nil { deliver(app.isScene ? .sceneOpenURLContexts : .openURL, to: app, cause: cause) }
+    take(entry, app, sceneJustConnected: sceneJustConnected, cause: cause)
     becomeActive(app, cause: cause)
+  }
+
+  /// The entry's own callback, where UIKit calls one (`Entry.callback`).
+  private func take(_ entry: Entry?, _ app: App, sceneJustConnected: Bool, cause: TransitionCause) {
+    guard let entry,
+      let method = entry.callback(for: app.lifecycle, sceneJustConnected: sceneJustConnected)
+    else { return }
+    deliver(method, to: app, cause: cause, arguments: .entry(entry))
   }
 
   private func becomeActive(_ app: App, cause: TransitionCause) {
@@ -201,13 +244,22 @@ extension Device {
     deliver(app.callback(for: .resignActive), to: app, then: .inactive, cause: cause)
   }
 
-  /// configurationForConnecting only when UIKit has no session to restore (Apple's `application(_:configurationForConnecting:options:)` documentation).
-  private func connectScene(_ app: App, cause: TransitionCause) {
+  /// configurationForConnecting only when UIKit has no session to restore (Apple's
+  /// `application(_:configurationForConnecting:options:)` documentation); a restored session
+  /// brings back the activity the scene saved (`session.stateRestorationActivity`), which the
+  /// scene then holds again.
+  private func connectScene(_ app: App, via entry: Entry?, cause: TransitionCause) {
     if !app.hasSceneSession {
       app.hasSceneSession = true
-      deliver(.configurationForConnecting, to: app, cause: cause)
+      deliver(
+        .configurationForConnecting, to: app, cause: cause,
+        arguments: .connecting(with: entry, restorationData: nil))
     }
-    deliver(.sceneWillConnect, to: app, cause: cause)
+    let restored = app.savedRestorationData
+    if restored != nil { app.restorationData = restored }
+    deliver(
+      .sceneWillConnect, to: app, cause: cause,
+      arguments: .connecting(with: entry, restorationData: restored))
   }
 
   /// A suspended app runs again: first the queued significant time change and protected-data
@@ -222,7 +274,9 @@ extension Device {
     tellProtectedDataState(to: app, cause: cause)
   }
 
-  /// Home, lock, switching apps, an accepted call.
+  /// Home, lock, switching apps, an accepted call. An app that saves restoration data is
+  /// asked for it once it is in the background (`application(_:shouldSaveSecureApplicationState:)`,
+  /// a scene's `stateRestorationActivity(for:)`); UIKit keeps it from the moment the method runs.
   func sendToBackground(_ app: App, cause: TransitionCause) {
     if app.state == .active {
       deliver(app.callback(for: .resignActive), to: app, then: .inactive, cause: cause)
@@ -230,6 +284,11 @@ extension Device {
     app.inactiveCause = nil
     app.restorationStateSaved = true
     deliver(app.callback(for: .enterBackground), to: app, then: .background, cause: cause)
+    if let data = app.restorationData {
+      deliver(
+        app.isScene ? .stateRestorationActivity : .shouldSaveSecureApplicationState, to: app,
+        cause: cause, arguments: .restorationData(data))
+    }
   }
 
   /// Force-quit from the app switcher (LifecycleEngine.docc, "Launch and URLs"). A running
@@ -259,6 +318,16 @@ extension Device {
     }
     app.backgroundLaunchBlocked = true
     app.restorationStateSaved = false
+    app.savedRestorationData = nil
+  }
+
+  /// The system prewarms the app (Apple's "About the app launch sequence": prewarming "executes
+  /// an app's launch sequence up until, but not including, when main() calls
+  /// UIApplicationMain"). The process is paused, suspended, with no callback: the user's launch
+  /// later runs will/didFinishLaunching and connects the scene; jetsam may reclaim it first.
+  private func prewarm(_ app: App) {
+    app.prewarmed = true
+    changeState(app, to: .suspended, cause: .event(.prewarm))
   }
 
   /// Launched, or woken from suspension, for background work. Either way an app-delegate app
@@ -269,10 +338,9 @@ extension Device {
   private func launchInBackground(_ app: App, for reason: BackgroundLaunchReason) {
     let cause = TransitionCause.event(.backgroundLaunch)
     switch app.state {
-    case .notRunning:
-      app.launches += 1
-      deliver(.willFinishLaunching, to: app, then: .background, cause: cause)
-      deliver(.didFinishLaunching, to: app, cause: cause)
+    case .notRunning,
+      .suspended where app.prewarmed:
+      finishLaunching(app, into: .background, cause: cause)
       if !app.isScene { deliver(.didEnterBackground, to: app, cause: cause) }
     case .suspended:
       resume(app, cause: cause)

@@ -11,6 +11,8 @@ extension Device {
     case .launch:
       if state.isForeground { return .notAllowedInState }
       if locked { return .deviceLocked }
+    case .prewarm:
+      if state != .notRunning { return .notAllowedInState }
     case .home:
       if !state.isForeground { return .notAllowedInState }
     case .lock, .unlock, .significantTimeChange, .shutdown, .boot:
@@ -22,9 +24,12 @@ extension Device {
     case .interruptionEnded:
       guard case .interruption = app.inactiveCause else { return .notAllowedInState }
     case .terminate:
-      if !state.isLive { return .notAllowedInState }
+      // A prewarmed app was never opened: the app switcher does not show it.
+      if !state.isLive || app.prewarmed { return .notAllowedInState }
       if locked { return .deviceLocked }
-    case .crash, .purge:
+    case .crash:
+      if !state.isLive || app.prewarmed { return .notAllowedInState }  // no app code ran
+    case .purge:
       if !state.isLive { return .notAllowedInState }
     case .backgroundLaunch:
       if state.isForeground { return .notAllowedInState }
@@ -39,7 +44,7 @@ extension Device {
       }
     case .endBackgroundTask:
       if app.tasks.isEmpty { return .noBackgroundTasks }
-    case .memoryWarning, .setMemory, .startActivity, .thermalKill:
+    case .memoryWarning, .setMemory, .startActivity, .thermalKill, .setRestorationData:
       if !state.isRunning { return .notAllowedInState }
     case .stopActivity:
       if app.activities.isEmpty { return .notAllowedInState }

@@ -296,7 +296,7 @@ final class Device {
   /// exception is the end of the process, which waits for its `applicationWillTerminate`.
   func deliver(
     _ method: CallbackMethod, to app: App, then newState: AppState? = nil,
-    cause: TransitionCause, taskId: Int? = nil
+    cause: TransitionCause, taskId: Int? = nil, arguments: CallbackArguments? = nil
   ) {
     let old = app.state
     let new = newState ?? old
@@ -308,7 +308,7 @@ final class Device {
       seq: 0, time: now, app: app.name, method: method,
       aggregateNotification: aggregateNotification, state: new,
       sceneState: app.isScene ? (new == .notRunning ? .unattached : app.sceneState) : nil,
-      taskId: taskId)
+      taskId: taskId, arguments: arguments)
     if app.isBusy(at: now) || !app.waitingCallbacks.isEmpty {
       app.waitingCallbacks.append(WaitingCallback(callback: callback, cause: cause))
       outcome.recordWaiting(callback)
@@ -333,6 +333,9 @@ final class Device {
     outcome.record(callback)
     journal(.callback(callback))
     counters.callbacks += 1
+    if case .restorationData(let data) = callback.arguments, callback.method.savesState {
+      app.savedRestorationData = data  // saved when the method runs, not when it was asked for
+    }
     if callback.method == .didEnterBackground || callback.method == .sceneDidEnterBackground {
       let duration = app.behavior.didEnterBackgroundDuration
       guard duration > .zero else { return }
@@ -445,6 +448,11 @@ final class Device {
 let sceneName = "main"
 
 extension CallbackMethod {
+  /// Whether UIKit preserves what the app hands it in this callback.
+  var savesState: Bool {
+    self == .shouldSaveSecureApplicationState || self == .stateRestorationActivity
+  }
+
   /// The scene's state after this callback, for scene callbacks that move it.
   var sceneStateAfter: SceneState? {
     switch self {

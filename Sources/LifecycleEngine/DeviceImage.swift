@@ -70,8 +70,9 @@ extension DeviceImage {
       apps: apps.map {
         AppImage(
           spec: $0, launches: 0, kills: 0, lastUsed: .zero, nextTaskID: 1,
-          backgroundLaunchBlocked: false, restorationStateSaved: false, hasSceneSession: false,
-          discardedSceneSessionPending: false, process: nil)
+          backgroundLaunchBlocked: false, restorationStateSaved: false,
+          savedRestorationData: nil, hasSceneSession: false, discardedSceneSessionPending: false,
+          process: nil)
       })
   }
 }
@@ -88,6 +89,8 @@ public struct AppImage: Hashable, Sendable {
   public var nextTaskID: Int
   public var backgroundLaunchBlocked: Bool
   public var restorationStateSaved: Bool
+  /// The restoration data UIKit keeps for the next launch (JSON text).
+  public var savedRestorationData: String?
   public var hasSceneSession: Bool
   public var discardedSceneSessionPending: Bool
   /// Nil when the app is not running.
@@ -95,8 +98,8 @@ public struct AppImage: Hashable, Sendable {
 
   public init(
     spec: AppSpec, launches: Int, kills: Int, lastUsed: Instant, nextTaskID: Int,
-    backgroundLaunchBlocked: Bool, restorationStateSaved: Bool, hasSceneSession: Bool,
-    discardedSceneSessionPending: Bool, process: ProcessImage?
+    backgroundLaunchBlocked: Bool, restorationStateSaved: Bool, savedRestorationData: String?,
+    hasSceneSession: Bool, discardedSceneSessionPending: Bool, process: ProcessImage?
   ) {
     self.spec = spec
     self.launches = launches
@@ -105,6 +108,7 @@ public struct AppImage: Hashable, Sendable {
     self.nextTaskID = nextTaskID
     self.backgroundLaunchBlocked = backgroundLaunchBlocked
     self.restorationStateSaved = restorationStateSaved
+    self.savedRestorationData = savedRestorationData
     self.hasSceneSession = hasSceneSession
     self.discardedSceneSessionPending = discardedSceneSessionPending
     self.process = process
@@ -131,13 +135,18 @@ public struct ProcessImage: Hashable, Sendable {
   /// Whether protected data is available as far as the process has been told.
   public var protectedDataAvailable: Bool
   public var suspendAt: Instant?
+  /// What the process's code saves when asked (JSON text), if anything.
+  public var restorationData: String?
+  /// Paused before `UIApplicationMain` by a prewarm: no app code has run.
+  public var prewarmed: Bool
 
   public init(
     state: AppState, sceneState: SceneState, inactiveCause: InactiveCause?, memoryMB: Int,
     backgroundMemoryMB: Int, backgroundSince: Instant?, busyUntil: Instant?,
     watchdogKillAt: Instant?, waitingCallbacks: [WaitingCallback], tasks: [BackgroundTask],
     backgroundWork: BackgroundWork?, activities: [BackgroundActivity],
-    significantTimeChangePending: Bool, protectedDataAvailable: Bool, suspendAt: Instant?
+    significantTimeChangePending: Bool, protectedDataAvailable: Bool, suspendAt: Instant?,
+    restorationData: String? = nil, prewarmed: Bool = false
   ) {
     self.state = state
     self.sceneState = sceneState
@@ -154,6 +163,8 @@ public struct ProcessImage: Hashable, Sendable {
     self.significantTimeChangePending = significantTimeChangePending
     self.protectedDataAvailable = protectedDataAvailable
     self.suspendAt = suspendAt
+    self.restorationData = restorationData
+    self.prewarmed = prewarmed
   }
 }
 
@@ -180,8 +191,8 @@ extension App {
         behavior: behavior),
       launches: launches, kills: kills, lastUsed: lastUsed, nextTaskID: nextTaskID,
       backgroundLaunchBlocked: backgroundLaunchBlocked,
-      restorationStateSaved: restorationStateSaved, hasSceneSession: hasSceneSession,
-      discardedSceneSessionPending: discardedSceneSessionPending,
+      restorationStateSaved: restorationStateSaved, savedRestorationData: savedRestorationData,
+      hasSceneSession: hasSceneSession, discardedSceneSessionPending: discardedSceneSessionPending,
       process: state == .notRunning
         ? nil
         : ProcessImage(
@@ -197,7 +208,8 @@ extension App {
           tasks: tasks, backgroundWork: backgroundWork,
           activities: BackgroundActivity.allCases.filter(activities.contains),
           significantTimeChangePending: significantTimeChangePending,
-          protectedDataAvailable: knowsProtectedDataAvailable, suspendAt: deadlines.suspend))
+          protectedDataAvailable: knowsProtectedDataAvailable, suspendAt: deadlines.suspend,
+          restorationData: restorationData, prewarmed: prewarmed))
   }
 }
 
@@ -248,6 +260,7 @@ extension Device {
     app.nextTaskID = image.nextTaskID
     app.backgroundLaunchBlocked = image.backgroundLaunchBlocked
     app.restorationStateSaved = image.restorationStateSaved
+    app.savedRestorationData = image.savedRestorationData
     app.hasSceneSession = image.hasSceneSession
     app.discardedSceneSessionPending = image.discardedSceneSessionPending
     issues.check(image.lastUsed <= now, "lastUsed", "must not be after the device's now")
@@ -255,6 +268,9 @@ extension Device {
     issues.check(
       app.isScene || !image.hasSceneSession && !image.discardedSceneSessionPending,
       "hasSceneSession", "is for scene apps only")
+    issues.check(
+      image.savedRestorationData.map(Self.isRestorationData) ?? true, "savedRestorationData",
+      Self.restorationDataRule)
     guard let process = image.process else { return }
     issues.at("process.") { issues in
       guard process.state != .notRunning else {
@@ -274,6 +290,8 @@ extension Device {
       app.activities = Set(process.activities)
       app.significantTimeChangePending = process.significantTimeChangePending
       app.knowsProtectedDataAvailable = process.protectedDataAvailable
+      app.restorationData = process.restorationData
+      app.prewarmed = process.prewarmed
       addToLiveApps(app)
       usedMB += app.footprint
       updateVictimOrder(of: app)
@@ -349,6 +367,14 @@ extension Device {
       process.activities.allSatisfy { app.backgroundModes.contains($0.requiredMode) },
       "activities", "need the app's background mode for each")
     issues.check(
+      process.restorationData.map(Self.isRestorationData) ?? true, "restorationData",
+      Self.restorationDataRule)
+    issues.check(
+      !process.prewarmed
+        || state == .suspended && process.restorationData == nil
+          && !process.significantTimeChangePending && process.waitingCallbacks.isEmpty,
+      "prewarmed", "a prewarmed process is suspended, and no app code of it has run")
+    issues.check(
       !process.significantTimeChangePending || state == .suspended,
       "significantTimeChangePending", "is for a suspended app only")
     issues.check(
@@ -362,6 +388,14 @@ extension Device {
       process.suspendAt.map { $0 >= now } ?? true, "suspendAt",
       "must not be before the device's now")
   }
+
+  /// Restoration data as `setRestorationData` takes it (the API checks that it is JSON).
+  static func isRestorationData(_ data: String) -> Bool {
+    !data.isEmpty && data.utf8.count <= Validation.maxRestorationDataBytes
+  }
+
+  static let restorationDataRule =
+    "must be JSON of 1 to \(Validation.maxRestorationDataBytes) bytes, compact"
 
   /// The rules the device as a whole keeps.
   private func checkDevice(_ issues: inout ImageIssues) {
@@ -443,7 +477,7 @@ extension Device {
         AppImage(
           spec: spec, launches: state == .notRunning ? 0 : 1, kills: 0, lastUsed: now,
           nextTaskID: given.backgroundTasks.count + 1, backgroundLaunchBlocked: false,
-          restorationStateSaved: given.restorationStateSaved,
+          restorationStateSaved: given.restorationStateSaved, savedRestorationData: nil,
           hasSceneSession: app.isScene && state != .notRunning,
           discardedSceneSessionPending: false,
           process: state == .notRunning

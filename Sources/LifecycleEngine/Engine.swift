@@ -540,6 +540,6 @@ extension Device {
     if appBeforeLock == app.name { appBeforeLock = nil }
     apps[app.name] = nil
     slots.remove(app.slot)
-    ledger.add(-App.retainedBytes - app.taskBytes)
+    ledger.add(-App.retainedBytes - app.heldBytes)
   }
 }

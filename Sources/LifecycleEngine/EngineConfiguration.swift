@@ -79,6 +79,11 @@ public enum Validation {
   public static let maxURLBytes = 2048
   /// The longest background task name, in bytes.
   public static let maxTaskNameBytes = 256
+  /// The longest identifier an entry carries (a notification's, an action's, an activity
+  /// type, a quick action's type), in bytes.
+  public static let maxIdentifierBytes = 256
+  /// The largest state restoration data an app saves, as compact JSON text, in bytes.
+  public static let maxRestorationDataBytes = 4096
   /// The most events one scenario applies.
   public static let maxScenarioEvents = 100
   /// The most journal entries or callbacks one read returns, and how many it returns unasked.

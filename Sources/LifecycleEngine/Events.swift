@@ -3,10 +3,10 @@
 /// `allowedEvents` lists and refusals speak in these names; they are the `type` strings of the
 /// HTTP API.
 public enum EventType: String, CaseIterable, Sendable, Codable {
-  case launch, home, openSwitcher, closeSwitcher, interruptionBegan, interruptionEnded
+  case launch, prewarm, home, openSwitcher, closeSwitcher, interruptionBegan, interruptionEnded
   case terminate, crash, purge, thermalKill, backgroundLaunch, backgroundWorkCompleted
   case beginBackgroundTask, endBackgroundTask, memoryWarning, setMemory
-  case startActivity, stopActivity
+  case startActivity, stopActivity, setRestorationData
   case lock, unlock, significantTimeChange, shutdown, boot
 }
 
@@ -121,8 +121,12 @@ public enum JetsamReason: String, CaseIterable, Sendable, Codable {
 
 /// An event addressed to one app.
 public enum AppEvent: Hashable, Sendable {
-  /// The user taps the icon, or opens a URL that the app handles.
-  case launch(url: String? = nil)
+  /// The user taps the icon, or opens the app through an entry: a URL, a notification, a
+  /// universal link or a quick action.
+  case launch(via: Entry? = nil)
+  /// The system prewarms the app (iOS 15+): it starts the process and pauses it before
+  /// `UIApplicationMain`, so no app code runs until the user launches it.
+  case prewarm
   case home
   case openSwitcher
   case closeSwitcher
@@ -144,10 +148,15 @@ public enum AppEvent: Hashable, Sendable {
   /// The app starts an activity that keeps it running in the background (audio, location).
   case startActivity(BackgroundActivity)
   case stopActivity(BackgroundActivity)
+  /// What the app's code hands UIKit when the system asks it to save its state, as JSON text
+  /// (`application(_:shouldSaveSecureApplicationState:)`, a scene's
+  /// `stateRestorationActivity(for:)`); nil: it saves none.
+  case setRestorationData(String?)
 
   public var type: EventType {
     switch self {
     case .launch: .launch
+    case .prewarm: .prewarm
     case .home: .home
     case .openSwitcher: .openSwitcher
     case .closeSwitcher: .closeSwitcher
@@ -165,15 +174,16 @@ public enum AppEvent: Hashable, Sendable {
     case .setMemory: .setMemory
     case .startActivity: .startActivity
     case .stopActivity: .stopActivity
+    case .setRestorationData: .setRestorationData
     }
   }
 
   /// The event types that can be addressed to an app.
   public static let types: [EventType] = [
-    .launch, .home, .openSwitcher, .closeSwitcher, .interruptionBegan, .interruptionEnded,
-    .terminate, .crash, .purge, .thermalKill, .backgroundLaunch, .backgroundWorkCompleted,
-    .beginBackgroundTask, .endBackgroundTask, .memoryWarning, .setMemory, .startActivity,
-    .stopActivity,
+    .launch, .prewarm, .home, .openSwitcher, .closeSwitcher, .interruptionBegan,
+    .interruptionEnded, .terminate, .crash, .purge, .thermalKill, .backgroundLaunch,
+    .backgroundWorkCompleted, .beginBackgroundTask, .endBackgroundTask, .memoryWarning,
+    .setMemory, .startActivity, .stopActivity, .setRestorationData,
   ]
 }
 

@@ -42,15 +42,46 @@ extension BackgroundTask: RetainedSize {
 
 extension JournalEntry: RetainedSize {
   public var retainedBytes: Int {
-    var text = 0
-    if case .event(_, _, _, .app(let event)) = self {
+    var held = 0
+    switch self {
+    case .event(_, _, _, .app(let event)):
       switch event {
-      case .launch(let url): text = textBytes(url)
-      case .beginBackgroundTask(let name): text = textBytes(name)
+      case .launch(let entry?): held = entry.retainedBytes
+      case .beginBackgroundTask(let name): held = textBytes(name)
+      case .setRestorationData(let data): held = textBytes(data)
       default: break
       }
+    case .callback(let callback): held = callback.arguments?.retainedBytes ?? 0
+    default: break
     }
-    return MemoryLayout<Self>.stride + text
+    return MemoryLayout<Self>.stride + held
+  }
+}
+
+/// An indirect case's box: its header and its payload.
+private let boxBytes = 48
+
+extension Entry {
+  var retainedBytes: Int {
+    switch self {
+    case .url(let url): boxBytes + textBytes(url)
+    case .notification(let response):
+      boxBytes + textBytes(response.identifier) + textBytes(response.actionIdentifier)
+    case .userActivity(let activity):
+      boxBytes + textBytes(activity.activityType) + textBytes(activity.webpageURL)
+    case .shortcutItem(let type): boxBytes + textBytes(type)
+    }
+  }
+}
+
+extension CallbackArguments {
+  var retainedBytes: Int {
+    switch self {
+    case .launchOptions(let entry), .entry(let entry): boxBytes + entry.retainedBytes
+    case .connectionOptions(let entry, let data):
+      boxBytes + (entry?.retainedBytes ?? 0) + textBytes(data)
+    case .restorationData(let data): boxBytes + textBytes(data)
+    }
   }
 }
 

@@ -31,6 +31,12 @@ public struct AppSnapshot: Hashable, Sendable {
   public var protectedDataAvailable: Bool
   public var backgroundLaunchBlocked: Bool
   public var restorationStateSaved: Bool
+  /// What the process's code saves when UIKit asks (JSON text); nil if nothing.
+  public var restorationData: String?
+  /// What UIKit keeps for the next launch after a system kill (JSON text); nil if nothing.
+  public var savedRestorationData: String?
+  /// The process was prewarmed and waits, paused, for the user to open the app.
+  public var prewarmed: Bool
   public var launches: Int
   public var kills: Int
 }
@@ -139,6 +145,8 @@ extension Device {
       significantTimeChangePending: app.significantTimeChangePending,
       protectedDataAvailable: app.knowsProtectedDataAvailable,
       backgroundLaunchBlocked: app.backgroundLaunchBlocked,
-      restorationStateSaved: app.restorationStateSaved, launches: app.launches, kills: app.kills)
+      restorationStateSaved: app.restorationStateSaved, restorationData: app.restorationData,
+      savedRestorationData: app.savedRestorationData, prewarmed: app.prewarmed,
+      launches: app.launches, kills: app.kills)
   }
 }

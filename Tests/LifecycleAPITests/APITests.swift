@@ -481,7 +481,7 @@ import Testing
     #expect(response.status == 409)
     #expect(
       response.body
-        == #"{"type":"urn:lifecycled:problem:event-refused","title":"The event is impossible in the current state","status":409,"detail":"home refused: the event is not possible in the current state (state notRunning)","event":"home","currentState":"notRunning","allowedEvents":["launch","backgroundLaunch"]}"#
+        == #"{"type":"urn:lifecycled:problem:event-refused","title":"The event is impossible in the current state","status":409,"detail":"home refused: the event is not possible in the current state (state notRunning)","event":"home","currentState":"notRunning","allowedEvents":["launch","prewarm","backgroundLaunch"]}"#
     )
   }
 

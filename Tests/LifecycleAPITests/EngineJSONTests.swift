@@ -51,7 +51,7 @@ import Testing
               let callback = Callback(
                 seq: 42, time: instant, app: "mail", method: method,
                 aggregateNotification: aggregate, state: state, sceneState: sceneState,
-                taskId: taskId)
+                taskId: taskId, arguments: nil)
               var members: [(String, JSON)] = [
                 ("seq", .integer(42)), ("time", time(instant)), ("app", .string("mail")),
                 ("scene", callback.scene.map(JSON.string) ?? .null),

@@ -27,17 +27,6 @@ import Testing
     #expect(outcome.callbacks.allSatisfy { $0.scene == nil && $0.sceneState == nil })
   }
 
-  @Test func coldLaunchWithURL_deliversOpenURLBeforeBecomingActive() throws {
-    let outcome = try sim.post(.launch(url: "mail://inbox"), to: "mail")
-    #expect(
-      trace(outcome) == [
-        "application(_:willFinishLaunchingWithOptions:) → inactive",
-        "application(_:didFinishLaunchingWithOptions:) → inactive [UIApplication.didFinishLaunchingNotification]",
-        "application(_:open:options:) → inactive",
-        "applicationDidBecomeActive(_:) → active [UIApplication.didBecomeActiveNotification]",
-      ])
-  }
-
   @Test(arguments: [
     (
       BackgroundLaunchReason.fetch,
@@ -156,18 +145,6 @@ import Testing
       transitions(outcome) == [
         "mail: suspended → background (launch)", "mail: background → inactive (launch)",
         "mail: inactive → active (launch)",
-      ])
-  }
-
-  @Test func returnFromSuspendedWithURL_opensBeforeBecomingActive() throws {
-    try sim.post(.launch(), to: "mail")
-    try sim.post(.home, to: "mail")
-    sim.advance(2)
-    #expect(
-      trace(try sim.post(.launch(url: "mail://compose"), to: "mail")) == [
-        "applicationWillEnterForeground(_:) → inactive [UIApplication.willEnterForegroundNotification]",
-        "application(_:open:options:) → inactive",
-        "applicationDidBecomeActive(_:) → active [UIApplication.didBecomeActiveNotification]",
       ])
   }
 

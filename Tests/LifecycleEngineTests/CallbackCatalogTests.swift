@@ -5,9 +5,11 @@ import Testing
 /// The callback catalogue: which methods are scene callbacks, and the aggregate rule.
 @Suite struct CallbackCatalogTests {
   @Test func sceneCallbacksAreExactlyTheUISceneDelegateMethods() {
-    #expect(
-      CallbackMethod.allCases.filter(\.isSceneCallback)
-        == CallbackMethod.allCases.filter { $0.rawValue.hasPrefix("scene") })
+    let sceneDelegateMethods = CallbackMethod.allCases.filter {
+      $0.rawValue.hasPrefix("scene") || $0.rawValue.hasPrefix("windowScene")
+        || $0 == .stateRestorationActivity
+    }
+    #expect(CallbackMethod.allCases.filter(\.isSceneCallback) == sceneDelegateMethods)
   }
 
   @Test(arguments: [

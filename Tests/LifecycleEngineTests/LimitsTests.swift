@@ -60,7 +60,7 @@ import Testing
     sim.add("a")
     let url = "app://" + String(repeating: "x", count: 2_000)
     for _ in 0..<50 {
-      try sim.post(.launch(url: url), to: "a")
+      try sim.post(.launch(via: .url(url)), to: "a")
       try sim.post(.crash, to: "a")
     }
     let page = try sim.engine.journal(of: sim.device, now: .zero)
@@ -123,7 +123,7 @@ import Testing
       case 5..<12: _ = try? engine.createApp(AppSpec(name: name), on: device, now: .zero)
       case 12..<15: try? engine.removeApp(name, on: device, now: .zero)
       case 15..<35:
-        _ = try? engine.apply(.launch(url: "app://" + text), to: name, on: device, now: .zero)
+        _ = try? engine.apply(.launch(via: .url("app://" + text)), to: name, on: device, now: .zero)
       case 35..<55:
         _ = try? engine.apply(.beginBackgroundTask(name: text), to: name, on: device, now: .zero)
       case 55..<65: _ = try? engine.apply(.home, to: name, on: device, now: .zero)

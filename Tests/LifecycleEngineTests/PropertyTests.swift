@@ -235,7 +235,7 @@ final class RandomWalk {
 
   private func randomEvent() -> AppEvent {
     switch Int.random(in: 0..<23, using: &random) {
-    case 0..<4: .launch(url: Bool.random(using: &random) ? "app://x" : nil)
+    case 0..<4: .launch(via: Bool.random(using: &random) ? .url("app://x") : nil)
     case 4..<6: .home
     case 6: .openSwitcher
     case 7: .closeSwitcher

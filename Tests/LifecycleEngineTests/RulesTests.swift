@@ -13,19 +13,20 @@ import Testing
   }
 
   @Test func allowedEventsInEveryState() throws {
-    #expect(sim.app("notes").allowedEvents == [.launch, .backgroundLaunch])
-    #expect(sim.app("mail").allowedEvents == [.launch, .backgroundLaunch])
+    #expect(sim.app("notes").allowedEvents == [.launch, .prewarm, .backgroundLaunch])
+    #expect(sim.app("mail").allowedEvents == [.launch, .prewarm, .backgroundLaunch])
     try sim.post(.launch(), to: "mail")
     #expect(
       sim.app("mail").allowedEvents == [
         .home, .openSwitcher, .interruptionBegan, .terminate, .crash, .purge,
         .thermalKill, .beginBackgroundTask, .memoryWarning, .setMemory, .startActivity,
+        .setRestorationData,
       ])
     try sim.post(.openSwitcher, to: "mail")
     #expect(
       sim.app("mail").allowedEvents == [
         .home, .closeSwitcher, .terminate, .crash, .purge, .thermalKill, .beginBackgroundTask,
-        .memoryWarning, .setMemory, .startActivity,
+        .memoryWarning, .setMemory, .startActivity, .setRestorationData,
       ])
     try sim.post(.closeSwitcher, to: "mail")
     try sim.post(.interruptionBegan(.siri), to: "mail")
@@ -37,7 +38,7 @@ import Testing
     #expect(
       sim.app("mail").allowedEvents == [
         .launch, .terminate, .crash, .purge, .thermalKill, .backgroundLaunch, .beginBackgroundTask,
-        .endBackgroundTask, .memoryWarning, .setMemory, .startActivity,
+        .endBackgroundTask, .memoryWarning, .setMemory, .startActivity, .setRestorationData,
       ])
     try sim.post(.endBackgroundTask(id: 1), to: "mail")
     sim.advance(2)
@@ -69,7 +70,7 @@ import Testing
   func eventsImpossibleForAnAppThatIsNotRunning(event: AppEvent, state: String) {
     let refused = refusal { try sim.post(event, to: "notes") }
     #expect(refused?.currentState == state)
-    #expect(refused?.allowedEvents == [.launch, .backgroundLaunch])
+    #expect(refused?.allowedEvents == [.launch, .prewarm, .backgroundLaunch])
     #expect(sim.journal.isEmpty)
   }
 
@@ -144,7 +145,7 @@ import Testing
       engineError { try sim.post(.setMemory(memoryMB: -1), to: "mail") }
         == .invalid([ValidationIssue(field: "memoryMB", message: "must be 0 to 1048576")]))
     #expect(
-      engineError { try sim.post(.launch(url: ""), to: "notes") }
+      engineError { try sim.post(.launch(via: .url("")), to: "notes") }
         == .invalid([ValidationIssue(field: "url", message: "must be 1 to 2048 bytes long")]))
     let longName = String(repeating: "x", count: 257)
     #expect(

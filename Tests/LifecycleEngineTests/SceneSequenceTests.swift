@@ -107,17 +107,6 @@ import Testing
     #expect(trace(try sim.post(.launch(), to: "mail")) == Self.returnToForeground)
   }
 
-  @Test func returnWithURL_deliversOpenURLContexts() throws {
-    try sim.post(.launch(), to: "mail")
-    try sim.post(.home, to: "mail")
-    #expect(
-      trace(try sim.post(.launch(url: "mail://x"), to: "mail")) == [
-        Self.returnToForeground[0],
-        "scene(_:openURLContexts:)@main → inactive/foregroundInactive",
-        Self.returnToForeground[1],
-      ])
-  }
-
   @Test func screenLockAndUnlock_decision2() throws {
     try sim.post(.launch(), to: "mail")
     #expect(trace(try sim.post(.lock)) == Self.home)

@@ -80,7 +80,30 @@ func trace(_ callbacks: [Callback]) -> [String] {
     if !callback.notifications.isEmpty {
       line += " [\(callback.notifications.map(\.rawValue).joined(separator: ", "))]"
     }
+    switch callback.arguments {
+    case .launchOptions(let entry): line += " {options: \(describe(entry))}"
+    case .connectionOptions(let entry, let data):
+      line +=
+        " {connection: \(entry.map(describe) ?? "-")\(data.map { ", restoring \($0)" } ?? "")}"
+    case .entry(let entry): line += " {entry: \(describe(entry))}"
+    case .restorationData(let data): line += " {data: \(data)}"
+    case nil: break
+    }
     return line
+  }
+}
+
+/// An entry in a trace: `url …`, `notification id/action [remote]`, `activity type url`,
+/// `shortcut type`.
+func describe(_ entry: Entry) -> String {
+  switch entry {
+  case .url(let url): "url \(url)"
+  case .notification(let response):
+    "notification \(response.identifier)/\(response.actionIdentifier)"
+      + (response.isRemote ? " remote" : "")
+  case .userActivity(let activity):
+    "activity \(activity.activityType) \(activity.webpageURL ?? "-")"
+  case .shortcutItem(let type): "shortcut \(type)"
   }
 }
 
