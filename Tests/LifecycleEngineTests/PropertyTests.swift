@@ -234,8 +234,8 @@ final class RandomWalk {
   }
 
   private func randomEvent() -> AppEvent {
-    switch Int.random(in: 0..<23, using: &random) {
-    case 0..<4: .launch(via: Bool.random(using: &random) ? .url("app://x") : nil)
+    switch Int.random(in: 0..<25, using: &random) {
+    case 0..<4: .launch(via: ([nil] + EntryPointTests.all).randomElement(using: &random)!)
     case 4..<6: .home
     case 6: .openSwitcher
     case 7: .closeSwitcher
@@ -252,6 +252,8 @@ final class RandomWalk {
     case 18: .startActivity(BackgroundActivity.allCases.randomElement(using: &random)!)
     case 19: .stopActivity(BackgroundActivity.allCases.randomElement(using: &random)!)
     case 20: .thermalKill
+    case 21: .prewarm
+    case 22: .setRestorationData(Bool.random(using: &random) ? #"{"n":1}"# : nil)
     default: .setMemory(memoryMB: Int.random(in: 10...800, using: &random))
     }
   }
@@ -285,6 +287,16 @@ final class RandomWalk {
         "the device is off with something running")
     }
     check(device.usedMB == apps.map(\.footprintMB).reduce(0, +), "usedMB \(device.usedMB)")
+    for app in apps {
+      // Nothing saved survives a force-quit: the app cannot save again until the user opens it.
+      check(
+        !app.backgroundLaunchBlocked || app.savedRestorationData == nil,
+        "\(app.name) kept restoration data through a force-quit")
+      check(
+        app.state.isLive || app.restorationData == nil && !app.prewarmed,
+        "\(app.name) holds process state without a process")
+      check(!app.prewarmed || app.state == .suspended, "\(app.name) prewarmed but \(app.state)")
+    }
     check(device.pressure == (device.usedMB > device.memoryLimitMB), "pressure flag")
     check(
       !device.pressure
