@@ -206,14 +206,15 @@ struct Fields {
         document, at: element, location: .member(path: "\(name(key))[\(position)]"))
       fields.nullIsAbsent = nullIsAbsent
       if let value = read(&fields) { elements.append(value) }
-      fields.checkUnknownMembers()
       merge(fields)
     }
     return elements
   }
 
-  mutating func merge(_ other: Fields) {
-    issues.append(contentsOf: other.issues)
+  /// Takes the issues of a nested object once it is read, its unknown members among them.
+  mutating func merge(_ nested: consuming Fields) {
+    nested.checkUnknownMembers()
+    issues.append(contentsOf: nested.issues)
   }
 
   /// Rejects member `key` if it is there.
@@ -317,7 +318,6 @@ enum Decode {
           activities: details.choices("activities", BackgroundActivity.self) ?? [],
           restorationStateSaved: details.bool("restorationStateSaved") ?? false)
       }
-      details.checkUnknownMembers()
       fields.merge(details)
     }
     if let problem = fields.problem() { throw problem }
@@ -339,7 +339,6 @@ enum Decode {
       behavior.endsBackgroundTasksOnExpiration =
         details.bool("endsBackgroundTasksOnExpiration") ?? true
       behavior.holdsFileLockAtSuspension = details.bool("holdsFileLockAtSuspension") ?? false
-      details.checkUnknownMembers()
       fields.merge(details)
     }
     return AppSpec(

@@ -24,7 +24,7 @@ extension Fields {
               actionIdentifier: action ?? NotificationResponse.defaultActionIdentifier,
               isRemote: remote))
         })
-      close(&fields)
+      merge(fields)
     }
     if var fields = object("userActivity") {
       let type = fields.string("activityType", maxBytes: Self.maxIdentifier)
@@ -32,14 +32,14 @@ extension Fields {
       entries.append(
         .userActivity(
           UserActivity(activityType: type ?? UserActivity.browsingWeb, webpageURL: webpage)))
-      close(&fields)
+      merge(fields)
     }
     if var fields = object("shortcutItem") {
       entries.append(
         fields.string("type", required: true, maxBytes: Self.maxIdentifier).map {
           .shortcutItem(type: $0)
         })
-      close(&fields)
+      merge(fields)
     }
     guard entries.count <= 1 else {
       reject("type", "launch takes at most one of url, notification, userActivity, shortcutItem")
@@ -50,11 +50,6 @@ extension Fields {
 
   /// Texts longer than any valid identifier are refused here; the engine says why.
   private static let maxIdentifier = Validation.maxIdentifierBytes + 1
-
-  private mutating func close(_ fields: inout Fields) {
-    fields.checkUnknownMembers()
-    merge(fields)
-  }
 }
 
 extension JSONWriter {

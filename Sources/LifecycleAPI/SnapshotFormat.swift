@@ -40,7 +40,6 @@ enum SnapshotFormat {
         perAppLimitMB: device.integer(
           "perAppLimitMB", in: 1...Validation.maxMemoryMB, required: true),
         passcode: device.bool("passcode") ?? false)
-      device.checkUnknownMembers()
       fields.merge(device)
     }
     let now = fields.instant("now", required: true) ?? .zero
@@ -60,7 +59,6 @@ enum SnapshotFormat {
         callbacks: details.integer("callbacks", in: 0...maxCount) ?? 0,
         transitions: details.integer("transitions", in: 0...maxCount) ?? 0,
         kills: details.integer("kills", in: 0...maxCount) ?? 0)
-      details.checkUnknownMembers()
       fields.merge(details)
     }
     let apps = fields.array("apps", maxCount: maxElements, required: true, app)
@@ -86,7 +84,6 @@ enum SnapshotFormat {
     var process: ProcessImage?
     if var details = fields.object("process") {
       process = Self.process(of: name, &details)
-      details.checkUnknownMembers()
       fields.merge(details)
     }
     return AppImage(
@@ -124,7 +121,6 @@ enum SnapshotFormat {
         work = BackgroundWork(
           reason: reason, deadline: deadline, expiredAt: details.instant("expiredAt"))
       }
-      details.checkUnknownMembers()
       fields.merge(details)
     }
     return ProcessImage(
@@ -165,7 +161,6 @@ enum SnapshotFormat {
     var arguments: CallbackArguments?? = .some(nil)
     if var details = fields.object("arguments") {
       arguments = details.callbackArguments()
-      details.checkUnknownMembers()
       fields.merge(details)
     }
     guard let method, let state, let name, let arguments else { return nil }
@@ -332,7 +327,7 @@ extension Fields {
     guard let entry = entry(), let kind else { return nil }
     switch (kind, entry, data) {
     case ("launchOptions", let entry?, nil): return .launchOptions(entry)
-    case ("connectionOptions", _, _): return .connectionOptions(entry, restorationData: data)
+    case ("connectionOptions", _, _): return .connecting(with: entry, restorationData: data)
     case ("entry", let entry?, nil): return .entry(entry)
     case ("restorationData", nil, let data?): return .restorationData(data)
     default:

@@ -122,10 +122,8 @@ extension Device {
     case .launch(let entry?):
       let issues = entry.issues()
       if !issues.isEmpty { throw .invalid(issues) }
-    case .setRestorationData(let data?) where !isRestorationData(data):
-      throw .invalid([
-        ValidationIssue(field: "data", message: Self.restorationDataRule)
-      ])
+    case .setRestorationData(let data?) where !Validation.isRestorationData(data):
+      throw .invalid([ValidationIssue(field: "data", message: Validation.restorationDataRule)])
     case .beginBackgroundTask(let name?) where name.utf8.count > Validation.maxTaskNameBytes:
       throw .invalid([
         ValidationIssue(

@@ -269,8 +269,8 @@ extension Device {
       app.isScene || !image.hasSceneSession && !image.discardedSceneSessionPending,
       "hasSceneSession", "is for scene apps only")
     issues.check(
-      image.savedRestorationData.map(Self.isRestorationData) ?? true, "savedRestorationData",
-      Self.restorationDataRule)
+      image.savedRestorationData.map(Validation.isRestorationData) ?? true,
+      "savedRestorationData", Validation.restorationDataRule)
     guard let process = image.process else { return }
     issues.at("process.") { issues in
       guard process.state != .notRunning else {
@@ -367,8 +367,8 @@ extension Device {
       process.activities.allSatisfy { app.backgroundModes.contains($0.requiredMode) },
       "activities", "need the app's background mode for each")
     issues.check(
-      process.restorationData.map(Self.isRestorationData) ?? true, "restorationData",
-      Self.restorationDataRule)
+      process.restorationData.map(Validation.isRestorationData) ?? true, "restorationData",
+      Validation.restorationDataRule)
     issues.check(
       !process.prewarmed
         || state == .suspended && process.restorationData == nil
@@ -388,14 +388,6 @@ extension Device {
       process.suspendAt.map { $0 >= now } ?? true, "suspendAt",
       "must not be before the device's now")
   }
-
-  /// Restoration data as `setRestorationData` takes it (the API checks that it is JSON).
-  static func isRestorationData(_ data: String) -> Bool {
-    !data.isEmpty && data.utf8.count <= Validation.maxRestorationDataBytes
-  }
-
-  static let restorationDataRule =
-    "must be JSON of 1 to \(Validation.maxRestorationDataBytes) bytes, compact"
 
   /// The rules the device as a whole keeps.
   private func checkDevice(_ issues: inout ImageIssues) {

@@ -84,11 +84,20 @@ public enum Validation {
   public static let maxIdentifierBytes = 256
   /// The largest state restoration data an app saves, as compact JSON text, in bytes.
   public static let maxRestorationDataBytes = 4096
+  /// What `isRestorationData` asks, as a refusal says it.
+  public static let restorationDataRule =
+    "must be JSON of 1 to \(maxRestorationDataBytes) bytes, compact"
   /// The most events one scenario applies.
   public static let maxScenarioEvents = 100
   /// The most journal entries or callbacks one read returns, and how many it returns unasked.
   public static let maxPageSize = 10_000
   public static let defaultPageSize = 1_000
+
+  /// Whether `data` fits as restoration data (`setRestorationData`; the API checks that it is
+  /// JSON).
+  public static func isRestorationData(_ data: String) -> Bool {
+    !data.isEmpty && data.utf8.count <= maxRestorationDataBytes
+  }
 
   /// Whether `name` matches `namePattern`, for apps and devices alike.
   public static func isValidName(_ name: String) -> Bool {

@@ -111,7 +111,7 @@ public indirect enum CallbackArguments: Hashable, Sendable {
 
   /// The connection options of a scene connecting with `entry` and `restorationData`; nil
   /// when both are empty.
-  static func connecting(with entry: Entry?, restorationData: String?) -> Self? {
+  public static func connecting(with entry: Entry?, restorationData: String?) -> Self? {
     entry == nil && restorationData == nil
       ? nil : .connectionOptions(entry, restorationData: restorationData)
   }

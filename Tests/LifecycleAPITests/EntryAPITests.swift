@@ -177,7 +177,31 @@ import Testing
     #expect(api.call("GET", "/v1/apps/slow").json?["savedRestorationData"] == json("[1,2]"))
   }
 
+  /// Connection options with nothing in them are no arguments, as the engine holds them.
+  @Test func emptyConnectionOptionsInASnapshotReadAsNoArguments() {
+    api.call(
+      "POST", "/v1/apps",
+      #"{"name":"slow","lifecycle":"appDelegate","behavior":{"didEnterBackgroundSeconds":3}}"#)
+    api.call(
+      "POST", "/v1/apps/slow/events", #"[{"type":"launch"},{"type":"home"},{"type":"launch"}]"#)
+    let saved = api.call("GET", "/v1/devices/default/snapshot").body
+    let waiting = #""cause":"launch","arguments":null}"#
+    #expect(saved.contains(waiting))
+    let edited = saved.replacingFirst(
+      waiting, #""cause":"launch","arguments":{"kind":"connectionOptions"}}"#)
+    #expect(api.call("PUT", "/v1/devices/default", edited).status == 200)
+    #expect(api.call("GET", "/v1/devices/default/snapshot").body == saved)
+  }
+
   private func json(_ text: String) -> JSON? {
     try? JSON.parse(Array(text.utf8))
+  }
+}
+
+extension String {
+  /// The text with the first `target` replaced.
+  fileprivate func replacingFirst(_ target: String, _ replacement: String) -> String {
+    guard let range = firstRange(of: target) else { return self }
+    return self[..<range.lowerBound] + replacement + self[range.upperBound...]
   }
 }
