@@ -28,7 +28,11 @@ extension Fields {
     }
     if var fields = object("userActivity") {
       let type = fields.string("activityType", maxBytes: Self.maxIdentifier)
+      // Null, as responses write an activity without one, is no webpageURL.
+      let strict = fields.nullIsAbsent
+      fields.nullIsAbsent = true
       let webpage = fields.string("webpageURL", maxBytes: Validation.maxURLBytes)
+      fields.nullIsAbsent = strict
       entries.append(
         .userActivity(
           UserActivity(activityType: type ?? UserActivity.browsingWeb, webpageURL: webpage)))

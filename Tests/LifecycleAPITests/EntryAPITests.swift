@@ -64,6 +64,17 @@ import Testing
         ])
   }
 
+  /// An activity as a response writes it, `webpageURL` null, is taken back as it is.
+  @Test func aUserActivityWithANullWebpageURLIsAHandoffActivity() {
+    let activity = #"{"activityType":"com.example.reading","webpageURL":null}"#
+    let response = api.call(
+      "POST", "/v1/apps/notes/events", #"{"type":"launch","userActivity":\#(activity)}"#)
+    #expect(response.status == 200, "\(response.body)")
+    #expect(
+      arguments(response)[2]
+        == #"application(_:continue:restorationHandler:) {"userActivity":"# + activity + "}")
+  }
+
   @Test func aConnectedSceneGetsURLsAndQuickActionsInItsOwnCallbacks() {
     api.call("POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
     #expect(
