@@ -93,6 +93,13 @@ struct Fields {
     return nil
   }
 
+  /// Whether the object has members no reader asked for yet: with none, a reader of optional
+  /// members can stop before looking any up.
+  var hasUnaskedMembers: Bool {
+    guard let object else { return false }
+    return Int(document[object].count) > asked.nonzeroBitCount + askedBeyond.count
+  }
+
   /// Whether the object has member `key` (not null, where null is absent).
   mutating func has(_ key: StaticString) -> Bool {
     member(key, required: false) != nil

@@ -10,6 +10,7 @@ extension Fields {
   /// `shortcutItem`. Nil if one is malformed (the problem is recorded); `.some(nil)` if none
   /// is given.
   mutating func entry() -> Entry?? {
+    guard hasUnaskedMembers else { return .some(nil) }  // a launch by the icon: `type` alone
     var entries: [Entry?] = []
     if let url = string("url", maxBytes: Validation.maxURLBytes) { entries.append(.url(url)) }
     if var fields = object("notification") {
