@@ -218,6 +218,24 @@ struct Fields {
     return elements
   }
 
+  /// An array of at most `maxCount` strings of at most `maxBytes` bytes each.
+  mutating func strings(_ key: StaticString, maxCount: Int, maxBytes: Int) -> [String]? {
+    guard let index = member(key, required: false) else { return nil }
+    let isArray = document[index].kind == .array
+    let elements = isArray ? Array(document.children(of: index)) : []
+    let texts = elements.compactMap {
+      document[$0].kind == .string ? document.string(at: $0) : nil
+    }
+    guard isArray, texts.count == elements.count, texts.count <= maxCount,
+      texts.allSatisfy({ $0.utf8.count <= maxBytes })
+    else {
+      issues.append(
+        name(key), "must be an array of at most \(maxCount) strings of at most \(maxBytes) bytes")
+      return nil
+    }
+    return texts
+  }
+
   /// Takes the issues of a nested object once it is read, its unknown members among them.
   mutating func merge(_ nested: consuming Fields) {
     nested.checkUnknownMembers()
@@ -350,15 +368,24 @@ enum Decode {
     }
     return AppSpec(
       name: name, lifecycle: lifecycle, memoryMB: memory, backgroundMemoryMB: backgroundMemory,
-      backgroundModes: modes, behavior: behavior)
+      backgroundModes: modes, behavior: behavior,
+      supportsMultipleScenes: fields.bool("supportsMultipleScenes") ?? false,
+      sceneMemoryMB: fields.integer("sceneMemoryMB", in: 0...Validation.maxMemoryMB) ?? 0)
   }
 
   /// One app event object, such as `{"type": "backgroundLaunch", "reason": "fetch"}`.
   static func appEvent(_ fields: inout Fields) -> AppEvent? {
     guard let type = fields.choice("type", EventType.self, required: true) else { return nil }
     switch type {
-    case .launch: return fields.entry().map { .launch(via: $0) }
+    case .launch:
+      let scene = fields.sceneID()
+      return fields.entry().map { .launch(via: $0, scene: scene) }
     case .prewarm: return .prewarm
+    case .openScene:
+      let scene = fields.sceneID()
+      return fields.entry().map { .openScene(id: scene, via: $0) }
+    case .closeScene: return fields.sceneID(required: true).map { .closeScene($0) }
+    case .disconnectScene: return fields.sceneID(required: true).map { .disconnectScene($0) }
     case .home: return .home
     case .openSwitcher: return .openSwitcher
     case .closeSwitcher: return .closeSwitcher
@@ -368,7 +395,7 @@ enum Decode {
       }
     case .interruptionEnded: return .interruptionEnded(fields.choice("outcome") ?? .resumed)
     case .terminate: return .terminate
-    case .crash: return .crash
+    case .crash: return .crash(atLaunch: fields.bool("atLaunch") ?? false)
     case .purge: return .purge(fields.choice("reason") ?? .vmPageshortage)
     case .thermalKill: return .thermalKill
     case .backgroundLaunch:
@@ -397,8 +424,9 @@ enum Decode {
         .stopActivity($0)
       }
     case .setRestorationData:
+      let scene = fields.sceneID()
       return fields.encodedValue("data", required: true).map {
-        .setRestorationData($0 == "null" ? nil : $0)
+        .setRestorationData($0 == "null" ? nil : $0, scene: scene)
       }
     case .lock, .unlock, .significantTimeChange, .shutdown, .boot:
       fields.reject("type", "is a device event: post it to /v1/devices/{device}/events")

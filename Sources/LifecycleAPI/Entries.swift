@@ -55,6 +55,11 @@ extension Fields {
 
   /// Texts longer than any valid identifier are refused here; the engine says why.
   private static let maxIdentifier = Validation.maxIdentifierBytes + 1
+
+  /// The scene session an event names (`scene`); the engine checks its pattern.
+  mutating func sceneID(required: Bool = false) -> String? {
+    string("scene", required: required, maxBytes: Validation.maxNameBytes + 1)
+  }
 }
 
 extension JSONWriter {
@@ -113,6 +118,9 @@ extension JSONWriter {
         w.members(of: entry)
       case .restorationData(let data):
         w.member("restorationData", json: data)
+      case .sessions(let ids):
+        w.key("sessions")
+        w.array(ids) { $0.string($1) }
       }
     }
   }

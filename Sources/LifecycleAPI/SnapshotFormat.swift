@@ -7,9 +7,14 @@ import LifecycleEngine
 /// Every member is written, `null` when it has no value; reading is as strict as any request
 /// body (types, ranges, names, no unknown member), and a member left out reads as `null`.
 /// The engine then checks that a device could be in the state it describes.
+///
+/// Version 2 gives each scene app its `scenes`. Version 1 snapshots, whose scene apps had one
+/// scene (`hasSceneSession`, a process's `sceneState`), are still read: their one session is
+/// `main`, holding the restoration data the app held.
 enum SnapshotFormat {
   static let format = "lifecycled-device-snapshot"
-  static let version = 1
+  static let version = 2
+  static let readableVersions = 1...version
   /// The longest device clock a snapshot may show, in seconds: ten years of advances.
   static let maxSeconds = Validation.maxAdvanceSeconds
   /// The largest `seq` or counter a snapshot may hold: far from overflow.
@@ -27,8 +32,12 @@ enum SnapshotFormat {
     if fields.string("format", required: true, maxBytes: 64).map({ $0 != format }) == true {
       fields.reject("format", "must be \(format)")
     }
-    if fields.integer("version", in: 0...Int.max, required: true).map({ $0 != version }) == true {
-      fields.reject("version", "must be \(version), the version this server reads")
+    let version = fields.integer("version", in: 0...Int.max, required: true) ?? version
+    if !readableVersions.contains(version) {
+      fields.reject(
+        "version",
+        "must be \(readableVersions.lowerBound) to \(readableVersions.upperBound), the versions "
+          + "this server reads")
     }
     var spec: DeviceSpec?
     if var device = fields.object("device", required: true) {
@@ -61,7 +70,9 @@ enum SnapshotFormat {
         kills: details.integer("kills", in: 0...maxCount) ?? 0)
       fields.merge(details)
     }
-    let apps = fields.array("apps", maxCount: maxElements, required: true, app)
+    let apps = fields.array("apps", maxCount: maxElements, required: true) {
+      app(&$0, version: version)
+    }
     fields.refuse(
       "journal",
       "is not restored: a restored device starts a new journal after seq; take the snapshot "
@@ -78,15 +89,17 @@ enum SnapshotFormat {
       pressureGraceEndsAt: graceEndsAt, counters: counters, apps: apps ?? [])
   }
 
-  private static func app(_ fields: inout Fields) -> AppImage? {
+  private static func app(_ fields: inout Fields, version: Int) -> AppImage? {
     let spec = Decode.app(&fields)
     let name = AppName(spec.name) ?? "-"
     var process: ProcessImage?
+    var sceneState: SceneState?
     if var details = fields.object("process") {
+      if version == 1 { sceneState = details.choice("sceneState") }
       process = Self.process(of: name, &details)
       fields.merge(details)
     }
-    return AppImage(
+    var image = AppImage(
       spec: spec, launches: fields.integer("launches", in: 0...maxCount) ?? 0,
       kills: fields.integer("kills", in: 0...maxCount) ?? 0,
       lastUsed: fields.instant("lastUsed") ?? .zero,
@@ -94,9 +107,43 @@ enum SnapshotFormat {
       backgroundLaunchBlocked: fields.bool("backgroundLaunchBlocked") ?? false,
       restorationStateSaved: fields.bool("restorationStateSaved") ?? false,
       savedRestorationData: fields.encodedValue("savedRestorationData"),
-      hasSceneSession: fields.bool("hasSceneSession") ?? false,
-      discardedSceneSessionPending: fields.bool("discardedSceneSessionPending") ?? false,
+      scenes: fields.array("scenes", maxCount: Validation.maxScenesPerApp) { session in
+        guard let id = session.string("id", required: true, maxBytes: Validation.maxNameBytes)
+        else { return nil }
+        return SceneSession(
+          id: id, state: session.choice("state") ?? .unattached,
+          restorationData: session.encodedValue("restorationData"),
+          savedRestorationData: session.encodedValue("savedRestorationData"))
+      } ?? [],
+      focusedScene: fields.string("focusedScene", maxBytes: Validation.maxNameBytes),
+      discardedScenes: fields.strings(
+        "discardedScenes", maxCount: Validation.maxScenesPerApp, maxBytes: Validation.maxNameBytes)
+        ?? [],
       process: process)
+    if version == 1 { upgradeVersion1(&image, &fields, sceneState: sceneState) }
+    return image
+  }
+
+  /// A version 1 snapshot's scene app had one scene: its state in the process's
+  /// `sceneState`, its restoration data at the app's level. They become the session `main`.
+  private static func upgradeVersion1(
+    _ image: inout AppImage, _ fields: inout Fields, sceneState: SceneState?
+  ) {
+    let hasSession = fields.bool("hasSceneSession") ?? false
+    let discarded = fields.bool("discardedSceneSessionPending") ?? false
+    guard image.spec.lifecycle == .scene else { return }
+    if hasSession {
+      image.scenes = [
+        SceneSession(
+          id: "main", state: sceneState ?? .unattached,
+          restorationData: image.process?.restorationData,
+          savedRestorationData: image.savedRestorationData)
+      ]
+      image.focusedScene = "main"
+    }
+    if discarded { image.discardedScenes = ["main"] }
+    image.savedRestorationData = nil
+    image.process?.restorationData = nil
   }
 
   private static func process(of app: AppName, _ fields: inout Fields) -> ProcessImage {
@@ -125,7 +172,7 @@ enum SnapshotFormat {
     }
     return ProcessImage(
       state: fields.choice("state", required: true) ?? .notRunning,
-      sceneState: fields.choice("sceneState") ?? .unattached, inactiveCause: inactiveCause,
+      inactiveCause: inactiveCause,
       memoryMB: fields.integer("memoryMB", in: 0...Validation.maxMemoryMB, required: true) ?? 0,
       backgroundMemoryMB: fields.integer(
         "backgroundMemoryMB", in: 0...Validation.maxMemoryMB, required: true) ?? 0,
@@ -154,6 +201,7 @@ enum SnapshotFormat {
     let method = fields.choice("method", CallbackMethod.self, required: true)
     let state = fields.choice("state", AppState.self, required: true)
     let aggregate = fields.choice("notification", UIKitNotification.self)
+    let scene = fields.string("scene", maxBytes: Validation.maxNameBytes)
     let sceneState = fields.choice("sceneState", SceneState.self)
     let taskId = fields.integer("taskId", in: 1...maxCount)
     let name = fields.string("cause", required: true, maxBytes: 64)
@@ -171,7 +219,7 @@ enum SnapshotFormat {
     return WaitingCallback(
       callback: Callback(
         waitingFor: app, method: method, aggregateNotification: aggregate, state: state,
-        sceneState: sceneState, taskId: taskId, arguments: arguments),
+        scene: scene, sceneState: sceneState, taskId: taskId, arguments: arguments),
       cause: cause)
   }
 }
@@ -244,6 +292,8 @@ extension JSONWriter {
       w.member("backgroundModes", BackgroundMode.allCases.filter(app.spec.backgroundModes.contains))
       w.key("behavior")
       w.behavior(app.spec.behavior)
+      w.member("supportsMultipleScenes", app.spec.supportsMultipleScenes)
+      w.member("sceneMemoryMB", app.spec.sceneMemoryMB)
       w.member("launches", app.launches)
       w.member("kills", app.kills)
       w.member("lastUsed", time: app.lastUsed)
@@ -251,13 +301,15 @@ extension JSONWriter {
       w.member("backgroundLaunchBlocked", app.backgroundLaunchBlocked)
       w.member("restorationStateSaved", app.restorationStateSaved)
       w.member("savedRestorationData", json: app.savedRestorationData)
-      w.member("hasSceneSession", app.hasSceneSession)
-      w.member("discardedSceneSessionPending", app.discardedSceneSessionPending)
+      w.key("scenes")
+      w.sceneSessions(app.scenes)
+      w.member("focusedScene", app.focusedScene)
+      w.key("discardedScenes")
+      w.array(app.discardedScenes) { $0.string($1) }
       w.key("process")
       guard let process = app.process else { return w.null() }
       w.object { w in
         w.member("state", process.state)
-        w.member("sceneState", app.spec.lifecycle == .scene ? process.sceneState : nil)
         switch process.inactiveCause {
         case .switcher: w.member("inactiveCause", "switcher")
         case .interruption(let source): w.member("inactiveCause", source)
@@ -274,6 +326,7 @@ extension JSONWriter {
             w.member("method", waiting.callback.method)
             w.member("notification", waiting.callback.aggregateNotification)
             w.member("state", waiting.callback.state)
+            w.member("scene", waiting.callback.scene)
             w.member("sceneState", waiting.callback.sceneState)
             w.key("taskId")
             if let taskId = waiting.callback.taskId { w.integer(taskId) } else { w.null() }
@@ -324,7 +377,10 @@ extension Fields {
   fileprivate mutating func callbackArguments() -> CallbackArguments?? {
     let kind = string("kind", required: true, maxBytes: 32)
     let data = encodedValue("restorationData")
+    let sessions = strings(
+      "sessions", maxCount: Validation.maxScenesPerApp, maxBytes: Validation.maxNameBytes)
     guard let entry = entry(), let kind else { return nil }
+    if kind == "sessions", entry == nil, data == nil, let sessions { return .sessions(sessions) }
     switch (kind, entry, data) {
     case ("launchOptions", let entry?, nil): return .launchOptions(entry)
     case ("connectionOptions", _, _): return .connecting(with: entry, restorationData: data)
@@ -334,7 +390,7 @@ extension Fields {
       reject(
         "kind",
         "must be launchOptions or entry with an entry, restorationData with restorationData, "
-          + "or connectionOptions")
+          + "sessions with sessions, or connectionOptions")
       return nil
     }
   }
@@ -357,6 +413,10 @@ extension JSONWriter {
       case .restorationData(let data):
         w.member("kind", "restorationData")
         w.member("restorationData", json: data)
+      case .sessions(let ids):
+        w.member("kind", "sessions")
+        w.key("sessions")
+        w.array(ids) { $0.string($1) }
       }
     }
   }

@@ -45,6 +45,19 @@ extension JSONWriter {
     }
   }
 
+  /// `[{"id":…,"state":…,"restorationData":…,"savedRestorationData":…}]`, in a view and in a
+  /// snapshot alike.
+  mutating func sceneSessions(_ sessions: [SceneSession]) {
+    array(sessions) { w, session in
+      w.object { w in
+        w.member("id", session.id)
+        w.member("state", session.state)
+        w.member("restorationData", json: session.restorationData)
+        w.member("savedRestorationData", json: session.savedRestorationData)
+      }
+    }
+  }
+
   mutating func behavior(_ behavior: AppBehavior) {
     object { w in
       w.member("didEnterBackgroundSeconds", seconds: behavior.didEnterBackgroundDuration)
@@ -60,7 +73,12 @@ extension JSONWriter {
       w.member("lifecycle", app.lifecycle)
       w.member("state", app.state)
       w.member("sceneState", app.sceneState)
+      w.member("supportsMultipleScenes", app.supportsMultipleScenes)
+      w.member("focusedScene", app.focusedScene)
+      w.key("scenes")
+      w.sceneSessions(app.scenes)
       w.member("memoryMB", app.memoryMB)
+      w.member("sceneMemoryMB", app.sceneMemoryMB)
       w.member("backgroundMemoryMB", app.backgroundMemoryMB)
       w.member("footprintMB", app.footprintMB)
       w.member("backgroundModes", app.backgroundModes)
@@ -238,6 +256,8 @@ extension JSONWriter {
         w.member("taskId", id)
         w.member("expiresAt", time: expiresAt)
       }
+    case .scene(let id):
+      object { $0.member("scene", id) }
     case nil:
       null()
     }
@@ -291,9 +311,15 @@ extension JSONWriter {
 
   private mutating func parameters(of event: AppEvent) {
     switch event {
-    case .launch(let entry?):
-      members(of: entry)
-    case .setRestorationData(let data):
+    case .launch(let entry, let scene), .openScene(let scene, let entry):
+      if let scene { member("scene", scene) }
+      if let entry { members(of: entry) }
+    case .closeScene(let scene), .disconnectScene(let scene):
+      member("scene", scene)
+    case .crash(atLaunch: true):
+      member("atLaunch", true)
+    case .setRestorationData(let data, let scene):
+      if let scene { member("scene", scene) }
       member("data", json: data)
     case .interruptionBegan(let source):
       member("source", source)

@@ -58,6 +58,8 @@ final class App {
   let lifecycle: LifecycleModel
   let backgroundModes: Set<BackgroundMode>
   let behavior: AppBehavior
+  let supportsMultipleScenes: Bool
+  let sceneMemoryMB: Int
   /// The footprints a new process starts with (`setMemory` changes only the running one's).
   let configuredMemoryMB: Int
   let configuredBackgroundMemoryMB: Int
@@ -65,8 +67,18 @@ final class App {
   var backgroundMemoryMB: Int
 
   var state = AppState.notRunning
-  /// The state of the app's one scene (`main`); stays `unattached` for app-delegate apps.
-  var sceneState = SceneState.unattached
+  /// The scene sessions UIKit remembers for a scene app, in the order they were opened
+  /// (SceneSessions.swift); always empty for an app-delegate app.
+  @exclusivity(unchecked)  // one thread; see Engine
+  var sessions: [SceneSession] = [] {
+    didSet { recountHeldBytes() }
+  }
+  /// The session the user sees while the app is in the foreground, and gets back by a
+  /// `launch` that names none; nil until the first is opened.
+  var focusedScene: String?
+  /// Sessions the user discarded while the app's code could not hear it: reported after its
+  /// next didFinishLaunching.
+  var discardedScenes: [String] = []
   var inactiveCause: InactiveCause?
   /// Start of the current stretch in the background; background tasks expire relative to it.
   var backgroundSince: Instant?
@@ -81,7 +93,8 @@ final class App {
   var tasks: [BackgroundTask] = [] {
     didSet { recountHeldBytes() }
   }
-  /// What `tasks` and the restoration data retain, as counted in the device's ledger.
+  /// What `tasks`, the sessions and the restoration data retain, as counted in the device's
+  /// ledger.
   private(set) var heldBytes = 0
   /// The device's ledger: the app's tasks and restoration data count in it.
   private unowned let ledger: MemoryLedger
@@ -98,22 +111,20 @@ final class App {
   var backgroundLaunchBlocked = false
   /// State restoration data saved when the app last went to the background.
   var restorationStateSaved = false
-  /// What the process's code hands UIKit when asked to save its state (JSON text), if
-  /// anything; a restored process holds what it got back.
+  /// What an app-delegate app's code hands UIKit when asked to save its state (JSON text),
+  /// if anything; a restored process holds what it got back. (A scene app's scenes each hold
+  /// their own: `SceneSession`.)
   var restorationData: String? {
     didSet { recountHeldBytes() }
   }
   /// What UIKit preserved of `restorationData` when the app last saved its state: handed
-  /// back at the next launch after a system kill, dropped by a force-quit.
+  /// back at the next launch after a system kill, dropped by a force-quit or a crash at
+  /// launch.
   var savedRestorationData: String? {
     didSet { recountHeldBytes() }
   }
   /// The process was prewarmed: it is paused before `UIApplicationMain`, no app code has run.
   var prewarmed = false
-  /// UIKit remembers the app's scene session (so relaunch skips configurationForConnecting).
-  var hasSceneSession = false
-  /// The user discarded the session from the switcher; the next launch reports it.
-  var discardedSceneSessionPending = false
   /// When the app last left the foreground: jetsam's least-recently-used order.
   var lastUsed = Instant.zero
   var launches = 0
@@ -129,6 +140,8 @@ final class App {
     lifecycle = spec.lifecycle
     backgroundModes = spec.backgroundModes
     behavior = spec.behavior
+    supportsMultipleScenes = spec.supportsMultipleScenes
+    sceneMemoryMB = spec.sceneMemoryMB
     configuredMemoryMB = spec.memoryMB
     configuredBackgroundMemoryMB = spec.backgroundMemoryMB ?? spec.memoryMB
     memoryMB = configuredMemoryMB
@@ -144,12 +157,16 @@ final class App {
     lifecycle = other.lifecycle
     backgroundModes = other.backgroundModes
     behavior = other.behavior
+    supportsMultipleScenes = other.supportsMultipleScenes
+    sceneMemoryMB = other.sceneMemoryMB
     configuredMemoryMB = other.configuredMemoryMB
     configuredBackgroundMemoryMB = other.configuredBackgroundMemoryMB
     memoryMB = other.memoryMB
     backgroundMemoryMB = other.backgroundMemoryMB
     state = other.state
-    sceneState = other.sceneState
+    sessions = other.sessions
+    focusedScene = other.focusedScene
+    discardedScenes = other.discardedScenes
     inactiveCause = other.inactiveCause
     backgroundSince = other.backgroundSince
     busyUntil = other.busyUntil
@@ -168,8 +185,6 @@ final class App {
     restorationData = other.restorationData
     savedRestorationData = other.savedRestorationData
     prewarmed = other.prewarmed
-    hasSceneSession = other.hasSceneSession
-    discardedSceneSessionPending = other.discardedSceneSessionPending
     lastUsed = other.lastUsed
     launches = other.launches
     kills = other.kills
@@ -180,18 +195,18 @@ final class App {
 
   private func recountHeldBytes() {
     let bytes =
-      tasks.reduce(0) { $0 + $1.retainedBytes } + textBytes(restorationData)
-      + textBytes(savedRestorationData)
+      tasks.reduce(0) { $0 + $1.retainedBytes } + sessions.reduce(0) { $0 + $1.retainedBytes }
+      + textBytes(restorationData) + textBytes(savedRestorationData)
     ledger.add(bytes - heldBytes)
     heldBytes = bytes
   }
 
-  /// Memory the app holds in `state`, in MB.
+  /// Memory the app holds in `state`, in MB: its process's, and its connected scenes'.
   func footprint(in state: AppState) -> Int {
     switch state {
     case .notRunning: 0
-    case .active, .inactive: memoryMB
-    case .background, .suspended: backgroundMemoryMB
+    case .active, .inactive: memoryMB + sceneMemoryMB * connectedScenes
+    case .background, .suspended: backgroundMemoryMB + sceneMemoryMB * connectedScenes
     }
   }
 
@@ -210,7 +225,10 @@ final class App {
   /// Forgets everything the process held; called when it dies. The next process starts from
   /// the configured footprints (README, "Lifecycle behaviour").
   func processDidExit() {
-    sceneState = .unattached
+    for index in sessions.indices {
+      sessions[index].state = .unattached
+      sessions[index].restorationData = nil
+    }
     inactiveCause = nil
     backgroundSince = nil
     busyUntil = nil

@@ -31,6 +31,13 @@ public struct AppSpec: Hashable, Sendable {
   public var backgroundMemoryMB: Int?
   public var backgroundModes: Set<BackgroundMode>
   public var behavior: AppBehavior
+  /// A scene app that declares `UIApplicationSupportsMultipleScenes`: the user can open more
+  /// than one window (scene session) of it.
+  public var supportsMultipleScenes: Bool
+  /// What each connected scene adds to the footprint, in MB (its views and layers): what
+  /// jetsam reclaims by disconnecting a background scene. 0: scenes are counted in the app's
+  /// footprints.
+  public var sceneMemoryMB: Int
 
   public init(
     name: String,
@@ -38,7 +45,9 @@ public struct AppSpec: Hashable, Sendable {
     memoryMB: Int = 100,
     backgroundMemoryMB: Int? = nil,
     backgroundModes: Set<BackgroundMode> = [],
-    behavior: AppBehavior = AppBehavior()
+    behavior: AppBehavior = AppBehavior(),
+    supportsMultipleScenes: Bool = false,
+    sceneMemoryMB: Int = 0
   ) {
     self.name = name
     self.lifecycle = lifecycle
@@ -46,6 +55,8 @@ public struct AppSpec: Hashable, Sendable {
     self.backgroundMemoryMB = backgroundMemoryMB
     self.backgroundModes = backgroundModes
     self.behavior = behavior
+    self.supportsMultipleScenes = supportsMultipleScenes
+    self.sceneMemoryMB = sceneMemoryMB
   }
 }
 

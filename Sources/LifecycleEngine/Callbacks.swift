@@ -80,7 +80,7 @@ public enum CallbackMethod: String, CaseIterable, Sendable, Codable {
   }
 
   /// Whether this is a `UISceneDelegate` callback, delivered to a scene.
-  var isSceneCallback: Bool {
+  public var isSceneCallback: Bool {
     switch self {
     case .sceneWillConnect, .sceneWillEnterForeground, .sceneDidBecomeActive,
       .sceneWillResignActive, .sceneDidEnterBackground, .sceneDidDisconnect,
@@ -139,7 +139,10 @@ public struct Callback: Hashable, Sendable {
   public var aggregateNotification: UIKitNotification?
   /// The app's state right after the callback.
   public var state: AppState
-  /// The scene's state right after the callback; nil for app-delegate apps.
+  /// The scene a scene callback is delivered to (its session's id); nil for an app callback.
+  public var scene: String?
+  /// The state right after the callback of the scene it names, or for an app callback of the
+  /// app's focused scene; nil for app-delegate apps.
   public var sceneState: SceneState?
   /// The background task whose expiration handler this is.
   public var taskId: Int?
@@ -150,18 +153,19 @@ public struct Callback: Hashable, Sendable {
   /// its delivery, set then.
   public init(
     waitingFor app: AppName, method: CallbackMethod, aggregateNotification: UIKitNotification?,
-    state: AppState, sceneState: SceneState?, taskId: Int?, arguments: CallbackArguments? = nil
+    state: AppState, scene: String? = nil, sceneState: SceneState?, taskId: Int?,
+    arguments: CallbackArguments? = nil
   ) {
     self.init(
       seq: 0, time: .zero, app: app, method: method,
-      aggregateNotification: aggregateNotification, state: state, sceneState: sceneState,
-      taskId: taskId, arguments: arguments)
+      aggregateNotification: aggregateNotification, state: state, scene: scene,
+      sceneState: sceneState, taskId: taskId, arguments: arguments)
   }
 
   init(
     seq: Int, time: Instant, app: AppName, method: CallbackMethod,
-    aggregateNotification: UIKitNotification?, state: AppState, sceneState: SceneState?,
-    taskId: Int?, arguments: CallbackArguments?
+    aggregateNotification: UIKitNotification?, state: AppState, scene: String?,
+    sceneState: SceneState?, taskId: Int?, arguments: CallbackArguments?
   ) {
     self.seq = seq
     self.time = time
@@ -169,15 +173,10 @@ public struct Callback: Hashable, Sendable {
     self.method = method
     self.aggregateNotification = aggregateNotification
     self.state = state
+    self.scene = scene
     self.sceneState = sceneState
     self.taskId = taskId
     self.arguments = arguments
-  }
-
-  /// The scene it was delivered to: the app's one scene for a scene callback, nil for an
-  /// app-delegate callback.
-  public var scene: String? {
-    method.isSceneCallback && sceneState != nil ? sceneName : nil
   }
 
   /// The notifications posted with this callback, in order: the method's own, then the

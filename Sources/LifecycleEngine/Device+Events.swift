@@ -38,8 +38,15 @@ extension Device {
       record(.app(event), app: app.name)
       let cause = TransitionCause.event(event.type)
       switch event {
-      case .launch(let entry): launch(app, via: entry)
+      case .launch(let entry, let scene):
+        launch(app, via: entry, scene: scene, opensSession: false, cause: cause)
       case .prewarm: prewarm(app)
+      case .openScene(let id, let entry):
+        launch(app, via: entry, scene: id, opensSession: true, cause: cause)
+        setResult(.scene(id: app.focusedScene!))
+      case .closeScene(let id): closeScene(app.sessionIndex(id)!, of: app)
+      case .disconnectScene(let id):
+        disconnectScene(app.sessionIndex(id)!, of: app, cause: cause)
       case .home: sendToBackground(app, cause: cause)
       case .openSwitcher: resignActive(app, because: .switcher, cause: cause)
       case .interruptionBegan(let source):
@@ -47,7 +54,9 @@ extension Device {
       case .closeSwitcher, .interruptionEnded(.resumed): becomeActive(app, cause: cause)
       case .interruptionEnded(.backgrounded): sendToBackground(app, cause: cause)
       case .terminate: forceQuit(app)
-      case .crash: kill(app, cause: cause)
+      case .crash(let atLaunch):
+        if atLaunch { dropPreservedState(of: app) }
+        kill(app, cause: cause)
       case .purge(let reason): kill(app, cause: cause, jetsamReason: reason)
       case .thermalKill: kill(app, cause: cause, terminationCode: .thermal)
       case .backgroundLaunch(let reason): launchInBackground(app, for: reason)
@@ -62,7 +71,13 @@ extension Device {
       case .setMemory(let megabytes): setFootprint(of: app, to: megabytes)
       case .startActivity(let activity): setActivity(activity, of: app, on: true)
       case .stopActivity(let activity): setActivity(activity, of: app, on: false)
-      case .setRestorationData(let data): app.restorationData = data
+      case .setRestorationData(let data, let scene):
+        if app.isScene {
+          app.sessions[scene.flatMap(app.sessionIndex) ?? app.focusedSessionIndex!]
+            .restorationData = data
+        } else {
+          app.restorationData = data
+        }
       }
     }
     outcome.subject = Effect(app: app.name, previousState: before, state: app.state)
@@ -119,11 +134,19 @@ extension Device {
 
   private static func validate(_ event: AppEvent) throws(EngineError) {
     switch event {
-    case .launch(let entry?):
-      let issues = entry.issues()
+    case .launch(let entry, let scene), .openScene(let scene, let entry):
+      let issues = (entry?.issues() ?? []) + sceneIssues(scene)
       if !issues.isEmpty { throw .invalid(issues) }
-    case .setRestorationData(let data?) where !Validation.isRestorationData(data):
-      throw .invalid([ValidationIssue(field: "data", message: Validation.restorationDataRule)])
+    case .closeScene(let scene), .disconnectScene(let scene),
+      .setRestorationData(nil, let scene?):
+      let issues = sceneIssues(scene)
+      if !issues.isEmpty { throw .invalid(issues) }
+    case .setRestorationData(let data?, let scene):
+      var issues = sceneIssues(scene)
+      if !Validation.isRestorationData(data) {
+        issues.append(ValidationIssue(field: "data", message: Validation.restorationDataRule))
+      }
+      if !issues.isEmpty { throw .invalid(issues) }
     case .beginBackgroundTask(let name?) where name.utf8.count > Validation.maxTaskNameBytes:
       throw .invalid([
         ValidationIssue(
@@ -138,18 +161,34 @@ extension Device {
     }
   }
 
+  private static func sceneIssues(_ scene: String?) -> [ValidationIssue] {
+    guard let scene, !Validation.isValidName(scene) else { return [] }
+    return [.name("scene")]
+  }
+
   // MARK: Sequences
 
-  /// The user opens `app`: the other foreground app leaves first (`openapi.yaml`).
-  private func launch(_ app: App, via entry: Entry?) {
-    let cause = TransitionCause.event(.launch)
-    if let name = foregroundApp, name != app.name, let other = apps[name] {
+  /// The user opens `app`, a scene app showing session `scene` (or the one it showed last),
+  /// or a new session when it `opensSession` or has none. One window is on screen at a time:
+  /// the foreground app leaves first, even when it is `app` showing another of its windows
+  /// (README, "Scenes").
+  private func launch(
+    _ app: App, via entry: Entry?, scene: String?, opensSession: Bool, cause: TransitionCause
+  ) {
+    if let name = foregroundApp, let other = apps[name] {
       sendToBackground(other, cause: cause)
     }
+    let newSession = app.isScene && (opensSession || app.sessions.isEmpty)
+    if newSession {
+      app.sessions.append(SceneSession(id: scene ?? app.newSessionID()))
+      app.focusedScene = app.sessions.last!.id
+    } else if app.isScene {
+      app.focusedScene = scene ?? app.focusedScene ?? app.sessions.last!.id
+    }
     if app.state == .notRunning || app.prewarmed {
-      coldLaunch(app, via: entry, cause: cause)
+      coldLaunch(app, via: entry, newSession: newSession, cause: cause)
     } else {
-      bringToForeground(app, via: entry, cause: cause)
+      bringToForeground(app, via: entry, newSession: newSession, cause: cause)
     }
     app.backgroundLaunchBlocked = false
   }
@@ -159,10 +198,12 @@ extension Device {
   /// app-delegate app in its launch options (a local notification's response excepted) and a
   /// scene app in its connection options, and then in the entry's own callback where UIKit
   /// calls one (`Entry.callback`).
-  private func coldLaunch(_ app: App, via entry: Entry?, cause: TransitionCause) {
+  private func coldLaunch(
+    _ app: App, via entry: Entry?, newSession: Bool, cause: TransitionCause
+  ) {
     if app.isScene {
       finishLaunching(app, into: .background, cause: cause)
-      connectScene(app, via: entry, cause: cause)
+      connectScene(app, via: entry, newSession: newSession, cause: cause)
       enterForeground(app, via: entry, sceneJustConnected: true, cause: cause)
     } else {
       finishLaunching(app, into: .inactive, launchOptions: entry, restoresState: true, cause: cause)
@@ -194,19 +235,22 @@ extension Device {
         arguments: .restorationData(data))
     }
     deliver(.didFinishLaunching, to: app, cause: cause, arguments: options)
-    if app.discardedSceneSessionPending {
-      app.discardedSceneSessionPending = false
-      deliver(.didDiscardSceneSessions, to: app, cause: cause)
+    if !app.discardedScenes.isEmpty {
+      let discarded = app.discardedScenes
+      app.discardedScenes = []
+      deliver(.didDiscardSceneSessions, to: app, cause: cause, arguments: .sessions(discarded))
     }
   }
 
   /// Back from the background or from suspension. Background time does not run in the
   /// foreground: expired tasks are reset and the work of a background launch is over, with its
   /// deadline (LifecycleEngine.docc, "Background").
-  func bringToForeground(_ app: App, via entry: Entry?, cause: TransitionCause) {
+  func bringToForeground(
+    _ app: App, via entry: Entry?, newSession: Bool = false, cause: TransitionCause
+  ) {
     resume(app, cause: cause)
     let connects = app.isScene && app.sceneState == .unattached
-    if connects { connectScene(app, via: entry, cause: cause) }
+    if connects { connectScene(app, via: entry, newSession: newSession, cause: cause) }
     for index in app.tasks.indices { app.tasks[index].expiredAt = nil }
     app.backgroundWork = nil
     enterForeground(app, via: entry, sceneJustConnected: connects, cause: cause)
@@ -242,27 +286,29 @@ extension Device {
     deliver(app.callback(for: .resignActive), to: app, then: .inactive, cause: cause)
   }
 
-  /// configurationForConnecting only when UIKit has no session to restore (Apple's
-  /// `application(_:configurationForConnecting:options:)` documentation); a restored session
-  /// brings back the activity the scene saved (`session.stateRestorationActivity`), which the
-  /// scene then holds again.
-  private func connectScene(_ app: App, via entry: Entry?, cause: TransitionCause) {
-    if !app.hasSceneSession {
-      app.hasSceneSession = true
+  /// Connects a scene to the focused session: configurationForConnecting only for a new
+  /// session (Apple's `application(_:configurationForConnecting:options:)` documentation); a
+  /// remembered one brings back the activity its scene saved (`session.stateRestorationActivity`),
+  /// which the new scene then holds again.
+  private func connectScene(
+    _ app: App, via entry: Entry?, newSession: Bool, cause: TransitionCause
+  ) {
+    let index = app.focusedSessionIndex!
+    if newSession {
       deliver(
         .configurationForConnecting, to: app, cause: cause,
         arguments: .connecting(with: entry, restorationData: nil))
     }
-    let restored = app.savedRestorationData
-    if restored != nil { app.restorationData = restored }
+    let restored = app.sessions[index].savedRestorationData
+    if restored != nil { app.sessions[index].restorationData = restored }
     deliver(
-      .sceneWillConnect, to: app, cause: cause,
+      .sceneWillConnect, to: app, cause: cause, scene: index,
       arguments: .connecting(with: entry, restorationData: restored))
   }
 
   /// A suspended app runs again: first the queued significant time change and protected-data
   /// change (LifecycleEngine.docc, "States and transitions").
-  private func resume(_ app: App, cause: TransitionCause) {
+  func resume(_ app: App, cause: TransitionCause) {
     guard app.state == .suspended else { return }
     changeState(app, to: .background, cause: cause)
     if app.significantTimeChangePending {
@@ -282,41 +328,58 @@ extension Device {
     app.inactiveCause = nil
     app.restorationStateSaved = true
     deliver(app.callback(for: .enterBackground), to: app, then: .background, cause: cause)
-    if let data = app.restorationData {
+    if !app.isScene, let data = app.restorationData {
       deliver(
-        app.isScene ? .stateRestorationActivity : .shouldSaveSecureApplicationState, to: app,
-        cause: cause, arguments: .restorationData(data))
+        .shouldSaveSecureApplicationState, to: app, cause: cause, arguments: .restorationData(data))
+    } else if let index = app.focusedSessionIndex, let data = app.sessions[index].restorationData {
+      deliver(
+        .stateRestorationActivity, to: app, cause: cause, scene: index,
+        arguments: .restorationData(data))
     }
   }
 
-  /// Force-quit from the app switcher (LifecycleEngine.docc, "Launch and URLs"). A running
-  /// scene app learns at once that its session is discarded; an app whose code cannot run
+  /// Force-quit from the app switcher (LifecycleEngine.docc, "Launch and URLs"), or the last
+  /// window closed there, even of an app that is not running: every session is discarded. A running scene app's connected scenes disconnect, the focused one first,
+  /// and it learns at once that its sessions are discarded; an app whose code cannot run
   /// (suspended, or busy) learns it after its next didFinishLaunching (Apple's
   /// `application(_:didDiscardSceneSessions:)` documentation).
-  private func forceQuit(_ app: App) {
+  func forceQuit(_ app: App) {
     let cause = TransitionCause.event(.terminate)
-    let discardsSession = app.hasSceneSession
-    app.hasSceneSession = false
-    if app.state == .suspended || app.isBusy(at: now) {
+    let discarded = app.sessions.map(\.id)
+    if !app.state.isRunning || app.isBusy(at: now) {
       changeState(app, to: .notRunning, cause: cause)  // nothing of the app's code runs
-      app.discardedSceneSessionPending = app.discardedSceneSessionPending || discardsSession
+      app.discardedScenes += discarded
     } else {
       if app.state == .active {
         deliver(app.callback(for: .resignActive), to: app, then: .inactive, cause: cause)
       }
       if app.isScene {
-        if app.sceneState != .unattached {
-          deliver(.sceneDidDisconnect, to: app, then: .background, cause: cause)
+        let focused = app.focusedSessionIndex
+        let connected = app.sessions.indices.filter { app.sessions[$0].isConnected }
+        for index in connected.filter({ $0 == focused }) + connected.filter({ $0 != focused }) {
+          let state: AppState? = index == focused ? .background : nil
+          deliver(.sceneDidDisconnect, to: app, then: state, cause: cause, scene: index)
         }
-        if discardsSession { deliver(.didDiscardSceneSessions, to: app, cause: cause) }
+        if !discarded.isEmpty {
+          deliver(.didDiscardSceneSessions, to: app, cause: cause, arguments: .sessions(discarded))
+        }
       } else if app.state.isForeground {
         deliver(.didEnterBackground, to: app, then: .background, cause: cause)
       }
       deliver(.willTerminate, to: app, then: .notRunning, cause: cause)
     }
+    app.sessions = []
+    app.focusedScene = nil
     app.backgroundLaunchBlocked = true
+    dropPreservedState(of: app)
+  }
+
+  /// UIKit forgets the state the app preserved: after a force-quit or a crash at launch
+  /// (ios-lifecycle.md 2.15).
+  private func dropPreservedState(of app: App) {
     app.restorationStateSaved = false
     app.savedRestorationData = nil
+    for index in app.sessions.indices { app.sessions[index].savedRestorationData = nil }
   }
 
   /// The system prewarms the app (Apple's "About the app launch sequence": prewarming "executes

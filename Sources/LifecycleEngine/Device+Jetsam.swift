@@ -7,11 +7,17 @@
 extension Device {
   var isOverLimit: Bool { usedMB > memoryLimitMB }
 
+  /// Where `app` stands in jetsam's order of victims.
+  func victimOrder(of app: App) -> VictimOrder {
+    let band: JetsamBand =
+      app.state.isForeground
+      ? .foreground : app.activities.contains(.audio) ? .audioAndAccessory : .background
+    return VictimOrder(band: band, footprint: app.footprint, lastUsed: app.lastUsed, app: app.name)
+  }
+
   /// Files `app` under the jetsam order that matches its state (or none).
   func updateVictimOrder(of app: App) {
-    let order = VictimOrder(
-      band: app.activities.contains(.audio) ? .audioAndAccessory : .background,
-      footprint: app.footprint, lastUsed: app.lastUsed, app: app.name)
+    let order = victimOrder(of: app)
     suspendedVictims.set(app.slot, to: app.state == .suspended ? order : nil)
     backgroundVictims.set(app.slot, to: app.state == .background ? order : nil)
   }
@@ -41,8 +47,8 @@ extension Device {
   /// First any running app over the per-process limit; then, while used memory exceeds the
   /// limit: suspended apps; then a memory warning to every running app, the foreground app
   /// first (once per pressure episode); then, once `memoryWarningGrace` has passed and if
-  /// pressure persists, background-running apps. The foreground app dies only for the
-  /// per-process limit.
+  /// pressure persists, background scenes that hold memory disconnect, and then
+  /// background-running apps die. The foreground app dies only for the per-process limit.
   func relieveMemoryPressure() {
     let grown = grewPastProcessLimit
     grewPastProcessLimit = []
@@ -64,7 +70,10 @@ extension Device {
       let grace = scheduler.memoryWarningGrace
       pressureGraceEndsAt = grace > .zero ? now + grace : nil
     }
-    if pressureGraceEndsAt == nil { killVictims(from: \.backgroundVictims) }
+    if pressureGraceEndsAt == nil {
+      disconnectBackgroundScenes()
+      killVictims(from: \.backgroundVictims)
+    }
   }
 
   /// The pressure episode's memory warning: the foreground app first, then the others in name

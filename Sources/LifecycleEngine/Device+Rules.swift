@@ -9,10 +9,24 @@ extension Device {
     if !poweredOn { return .deviceOff }
     switch type {
     case .launch:
-      if state.isForeground { return .notAllowedInState }
+      // A multi-scene app in the foreground can bring another of its windows there.
+      if state.isForeground, app.sessions.count < 2 { return .notAllowedInState }
       if locked { return .deviceLocked }
     case .prewarm:
       if state != .notRunning { return .notAllowedInState }
+    case .openScene:
+      if !app.supportsMultipleScenes { return .multipleScenesNotSupported }
+      if locked { return .deviceLocked }
+      if app.sessions.count >= Validation.maxScenesPerApp {
+        return .tooManyScenes(limit: Validation.maxScenesPerApp)
+      }
+    case .closeScene:
+      if app.sessions.isEmpty { return .notAllowedInState }
+      if locked { return .deviceLocked }
+    case .disconnectScene:
+      if !app.sessions.contains(where: { $0.state == .background || $0.state == .suspended }) {
+        return .notAllowedInState
+      }
     case .home:
       if !state.isForeground { return .notAllowedInState }
     case .lock, .unlock, .significantTimeChange, .shutdown, .boot:
@@ -44,8 +58,11 @@ extension Device {
       }
     case .endBackgroundTask:
       if app.tasks.isEmpty { return .noBackgroundTasks }
-    case .memoryWarning, .setMemory, .startActivity, .thermalKill, .setRestorationData:
+    case .memoryWarning, .setMemory, .startActivity, .thermalKill:
       if !state.isRunning { return .notAllowedInState }
+    case .setRestorationData:
+      if !state.isRunning { return .notAllowedInState }
+      if app.isScene, app.connectedScenes == 0 { return .sceneNotConnected(nil) }
     case .stopActivity:
       if app.activities.isEmpty { return .notAllowedInState }
     }
@@ -68,6 +85,28 @@ extension Device {
       return app.activities.contains(activity) ? .activityInProgress(activity) : nil
     case .stopActivity(let activity) where !app.activities.contains(activity):
       return .activityNotInProgress(activity)
+    case .launch(_, let id?):
+      guard let index = app.sessionIndex(id) else { return .unknownScene(id) }
+      return app.state.isForeground && index == app.focusedSessionIndex
+        ? .sceneInForeground(id) : nil
+    case .launch(_, nil) where app.state.isForeground:
+      return .sceneInForeground(app.focusedScene!)
+    case .openScene(let id?, _) where app.sessionIndex(id) != nil:
+      return .sceneExists(id)
+    case .closeScene(let id) where app.sessionIndex(id) == nil:
+      return .unknownScene(id)
+    case .disconnectScene(let id):
+      guard let index = app.sessionIndex(id) else { return .unknownScene(id) }
+      let sceneState = app.sessions[index].state
+      return sceneState == .background || sceneState == .suspended
+        ? nil : .sceneNotInBackground(id)
+    case .setRestorationData(_, let id?) where app.sessionIndex(id) == nil:
+      return .unknownScene(id)
+    case .setRestorationData(_, let id) where app.isScene:
+      guard let index = id.flatMap(app.sessionIndex) ?? app.focusedSessionIndex else {
+        return .sceneNotConnected(nil)
+      }
+      return app.sessions[index].isConnected ? nil : .sceneNotConnected(app.sessions[index].id)
     default:
       return nil
     }

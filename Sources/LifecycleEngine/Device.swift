@@ -58,6 +58,8 @@ struct DeadlineOrder: Comparable {
 /// (`ios-lifecycle.md`, kernel priority bands: BACKGROUND 3 < AUDIO_AND_ACCESSORY 12).
 enum JetsamBand: Int, Comparable {
   case background, audioAndAccessory
+  /// The foreground app: never a victim of pressure, but last when UIKit reclaims scenes.
+  case foreground
 
   static func < (lhs: JetsamBand, rhs: JetsamBand) -> Bool { lhs.rawValue < rhs.rawValue }
 }
@@ -287,7 +289,8 @@ final class Device {
 
   /// Delivers one callback to `app`, moving it to `newState` if given.
   ///
-  /// Scene callbacks also move the scene, and carry the aggregate `UIApplication`
+  /// Scene callbacks go to the scene of session `scene` (an index in `app.sessions`), or when
+  /// nil of the focused one; they also move that scene, and carry the aggregate `UIApplication`
   /// notification when they change the app's state (LifecycleEngine.docc, "Notifications").
   ///
   /// While the app's main thread is busy (didEnterBackground executing) or callbacks already
@@ -296,18 +299,26 @@ final class Device {
   /// exception is the end of the process, which waits for its `applicationWillTerminate`.
   func deliver(
     _ method: CallbackMethod, to app: App, then newState: AppState? = nil,
-    cause: TransitionCause, taskId: Int? = nil, arguments: CallbackArguments? = nil
+    cause: TransitionCause, scene: Int? = nil, taskId: Int? = nil,
+    arguments: CallbackArguments? = nil
   ) {
     let old = app.state
     let new = newState ?? old
+    let isSceneCallback = app.isScene && method.isSceneCallback
     let aggregateNotification =
-      app.isScene && method.isSceneCallback
-      ? CallbackMethod.aggregateNotification(from: old, to: new) : nil
-    if app.isScene, let sceneState = method.sceneStateAfter { app.sceneState = sceneState }
+      isSceneCallback ? CallbackMethod.aggregateNotification(from: old, to: new) : nil
+    let sceneIndex = isSceneCallback ? scene ?? app.focusedSessionIndex : nil
+    if let sceneIndex, let sceneState = method.sceneStateAfter {
+      setState(ofScene: sceneIndex, of: app, to: sceneState)
+    }
+    let shownScene = sceneIndex ?? app.focusedSessionIndex
     let callback = Callback(
       seq: 0, time: now, app: app.name, method: method,
       aggregateNotification: aggregateNotification, state: new,
-      sceneState: app.isScene ? (new == .notRunning ? .unattached : app.sceneState) : nil,
+      scene: sceneIndex.map { app.sessions[$0].id },
+      sceneState: app.isScene
+        ? (new == .notRunning ? .unattached : shownScene.map { app.sessions[$0].state })
+          ?? .unattached : nil,
       taskId: taskId, arguments: arguments)
     if app.isBusy(at: now) || !app.waitingCallbacks.isEmpty {
       app.waitingCallbacks.append(WaitingCallback(callback: callback, cause: cause))
@@ -333,8 +344,13 @@ final class Device {
     outcome.record(callback)
     journal(.callback(callback))
     counters.callbacks += 1
+    // Saved when the method runs, not when it was asked for.
     if case .restorationData(let data) = callback.arguments, callback.method.savesState {
-      app.savedRestorationData = data  // saved when the method runs, not when it was asked for
+      if let index = callback.scene.flatMap(app.sessionIndex) {
+        app.sessions[index].savedRestorationData = data
+      } else {
+        app.savedRestorationData = data
+      }
     }
     if callback.method == .didEnterBackground || callback.method == .sceneDidEnterBackground {
       let duration = app.behavior.didEnterBackgroundDuration
@@ -384,8 +400,10 @@ final class Device {
     if state.isForeground { foregroundApp = app.name }
     if state == .background, old != .background { app.backgroundSince = now }
     if state != .background { app.backgroundSince = nil }
-    if app.isScene, app.sceneState != .unattached, !state.isForeground {
-      app.sceneState = SceneState(mirroring: state)
+    if app.isScene, state == .background || state == .suspended {
+      for index in app.sessions.indices where app.sessions[index].isConnected {
+        app.sessions[index].state = SceneState(mirroring: state)
+      }
     }
     if state == .notRunning {
       removeFromLiveApps(app)
@@ -443,9 +461,6 @@ final class Device {
     last.livePosition = position
   }
 }
-
-/// The name of the one scene each scene app has.
-let sceneName = "main"
 
 extension CallbackMethod {
   /// Whether UIKit preserves what the app hands it in this callback.

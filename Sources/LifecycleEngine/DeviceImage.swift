@@ -71,8 +71,7 @@ extension DeviceImage {
         AppImage(
           spec: $0, launches: 0, kills: 0, lastUsed: .zero, nextTaskID: 1,
           backgroundLaunchBlocked: false, restorationStateSaved: false,
-          savedRestorationData: nil, hasSceneSession: false, discardedSceneSessionPending: false,
-          process: nil)
+          savedRestorationData: nil, process: nil)
       })
   }
 }
@@ -89,17 +88,23 @@ public struct AppImage: Hashable, Sendable {
   public var nextTaskID: Int
   public var backgroundLaunchBlocked: Bool
   public var restorationStateSaved: Bool
-  /// The restoration data UIKit keeps for the next launch (JSON text).
+  /// The restoration data UIKit keeps for an app-delegate app's next launch (JSON text).
   public var savedRestorationData: String?
-  public var hasSceneSession: Bool
-  public var discardedSceneSessionPending: Bool
+  /// A scene app's sessions, in the order they were opened, each with its scene's state.
+  public var scenes: [SceneSession]
+  /// The session shown while the app is in the foreground; nil only with no session.
+  public var focusedScene: String?
+  /// Sessions discarded while the app's code could not hear it, reported after its next
+  /// didFinishLaunching.
+  public var discardedScenes: [String]
   /// Nil when the app is not running.
   public var process: ProcessImage?
 
   public init(
     spec: AppSpec, launches: Int, kills: Int, lastUsed: Instant, nextTaskID: Int,
     backgroundLaunchBlocked: Bool, restorationStateSaved: Bool, savedRestorationData: String?,
-    hasSceneSession: Bool, discardedSceneSessionPending: Bool, process: ProcessImage?
+    scenes: [SceneSession] = [], focusedScene: String? = nil, discardedScenes: [String] = [],
+    process: ProcessImage?
   ) {
     self.spec = spec
     self.launches = launches
@@ -109,8 +114,9 @@ public struct AppImage: Hashable, Sendable {
     self.backgroundLaunchBlocked = backgroundLaunchBlocked
     self.restorationStateSaved = restorationStateSaved
     self.savedRestorationData = savedRestorationData
-    self.hasSceneSession = hasSceneSession
-    self.discardedSceneSessionPending = discardedSceneSessionPending
+    self.scenes = scenes
+    self.focusedScene = focusedScene
+    self.discardedScenes = discardedScenes
     self.process = process
   }
 }
@@ -118,8 +124,6 @@ public struct AppImage: Hashable, Sendable {
 /// The process of a running or suspended app.
 public struct ProcessImage: Hashable, Sendable {
   public var state: AppState
-  /// `unattached` for app-delegate apps.
-  public var sceneState: SceneState
   public var inactiveCause: InactiveCause?
   public var memoryMB: Int
   public var backgroundMemoryMB: Int
@@ -141,7 +145,7 @@ public struct ProcessImage: Hashable, Sendable {
   public var prewarmed: Bool
 
   public init(
-    state: AppState, sceneState: SceneState, inactiveCause: InactiveCause?, memoryMB: Int,
+    state: AppState, inactiveCause: InactiveCause?, memoryMB: Int,
     backgroundMemoryMB: Int, backgroundSince: Instant?, busyUntil: Instant?,
     watchdogKillAt: Instant?, waitingCallbacks: [WaitingCallback], tasks: [BackgroundTask],
     backgroundWork: BackgroundWork?, activities: [BackgroundActivity],
@@ -149,7 +153,6 @@ public struct ProcessImage: Hashable, Sendable {
     restorationData: String? = nil, prewarmed: Bool = false
   ) {
     self.state = state
-    self.sceneState = sceneState
     self.inactiveCause = inactiveCause
     self.memoryMB = memoryMB
     self.backgroundMemoryMB = backgroundMemoryMB
@@ -188,15 +191,16 @@ extension App {
       spec: AppSpec(
         name: String(name), lifecycle: lifecycle, memoryMB: configuredMemoryMB,
         backgroundMemoryMB: configuredBackgroundMemoryMB, backgroundModes: backgroundModes,
-        behavior: behavior),
+        behavior: behavior, supportsMultipleScenes: supportsMultipleScenes,
+        sceneMemoryMB: sceneMemoryMB),
       launches: launches, kills: kills, lastUsed: lastUsed, nextTaskID: nextTaskID,
       backgroundLaunchBlocked: backgroundLaunchBlocked,
       restorationStateSaved: restorationStateSaved, savedRestorationData: savedRestorationData,
-      hasSceneSession: hasSceneSession, discardedSceneSessionPending: discardedSceneSessionPending,
+      scenes: sessions, focusedScene: focusedScene, discardedScenes: discardedScenes,
       process: state == .notRunning
         ? nil
         : ProcessImage(
-          state: state, sceneState: sceneState, inactiveCause: inactiveCause,
+          state: state, inactiveCause: inactiveCause,
           memoryMB: memoryMB, backgroundMemoryMB: backgroundMemoryMB,
           backgroundSince: backgroundSince, busyUntil: busyUntil, watchdogKillAt: watchdogKillAt,
           // A waiting callback's time is set on delivery; the one it was queued with is moot.
@@ -261,23 +265,27 @@ extension Device {
     app.backgroundLaunchBlocked = image.backgroundLaunchBlocked
     app.restorationStateSaved = image.restorationStateSaved
     app.savedRestorationData = image.savedRestorationData
-    app.hasSceneSession = image.hasSceneSession
-    app.discardedSceneSessionPending = image.discardedSceneSessionPending
+    app.sessions = image.scenes
+    app.focusedScene = image.focusedScene
+    app.discardedScenes = image.discardedScenes
     issues.check(image.lastUsed <= now, "lastUsed", "must not be after the device's now")
     issues.check(image.nextTaskID >= 1, "nextTaskId", "must be at least 1")
     issues.check(
-      app.isScene || !image.hasSceneSession && !image.discardedSceneSessionPending,
-      "hasSceneSession", "is for scene apps only")
-    issues.check(
       image.savedRestorationData.map(Validation.isRestorationData) ?? true,
       "savedRestorationData", Validation.restorationDataRule)
+    issues.check(
+      app.isScene || image.scenes.isEmpty && image.discardedScenes.isEmpty, "scenes",
+      "are for scene apps only")
+    issues.check(
+      !app.isScene || image.savedRestorationData == nil,
+      "savedRestorationData", "is for app-delegate apps: a scene app's is its scenes'")
+    checkSessions(of: app, image, &issues)
     guard let process = image.process else { return }
     issues.at("process.") { issues in
       guard process.state != .notRunning else {
         return issues.add("state", "must be a running or suspended state (no process otherwise)")
       }
       app.state = process.state
-      app.sceneState = process.sceneState
       app.inactiveCause = process.inactiveCause
       app.memoryMB = process.memoryMB
       app.backgroundMemoryMB = process.backgroundMemoryMB
@@ -301,19 +309,57 @@ extension Device {
     }
   }
 
+  /// The rules an app's scene sessions keep: what the user can open, and scenes that agree
+  /// with their process (one window on screen at a time: the focused one).
+  private func checkSessions(of app: App, _ image: AppImage, _ issues: inout ImageIssues) {
+    let ids = image.scenes.map(\.id)
+    let limit = app.supportsMultipleScenes ? Validation.maxScenesPerApp : 1
+    issues.check(
+      ids.count + image.discardedScenes.count <= limit, "scenes",
+      "with discardedScenes, must hold at most \(limit) sessions")
+    issues.check(
+      (ids + image.discardedScenes).allSatisfy(Validation.isValidName), "scenes",
+      "ids must match \(Validation.namePattern)")
+    issues.check(Set(ids).count == ids.count, "scenes", "need distinct ids")
+    issues.check(
+      image.focusedScene.map(ids.contains) ?? ids.isEmpty, "focusedScene",
+      "must name one of the scenes, the one shown in the foreground; null only without one")
+    let state = image.process?.prewarmed == true ? .notRunning : image.process?.state ?? .notRunning
+    for (index, session) in image.scenes.enumerated() {
+      let focused = session.id == image.focusedScene
+      let allowed: [SceneState] =
+        switch state {
+        case .notRunning: [.unattached]
+        case .active, .inactive:
+          focused ? [SceneState(mirroring: state)] : [.background, .unattached]
+        case .background, .suspended: [SceneState(mirroring: state), .unattached]
+        }
+      issues.check(
+        allowed.contains(session.state), "scenes[\(index)].state",
+        "must be \(allowed.map(\.rawValue).joined(separator: " or ")) for the "
+          + (focused ? "focused " : "") + "scene of an app in state \(state)")
+      issues.check(
+        session.restorationData == nil || session.isConnected, "scenes[\(index)].restorationData",
+        "is held by a connected scene only")
+      for data in [session.restorationData, session.savedRestorationData] {
+        issues.check(
+          data.map(Validation.isRestorationData) ?? true, "scenes[\(index)]",
+          "restoration data " + Validation.restorationDataRule)
+      }
+    }
+    issues.check(
+      !(image.process?.state.isForeground ?? false) || image.focusedScene != nil || !app.isScene,
+      "focusedScene", "a scene app in the foreground shows a scene")
+  }
+
   /// The rules a running or suspended process keeps, as the events and the scheduler leave it.
   private func check(
     _ app: App, _ process: ProcessImage, _ issues: inout ImageIssues, derivingSuspension: Bool
   ) {
     let state = process.state
-    // A background launch runs a scene app without connecting its scene.
-    let sceneStates: [SceneState] =
-      !app.isScene
-      ? [.unattached]
-      : [SceneState(mirroring: state)] + (state.isForeground ? [] : [.unattached])
     issues.check(
-      sceneStates.contains(process.sceneState), "sceneState",
-      "must be \(sceneStates.map(\.rawValue).joined(separator: " or ")) in state \(state)")
+      process.restorationData == nil || !app.isScene, "restorationData",
+      "is for app-delegate apps: a scene app's is its scenes'")
     issues.check(
       process.inactiveCause == nil || state == .inactive, "inactiveCause",
       "is for an inactive app only")
@@ -470,13 +516,14 @@ extension Device {
           spec: spec, launches: state == .notRunning ? 0 : 1, kills: 0, lastUsed: now,
           nextTaskID: given.backgroundTasks.count + 1, backgroundLaunchBlocked: false,
           restorationStateSaved: given.restorationStateSaved, savedRestorationData: nil,
-          hasSceneSession: app.isScene && state != .notRunning,
-          discardedSceneSessionPending: false,
+          scenes: app.isScene && state != .notRunning
+            ? [SceneSession(id: firstSceneName, state: SceneState(mirroring: state))] : [],
+          focusedScene: app.isScene && state != .notRunning ? firstSceneName : nil,
           process: state == .notRunning
             ? nil
             : ProcessImage(
-              state: state, sceneState: app.isScene ? SceneState(mirroring: state) : .unattached,
-              inactiveCause: state == .inactive ? .switcher : nil, memoryMB: app.memoryMB,
+              state: state, inactiveCause: state == .inactive ? .switcher : nil,
+              memoryMB: app.memoryMB,
               backgroundMemoryMB: app.backgroundMemoryMB,
               backgroundSince: state == .background ? now : nil, busyUntil: nil,
               watchdogKillAt: nil, waitingCallbacks: [],

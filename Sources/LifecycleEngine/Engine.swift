@@ -499,6 +499,15 @@ extension AppSpec {
     if let backgroundMemoryMB, !(0...Validation.maxMemoryMB).contains(backgroundMemoryMB) {
       issues.append(.megabytes(prefix + "backgroundMemoryMB", minimum: 0))
     }
+    if !(0...Validation.maxMemoryMB).contains(sceneMemoryMB) {
+      issues.append(.megabytes(prefix + "sceneMemoryMB", minimum: 0))
+    }
+    if lifecycle != .scene, supportsMultipleScenes || sceneMemoryMB != 0 {
+      issues.append(
+        ValidationIssue(
+          field: prefix + (supportsMultipleScenes ? "supportsMultipleScenes" : "sceneMemoryMB"),
+          message: "is for scene apps (lifecycle scene) only"))
+    }
     let duration = behavior.didEnterBackgroundDuration
     if duration < .zero || duration > .seconds(Validation.maxBehaviorSeconds) {
       issues.append(

@@ -87,6 +87,8 @@ public enum Validation {
   /// What `isRestorationData` asks, as a refusal says it.
   public static let restorationDataRule =
     "must be JSON of 1 to \(maxRestorationDataBytes) bytes, compact"
+  /// The most scene sessions an app keeps (windows the user opened and did not close).
+  public static let maxScenesPerApp = 16
   /// The most events one scenario applies.
   public static let maxScenarioEvents = 100
   /// The most journal entries or callbacks one read returns, and how many it returns unasked.

@@ -57,6 +57,15 @@ public enum RefusalReason: Hashable, Sendable {
   case unknownBackgroundTask(Int)
   case activityInProgress(BackgroundActivity)
   case activityNotInProgress(BackgroundActivity)
+  /// The app has no scene session with this id.
+  case unknownScene(String)
+  case sceneExists(String)
+  case multipleScenesNotSupported
+  case tooManyScenes(limit: Int)
+  /// The scene of the session is not connected (nil: the app has no connected scene).
+  case sceneNotConnected(String?)
+  case sceneNotInBackground(String)
+  case sceneInForeground(String)
 
   public var detail: String {
     switch self {
@@ -78,6 +87,15 @@ public enum RefusalReason: Hashable, Sendable {
     case .activityInProgress(let activity):
       "the app's '\(activity.rawValue)' activity is already on"
     case .activityNotInProgress(let activity): "the app's '\(activity.rawValue)' activity is not on"
+    case .unknownScene(let id): "the app has no scene session '\(id)'"
+    case .sceneExists(let id): "the app already has a scene session '\(id)'"
+    case .multipleScenesNotSupported:
+      "the app does not support multiple scenes (supportsMultipleScenes)"
+    case .tooManyScenes(let limit): "the app already has \(limit) scene sessions, the most it keeps"
+    case .sceneNotConnected(let id?): "the scene of session '\(id)' is not connected"
+    case .sceneNotConnected(nil): "the app has no connected scene"
+    case .sceneNotInBackground(let id): "the scene of session '\(id)' is not in the background"
+    case .sceneInForeground(let id): "the scene of session '\(id)' is already in the foreground"
     }
   }
 }

@@ -94,7 +94,7 @@ public struct UserActivity: Hashable, Sendable {
 }
 
 /// What UIKit passes a callback beyond the application and the scene: the launch or
-/// connection options, the entry itself, or state restoration data. A callback without any
+/// connection options, the entry itself, state restoration data, or discarded sessions. A callback without any
 /// receives nil launch options, empty connection options, or nothing else.
 public indirect enum CallbackArguments: Hashable, Sendable {
   /// `application(_:willFinishLaunchingWithOptions:)` and `didFinishLaunching` of an
@@ -108,6 +108,8 @@ public indirect enum CallbackArguments: Hashable, Sendable {
   case entry(Entry)
   /// The state restoration data the app saves or gets back, as JSON text.
   case restorationData(String)
+  /// `application(_:didDiscardSceneSessions:)`: the ids of the sessions discarded.
+  case sessions([String])
 
   /// The connection options of a scene connecting with `entry` and `restorationData`; nil
   /// when both are empty.

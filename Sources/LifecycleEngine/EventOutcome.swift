@@ -63,6 +63,8 @@ public enum EventResult: Hashable, Sendable {
   /// `beginBackgroundTask`: the task's id, and when it expires (nil while in the foreground,
   /// where background time does not run).
   case backgroundTask(id: Int, expiresAt: Instant?)
+  /// `openScene`: the id of the session it opened.
+  case scene(id: String)
 }
 
 /// Another app an event changed.

@@ -3,7 +3,8 @@
 /// `allowedEvents` lists and refusals speak in these names; they are the `type` strings of the
 /// HTTP API.
 public enum EventType: String, CaseIterable, Sendable, Codable {
-  case launch, prewarm, home, openSwitcher, closeSwitcher, interruptionBegan, interruptionEnded
+  case launch, prewarm, openScene, closeScene, disconnectScene
+  case home, openSwitcher, closeSwitcher, interruptionBegan, interruptionEnded
   case terminate, crash, purge, thermalKill, backgroundLaunch, backgroundWorkCompleted
   case beginBackgroundTask, endBackgroundTask, memoryWarning, setMemory
   case startActivity, stopActivity, setRestorationData
@@ -122,11 +123,20 @@ public enum JetsamReason: String, CaseIterable, Sendable, Codable {
 /// An event addressed to one app.
 public enum AppEvent: Hashable, Sendable {
   /// The user taps the icon, or opens the app through an entry: a URL, a notification, a
-  /// universal link or a quick action.
-  case launch(via: Entry? = nil)
+  /// universal link or a quick action. A scene app shows `scene`, one of its sessions, or
+  /// when nil the one it showed last.
+  case launch(via: Entry? = nil, scene: String? = nil)
   /// The system prewarms the app (iOS 15+): it starts the process and pauses it before
   /// `UIApplicationMain`, so no app code runs until the user launches it.
   case prewarm
+  /// The user opens a new window of an app that supports multiple scenes: a new session `id`
+  /// (generated when nil) whose scene connects and comes to the foreground.
+  case openScene(id: String? = nil, via: Entry? = nil)
+  /// The user closes one window, session `id`, from the app switcher.
+  case closeScene(String)
+  /// The system disconnects the background scene of session `id` to reclaim its resources;
+  /// the session stays.
+  case disconnectScene(String)
   case home
   case openSwitcher
   case closeSwitcher
@@ -134,7 +144,8 @@ public enum AppEvent: Hashable, Sendable {
   case interruptionEnded(InterruptionOutcome = .resumed)
   /// The user force-quits the app from the app switcher.
   case terminate
-  case crash
+  /// The app crashes; `atLaunch`, during its launch, so UIKit also drops the state it preserved.
+  case crash(atLaunch: Bool = false)
   /// The system kills the app to reclaim memory.
   case purge(JetsamReason = .vmPageshortage)
   /// The system kills the running app in response to a thermal event (`0xc00010ff`).
@@ -150,13 +161,17 @@ public enum AppEvent: Hashable, Sendable {
   case stopActivity(BackgroundActivity)
   /// What the app's code hands UIKit when the system asks it to save its state, as JSON text
   /// (`application(_:shouldSaveSecureApplicationState:)`, a scene's
-  /// `stateRestorationActivity(for:)`); nil: it saves none.
-  case setRestorationData(String?)
+  /// `stateRestorationActivity(for:)`); nil: it saves none. A scene app's data is its scene's:
+  /// `scene`, or when nil the focused one.
+  case setRestorationData(String?, scene: String? = nil)
 
   public var type: EventType {
     switch self {
     case .launch: .launch
     case .prewarm: .prewarm
+    case .openScene: .openScene
+    case .closeScene: .closeScene
+    case .disconnectScene: .disconnectScene
     case .home: .home
     case .openSwitcher: .openSwitcher
     case .closeSwitcher: .closeSwitcher
@@ -180,7 +195,8 @@ public enum AppEvent: Hashable, Sendable {
 
   /// The event types that can be addressed to an app.
   public static let types: [EventType] = [
-    .launch, .prewarm, .home, .openSwitcher, .closeSwitcher, .interruptionBegan,
+    .launch, .prewarm, .openScene, .closeScene, .disconnectScene, .home, .openSwitcher,
+    .closeSwitcher, .interruptionBegan,
     .interruptionEnded, .terminate, .crash, .purge, .thermalKill, .backgroundLaunch,
     .backgroundWorkCompleted, .beginBackgroundTask, .endBackgroundTask, .memoryWarning,
     .setMemory, .startActivity, .stopActivity, .setRestorationData,

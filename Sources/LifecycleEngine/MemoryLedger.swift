@@ -46,12 +46,15 @@ extension JournalEntry: RetainedSize {
     switch self {
     case .event(_, _, _, .app(let event)):
       switch event {
-      case .launch(let entry?): held = entry.retainedBytes
+      case .launch(let entry, let scene), .openScene(let scene, let entry):
+        held = (entry?.retainedBytes ?? 0) + textBytes(scene)
+      case .closeScene(let scene), .disconnectScene(let scene): held = textBytes(scene)
       case .beginBackgroundTask(let name): held = textBytes(name)
-      case .setRestorationData(let data): held = textBytes(data)
+      case .setRestorationData(let data, let scene): held = textBytes(data) + textBytes(scene)
       default: break
       }
-    case .callback(let callback): held = callback.arguments?.retainedBytes ?? 0
+    case .callback(let callback):
+      held = (callback.arguments?.retainedBytes ?? 0) + textBytes(callback.scene)
     default: break
     }
     return MemoryLayout<Self>.stride + held
@@ -81,6 +84,7 @@ extension CallbackArguments {
     case .connectionOptions(let entry, let data):
       boxBytes + (entry?.retainedBytes ?? 0) + textBytes(data)
     case .restorationData(let data): boxBytes + textBytes(data)
+    case .sessions(let ids): boxBytes + 32 + ids.reduce(0) { $0 + 16 + textBytes($1) }
     }
   }
 }

@@ -4,8 +4,15 @@ public struct AppSnapshot: Hashable, Sendable {
   public var device: String
   public var lifecycle: LifecycleModel
   public var state: AppState
-  /// The state of the app's scene `main`; nil for app-delegate apps.
+  /// The state of the focused scene (`unattached` without one); nil for app-delegate apps.
   public var sceneState: SceneState?
+  /// A scene app's sessions, in the order they were opened, each with its scene's state and
+  /// restoration data.
+  public var scenes: [SceneSession]
+  /// The session shown while the app is in the foreground.
+  public var focusedScene: String?
+  public var supportsMultipleScenes: Bool
+  public var sceneMemoryMB: Int
   public var memoryMB: Int
   public var backgroundMemoryMB: Int
   /// What the app holds now (0 when not running).
@@ -31,9 +38,11 @@ public struct AppSnapshot: Hashable, Sendable {
   public var protectedDataAvailable: Bool
   public var backgroundLaunchBlocked: Bool
   public var restorationStateSaved: Bool
-  /// What the process's code saves when UIKit asks (JSON text); nil if nothing.
+  /// What an app-delegate app's code saves when UIKit asks (JSON text); nil if nothing (a
+  /// scene app's scenes hold theirs: `scenes`).
   public var restorationData: String?
-  /// What UIKit keeps for the next launch after a system kill (JSON text); nil if nothing.
+  /// What UIKit keeps for an app-delegate app's next launch after a system kill (JSON text);
+  /// nil if nothing.
   public var savedRestorationData: String?
   /// The process was prewarmed and waits, paused, for the user to open the app.
   public var prewarmed: Bool
@@ -125,7 +134,9 @@ extension Device {
     ].compactMap { $0 }.min()
     return AppSnapshot(
       name: String(app.name), device: id, lifecycle: app.lifecycle, state: app.state,
-      sceneState: app.isScene ? app.sceneState : nil, memoryMB: app.memoryMB,
+      sceneState: app.isScene ? app.sceneState : nil, scenes: app.sessions,
+      focusedScene: app.focusedScene, supportsMultipleScenes: app.supportsMultipleScenes,
+      sceneMemoryMB: app.sceneMemoryMB, memoryMB: app.memoryMB,
       backgroundMemoryMB: app.backgroundMemoryMB, footprintMB: app.footprint,
       backgroundModes: BackgroundMode.allCases.filter(app.backgroundModes.contains),
       activities: BackgroundActivity.allCases.filter(app.activities.contains),

@@ -5,6 +5,11 @@ import Testing
 
 @testable import LifecycleAPI
 
+/// The JSON value `text` spells, for comparing with a response's.
+func json(_ text: String) -> JSON? {
+  try? JSON.parse(Array(text.utf8))
+}
+
 /// The API without sockets: every endpoint and every error status.
 @Suite struct APITests {
   let api: LifecycleAPI

@@ -50,8 +50,9 @@ import Testing
             for taskId in [nil, 7] {
               let callback = Callback(
                 seq: 42, time: instant, app: "mail", method: method,
-                aggregateNotification: aggregate, state: state, sceneState: sceneState,
-                taskId: taskId, arguments: nil)
+                aggregateNotification: aggregate, state: state,
+                scene: method.isSceneCallback && sceneState != nil ? "scene-2" : nil,
+                sceneState: sceneState, taskId: taskId, arguments: nil)
               var members: [(String, JSON)] = [
                 ("seq", .integer(42)), ("time", time(instant)), ("app", .string("mail")),
                 ("scene", callback.scene.map(JSON.string) ?? .null),

@@ -176,7 +176,7 @@ import Testing
     let saved = api.call("GET", "/v1/devices/default/snapshot").body
     #expect(
       saved.contains(
-        #""waitingCallbacks":[{"method":"application(_:shouldSaveSecureApplicationState:)","notification":null,"state":"background","sceneState":null,"taskId":null,"cause":"home","arguments":{"kind":"restorationData","restorationData":[1,2]}}"#
+        #""waitingCallbacks":[{"method":"application(_:shouldSaveSecureApplicationState:)","notification":null,"state":"background","scene":null,"sceneState":null,"taskId":null,"cause":"home","arguments":{"kind":"restorationData","restorationData":[1,2]}}"#
       ))
     #expect(saved.contains(#""arguments":{"kind":"entry","url":"slow://x"}}"#))
     let other = APITests()
@@ -202,10 +202,6 @@ import Testing
       waiting, #""cause":"launch","arguments":{"kind":"connectionOptions"}}"#)
     #expect(api.call("PUT", "/v1/devices/default", edited).status == 200)
     #expect(api.call("GET", "/v1/devices/default/snapshot").body == saved)
-  }
-
-  private func json(_ text: String) -> JSON? {
-    try? JSON.parse(Array(text.utf8))
   }
 }
 

@@ -121,7 +121,7 @@ import Testing
       #expect(response.body.contains(#""field":"\#(field)""#), "\(query): \(response.body)")
     }
     let cause = api.call("GET", "/v1/devices/default/journal?cause=lunch")
-    #expect(cause.body.contains("must be one of launch, prewarm, home,"))
+    #expect(cause.body.contains("must be one of launch, prewarm, openScene, closeScene,"))
   }
 
   @Test func advancingToTheNextDeadlineStopsThere() {

@@ -42,7 +42,7 @@ import Testing
   @Test func aSnapshotShowsTheWholeDevice() {
     let document = api.call("GET", "/v1/devices/phone/snapshot").json
     #expect(document?["format"] == .string("lifecycled-device-snapshot"))
-    #expect(document?["version"] == .integer(1))
+    #expect(document?["version"] == .integer(2))
     #expect(document?["now"] == .double(2.5))
     #expect(document?["foregroundApp"] == .string("notes"))
     guard case .array(let apps)? = document?["apps"] else {
@@ -127,12 +127,15 @@ import Testing
   @Test(arguments: [
     (#""foregroundApp":"notes""#, #""foregroundApp":"mail""#, "foregroundApp"),
     (#""format":"lifecycled-device-snapshot""#, #""format":"other""#, "format"),
-    (#""version":1"#, #""version":2"#, "version"),
+    (#""version":2"#, #""version":3"#, "version"),
     (#""seq":"#, #""extra":1,"seq":"#, "extra"),
     (#""locked":false"#, #""locked":true"#, "foregroundApp"),
     (#""poweredOn":true"#, #""poweredOn":false"#, "poweredOn"),
     (#""suspendAt":null"#, #""suspendAt":99"#, "apps[1].process.suspendAt"),
-    (#""state":"suspended""#, #""state":"notRunning""#, "apps[1].process.state"),
+    (
+      #""process":{"state":"suspended""#, #""process":{"state":"notRunning""#,
+      "apps[1].process.state"
+    ),
     (#""name":"upload""#, #""name":7"#, "apps[0].process.backgroundTasks[0].name"),
     (#""activities":["audio"]"#, #""activities":["location"]"#, "apps[2].process.activities"),
     (#""name":"maps""#, #""name":"mail""#, "apps[1].name"),

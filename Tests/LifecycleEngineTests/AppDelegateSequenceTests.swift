@@ -253,7 +253,7 @@ import Testing
 
   @Test func crashIsSilent() throws {
     try sim.post(.launch(), to: "mail")
-    let outcome = try sim.post(.crash, to: "mail")
+    let outcome = try sim.post(.crash(), to: "mail")
     #expect(outcome.callbacks.isEmpty)
     #expect(transitions(outcome) == ["mail: active → notRunning (crash)"])
     #expect(sim.app("mail").kills == 1)

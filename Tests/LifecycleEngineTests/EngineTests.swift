@@ -379,9 +379,9 @@ import Testing
       try sim.post(.beginBackgroundTask(), to: name)
       try sim.post(.home, to: name)
     }
-    try sim.post(.crash, to: "bob")  // from the middle of the list
+    try sim.post(.crash(), to: "bob")  // from the middle of the list
     try sim.engine.removeApp("cat", on: sim.device, now: .zero)  // the last added
-    try sim.post(.crash, to: "eve")  // the first added
+    try sim.post(.crash(), to: "eve")  // the first added
     try sim.post(.launch(), to: "bob")
     try sim.post(.home, to: "bob")
     let warning = try sim.post(.memoryWarning)

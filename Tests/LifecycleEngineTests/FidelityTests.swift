@@ -203,7 +203,7 @@ import Testing
     #expect(sim.app("maps").suspendAt == .seconds(2))
     try sim.post(.startActivity(.location), to: "maps")
     #expect(sim.app("maps").suspendAt == nil)
-    try sim.post(.crash, to: "maps")
+    try sim.post(.crash(), to: "maps")
     #expect(sim.app("maps").activities == [])
     try sim.post(.backgroundLaunch(.location), to: "maps")
     #expect(sim.app("maps").suspendAt == .seconds(2))

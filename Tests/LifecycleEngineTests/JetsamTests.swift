@@ -24,7 +24,7 @@ import Testing
     #expect(sim.snapshot.usedMB == 50)
     sim.advance(2)
     #expect(sim.snapshot.usedMB == 50)
-    try sim.post(.crash, to: "mail")
+    try sim.post(.crash(), to: "mail")
     #expect(sim.snapshot.usedMB == 0)
   }
 

@@ -61,7 +61,7 @@ import Testing
     let url = "app://" + String(repeating: "x", count: 2_000)
     for _ in 0..<50 {
       try sim.post(.launch(via: .url(url)), to: "a")
-      try sim.post(.crash, to: "a")
+      try sim.post(.crash(), to: "a")
     }
     let page = try sim.engine.journal(of: sim.device, now: .zero)
     #expect(page.entries.reduce(0) { $0 + $1.retainedBytes } <= 20_000)
@@ -150,9 +150,13 @@ import Testing
       let tasks = apps.flatMap(\.backgroundTasks).reduce(0) {
         $0 + BackgroundTask(id: $1.id, name: $1.name).retainedBytes
       }
+      let held = apps.reduce(0) {
+        $0 + textBytes($1.restorationData) + textBytes($1.savedRestorationData)
+          + $1.scenes.reduce(0) { $0 + $1.retainedBytes }
+      }
       let journal = try! engine.journal(of: device.id, now: .zero).entries
       let jetsam = try! engine.jetsamLog(of: device.id, now: .zero).records
-      return total + Device.retainedBytes + apps.count * App.retainedBytes + tasks
+      return total + Device.retainedBytes + apps.count * App.retainedBytes + tasks + held
         + journal.reduce(0) { $0 + $1.retainedBytes } + jetsam.reduce(0) { $0 + $1.retainedBytes }
     }
   }

@@ -31,6 +31,13 @@ struct SplitMix64: RandomNumberGenerator {
     }
     #expect(walk.sim.snapshot.counters.callbacks > 1_000)
     #expect(walk.sim.snapshot.counters.kills > 10)
+    // The walk reaches apps with several windows, and scenes the system disconnected.
+    let sceneCallbacks = walk.sim.journal.compactMap { entry -> Callback? in
+      guard case .callback(let callback) = entry, callback.scene != nil else { return nil }
+      return callback
+    }
+    #expect(sceneCallbacks.filter { $0.scene != "main" }.count > 100)
+    #expect(sceneCallbacks.filter { $0.method == .sceneDidDisconnect }.count > 10)
   }
 
   @Test(arguments: seeds)
@@ -94,7 +101,7 @@ struct SplitMix64: RandomNumberGenerator {
   }
 
   /// Walks that copy the device at every event: shorter, as each copy costs its journal.
-  static let copyingSteps = 1_500
+  static let copyingSteps = 2_000
 
   @Test func differentSeedsGiveDifferentJournals() {
     let first = RandomWalk(seed: 1)
@@ -126,15 +133,20 @@ final class RandomWalk {
     names = (0..<16).map { "app\($0)" }
     for name in names {
       let memory = Int.random(in: 20...400, using: &random)
+      let lifecycle: LifecycleModel = Bool.random(using: &random) ? .scene : .appDelegate
+      // Half the scene apps open several windows; some of those hold memory per scene.
+      let multiple = lifecycle == .scene && Bool.random(using: &random)
       let spec = AppSpec(
-        name: name, lifecycle: Bool.random(using: &random) ? .scene : .appDelegate,
+        name: name, lifecycle: lifecycle,
         memoryMB: memory, backgroundMemoryMB: Int.random(in: 10...memory, using: &random),
         backgroundModes: Set(
           BackgroundMode.allCases.filter { _ in Int.random(in: 0..<4, using: &random) == 0 }),
         behavior: AppBehavior(
           didEnterBackgroundDuration: .seconds([0, 0, 0, 1, 6].randomElement(using: &random)!),
           endsBackgroundTasksOnExpiration: Bool.random(using: &random),
-          holdsFileLockAtSuspension: Int.random(in: 0..<8, using: &random) == 0))
+          holdsFileLockAtSuspension: Int.random(in: 0..<8, using: &random) == 0),
+        supportsMultipleScenes: multiple,
+        sceneMemoryMB: multiple ? [0, 10, 60].randomElement(using: &random)! : 0)
       _ = try! sim.engine.createApp(spec, on: sim.device, now: .zero)
       specs[name] = spec
     }
@@ -166,7 +178,7 @@ final class RandomWalk {
   /// Posts a random event and checks that the transition table predicted the answer.
   private func postAppEvent() -> EventOutcome? {
     let name = names.randomElement(using: &random)!
-    let event = randomEvent()
+    let event = randomEvent(for: name)
     let allowed = sim.app(name).allowedEvents.contains(event.type)
     let before = (sim.app(name), sim.snapshot)
     do {
@@ -181,7 +193,8 @@ final class RandomWalk {
       let parameterRefusal: Bool =
         switch refusal.reason {
         case .backgroundModeMissing, .unknownBackgroundTask, .activityInProgress,
-          .activityNotInProgress:
+          .activityNotInProgress, .unknownScene, .sceneExists, .sceneNotConnected,
+          .sceneNotInBackground, .sceneInForeground:
           true
         default: false
         }
@@ -233,16 +246,32 @@ final class RandomWalk {
     return others.randomElement(using: &random)!
   }
 
-  private func randomEvent() -> AppEvent {
-    switch Int.random(in: 0..<25, using: &random) {
-    case 0..<4: .launch(via: ([nil] + EntryPointTests.all).randomElement(using: &random)!)
-    case 4..<6: .home
+  /// A scene id for `app`: mostly one of its sessions', else one the walk makes up.
+  private func randomScene(of app: String) -> String {
+    let sessions = sim.app(app).scenes.map(\.id)
+    if !sessions.isEmpty, Int.random(in: 0..<4, using: &random) > 0 {
+      return sessions.randomElement(using: &random)!
+    }
+    return ["main", "scene-2", "w"].randomElement(using: &random)!
+  }
+
+  private func randomEvent(for app: String) -> AppEvent {
+    switch Int.random(in: 0..<33, using: &random) {
+    case 0..<3: .launch(via: ([nil] + EntryPointTests.all).randomElement(using: &random)!)
+    case 3, 4: .launch(scene: randomScene(of: app))
+    case 25, 26: .openScene(id: Bool.random(using: &random) ? nil : randomScene(of: app))
+    case 27: .closeScene(randomScene(of: app))
+    case 28, 29: .disconnectScene(randomScene(of: app))
+    case 30: .setRestorationData(#"{"s":1}"#, scene: randomScene(of: app))
+    case 31: .crash(atLaunch: true)
+    case 32: .openScene(id: nil)
+    case 5: .home
     case 6: .openSwitcher
     case 7: .closeSwitcher
     case 8: .interruptionBegan(InterruptionSource.allCases.randomElement(using: &random)!)
     case 9: .interruptionEnded(InterruptionOutcome.allCases.randomElement(using: &random)!)
     case 10: .terminate
-    case 11: .crash
+    case 11: .crash()
     case 12: .purge(JetsamReason.allCases.randomElement(using: &random)!)
     case 13: .backgroundLaunch(BackgroundLaunchReason.allCases.randomElement(using: &random)!)
     case 14: .backgroundWorkCompleted
@@ -290,8 +319,9 @@ final class RandomWalk {
     for app in apps {
       // Nothing saved survives a force-quit: the app cannot save again until the user opens it.
       check(
-        !app.backgroundLaunchBlocked || app.savedRestorationData == nil,
-        "\(app.name) kept restoration data through a force-quit")
+        !app.backgroundLaunchBlocked || app.savedRestorationData == nil && app.scenes.isEmpty,
+        "\(app.name) kept restoration data or sessions through a force-quit")
+      violations += violatedSceneInvariants(of: app)
       check(
         app.state.isLive || app.restorationData == nil && !app.prewarmed,
         "\(app.name) holds process state without a process")
@@ -365,6 +395,47 @@ final class RandomWalk {
     return violations
   }
 
+  /// An app's state agrees with its scenes: a scene app in the foreground shows its focused
+  /// scene, and only it; every other connected scene is where the process is; a dead or
+  /// prewarmed process has none connected; only a connected scene holds restoration data.
+  private func violatedSceneInvariants(of app: AppSnapshot) -> [String] {
+    var violations: [String] = []
+    func check(_ holds: Bool, _ invariant: @autoclosure () -> String) {
+      if !holds { violations.append("\(app.name): \(invariant())") }
+    }
+    guard app.lifecycle == .scene else {
+      check(app.scenes.isEmpty && app.focusedScene == nil, "an app-delegate app with scenes")
+      return violations
+    }
+    let ids = app.scenes.map(\.id)
+    check(Set(ids).count == ids.count, "sessions \(ids) repeat an id")
+    check(
+      ids.count <= (app.supportsMultipleScenes ? Validation.maxScenesPerApp : 1),
+      "\(ids.count) sessions")
+    check(app.focusedScene.map(ids.contains) ?? ids.isEmpty, "focused \(app.focusedScene ?? "-")")
+    let focused = app.scenes.first { $0.id == app.focusedScene }
+    check(app.sceneState == focused?.state ?? .unattached, "sceneState is not the focused one's")
+    for scene in app.scenes {
+      let expected: [SceneState] =
+        switch app.state {
+        case _ where app.prewarmed: [.unattached]
+        case .notRunning: [.unattached]
+        case .active where scene.id == app.focusedScene: [.foregroundActive]
+        case .inactive where scene.id == app.focusedScene: [.foregroundInactive]
+        case .active, .inactive, .background: [.background, .unattached]
+        case .suspended: [.suspended, .unattached]
+        }
+      check(expected.contains(scene.state), "scene \(scene.id) \(scene.state) in \(app.state)")
+      check(
+        scene.restorationData == nil || scene.isConnected,
+        "scene \(scene.id) holds restoration data unconnected")
+    }
+    return violations
+  }
+
+  /// The scenes connected in each app, as the callbacks delivered so far show.
+  private var connected: [AppName: Set<String>] = [:]
+
   /// The methods each app had waiting for its main thread after the previous step.
   private var waiting: [String: [CallbackMethod]] = [:]
 
@@ -420,12 +491,14 @@ final class RandomWalk {
         {
           violations.append("\(callback.method) reached \(callback.app) \(callback.state)")
         }
+        violations += violatedSceneDelivery(callback)
         if callback.method == .didEnterBackground || callback.method == .sceneDidEnterBackground {
           let duration = specs[String(callback.app)]!.behavior.didEnterBackgroundDuration
           busyUntil[callback.app] = callback.time + duration
         }
       case .transition(let transition) where transition.to == .notRunning:
         busyUntil[transition.app] = nil
+        connected[transition.app] = nil
       case .transition(let transition) where transition.from == .notRunning:
         let app = configured[String(transition.app)]!
         let spec = specs[app.name]!
@@ -439,5 +512,24 @@ final class RandomWalk {
       }
     }
     return violations
+  }
+
+  /// Every scene callback names its scene, and reaches it only while it is connected:
+  /// `scene(_:willConnectTo:options:)` connects it, `sceneDidDisconnect` ends it.
+  private func violatedSceneDelivery(_ callback: Callback) -> [String] {
+    guard callback.method.isSceneCallback, specs[String(callback.app)]!.lifecycle == .scene
+    else { return [] }
+    guard let scene = callback.scene else { return ["\(callback.method) names no scene"] }
+    let isConnected = connected[callback.app, default: []].contains(scene)
+    switch callback.method {
+    case .sceneWillConnect:
+      connected[callback.app, default: []].insert(scene)
+      return isConnected ? ["\(callback.app)@\(scene) connected twice"] : []
+    case .sceneDidDisconnect:
+      connected[callback.app]?.remove(scene)
+      fallthrough
+    default:
+      return isConnected ? [] : ["\(callback.method) reached \(callback.app)@\(scene) disconnected"]
+    }
   }
 }

@@ -19,6 +19,14 @@ import Testing
     sim.add("notes", .appDelegate, modes: [.fetch], behavior: behavior)
   }
 
+  /// What UIKit preserves for `app`: an app-delegate app's data, a scene app's first session's.
+  func preserved(_ app: String) -> String? {
+    let view = sim.app(app)
+    return view.lifecycle == .scene
+      ? view.scenes.first?.savedRestorationData
+      : view.savedRestorationData
+  }
+
   /// Opens `app`, gives it `data` to save and sends it home.
   func save(_ app: String) throws -> EventOutcome {
     try sim.post(.launch(), to: app)
@@ -71,7 +79,7 @@ import Testing
     func kill(_ app: String, in sim: Simulator) throws {
       switch self {
       case .jetsam: try sim.post(.purge(), to: app)
-      case .crash: try sim.post(.crash, to: app)
+      case .crash: try sim.post(.crash(), to: app)
       case .thermal: try sim.post(.thermalKill, to: app)
       case .backgroundTaskExpiry:  // the task is never ended
         try sim.post(.beginBackgroundTask(), to: app)
@@ -90,7 +98,7 @@ import Testing
   func restorationDataSurvivesEverySystemKill(kill: SystemKill, app: String) throws {
     try save(app)
     try kill.kill(app, in: sim)
-    #expect(sim.app(app).savedRestorationData == Self.data)
+    #expect(preserved(app) == Self.data)
     let restored = try sim.post(.launch(), to: app).callbacks.filter {
       $0.method == .shouldRestoreSecureApplicationState || $0.method == .sceneWillConnect
     }
@@ -109,12 +117,29 @@ import Testing
     try save(app)
     if suspendedFirst { sim.advance(2) }
     try sim.post(.terminate, to: app)
-    #expect(sim.app(app).savedRestorationData == nil)
+    #expect(preserved(app) == nil)
     let launch = try sim.post(.launch(), to: app)
     #expect(
       !launch.callbacks.contains {
         $0.method == .shouldRestoreSecureApplicationState
           || $0.method == .sceneWillConnect && $0.arguments != nil
+      })
+  }
+
+  /// "Preserved state is discarded on user force-quit and on crash at launch" (ios-lifecycle.md
+  /// 2.15): a crash during the launch drops it too, and the session stays.
+  @Test(arguments: ["mail", "notes"])
+  func aCrashAtLaunchDropsTheSavedData(app: String) throws {
+    try save(app)
+    try sim.post(.purge(), to: app)
+    try sim.post(.launch(), to: app)
+    try sim.post(.crash(atLaunch: true), to: app)
+    #expect(preserved(app) == nil)
+    #expect(sim.app(app).scenes.map(\.id) == (app == "mail" ? ["main"] : []))
+    let launch = try sim.post(.launch(), to: app)
+    #expect(
+      !launch.callbacks.contains {
+        $0.method == .shouldRestoreSecureApplicationState || $0.arguments != nil
       })
   }
 

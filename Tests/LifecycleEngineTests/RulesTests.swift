@@ -18,15 +18,15 @@ import Testing
     try sim.post(.launch(), to: "mail")
     #expect(
       sim.app("mail").allowedEvents == [
-        .home, .openSwitcher, .interruptionBegan, .terminate, .crash, .purge,
+        .closeScene, .home, .openSwitcher, .interruptionBegan, .terminate, .crash, .purge,
         .thermalKill, .beginBackgroundTask, .memoryWarning, .setMemory, .startActivity,
         .setRestorationData,
       ])
     try sim.post(.openSwitcher, to: "mail")
     #expect(
       sim.app("mail").allowedEvents == [
-        .home, .closeSwitcher, .terminate, .crash, .purge, .thermalKill, .beginBackgroundTask,
-        .memoryWarning, .setMemory, .startActivity, .setRestorationData,
+        .closeScene, .home, .closeSwitcher, .terminate, .crash, .purge, .thermalKill,
+        .beginBackgroundTask, .memoryWarning, .setMemory, .startActivity, .setRestorationData,
       ])
     try sim.post(.closeSwitcher, to: "mail")
     try sim.post(.interruptionBegan(.siri), to: "mail")
@@ -37,13 +37,16 @@ import Testing
     try sim.post(.home, to: "mail")
     #expect(
       sim.app("mail").allowedEvents == [
-        .launch, .terminate, .crash, .purge, .thermalKill, .backgroundLaunch, .beginBackgroundTask,
-        .endBackgroundTask, .memoryWarning, .setMemory, .startActivity, .setRestorationData,
+        .launch, .closeScene, .disconnectScene, .terminate, .crash, .purge, .thermalKill,
+        .backgroundLaunch, .beginBackgroundTask, .endBackgroundTask, .memoryWarning, .setMemory,
+        .startActivity, .setRestorationData,
       ])
     try sim.post(.endBackgroundTask(id: 1), to: "mail")
     sim.advance(2)
     #expect(
-      sim.app("mail").allowedEvents == [.launch, .terminate, .crash, .purge, .backgroundLaunch])
+      sim.app("mail").allowedEvents == [
+        .launch, .closeScene, .disconnectScene, .terminate, .crash, .purge, .backgroundLaunch,
+      ])
   }
 
   @Test func refusedEventNamesTheStateAndTheEventsAllowedAndChangesNothing() throws {
@@ -62,7 +65,7 @@ import Testing
   @Test(arguments: [
     (AppEvent.home, "notRunning"), (.openSwitcher, "notRunning"), (.closeSwitcher, "notRunning"),
     (.interruptionBegan(.call), "notRunning"), (.interruptionEnded(), "notRunning"),
-    (.terminate, "notRunning"), (.crash, "notRunning"), (.purge(), "notRunning"),
+    (.terminate, "notRunning"), (.crash(), "notRunning"), (.purge(), "notRunning"),
     (.backgroundWorkCompleted, "notRunning"), (.beginBackgroundTask(), "notRunning"),
     (.endBackgroundTask(id: 1), "notRunning"), (.memoryWarning, "notRunning"),
     (.setMemory(memoryMB: 1), "notRunning"),

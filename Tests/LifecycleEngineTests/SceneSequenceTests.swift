@@ -59,7 +59,8 @@ import Testing
     #expect(!sim.app("mail").restorationStateSaved)
     let outcome = try sim.post(.launch(), to: "mail")
     var expected = Self.coldLaunch
-    expected.insert("application(_:didDiscardSceneSessions:) → background/unattached", at: 2)
+    expected.insert(
+      "application(_:didDiscardSceneSessions:) → background/unattached {sessions: main}", at: 2)
     #expect(trace(outcome) == expected)
   }
 
@@ -166,7 +167,7 @@ import Testing
       trace(try sim.post(.terminate, to: "mail")) == [
         Self.home[0],
         "sceneDidDisconnect(_:)@main → background/unattached [UIScene.didDisconnectNotification, UIApplication.didEnterBackgroundNotification]",
-        "application(_:didDiscardSceneSessions:) → background/unattached",
+        "application(_:didDiscardSceneSessions:) → background/unattached {sessions: main}",
         "applicationWillTerminate(_:) → notRunning/unattached [UIApplication.willTerminateNotification]",
       ])
   }
@@ -178,7 +179,7 @@ import Testing
     #expect(
       trace(try sim.post(.terminate, to: "mail")) == [
         "sceneDidDisconnect(_:)@main → background/unattached [UIScene.didDisconnectNotification]",
-        "application(_:didDiscardSceneSessions:) → background/unattached",
+        "application(_:didDiscardSceneSessions:) → background/unattached {sessions: main}",
         "applicationWillTerminate(_:) → notRunning/unattached [UIApplication.willTerminateNotification]",
       ])
   }

@@ -24,12 +24,13 @@ final class Simulator {
   func add(
     _ name: String, _ lifecycle: LifecycleModel = .scene, memoryMB: Int = 100,
     backgroundMemoryMB: Int? = nil, modes: Set<BackgroundMode> = [],
-    behavior: AppBehavior = AppBehavior()
+    behavior: AppBehavior = AppBehavior(), multipleScenes: Bool = false, sceneMemoryMB: Int = 0
   ) -> AppSnapshot {
     try! engine.createApp(
       AppSpec(
         name: name, lifecycle: lifecycle, memoryMB: memoryMB,
-        backgroundMemoryMB: backgroundMemoryMB, backgroundModes: modes, behavior: behavior),
+        backgroundMemoryMB: backgroundMemoryMB, backgroundModes: modes, behavior: behavior,
+        supportsMultipleScenes: multipleScenes, sceneMemoryMB: sceneMemoryMB),
       on: device, now: .zero)
   }
 
@@ -87,6 +88,7 @@ func trace(_ callbacks: [Callback]) -> [String] {
         " {connection: \(entry.map(describe) ?? "-")\(data.map { ", restoring \($0)" } ?? "")}"
     case .entry(let entry): line += " {entry: \(describe(entry))}"
     case .restorationData(let data): line += " {data: \(data)}"
+    case .sessions(let ids): line += " {sessions: \(ids.joined(separator: ", "))}"
     case nil: break
     }
     return line
