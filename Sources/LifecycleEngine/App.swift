@@ -67,12 +67,11 @@ final class App {
   var backgroundMemoryMB: Int
 
   var state = AppState.notRunning
-  /// The scene sessions UIKit remembers for a scene app, in the order they were opened
-  /// (SceneSessions.swift); always empty for an app-delegate app.
+  /// The scene sessions UIKit remembers for a scene app, in the order they were opened;
+  /// always empty for an app-delegate app. Changed through the methods of SceneSessions.swift,
+  /// which count what their restoration data retains.
   @exclusivity(unchecked)  // one thread; see Engine
-  var sessions: [SceneSession] = [] {
-    didSet { recountHeldBytes() }
-  }
+  private(set) var sessions: [SceneSession] = []
   /// The session the user sees while the app is in the foreground, and gets back by a
   /// `launch` that names none; nil until the first is opened.
   var focusedScene: String?
@@ -193,7 +192,8 @@ final class App {
 
   var isScene: Bool { lifecycle == .scene }
 
-  private func recountHeldBytes() {
+  /// Counts again what the app retains beside its object, after a change to it.
+  func recountHeldBytes() {
     let bytes =
       tasks.reduce(0) { $0 + $1.retainedBytes } + sessions.reduce(0) { $0 + $1.retainedBytes }
       + textBytes(restorationData) + textBytes(savedRestorationData)
@@ -203,10 +203,11 @@ final class App {
 
   /// Memory the app holds in `state`, in MB: its process's, and its connected scenes'.
   func footprint(in state: AppState) -> Int {
+    let scenes = sceneMemoryMB == 0 ? 0 : sceneMemoryMB * connectedScenes
     switch state {
-    case .notRunning: 0
-    case .active, .inactive: memoryMB + sceneMemoryMB * connectedScenes
-    case .background, .suspended: backgroundMemoryMB + sceneMemoryMB * connectedScenes
+    case .notRunning: return 0
+    case .active, .inactive: return memoryMB + scenes
+    case .background, .suspended: return backgroundMemoryMB + scenes
     }
   }
 
@@ -229,6 +230,7 @@ final class App {
       sessions[index].state = .unattached
       sessions[index].restorationData = nil
     }
+    recountHeldBytes()
     inactiveCause = nil
     backgroundSince = nil
     busyUntil = nil
@@ -242,5 +244,53 @@ final class App {
     prewarmed = false
     memoryMB = configuredMemoryMB
     backgroundMemoryMB = configuredBackgroundMemoryMB
+  }
+}
+
+// MARK: Scene sessions
+
+/// The only ways `sessions` changes: each change of restoration data counts again what the app
+/// retains.
+extension App {
+  /// Mirrors `state` (background or suspended) in every connected scene: they follow the
+  /// process.
+  func mirrorConnectedScenes(_ state: AppState) {
+    for index in sessions.indices where sessions[index].isConnected {
+      sessions[index].state = SceneState(mirroring: state)
+    }
+  }
+
+  /// Sets a scene's state; the device keeps memory in step (`Device.setState(ofScene:of:to:)`).
+  func setState(ofScene index: Int, to state: SceneState) {
+    sessions[index].state = state
+  }
+
+  /// What the scene's code holds to hand UIKit when asked to save its state.
+  func setRestorationData(_ data: String?, ofScene index: Int) {
+    sessions[index].restorationData = data
+    recountHeldBytes()
+  }
+
+  /// What the session keeps as its `stateRestorationActivity`.
+  func setSavedRestorationData(_ data: String?, ofScene index: Int) {
+    sessions[index].savedRestorationData = data
+    recountHeldBytes()
+  }
+
+  /// A new session, last in the list, with no scene connected yet.
+  func openSession(_ id: String) {
+    sessions.append(SceneSession(id: id))
+    recountHeldBytes()
+  }
+
+  func removeSession(at index: Int) {
+    sessions.remove(at: index)
+    recountHeldBytes()
+  }
+
+  /// The sessions an image shows, or none after a force-quit.
+  func replaceSessions(with sessions: [SceneSession]) {
+    self.sessions = sessions
+    recountHeldBytes()
   }
 }

@@ -73,8 +73,8 @@ extension Device {
       case .stopActivity(let activity): setActivity(activity, of: app, on: false)
       case .setRestorationData(let data, let scene):
         if app.isScene {
-          app.sessions[scene.flatMap(app.sessionIndex) ?? app.focusedSessionIndex!]
-            .restorationData = data
+          app.setRestorationData(
+            data, ofScene: scene.flatMap(app.sessionIndex) ?? app.focusedSessionIndex!)
         } else {
           app.restorationData = data
         }
@@ -180,7 +180,7 @@ extension Device {
     }
     let newSession = app.isScene && (opensSession || app.sessions.isEmpty)
     if newSession {
-      app.sessions.append(SceneSession(id: scene ?? app.newSessionID()))
+      app.openSession(scene ?? app.newSessionID())
       app.focusedScene = app.sessions.last!.id
     } else if app.isScene {
       app.focusedScene = scene ?? app.focusedScene ?? app.sessions.last!.id
@@ -300,7 +300,7 @@ extension Device {
         arguments: .connecting(with: entry, restorationData: nil))
     }
     let restored = app.sessions[index].savedRestorationData
-    if restored != nil { app.sessions[index].restorationData = restored }
+    if restored != nil { app.setRestorationData(restored, ofScene: index) }
     deliver(
       .sceneWillConnect, to: app, cause: cause, scene: index,
       arguments: .connecting(with: entry, restorationData: restored))
@@ -368,7 +368,7 @@ extension Device {
       }
       deliver(.willTerminate, to: app, then: .notRunning, cause: cause)
     }
-    app.sessions = []
+    app.replaceSessions(with: [])
     app.focusedScene = nil
     app.backgroundLaunchBlocked = true
     dropPreservedState(of: app)
@@ -379,7 +379,7 @@ extension Device {
   private func dropPreservedState(of app: App) {
     app.restorationStateSaved = false
     app.savedRestorationData = nil
-    for index in app.sessions.indices { app.sessions[index].savedRestorationData = nil }
+    for index in app.sessions.indices { app.setSavedRestorationData(nil, ofScene: index) }
   }
 
   /// The system prewarms the app (Apple's "About the app launch sequence": prewarming "executes

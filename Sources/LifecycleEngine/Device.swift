@@ -347,7 +347,7 @@ final class Device {
     // Saved when the method runs, not when it was asked for.
     if case .restorationData(let data) = callback.arguments, callback.method.savesState {
       if let index = callback.scene.flatMap(app.sessionIndex) {
-        app.sessions[index].savedRestorationData = data
+        app.setSavedRestorationData(data, ofScene: index)
       } else {
         app.savedRestorationData = data
       }
@@ -401,9 +401,7 @@ final class Device {
     if state == .background, old != .background { app.backgroundSince = now }
     if state != .background { app.backgroundSince = nil }
     if app.isScene, state == .background || state == .suspended {
-      for index in app.sessions.indices where app.sessions[index].isConnected {
-        app.sessions[index].state = SceneState(mirroring: state)
-      }
+      app.mirrorConnectedScenes(state)
     }
     if state == .notRunning {
       removeFromLiveApps(app)

@@ -265,7 +265,7 @@ extension Device {
     app.backgroundLaunchBlocked = image.backgroundLaunchBlocked
     app.restorationStateSaved = image.restorationStateSaved
     app.savedRestorationData = image.savedRestorationData
-    app.sessions = image.scenes
+    app.replaceSessions(with: image.scenes)
     app.focusedScene = image.focusedScene
     app.discardedScenes = image.discardedScenes
     issues.check(image.lastUsed <= now, "lastUsed", "must not be after the device's now")

@@ -74,7 +74,7 @@ extension Device {
   /// app's `sceneMemoryMB` while the process lives.
   func setState(ofScene index: Int, of app: App, to state: SceneState) {
     let wasConnected = app.sessions[index].isConnected
-    app.sessions[index].state = state
+    app.setState(ofScene: index, to: state)
     guard wasConnected != app.sessions[index].isConnected, app.state.isLive,
       app.sceneMemoryMB > 0
     else { return }
@@ -90,7 +90,7 @@ extension Device {
   /// gone with what it held; the session, and what it saved, stay.
   func disconnectScene(_ index: Int, of app: App, cause: TransitionCause) {
     resume(app, cause: cause)
-    app.sessions[index].restorationData = nil
+    app.setRestorationData(nil, ofScene: index)
     deliver(.sceneDidDisconnect, to: app, cause: cause, scene: index)
   }
 
@@ -114,7 +114,7 @@ extension Device {
         deliver(.sceneDidDisconnect, to: app, then: state, cause: cause, scene: index)
       }
     }
-    app.sessions.remove(at: index)
+    app.removeSession(at: index)
     if app.focusedScene == id { app.focusedScene = app.sessions.last?.id }
     if runs {
       deliver(.didDiscardSceneSessions, to: app, cause: cause, arguments: .sessions([id]))

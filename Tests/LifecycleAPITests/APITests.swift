@@ -605,6 +605,10 @@ func otherPathsRouteNowhere(path: String) {
   #expect(states("url: { type: string, minLength: 1, maxLength: \(Validation.maxURLBytes) }"))
   #expect(states("name: { type: string, maxLength: \(Validation.maxTaskNameBytes) }"))
   #expect(states("maxItems: \(Validation.maxScenarioEvents)"))
+  #expect(
+    states(
+      ##"scenes: { type: array, maxItems: \##(Validation.maxScenesPerApp), items: { $ref: "#/components/schemas/SceneSession" } }"##
+    ))
   #expect(states("schema: { type: integer, minimum: 0, maximum: \(Validation.maxPageSize) }"))
   #expect(
     states(

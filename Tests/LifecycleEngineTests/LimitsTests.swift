@@ -120,7 +120,9 @@ import Testing
       switch Int.random(in: 0..<100, using: &random) {
       case 0..<3: _ = try? engine.createDevice(DeviceSpec(id: device), now: .zero)
       case 3..<5: try? engine.removeDevice(device, now: .zero)
-      case 5..<12: _ = try? engine.createApp(AppSpec(name: name), on: device, now: .zero)
+      case 5..<12:
+        _ = try? engine.createApp(
+          AppSpec(name: name, supportsMultipleScenes: true), on: device, now: .zero)
       case 12..<15: try? engine.removeApp(name, on: device, now: .zero)
       case 15..<35:
         _ = try? engine.apply(.launch(via: .url("app://" + text)), to: name, on: device, now: .zero)
@@ -133,6 +135,16 @@ import Testing
           .endBackgroundTask(id: Int.random(in: 1...20, using: &random)), to: name, on: device,
           now: .zero)
       case 75..<76: engine.reset(now: .zero)
+      case 76..<80:
+        let id = "s" + text.prefix(Int.random(in: 0...60, using: &random))
+        _ = try? engine.apply(.openScene(id: id), to: name, on: device, now: .zero)
+      case 80..<84:
+        _ = try? engine.apply(
+          .setRestorationData("\"\(text)\""), to: name, on: device, now: .zero)
+      case 84..<86: _ = try? engine.apply(.closeScene("main"), to: name, on: device, now: .zero)
+      case 86..<88:
+        _ = try? engine.apply(.disconnectScene("main"), to: name, on: device, now: .zero)
+      case 88..<89: _ = try? engine.apply(.terminate, to: name, on: device, now: .zero)
       default:
         _ = try? engine.advanceClock(
           of: device, by: .seconds(Int64.random(in: 1...40, using: &random)), now: .zero)
