@@ -288,9 +288,15 @@ extension App {
     recountHeldBytes()
   }
 
-  /// The sessions an image shows, or none after a force-quit.
+  /// The sessions an image shows.
   func replaceSessions(with sessions: [SceneSession]) {
     self.sessions = sessions
+    recountHeldBytes()
+  }
+
+  /// None after a force-quit; the next launch opens its first in the same storage.
+  func removeAllSessions() {
+    sessions.removeAll(keepingCapacity: true)
     recountHeldBytes()
   }
 }

@@ -128,6 +128,11 @@ public enum UIKitNotification: String, CaseIterable, Sendable, Codable {
 }
 
 /// One callback delivered to a simulated app.
+///
+/// The properties are declared so that the one-byte ones share a word and the nine-byte
+/// `taskId` comes last: 121 bytes, within the 128 that copies move inline (at 136, every copy
+/// of a callback or a journal entry called `memcpy`: about 4,800 instructions per `POST` of
+/// the events benchmark).
 public struct Callback: Hashable, Sendable {
   /// Position in the device's journal; strictly increasing per device.
   public var seq: Int
@@ -139,15 +144,15 @@ public struct Callback: Hashable, Sendable {
   public var aggregateNotification: UIKitNotification?
   /// The app's state right after the callback.
   public var state: AppState
-  /// The scene a scene callback is delivered to (its session's id); nil for an app callback.
-  public var scene: String?
   /// The state right after the callback of the scene it names, or for an app callback of the
   /// app's focused scene; nil for app-delegate apps.
   public var sceneState: SceneState?
-  /// The background task whose expiration handler this is.
-  public var taskId: Int?
+  /// The scene a scene callback is delivered to (its session's id); nil for an app callback.
+  public var scene: String?
   /// The options, entry or restoration data the method receives; nil when it receives none.
   public var arguments: CallbackArguments?
+  /// The background task whose expiration handler this is.
+  public var taskId: Int?
 
   /// A callback that waits for the app's busy main thread: its `seq` and `time` are those of
   /// its delivery, set then.

@@ -355,10 +355,12 @@ extension Device {
       }
       if app.isScene {
         let focused = app.focusedSessionIndex
-        let connected = app.sessions.indices.filter { app.sessions[$0].isConnected }
-        for index in connected.filter({ $0 == focused }) + connected.filter({ $0 != focused }) {
-          let state: AppState? = index == focused ? .background : nil
-          deliver(.sceneDidDisconnect, to: app, then: state, cause: cause, scene: index)
+        if let focused, app.sessions[focused].isConnected {
+          deliver(.sceneDidDisconnect, to: app, then: .background, cause: cause, scene: focused)
+        }
+        for index in app.sessions.indices where index != focused && app.sessions[index].isConnected
+        {
+          deliver(.sceneDidDisconnect, to: app, cause: cause, scene: index)
         }
         if !discarded.isEmpty {
           deliver(.didDiscardSceneSessions, to: app, cause: cause, arguments: .sessions(discarded))
@@ -368,7 +370,7 @@ extension Device {
       }
       deliver(.willTerminate, to: app, then: .notRunning, cause: cause)
     }
-    app.replaceSessions(with: [])
+    app.removeAllSessions()
     app.focusedScene = nil
     app.backgroundLaunchBlocked = true
     dropPreservedState(of: app)

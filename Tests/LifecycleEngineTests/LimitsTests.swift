@@ -173,6 +173,14 @@ import Testing
     }
   }
 
+  /// Journal entries are copied at every step of an event (its outcome, the journal's ring):
+  /// within 128 bytes those copies are inline moves, past it each is a call to `memcpy`
+  /// (`Callback`'s property order keeps it there).
+  @Test func aJournalEntryIsCopiedInline() {
+    #expect(MemoryLayout<JournalEntry>.size <= 128)
+    #expect(MemoryLayout<Callback>.size <= 128)
+  }
+
   /// A device reset returns everything its state retained: the ledger reads as for a new one.
   @Test func resettingADeviceReturnsWhatItRetained() throws {
     let sim = Simulator(device: "ci")
