@@ -311,15 +311,18 @@ final class Device {
     if let sceneIndex, let sceneState = method.sceneStateAfter {
       setState(ofScene: sceneIndex, of: app, to: sceneState)
     }
-    let shownScene = sceneIndex ?? app.focusedSessionIndex
+    // A scene callback shows its scene's state; an app callback, the focused scene's.
+    var sceneState: SceneState?
+    if app.isScene {
+      sceneState =
+        new == .notRunning
+        ? .unattached : sceneIndex.map { app.sessions[$0].state } ?? app.sceneState
+    }
     let callback = Callback(
       seq: 0, time: now, app: app.name, method: method,
       aggregateNotification: aggregateNotification, state: new,
-      scene: sceneIndex.map { app.sessions[$0].id },
-      sceneState: app.isScene
-        ? (new == .notRunning ? .unattached : shownScene.map { app.sessions[$0].state })
-          ?? .unattached : nil,
-      taskId: taskId, arguments: arguments)
+      scene: sceneIndex.map { app.sessions[$0].id }, sceneState: sceneState, taskId: taskId,
+      arguments: arguments)
     if app.isBusy(at: now) || !app.waitingCallbacks.isEmpty {
       app.waitingCallbacks.append(WaitingCallback(callback: callback, cause: cause))
       outcome.recordWaiting(callback)
