@@ -228,6 +228,12 @@ public struct JSONWriter: ~Copyable {
     array(values) { $0.enumCase($1) }
   }
 
+  /// `"name":["…",…]`, each string escaped.
+  public mutating func member(_ name: StaticString, _ values: [String]) {
+    key(name)
+    array(values) { $0.string($1) }
+  }
+
   // MARK: Values
 
   /// A string, escaping quotes, backslashes and control characters; runs without them (nearly

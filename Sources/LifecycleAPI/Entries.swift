@@ -119,8 +119,7 @@ extension JSONWriter {
       case .restorationData(let data):
         w.member("restorationData", json: data)
       case .sessions(let ids):
-        w.key("sessions")
-        w.array(ids) { $0.string($1) }
+        w.member("sessions", ids)
       }
     }
   }

@@ -304,8 +304,7 @@ extension JSONWriter {
       w.key("scenes")
       w.sceneSessions(app.scenes)
       w.member("focusedScene", app.focusedScene)
-      w.key("discardedScenes")
-      w.array(app.discardedScenes) { $0.string($1) }
+      w.member("discardedScenes", app.discardedScenes)
       w.key("process")
       guard let process = app.process else { return w.null() }
       w.object { w in
@@ -415,8 +414,7 @@ extension JSONWriter {
         w.member("restorationData", json: data)
       case .sessions(let ids):
         w.member("kind", "sessions")
-        w.key("sessions")
-        w.array(ids) { $0.string($1) }
+        w.member("sessions", ids)
       }
     }
   }

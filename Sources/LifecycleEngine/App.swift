@@ -68,8 +68,8 @@ final class App {
 
   var state = AppState.notRunning
   /// The scene sessions UIKit remembers for a scene app, in the order they were opened;
-  /// always empty for an app-delegate app. Changed through the methods of SceneSessions.swift,
-  /// which count what their restoration data retains.
+  /// always empty for an app-delegate app. Changed only through the methods at the end of
+  /// this file, which count what their restoration data retains.
   @exclusivity(unchecked)  // one thread; see Engine
   private(set) var sessions: [SceneSession] = []
   /// The session the user sees while the app is in the foreground, and gets back by a

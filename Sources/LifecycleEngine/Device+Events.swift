@@ -133,31 +133,33 @@ extension Device {
   }
 
   private static func validate(_ event: AppEvent) throws(EngineError) {
+    let issues = issues(of: event)
+    if !issues.isEmpty { throw .invalid(issues) }
+  }
+
+  /// What is wrong with the event's parameters, each named by its field.
+  private static func issues(of event: AppEvent) -> [ValidationIssue] {
     switch event {
     case .launch(let entry, let scene), .openScene(let scene, let entry):
-      let issues = (entry?.issues() ?? []) + sceneIssues(scene)
-      if !issues.isEmpty { throw .invalid(issues) }
-    case .closeScene(let scene), .disconnectScene(let scene),
-      .setRestorationData(nil, let scene?):
-      let issues = sceneIssues(scene)
-      if !issues.isEmpty { throw .invalid(issues) }
-    case .setRestorationData(let data?, let scene):
-      var issues = sceneIssues(scene)
-      if !Validation.isRestorationData(data) {
-        issues.append(ValidationIssue(field: "data", message: Validation.restorationDataRule))
-      }
-      if !issues.isEmpty { throw .invalid(issues) }
+      return (entry?.issues() ?? []) + sceneIssues(scene)
+    case .closeScene(let scene), .disconnectScene(let scene):
+      return sceneIssues(scene)
+    case .setRestorationData(let data, let scene):
+      let dataIssues =
+        data.map(Validation.isRestorationData) == false
+        ? [ValidationIssue(field: "data", message: Validation.restorationDataRule)] : []
+      return sceneIssues(scene) + dataIssues
     case .beginBackgroundTask(let name?) where name.utf8.count > Validation.maxTaskNameBytes:
-      throw .invalid([
+      return [
         ValidationIssue(
           field: "name", message: "must be at most \(Validation.maxTaskNameBytes) bytes long")
-      ])
+      ]
     case .setMemory(let megabytes) where !(0...Validation.maxMemoryMB).contains(megabytes):
-      throw .invalid([
+      return [
         ValidationIssue(field: "memoryMB", message: "must be 0 to \(Validation.maxMemoryMB)")
-      ])
+      ]
     default:
-      return
+      return []
     }
   }
 
@@ -339,10 +341,11 @@ extension Device {
   }
 
   /// Force-quit from the app switcher (LifecycleEngine.docc, "Launch and URLs"), or the last
-  /// window closed there, even of an app that is not running: every session is discarded. A running scene app's connected scenes disconnect, the focused one first,
-  /// and it learns at once that its sessions are discarded; an app whose code cannot run
-  /// (suspended, or busy) learns it after its next didFinishLaunching (Apple's
-  /// `application(_:didDiscardSceneSessions:)` documentation).
+  /// window closed there, even of an app that is not running: every session is discarded. A
+  /// running scene app's connected scenes disconnect, the focused one first, and it learns at
+  /// once that its sessions are discarded; an app whose code cannot run (suspended, or busy)
+  /// learns it after its next didFinishLaunching (Apple's `application(_:didDiscardSceneSessions:)`
+  /// documentation).
   func forceQuit(_ app: App) {
     let cause = TransitionCause.event(.terminate)
     let discarded = app.sessions.map(\.id)

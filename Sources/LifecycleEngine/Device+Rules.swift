@@ -24,9 +24,7 @@ extension Device {
       if app.sessions.isEmpty { return .notAllowedInState }
       if locked { return .deviceLocked }
     case .disconnectScene:
-      if !app.sessions.contains(where: { $0.state == .background || $0.state == .suspended }) {
-        return .notAllowedInState
-      }
+      if !app.sessions.contains(where: \.isInBackground) { return .notAllowedInState }
     case .home:
       if !state.isForeground { return .notAllowedInState }
     case .lock, .unlock, .significantTimeChange, .shutdown, .boot:
@@ -97,9 +95,7 @@ extension Device {
       return .unknownScene(id)
     case .disconnectScene(let id):
       guard let index = app.sessionIndex(id) else { return .unknownScene(id) }
-      let sceneState = app.sessions[index].state
-      return sceneState == .background || sceneState == .suspended
-        ? nil : .sceneNotInBackground(id)
+      return app.sessions[index].isInBackground ? nil : .sceneNotInBackground(id)
     case .setRestorationData(_, let id?) where app.sessionIndex(id) == nil:
       return .unknownScene(id)
     case .setRestorationData(_, let id) where app.isScene:

@@ -26,6 +26,9 @@ public struct SceneSession: Hashable, Sendable {
 
   public var isConnected: Bool { state != .unattached }
 
+  /// Connected and off screen (background or suspended): what the system may disconnect.
+  public var isInBackground: Bool { state == .background || state == .suspended }
+
   var retainedBytes: Int {
     MemoryLayout<Self>.stride + textBytes(id) + textBytes(restorationData)
       + textBytes(savedRestorationData)

@@ -28,6 +28,7 @@ import Testing
   }
 
   /// Opens `app`, gives it `data` to save and sends it home.
+  @discardableResult
   func save(_ app: String) throws -> EventOutcome {
     try sim.post(.launch(), to: app)
     try sim.post(.setRestorationData(Self.data), to: app)
