@@ -227,6 +227,13 @@ extension Problem {
       self.init(
         kind: .limitReached,
         detail: "app '\(app)' holds \(limit) background tasks, the most allowed; end one first")
+    case .tooManyWaitingCallbacks(let app, let limit):
+      self.init(
+        kind: .limitReached,
+        detail:
+          "so many callbacks wait behind the busy main thread of app '\(app)' that this event "
+          + "could queue more than \(limit) (maxWaitingCallbacksPerApp); let its "
+          + "didEnterBackground return first (advance the clock past busyUntil)")
     case .memoryBudgetExhausted(let retained, let budget):
       self.init(
         kind: .memoryBudgetExhausted,

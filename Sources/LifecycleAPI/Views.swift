@@ -241,7 +241,7 @@ extension JSONWriter {
     array(callbacks) { $0.callback($1) }
   }
 
-  mutating func waitingCallbacks(_ callbacks: [Callback]) {
+  mutating func waitingCallbacks(_ callbacks: some Collection<Callback>) {
     array(callbacks) { $0.callback($1, waiting: true) }
   }
 

@@ -29,6 +29,16 @@ public struct WaitingCallback: Hashable, Sendable {
   }
 }
 
+/// The callbacks waiting for an app's main thread, oldest first, as a view of the app's
+/// queue: reading it shares the queue's storage rather than copying it.
+public struct WaitingCallbacks: RandomAccessCollection, Hashable, Sendable {
+  let queue: [WaitingCallback]
+
+  public var startIndex: Int { queue.startIndex }
+  public var endIndex: Int { queue.endIndex }
+  public subscript(position: Int) -> Callback { queue[position].callback }
+}
+
 /// Work handed to the app by a background launch, due by `deadline`: the app is killed then,
 /// or for a `BGTask`, its expiration handler runs then.
 public struct BackgroundWork: Hashable, Sendable {
@@ -84,18 +94,21 @@ final class App {
   /// didEnterBackground is executing until then: the main thread runs no other callback.
   var busyUntil: Instant?
   /// Callbacks that wait for the main thread, in order, to be delivered when it is free
-  /// (`Device.deliver`). Their state was reached when they were queued.
-  var waitingCallbacks: [WaitingCallback] = []
+  /// (`Device.deliver`). Their state was reached when they were queued. Changed only through
+  /// `queue(_:)`, `takeWaitingCallbacks()` and `requeue(_:)`, which count them in the ledger.
+  private(set) var waitingCallbacks: [WaitingCallback] = []
+  /// What `waitingCallbacks` retains.
+  private var waitingBytes = 0
   /// didEnterBackground overruns the watchdog: the app is killed then.
   var watchdogKillAt: Instant?
   @exclusivity(unchecked)  // one thread; see Engine
   var tasks: [BackgroundTask] = [] {
     didSet { recountHeldBytes() }
   }
-  /// What `tasks`, the sessions and the restoration data retain, as counted in the device's
-  /// ledger.
+  /// What `tasks`, the sessions, the restoration data and the waiting callbacks retain, as
+  /// counted in the device's ledger.
   private(set) var heldBytes = 0
-  /// The device's ledger: the app's tasks and restoration data count in it.
+  /// The device's ledger: what the app holds beside its object counts in it.
   private unowned let ledger: MemoryLedger
   var nextTaskID = 1
   var backgroundWork: BackgroundWork?
@@ -170,6 +183,7 @@ final class App {
     backgroundSince = other.backgroundSince
     busyUntil = other.busyUntil
     waitingCallbacks = other.waitingCallbacks
+    waitingBytes = other.waitingBytes
     watchdogKillAt = other.watchdogKillAt
     tasks = other.tasks
     heldBytes = other.heldBytes
@@ -196,7 +210,7 @@ final class App {
   func recountHeldBytes() {
     let bytes =
       tasks.reduce(0) { $0 + $1.retainedBytes } + sessions.reduce(0) { $0 + $1.retainedBytes }
-      + textBytes(restorationData) + textBytes(savedRestorationData)
+      + textBytes(restorationData) + textBytes(savedRestorationData) + waitingBytes
     ledger.add(bytes - heldBytes)
     heldBytes = bytes
   }
@@ -235,7 +249,7 @@ final class App {
     backgroundSince = nil
     busyUntil = nil
     watchdogKillAt = nil
-    waitingCallbacks = []
+    _ = takeWaitingCallbacks()
     tasks = []
     backgroundWork = nil
     activities = []
@@ -298,5 +312,36 @@ extension App {
   func removeAllSessions() {
     sessions.removeAll(keepingCapacity: true)
     recountHeldBytes()
+  }
+}
+
+// MARK: Waiting callbacks
+
+/// The only ways `waitingCallbacks` changes: each counts what the queue retains.
+extension App {
+  /// Queues a callback behind the busy main thread.
+  func queue(_ waiting: WaitingCallback) {
+    waitingCallbacks.append(waiting)
+    countWaiting(waiting.retainedBytes)
+  }
+
+  /// Empties the queue and returns what it held, oldest first.
+  func takeWaitingCallbacks() -> [WaitingCallback] {
+    countWaiting(-waitingBytes)
+    defer { waitingCallbacks = [] }
+    return waitingCallbacks
+  }
+
+  /// Puts callbacks taken but not delivered back in front of the queue.
+  func requeue(_ waiting: ArraySlice<WaitingCallback>) {
+    guard !waiting.isEmpty else { return }
+    waitingCallbacks.insert(contentsOf: waiting, at: 0)
+    countWaiting(waiting.reduce(0) { $0 + $1.retainedBytes })
+  }
+
+  private func countWaiting(_ delta: Int) {
+    waitingBytes += delta
+    heldBytes += delta
+    ledger.add(delta)
   }
 }

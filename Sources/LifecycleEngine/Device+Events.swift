@@ -19,14 +19,36 @@ extension App {
   }
 }
 
+extension App {
+  /// The most callbacks one event or deadline queues for one app: a force-quit of an app with
+  /// every scene session connected (a `sceneDidDisconnect` each, `didDiscardSceneSessions`,
+  /// `applicationWillTerminate`), with room to spare. The property walk holds events to it.
+  static let mostWaitingCallbacksPerEvent = 2 * Validation.maxScenesPerApp
+}
+
+extension Device {
+  /// Refuses an event that could queue callbacks past an app's bound
+  /// (`EngineLimits.maxWaitingCallbacksPerApp`), so that no queue ever holds more: one it is
+  /// posted to, or for a device event, one whose process it may reach.
+  func checkRoomForWaitingCallbacks(of apps: some Sequence<App>) throws(EngineError) {
+    let limit = limits.maxWaitingCallbacksPerApp
+    for app in apps
+    where app.waitingCallbacks.count + App.mostWaitingCallbacksPerEvent > limit {
+      throw .tooManyWaitingCallbacks(app: String(app.name), limit: limit)
+    }
+  }
+}
+
 /// Event handlers. Each runs only after the transition table allowed the event, so none of
 /// them checks state again; callback sequences follow Apple's UIKit documentation (LifecycleEngine.docc).
 extension Device {
   func apply(_ event: AppEvent, to app: App) throws(EngineError) -> EventOutcome {
     try Self.validate(event)
-    if case .beginBackgroundTask = event, app.tasks.count >= maxBackgroundTasksPerApp {
-      throw .tooManyBackgroundTasks(app: String(app.name), limit: maxBackgroundTasksPerApp)
+    let taskLimit = limits.maxBackgroundTasksPerApp
+    if case .beginBackgroundTask = event, app.tasks.count >= taskLimit {
+      throw .tooManyBackgroundTasks(app: String(app.name), limit: taskLimit)
     }
+    try checkRoomForWaitingCallbacks(of: CollectionOfOne(app))
     if let reason = refusal(of: event, for: app) {
       throw .refused(
         Refusal(
@@ -91,6 +113,7 @@ extension Device {
           event: event.type, app: nil, currentState: state.rawValue,
           allowedEvents: allowedDeviceEvents, reason: reason))
     }
+    try checkRoomForWaitingCallbacks(of: liveApps)
     return try perform {
       record(.device(event), app: nil)
       let cause = TransitionCause.event(event.type)

@@ -97,7 +97,7 @@ final class Device {
   let perAppLimitMB: Int
   let passcode: Bool
   let scheduler: SchedulerSettings
-  let maxBackgroundTasksPerApp: Int
+  let limits: EngineLimits
   /// What the device's state retains: itself, its apps and their tasks, its logs.
   let ledger: MemoryLedger
   /// Device time, counted from creation.
@@ -170,7 +170,7 @@ final class Device {
     self.perAppLimitMB = perAppLimitMB
     self.passcode = passcode
     scheduler = configuration.scheduler
-    maxBackgroundTasksPerApp = configuration.limits.maxBackgroundTasksPerApp
+    limits = configuration.limits
     journal = BoundedLog(
       capacity: configuration.limits.journalCapacity,
       byteCapacity: configuration.limits.journalCapacityBytes)
@@ -191,7 +191,7 @@ final class Device {
     perAppLimitMB = other.perAppLimitMB
     passcode = other.passcode
     scheduler = other.scheduler
-    maxBackgroundTasksPerApp = other.maxBackgroundTasksPerApp
+    limits = other.limits
     self.ledger = ledger
     now = other.now
     hostEpoch = other.hostEpoch
@@ -324,7 +324,7 @@ final class Device {
       scene: sceneIndex.map { app.sessions[$0].id }, sceneState: sceneState, taskId: taskId,
       arguments: arguments)
     if app.isBusy(at: now) || !app.waitingCallbacks.isEmpty {
-      app.waitingCallbacks.append(WaitingCallback(callback: callback, cause: cause))
+      app.queue(WaitingCallback(callback: callback, cause: cause))
       outcome.recordWaiting(callback)
       if new != old, new != .notRunning {
         changeState(app, to: new, cause: cause)  // reschedules
@@ -368,8 +368,7 @@ final class Device {
   /// (a didEnterBackground) makes it busy again; a waiting `applicationWillTerminate` ends the
   /// process.
   func deliverWaitingCallbacks(of app: App) {
-    var waiting = app.waitingCallbacks[...]
-    app.waitingCallbacks = []
+    var waiting = app.takeWaitingCallbacks()[...]
     while let next = waiting.first, !app.isBusy(at: now) {
       waiting.removeFirst()
       emit(next.callback, to: app)
@@ -378,7 +377,7 @@ final class Device {
         return
       }
     }
-    app.waitingCallbacks = Array(waiting)
+    app.requeue(waiting)
     reschedule(app)
   }
 

@@ -223,7 +223,7 @@ extension Device {
   /// Makes this new, empty device the one `image` shows (its configuration already given to
   /// `init`), then says what in the image no device could be in: an empty list means the
   /// device is ready to use.
-  func restore(_ image: DeviceImage, maxAppsPerDevice: Int) -> [ValidationIssue] {
+  func restore(_ image: DeviceImage) -> [ValidationIssue] {
     now = image.now
     continueRecording(after: image.seq, counters: image.counters)
     poweredOn = image.poweredOn
@@ -235,8 +235,8 @@ extension Device {
     underPressure = image.underPressure
     pressureGraceEndsAt = image.pressureGraceEndsAt
     var issues = ImageIssues()
-    if image.apps.count > maxAppsPerDevice {
-      issues.add("apps", "must hold at most \(maxAppsPerDevice) apps")
+    if image.apps.count > limits.maxAppsPerDevice {
+      issues.add("apps", "must hold at most \(limits.maxAppsPerDevice) apps")
       return issues.list
     }
     for (index, appImage) in image.apps.enumerated() {
@@ -292,7 +292,7 @@ extension Device {
       app.backgroundSince = process.backgroundSince
       app.busyUntil = process.busyUntil
       app.watchdogKillAt = process.watchdogKillAt
-      app.waitingCallbacks = process.waitingCallbacks
+      for waiting in process.waitingCallbacks { app.queue(waiting) }
       app.tasks = process.tasks
       app.backgroundWork = process.backgroundWork
       app.activities = Set(process.activities)
@@ -385,8 +385,11 @@ extension Device {
       process.tasks.isEmpty || state != .suspended, "backgroundTasks",
       "are ended before an app is suspended")
     issues.check(
-      process.tasks.count <= maxBackgroundTasksPerApp, "backgroundTasks",
-      "must hold at most \(maxBackgroundTasksPerApp) tasks")
+      process.tasks.count <= limits.maxBackgroundTasksPerApp, "backgroundTasks",
+      "must hold at most \(limits.maxBackgroundTasksPerApp) tasks")
+    issues.check(
+      process.waitingCallbacks.count <= limits.maxWaitingCallbacksPerApp, "waitingCallbacks",
+      "must hold at most \(limits.maxWaitingCallbacksPerApp) callbacks")
     issues.check(
       Set(process.tasks.map(\.id)).count == process.tasks.count
         && process.tasks.allSatisfy { (1..<app.nextTaskID).contains($0.id) },

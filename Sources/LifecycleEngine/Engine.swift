@@ -130,7 +130,7 @@ public final class Engine {
         id: image.id, clock: image.clock, memoryLimitMB: image.memoryLimitMB,
         perAppLimitMB: image.perAppLimitMB, passcode: image.passcode),
       replacing: predecessor, now: now)
-    let issues = device.restore(image, maxAppsPerDevice: configuration.limits.maxAppsPerDevice)
+    let issues = device.restore(image)
     guard issues.isEmpty else {
       device.ledger.add(-device.ledger.bytes)
       if predecessor == nil { slots.remove(device.slot) }
@@ -280,6 +280,13 @@ public final class Engine {
     -> AppSnapshot
   {
     try withApp(name, on: device, now: now) { device, app in device.snapshot(of: app) }
+  }
+
+  /// The app's state at `now`, without the rest of its view (waits ask it after every change).
+  public func state(ofApp name: String, on device: String, now: Instant) throws(EngineError)
+    -> AppState
+  {
+    try withApp(name, on: device, now: now) { _, app in app.state }
   }
 
   /// The apps of a device in name order: those after `after`, at most `limit` of them.

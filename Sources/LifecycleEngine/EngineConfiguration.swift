@@ -39,6 +39,9 @@ public struct EngineLimits: Hashable, Sendable {
   /// Background tasks one app may hold at once (UIKit sets no documented limit; this one
   /// bounds what a client can make an app hold).
   public var maxBackgroundTasksPerApp = 100
+  /// Callbacks one app may hold waiting behind its busy main thread: an event that could
+  /// queue more is refused until the main thread is free and they are delivered.
+  public var maxWaitingCallbacksPerApp = 1_000
   /// Entries each device's journal keeps before dropping the oldest.
   public var journalCapacity = 10_000
   /// Bytes each device's journal keeps (`RetainedSize`) before dropping the oldest: URLs and

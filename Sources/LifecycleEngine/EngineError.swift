@@ -9,6 +9,9 @@ public enum EngineError: Error, Hashable, Sendable {
   case tooManyDevices(limit: Int)
   case tooManyApps(device: String, limit: Int)
   case tooManyBackgroundTasks(app: String, limit: Int)
+  /// So many callbacks wait behind the app's busy main thread that one more event could
+  /// queue past `EngineLimits.maxWaitingCallbacksPerApp`.
+  case tooManyWaitingCallbacks(app: String, limit: Int)
   /// The engine's state has reached `EngineLimits.memoryBudgetBytes`.
   case memoryBudgetExhausted(retainedBytes: Int, budgetBytes: Int)
   /// Input that is well-formed but out of range: each issue names its field.

@@ -53,12 +53,20 @@ extension JournalEntry: RetainedSize {
       case .setRestorationData(let data, let scene): held = textBytes(data) + textBytes(scene)
       default: break
       }
-    case .callback(let callback):
-      held = (callback.arguments?.retainedBytes ?? 0) + textBytes(callback.scene)
+    case .callback(let callback): held = callback.heapBytes
     default: break
     }
     return MemoryLayout<Self>.stride + held
   }
+}
+
+extension Callback {
+  /// What a callback holds on the heap: its arguments and its scene's id.
+  var heapBytes: Int { (arguments?.retainedBytes ?? 0) + textBytes(scene) }
+}
+
+extension WaitingCallback: RetainedSize {
+  public var retainedBytes: Int { MemoryLayout<Self>.stride + callback.heapBytes }
 }
 
 /// An indirect case's box: its header and its payload.

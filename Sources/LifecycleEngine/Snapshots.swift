@@ -26,7 +26,7 @@ public struct AppSnapshot: Hashable, Sendable {
   public var busyUntil: Instant?
   /// Callbacks waiting for the main thread, delivered at `busyUntil` (without `seq` and `time`
   /// until then).
-  public var waitingCallbacks: [Callback]
+  public var waitingCallbacks: WaitingCallbacks
   public var suspendAt: Instant?
   /// When the watchdog, an unended expired task or unfinished background work kills the app.
   public var killAt: Instant?
@@ -142,7 +142,7 @@ extension Device {
       activities: BackgroundActivity.allCases.filter(app.activities.contains),
       behavior: app.behavior, allowedEvents: allowedEvents(for: app),
       busyUntil: app.isBusy(at: now) ? app.busyUntil : nil,
-      waitingCallbacks: app.waitingCallbacks.map(\.callback),
+      waitingCallbacks: WaitingCallbacks(queue: app.waitingCallbacks),
       suspendAt: app.deadlines.suspend, killAt: killAt,
       backgroundTasks: app.tasks.map {
         BackgroundTaskSnapshot(

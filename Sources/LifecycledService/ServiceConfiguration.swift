@@ -166,6 +166,10 @@ struct Setting {
         "maxBackgroundTasksPerApp", "background tasks one app may hold at once",
         \.engine.limits.maxBackgroundTasksPerApp, 1...100_000),
       integer(
+        "maxWaitingCallbacksPerApp",
+        "callbacks one app may hold waiting behind its busy main thread (409 beyond)",
+        \.engine.limits.maxWaitingCallbacksPerApp, 64...1_000_000),
+      integer(
         "maxMemoryMB",
         "memory the simulator's state may take; past it, requests that would grow it get 507",
         \.memoryBudgetMB, 1...1_048_576),

@@ -53,6 +53,66 @@ import Testing
     #expect(sim.app("a").backgroundTasks.map(\.name) == ["two", "three"])
   }
 
+  /// Callbacks queued behind a busy main thread stay within the app's bound: the event that
+  /// could queue past it is refused and changes nothing, for app and device events alike,
+  /// until the main thread is free again.
+  @Test func anAppHoldsAtMostItsWaitingCallbacks() throws {
+    var configuration = EngineConfiguration()
+    configuration.limits.maxWaitingCallbacksPerApp = 64
+    let sim = Simulator(configuration: configuration)
+    sim.add("busy", .appDelegate, behavior: AppBehavior(didEnterBackgroundDuration: .seconds(4)))
+    sim.add("idle")
+    try sim.post(.launch(), to: "busy")
+    try sim.post(.home, to: "busy")  // didEnterBackground runs for 4 s
+    var refused: EngineError?
+    for step in 0... {
+      let event: AppEvent = step.isMultiple(of: 2) ? .launch() : .home
+      let before = sim.app("busy").waitingCallbacks.count
+      do {
+        try sim.post(event, to: "busy")
+      } catch {
+        refused = error
+        #expect(before + App.mostWaitingCallbacksPerEvent > 64)
+        break
+      }
+      #expect(sim.app("busy").waitingCallbacks.count <= 64)
+    }
+    #expect(refused == .tooManyWaitingCallbacks(app: "busy", limit: 64))
+    let before = (sim.app("busy"), sim.journal, sim.engine.retainedBytes)
+    #expect(
+      engineError { try sim.post(.memoryWarning) }
+        == .tooManyWaitingCallbacks(app: "busy", limit: 64))
+    #expect(
+      engineError { try sim.post(.memoryWarning, to: "busy") }
+        == .tooManyWaitingCallbacks(app: "busy", limit: 64))
+    #expect((sim.app("busy"), sim.journal, sim.engine.retainedBytes) == before)
+    try sim.post(.launch(), to: "idle")  // another app is not held back
+    sim.advance(4)
+    #expect(sim.app("busy").waitingCallbacks.count < 64)
+    try sim.post(.memoryWarning)
+  }
+
+  /// Waiting callbacks count in the ledger as they are queued, and leave it as they are
+  /// delivered or their process dies.
+  @Test func waitingCallbacksCountInTheBudget() throws {
+    let sim = Simulator()
+    sim.add("busy", .appDelegate, behavior: AppBehavior(didEnterBackgroundDuration: .seconds(4)))
+    try sim.post(.launch(), to: "busy")
+    try sim.post(.home, to: "busy")
+    let idle = sim.engine.retainedBytes
+    let journal = sim.journal.count
+    try sim.post(.launch(), to: "busy")
+    let waiting = sim.app("busy").waitingCallbacks
+    #expect(waiting.map(\.method) == [.willEnterForeground, .didBecomeActive])
+    let queued = waiting.count * MemoryLayout<WaitingCallback>.stride
+    let journaled = sim.journal.dropFirst(journal).reduce(0) { $0 + $1.retainedBytes }
+    #expect(sim.engine.retainedBytes == idle + queued + journaled)
+    try sim.post(.crash(), to: "busy")
+    #expect(sim.app("busy").waitingCallbacks.isEmpty)
+    let afterCrash = sim.journal.dropFirst(journal).reduce(0) { $0 + $1.retainedBytes }
+    #expect(sim.engine.retainedBytes == idle + afterCrash)
+  }
+
   @Test func journalKeepsItsByteBoundWhateverItsEntriesHold() throws {
     var configuration = EngineConfiguration()
     configuration.limits.journalCapacityBytes = 20_000
@@ -121,8 +181,13 @@ import Testing
       case 0..<3: _ = try? engine.createDevice(DeviceSpec(id: device), now: .zero)
       case 3..<5: try? engine.removeDevice(device, now: .zero)
       case 5..<12:
+        // Half the apps keep their main thread busy in didEnterBackground: callbacks wait.
+        let busy = Bool.random(using: &random) ? Duration.seconds(3) : .zero
         _ = try? engine.createApp(
-          AppSpec(name: name, supportsMultipleScenes: true), on: device, now: .zero)
+          AppSpec(
+            name: name, behavior: AppBehavior(didEnterBackgroundDuration: busy),
+            supportsMultipleScenes: true),
+          on: device, now: .zero)
       case 12..<15: try? engine.removeApp(name, on: device, now: .zero)
       case 15..<35:
         _ = try? engine.apply(.launch(via: .url("app://" + text)), to: name, on: device, now: .zero)
@@ -165,6 +230,9 @@ import Testing
       let held = apps.reduce(0) {
         $0 + textBytes($1.restorationData) + textBytes($1.savedRestorationData)
           + $1.scenes.reduce(0) { $0 + $1.retainedBytes }
+          + $1.waitingCallbacks.reduce(0) {
+            $0 + WaitingCallback(callback: $1, cause: .suspension).retainedBytes
+          }
       }
       let journal = try! engine.journal(of: device.id, now: .zero).entries
       let jetsam = try! engine.jetsamLog(of: device.id, now: .zero).records

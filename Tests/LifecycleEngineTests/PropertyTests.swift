@@ -452,6 +452,10 @@ final class RandomWalk {
     for app in apps {
       let before = waiting[app.name] ?? []
       let after = app.waitingCallbacks.map(\.method)
+      let queued = outcome.waitingCallbacks.count { $0.app.description == app.name }
+      if queued > App.mostWaitingCallbacksPerEvent {
+        violations.append("\(app.name): one step queued \(queued) callbacks")
+      }
       let died = outcome.transitions.contains {
         $0.app.description == app.name && $0.to == .notRunning
       }

@@ -34,7 +34,7 @@ extension LifecycleAPI {
       seconds: seconds,
       isMet: { engine, now in
         // A removed app is answered at once, with its 404.
-        (try? engine.app(name, on: device, now: now)).map { $0.state == state } ?? true
+        (try? engine.state(ofApp: name, on: device, now: now)).map { $0 == state } ?? true
       },
       answer: { api, now in
         let app = try api.engine.app(name, on: device, now: now)
