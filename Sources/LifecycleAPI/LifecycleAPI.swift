@@ -133,7 +133,9 @@ public final class LifecycleAPI {
   {
     /// The device the request may have changed; nil for any.
     var touched: String?
+    let generation = engine.devicesGeneration
     defer {
+      if engine.devicesGeneration != generation { forgetStaleIdempotencyKeys() }
       waits.check(self, now: now)
       streams.touch(touched)
     }
@@ -246,7 +248,8 @@ extension LifecycleAPI {
   private func storedResponse(
     to retry: IdempotencyStore.Retry, on device: String, now: Instant
   ) throws(Problem) -> APIResponse? {
-    guard let stored = idempotency.entry(for: retry.key, on: device, now: now) else { return nil }
+    let stored = updatingIdempotency { $0.entry(for: retry.key, on: device, now: now) }
+    guard let stored else { return nil }
     guard stored.fingerprint == retry.fingerprint else {
       var problem = Problem.validation(
         "Idempotency-Key",
@@ -265,9 +268,30 @@ extension LifecycleAPI {
   private func keep(
     _ response: APIResponse, for retry: IdempotencyStore.Retry, on device: String, now: Instant
   ) {
-    guard (200..<300).contains(response.status) || response.status == 409 else { return }
-    idempotency.store(
-      response, for: retry.key, on: device, fingerprint: retry.fingerprint, now: now)
+    guard (200..<300).contains(response.status) || response.status == 409,
+      let incarnation = engine.lastVersion(of: device)?.incarnation
+    else { return }
+    updatingIdempotency {
+      $0.store(
+        response, for: retry.key, on: device, incarnation: incarnation,
+        fingerprint: retry.fingerprint, now: now)
+    }
+  }
+
+  /// Forgets the `Idempotency-Key` responses of devices that were reset, replaced or removed:
+  /// a key belongs to one incarnation of its device.
+  private func forgetStaleIdempotencyKeys() {
+    updatingIdempotency { store in
+      store.forgetStale { [engine] in engine.lastVersion(of: $0)?.incarnation }
+    }
+  }
+
+  /// Runs `body` on the idempotency store, counting the change in what it retains in the
+  /// engine's memory budget.
+  private func updatingIdempotency<T>(_ body: (inout IdempotencyStore) -> T) -> T {
+    let before = idempotency.bytes
+    defer { engine.countHostBytes(idempotency.bytes - before) }
+    return body(&idempotency)
   }
 
   /// The `ETag` of a device version: strong, opaque to clients.

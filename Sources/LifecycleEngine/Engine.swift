@@ -27,9 +27,15 @@ public final class Engine {
   private let ledger = MemoryLedger()
   /// Devices created so far, resets included: each new one's `DeviceVersion.incarnation`.
   private var incarnations = 0
+  /// What the host holds for clients beside the engine's state (`countHostBytes`).
+  private let hostLedger: MemoryLedger
+  /// Changes whenever a device is created, replaced (reset, restored) or removed: what a host
+  /// keeps per device incarnation needs checking again only then.
+  public private(set) var devicesGeneration = 0
 
   public init(configuration: EngineConfiguration = EngineConfiguration(), now: Instant) {
     self.configuration = configuration
+    hostLedger = MemoryLedger(within: ledger)
     createDefaultDevice(now: now)
   }
 
@@ -50,8 +56,15 @@ public final class Engine {
   }
 
   /// What the simulator's state retains, in bytes: devices, apps, background tasks, journals
-  /// and jetsam logs, as `RetainedSize` counts them. `EngineLimits.memoryBudgetBytes` bounds it.
+  /// and jetsam logs, as `RetainedSize` counts them, and what the host holds for clients
+  /// (`countHostBytes`). `EngineLimits.memoryBudgetBytes` bounds it.
   public var retainedBytes: Int { ledger.bytes }
+
+  /// Counts `delta` more bytes (or fewer, if negative) that the host holds for clients beside
+  /// the engine's state, such as stored responses: the memory budget bounds them with it.
+  public func countHostBytes(_ delta: Int) {
+    hostLedger.add(delta)
+  }
 
   /// Refuses a request that would grow the state past the budget. Checked before each one:
   /// no single request grows it by more than a journal's bound.
@@ -64,7 +77,8 @@ public final class Engine {
 
   /// Everything back to the configured start: only an empty `default` device remains.
   public func reset(now: Instant) {
-    ledger.add(-ledger.bytes)
+    ledger.add(hostLedger.bytes - ledger.bytes)
+    devicesGeneration += 1
     devices = [:]
     slots = SlotTable()
     realtimeDeadlines = IndexedHeap()
@@ -105,6 +119,7 @@ public final class Engine {
     }
     try checkMemoryBudget()
     incarnations += 1
+    devicesGeneration += 1
     let make = { [self] (slot: Int) in
       Device(
         id: spec.id, slot: slot, incarnation: incarnations, clockMode: spec.clock ?? defaults.clock,
@@ -172,6 +187,7 @@ public final class Engine {
 
   /// Forgets a device and everything it retains.
   private func discard(_ device: Device) {
+    devicesGeneration += 1
     devices[device.id] = nil
     ledger.add(-device.ledger.bytes)
     realtimeDeadlines.remove(device.slot)

@@ -31,7 +31,7 @@ extension App {
 
 /// What a string's text costs: nothing for up to 15 UTF-8 bytes, which Swift keeps inline;
 /// beyond, the bytes and the heap object's header.
-func textBytes(_ text: String?) -> Int {
+public func textBytes(_ text: String?) -> Int {
   guard let count = text?.utf8.count, count > 15 else { return 0 }
   return 32 + count
 }

@@ -116,6 +116,46 @@ import Testing
       "POST", "/v1/apps/mail/events", #"{"type":"home"}"#, idempotencyKey: "k", now: day)
     #expect(after.status == 200)
   }
+
+  /// A key belongs to one incarnation of its device: after a reset, a removal and re-creation,
+  /// a `PUT` or the admin reset, a request with a key used before is applied, not replayed.
+  @Test(
+    arguments: [
+      ("POST", "/v1/devices/ci/reset", nil),
+      ("DELETE", "/v1/devices/ci", nil),
+      ("PUT", "/v1/devices/ci", #"{"id":"ci"}"#),
+      ("POST", "/__admin/reset", nil),
+    ] as [(String, String, String?)])
+  func keysAreForgottenWithTheirDevice(method: String, path: String, body: String?) {
+    api.call("POST", "/v1/devices", #"{"id":"ci"}"#)
+    let held = api.api.engine.retainedBytes
+    let create = (#"/v1/devices/ci/apps"#, #"{"name":"mail"}"#)
+    let first = api.call("POST", create.0, create.1, idempotencyKey: "k")
+    #expect(first.status == 201)
+    #expect(api.api.engine.retainedBytes > held)
+    api.call(method, path, body)
+    if method != "PUT" { api.call("POST", "/v1/devices", #"{"id":"ci"}"#) }
+    let again = api.call("POST", create.0, create.1, idempotencyKey: "k")
+    #expect(again.status == 201)
+    #expect(again.headers["Idempotent-Replayed"] == nil)
+    #expect(again.headers["ETag"] != first.headers["ETag"])
+  }
+
+  /// Stored responses count in the memory budget: what a key holds is added as it is stored
+  /// and taken away as it is forgotten.
+  @Test func storedResponsesCountInTheBudget() {
+    let unkeyed = IdempotencyTests()
+    unkeyed.api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
+    let keyed = api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#, idempotencyKey: "k")
+    var stored = APIResponse(
+      status: 200, contentType: "application/json", body: Array(keyed.body.utf8))
+    stored.entityTag = keyed.headers["ETag"]
+    #expect(
+      api.api.engine.retainedBytes - unkeyed.api.api.engine.retainedBytes
+        == IdempotencyStore.retainedBytes(of: stored, key: "k", device: "default"))
+    api.call("POST", "/v1/devices/default/reset")
+    #expect(api.api.engine.retainedBytes == APITests().api.engine.retainedBytes)
+  }
 }
 
 /// The store's bounds, each evicting the oldest first.
@@ -129,24 +169,30 @@ import Testing
     var store = IdempotencyStore()
     let limit = IdempotencyStore.maxKeysPerDevice
     for index in 0...limit {
-      store.store(response(bytes: 1), for: "k\(index)", on: "a", fingerprint: index, now: .zero)
+      store.store(
+        response(bytes: 1), for: "k\(index)", on: "a", incarnation: 1, fingerprint: index,
+        now: .zero)
     }
-    store.store(response(bytes: 1), for: "k0", on: "b", fingerprint: 0, now: .zero)
+    store.store(
+      response(bytes: 1), for: "k0", on: "b", incarnation: 1, fingerprint: 0, now: .zero)
     #expect(store.entry(for: "k0", on: "a", now: .zero) == nil)
     #expect(store.entry(for: "k1", on: "a", now: .zero)?.fingerprint == 1)
     #expect(store.entry(for: "k\(limit)", on: "a", now: .zero)?.fingerprint == limit)
     #expect(store.entry(for: "k0", on: "b", now: .zero) != nil)
-    #expect(store.bytes == limit + 1)
+    let each = IdempotencyStore.retainedBytes(of: response(bytes: 1), key: "k0", device: "a")
+    #expect(store.bytes == (limit + 1) * each)
   }
 
   @Test func allResponsesTogetherStayWithinTheByteBound() {
     var store = IdempotencyStore()
-    let size = IdempotencyStore.maxBytes / 4
+    let overhead = IdempotencyStore.retainedBytes(of: response(bytes: 0), key: "k", device: "d")
+    let size = IdempotencyStore.maxBytes / 4 - overhead
     for index in 0..<6 {
       store.store(
-        response(bytes: size), for: "k\(index)", on: "d\(index)", fingerprint: index, now: .zero)
+        response(bytes: size), for: "k\(index)", on: "d\(index)", incarnation: 1,
+        fingerprint: index, now: .zero)
     }
-    #expect(store.bytes == 4 * size)
+    #expect(store.bytes == IdempotencyStore.maxBytes)
     #expect(store.entry(for: "k1", on: "d1", now: .zero) == nil)
     #expect(store.entry(for: "k2", on: "d2", now: .zero) != nil)
   }
@@ -154,13 +200,32 @@ import Testing
   /// Keys evicted by one bound and stored again are not evicted again by the other's queue.
   @Test func aKeyStoredAgainIsTheNewEntry() {
     var store = IdempotencyStore()
-    store.store(response(bytes: 1), for: "k", on: "a", fingerprint: 1, now: .zero)
+    store.store(response(bytes: 1), for: "k", on: "a", incarnation: 1, fingerprint: 1, now: .zero)
     let later = Instant.zero + IdempotencyStore.lifetime
     #expect(store.entry(for: "k", on: "a", now: later) == nil)
-    store.store(response(bytes: 1), for: "k", on: "a", fingerprint: 2, now: later)
+    store.store(response(bytes: 1), for: "k", on: "a", incarnation: 1, fingerprint: 2, now: later)
     for index in 0..<IdempotencyStore.maxKeysPerDevice - 1 {
-      store.store(response(bytes: 1), for: "x\(index)", on: "a", fingerprint: 0, now: later)
+      store.store(
+        response(bytes: 1), for: "x\(index)", on: "a", incarnation: 1, fingerprint: 0, now: later)
     }
     #expect(store.entry(for: "k", on: "a", now: later)?.fingerprint == 2)
+  }
+
+  /// A device's keys go with its incarnation; other devices keep theirs.
+  @Test func keysOfAnotherIncarnationAreForgotten() {
+    var store = IdempotencyStore()
+    for device in ["a", "b", "c"] {
+      store.store(
+        response(bytes: 9), for: "k", on: device, incarnation: 1, fingerprint: 1, now: .zero)
+    }
+    let each = store.bytes / 3
+    store.forgetStale { ["a": 1, "b": 2][$0] }  // b replaced, c removed
+    #expect(store.entry(for: "k", on: "a", now: .zero) != nil)
+    #expect(store.entry(for: "k", on: "b", now: .zero) == nil)
+    #expect(store.entry(for: "k", on: "c", now: .zero) == nil)
+    #expect(store.bytes == each)
+    store.store(response(bytes: 9), for: "j", on: "a", incarnation: 2, fingerprint: 2, now: .zero)
+    #expect(store.entry(for: "k", on: "a", now: .zero) == nil)
+    #expect(store.bytes == each)
   }
 }
