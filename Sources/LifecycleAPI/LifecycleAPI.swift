@@ -65,7 +65,8 @@ public final class LifecycleAPI {
     for activity in engine.advance(to: now) {
       record(activity.outcome, device: activity.device)
     }
-    waits.check(self, now: now)
+    waits.check(self, device: nil, now: now)
+    waits.endExpired(self, now: now)
     streams.check(engine, now: now)
     streams.endExpired(now: now)
   }
@@ -111,7 +112,7 @@ public final class LifecycleAPI {
   /// Answers every waiting request now, with the current view, and ends every stream, after
   /// its last entries (the server shuts down).
   public func shutDown(now: Instant) {
-    waits.check(self, now: now, ending: true)
+    waits.endExpired(self, now: now, ending: true)
     streams.flush(engine, now: now)
     streams.endAll(reason: "shutdown")
   }
@@ -136,7 +137,7 @@ public final class LifecycleAPI {
     let generation = engine.devicesGeneration
     defer {
       if engine.devicesGeneration != generation { forgetStaleIdempotencyKeys() }
-      waits.check(self, now: now)
+      waits.check(self, device: touched, now: now)
       streams.touch(touched)
     }
     var response: APIResponse

@@ -5,9 +5,12 @@ import LifecycleEngine
 ///
 /// Each subscriber is sent the journal entries after the seq it starts from (`since`, or the
 /// `Last-Event-ID` of a client that reconnects), then every new entry as it is recorded, each
-/// as an unnamed event whose `id` is its seq and whose `data` is the entry as `/journal` shows
-/// it. Entries that left the bounded journal before they could be sent are reported as one
-/// `dropped` event (`{"after": A, "resumesAfter": B}`, with `id: B`). A stream sends at most
+/// as an unnamed event whose `id` is the device's incarnation and the entry's seq (`3-41`, as
+/// in the device's `ETag`) and whose `data` is the entry as `/journal` shows it. Entries that
+/// left the bounded journal before they could be sent are reported as one `dropped` event
+/// (`{"after": A, "resumesAfter": B}`, with `id` naming B); so is an id of another incarnation
+/// of the device (from before a reset, a `PUT` or a re-creation), which the stream follows
+/// from the oldest entry kept: seqs repeat across incarnations, ids do not. A stream sends at most
 /// `batchBytes` of entries at a time and the rest once its client has read them, so a long
 /// journal is replayed at the client's pace; entries that come while the client reads more
 /// slowly than they are made wait in the server's bounded backlog, and a client that falls
@@ -36,6 +39,9 @@ struct Streams {
     let until: Instant?
     /// The seq through which the journal has been sent (or passed over by the filter).
     var through: Int
+    /// `through` is a seq of another incarnation of the device: the stream starts over, after
+    /// a `dropped` event.
+    var isFromAnotherIncarnation = false
     /// More entries wait than one batch holds: the next goes when the client drains.
     var awaitsDrain = false
   }
@@ -223,22 +229,29 @@ struct Streams {
     guard var page = fetch() else { return [] }
     var writer = JSONWriter(capacity: 1024)
     var events: [UInt8] = []
-    // Owed entries are gone, or the seq is not this device's (a client of a former one).
-    if subscriber.through < page.oldestSeq - 1 || subscriber.through > page.lastSeq {
+    // Owed entries are gone, or the seq is not this device's (a client of a former one). A
+    // stream from 0 asks for whatever is kept: on a device that dropped nothing (one restored
+    // from a snapshot starts its journal after the snapshot's seq), nothing is missing.
+    let missesEntries =
+      subscriber.through < page.oldestSeq - 1 && (subscriber.through > 0 || page.dropped > 0)
+    if subscriber.isFromAnotherIncarnation || missesEntries || subscriber.through > page.lastSeq {
       let resumesAfter = page.oldestSeq - 1
       writer.object { w in
         w.member("after", subscriber.through)
         w.member("resumesAfter", resumesAfter)
       }
-      append(event: "dropped", id: resumesAfter, data: writer.bytes, to: &events)
-      let wasAhead = subscriber.through > page.lastSeq
+      append(
+        event: "dropped", id: subscriber.incarnation, resumesAfter, data: writer.bytes,
+        to: &events)
+      let startsOver = subscriber.through >= page.oldestSeq
       subscriber.through = resumesAfter
-      if wasAhead { page = fetch() ?? page }
+      subscriber.isFromAnotherIncarnation = false
+      if startsOver { page = fetch() ?? page }
     }
     for entry in page.entries {
       writer.removeAll()
       writer.journalEntry(entry)
-      append(event: nil, id: entry.seq, data: writer.bytes, to: &events)
+      append(event: nil, id: subscriber.incarnation, entry.seq, data: writer.bytes, to: &events)
       subscriber.through = entry.seq
       if events.count >= batchBytes { break }
     }
@@ -252,10 +265,13 @@ struct Streams {
     return events
   }
 
-  /// An event in the `text/event-stream` format: its data is one line of JSON.
-  private static func append(event: String?, id: Int, data: [UInt8], to events: inout [UInt8]) {
+  /// An event in the `text/event-stream` format, its id the incarnation and the seq: its data
+  /// is one line of JSON.
+  private static func append(
+    event: String?, id incarnation: Int, _ seq: Int, data: [UInt8], to events: inout [UInt8]
+  ) {
     if let event { events.append(contentsOf: Array("event: \(event)\n".utf8)) }
-    events.append(contentsOf: Array("id: \(id)\ndata: ".utf8))
+    events.append(contentsOf: Array("id: \(incarnation)-\(seq)\ndata: ".utf8))
     events.append(contentsOf: data)
     events.append(contentsOf: [0x0A, 0x0A])
   }

@@ -24,6 +24,40 @@ public struct JournalFilter: Hashable, Sendable {
     self.cause = cause
   }
 
+  /// Every filter that matches `entry`: each criterion either not given or the entry's own
+  /// value, at most 16 of them. Finding an entry's waiters by these filters costs the same
+  /// however many there are (`f.matches(e)` exactly when `all(matching: e)` holds `f`).
+  public static func all(matching entry: JournalEntry) -> [JournalFilter] {
+    func eitherNilOr<T>(_ value: T?) -> [T?] { value.map { [nil, $0] } ?? [nil] }
+    var filters: [JournalFilter] = []
+    let apps = eitherNilOr(entry.app)
+    switch entry {
+    case .event:
+      for kind in eitherNilOr(Kind.event) {
+        for app in apps { filters.append(JournalFilter(kind: kind, app: app)) }
+      }
+    case .callback(let callback):
+      for kind in eitherNilOr(Kind.callback) {
+        for app in apps {
+          for scene in eitherNilOr(callback.scene) {
+            for method in eitherNilOr(callback.method) {
+              filters.append(JournalFilter(kind: kind, app: app, scene: scene, method: method))
+            }
+          }
+        }
+      }
+    case .transition(let transition):
+      for kind in eitherNilOr(Kind.transition) {
+        for app in apps {
+          for cause in eitherNilOr(transition.cause.name) {
+            filters.append(JournalFilter(kind: kind, app: app, cause: cause))
+          }
+        }
+      }
+    }
+    return filters
+  }
+
   public func matches(_ entry: JournalEntry) -> Bool {
     if let app, entry.app != app { return false }
     switch entry {

@@ -226,7 +226,8 @@ def test_a_journal_stream_passes_through_the_router_as_it_happens(fleet):
                                      {"type": "launch"})
         assert status == 200
         lines = [stream.readline().decode() for _ in range(3)]
-        assert lines[0] == f"id: {last + 1}\n"  # the event's own entry comes first
+        incarnation = stream.getheader("ETag").strip('"').split("-")[0]
+        assert lines[0] == f"id: {incarnation}-{last + 1}\n"  # the event's own entry first
         assert json.loads(lines[1].removeprefix("data: "))["event"] == {"type": "launch"}
         assert lines[2] == "\n"
     finally:

@@ -58,14 +58,20 @@ import Testing
     return entries.map { entry in
       let seq = entry["seq"] ?? entry["callback"]?["seq"] ?? entry["transition"]?["seq"]
       guard case .integer(let seq)? = seq else { return Event(name: "?") }
-      return Event(id: seq, data: entry)
+      return Event(id: "\(incarnation)-\(seq)", data: entry)
     }
+  }
+
+  /// The default device's incarnation, as its `ETag` names it: the first part of every id.
+  var incarnation: String {
+    let tag = api.call("GET", "/v1/devices/default").headers["ETag"] ?? ""
+    return String(tag.dropFirst().prefix { $0 != "-" })
   }
 
   /// One event of a stream, its data read as JSON.
   struct Event: Equatable {
     var name: String?
-    var id: Int?
+    var id: String?
     var data: JSON?
   }
 
@@ -82,7 +88,7 @@ import Testing
         if line.hasPrefix("event: ") {
           event.name = String(line.dropFirst(7))
         } else if line.hasPrefix("id: ") {
-          event.id = Int(line.dropFirst(4))
+          event.id = String(line.dropFirst(4))
         } else if line.hasPrefix("data: ") {
           event.data = try? JSON.parse(Array(line.dropFirst(6).utf8))
         } else {
@@ -102,7 +108,7 @@ import Testing
     #expect(opened?.head?.headers["ETag"] != nil)
     #expect(opened?.heartbeatMilliseconds == 15_000)
     #expect(Self.events(opened?.text ?? "") == entries(after: 0))
-    #expect(opened?.text.hasPrefix("id: 1\ndata: {\"kind\":\"event\",\"seq\":1,") == true)
+    #expect(opened?.text.hasPrefix("id: 1-1\ndata: {\"kind\":\"event\",\"seq\":1,") == true)
     api.call("POST", "/v1/apps/mail/events", #"{"type":"home"}"#)
     let next = sent()
     #expect(next.keys.sorted() == [3])
@@ -115,7 +121,7 @@ import Testing
   @Test func lastEventIDResumesWithoutGapOrRepeatAndOverridesSince() {
     api.call("POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
     api.call(
-      "GET", "/v1/devices/default/journal/stream?since=1", lastEventID: "4", exchange: 1)
+      "GET", "/v1/devices/default/journal/stream?since=1", lastEventID: "1-4", exchange: 1)
     #expect(Self.events(sent()[1]?.text ?? "") == entries(after: 4))
   }
 
@@ -140,21 +146,69 @@ import Testing
       Issue.record("no journal")
       return
     }
-    api.call("GET", "/v1/devices/default/journal/stream", lastEventID: "2", exchange: 1)
+    api.call("GET", "/v1/devices/default/journal/stream", lastEventID: "1-2", exchange: 1)
     let text = sent()[1]?.text ?? ""
+    let resumesAfter = (oldest.split(separator: "-").last.flatMap { Int($0) } ?? 0) - 1
     #expect(
       text.hasPrefix(
-        "event: dropped\nid: \(oldest - 1)\ndata: {\"after\":2,\"resumesAfter\":\(oldest - 1)}\n\n")
-    )
+        "event: dropped\nid: 1-\(resumesAfter)\ndata: {\"after\":2,\"resumesAfter\":\(resumesAfter)}\n\n"
+      ))
     #expect(Self.events(text).dropFirst().elementsEqual(entries(after: 0)))
   }
 
   @Test func anIDFromAFormerDeviceIsReportedAsDroppedAndTheStreamStartsOver() {
     api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
-    api.call("GET", "/v1/devices/default/journal/stream", lastEventID: "900", exchange: 1)
+    api.call("GET", "/v1/devices/default/journal/stream", lastEventID: "1-900", exchange: 1)
     let text = sent()[1]?.text ?? ""
-    #expect(text.hasPrefix("event: dropped\nid: 0\ndata: {\"after\":900,\"resumesAfter\":0}\n\n"))
+    #expect(text.hasPrefix("event: dropped\nid: 1-0\ndata: {\"after\":900,\"resumesAfter\":0}\n\n"))
     #expect(Self.events(text).dropFirst().elementsEqual(entries(after: 0)))
+  }
+
+  /// Seqs start over when a device is reset, replaced or re-created; stream ids carry the
+  /// incarnation, so an id from before is told apart: the stream reports it as `dropped` and
+  /// starts from the oldest entry kept, whatever the seq it named.
+  @Test(
+    arguments: [
+      ("POST", "/v1/devices/ci/reset", nil),
+      ("DELETE", "/v1/devices/ci", nil),
+      ("PUT", "/v1/devices/ci", #"{"id":"ci"}"#),
+    ] as [(String, String, String?)])
+  func anIDFromAnEarlierIncarnationIsReportedAsDropped(method: String, path: String, body: String?)
+  {
+    api.call("POST", "/v1/devices", #"{"id":"ci"}"#)
+    let warn = #"[{"type":"memoryWarning"},{"type":"memoryWarning"},{"type":"memoryWarning"}]"#
+    api.call("POST", "/v1/devices/ci/events", warn)
+    api.call("GET", "/v1/devices/ci/journal/stream", exchange: 1)
+    let first = sent()[1]?.text ?? ""
+    let lastID = first.split(separator: "\n").last { $0.hasPrefix("id: ") }.map {
+      String($0.dropFirst(4))
+    }
+    api.call(method, path, body)
+    if method == "DELETE" { api.call("POST", "/v1/devices", #"{"id":"ci"}"#) }
+    for _ in 0..<2 { api.call("POST", "/v1/devices/ci/events", warn) }
+    let incarnation =
+      api.call("GET", "/v1/devices/ci").headers["ETag"]?.dropFirst().prefix { $0 != "-" } ?? ""
+    api.call("GET", "/v1/devices/ci/journal/stream", lastEventID: lastID ?? "", exchange: 2)
+    let resumed = Self.events(sent()[2]?.text ?? "")
+    #expect(lastID == "2-3")
+    #expect(
+      resumed.first
+        == Event(
+          name: "dropped", id: "\(incarnation)-0", data: json(#"{"after":3,"resumesAfter":0}"#)))
+    #expect(resumed.dropFirst().map(\.id) == (1...6).map { "\(incarnation)-\($0)" })
+  }
+
+  /// A device restored from a snapshot numbers its journal after the snapshot's seq: a
+  /// stream from 0 gets what is there, with no `dropped`, as no entry was lost.
+  @Test func aStreamFromTheStartOfARestoredDeviceMissesNothing() {
+    api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
+    let snapshot = api.call("GET", "/v1/devices/default/snapshot").body
+    #expect(api.call("PUT", "/v1/devices/default", snapshot).status == 200)
+    api.call("POST", "/v1/apps/mail/events", #"{"type":"home"}"#)
+    api.call("GET", "/v1/devices/default/journal/stream?since=0", exchange: 1)
+    let events = Self.events(sent()[1]?.text ?? "")
+    #expect(events == entries(after: 0))
+    #expect(events.first?.id == "2-11")
   }
 
   @Test func aStreamEndsWhenItsDeviceIsResetOrRemoved() {
@@ -239,7 +293,7 @@ import Testing
       long.api.streamDrained(exchange: 1, now: .zero)
     }
     let ids = text.split(separator: "\n").filter { $0.hasPrefix("id: ") }.map {
-      Int($0.dropFirst(4))!
+      Int($0.dropFirst(4).drop { $0 != "-" }.dropFirst())!
     }
     #expect(ids == Array((0..<ids.count).map { $0 + 1 }))
     #expect(ids.count > 4000)
@@ -267,9 +321,19 @@ import Testing
 
   @Test func badRequestsAreRefusedAndOpenNothing() {
     #expect(api.call("GET", "/v1/devices/nope/journal/stream", exchange: 1).status == 404)
-    #expect(
-      api.call("GET", "/v1/devices/default/journal/stream", lastEventID: "x", exchange: 2).status
-        == 422)
+    for id in [
+      "x", "4", "+1-4", "1-+4", "1-4-5", "-4", "1-", " 1-4", "1-4 ", "1-0x4",
+      "1-1234567890123456789",
+    ] {
+      let refused = api.call(
+        "GET", "/v1/devices/default/journal/stream", lastEventID: id, exchange: 2)
+      #expect(refused.status == 422, "\(id)")
+      #expect(
+        refused.json?["detail"]
+          == .string(
+            "Last-Event-ID must be the id of an event of the stream: its incarnation and seq, as 3-41"
+          ))
+    }
     #expect(
       api.call("GET", "/v1/devices/default/journal/stream?heartbeat=0.01", exchange: 3).status
         == 422)

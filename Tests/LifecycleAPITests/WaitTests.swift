@@ -2,6 +2,8 @@ import JSONCore
 import LifecycleEngine
 import Testing
 
+@testable import LifecycleAPI
+
 /// Long polls: `?waitFor=` on an app and `?wait=` on the journal, answered when their
 /// condition holds, at their timeout, or when the server shuts down.
 @Suite struct WaitTests {
@@ -83,6 +85,64 @@ import Testing
     let second = api.lateAnswers()
     #expect(second.keys.sorted() == [4])
     #expect(second[4]?.body.hasPrefix(#"{"entries":[{"kind":"transition""#) == true)
+  }
+
+  /// A device memory warning with no app running: one journal entry.
+  private func warn() {
+    api.call("POST", "/v1/devices/default/events", #"{"type":"memoryWarning"}"#)
+  }
+
+  /// A journal wait is matched against new entries only, each finding its waiters by the
+  /// filters it matches: however long the journal and however many waits, an entry costs
+  /// the same (`Waits.entriesMatched` counts the work).
+  @Test func journalWaitsLookAtNewEntriesOnly() {
+    for _ in 0..<100 { warn() }
+    for exchange in 1...Waits.limit - 1 {
+      let wait = api.call(
+        "GET", "/v1/devices/default/journal?since=0&app=nosuch&wait=300",
+        exchange: UInt64(exchange))
+      #expect(wait.status == 0)
+    }
+    #expect(
+      api.call("GET", "/v1/devices/default/journal?since=100&wait=300", exchange: 999).status == 0)
+    let matched = api.api.waits.entriesMatched
+    warn()
+    warn()  // seq 101, 102
+    #expect(api.api.waits.entriesMatched == matched + 2)
+    let answers = api.lateAnswers()
+    #expect(answers.keys.sorted() == [999])
+    #expect(answers[999]?.headers["Lifecycled-Wait"] == "met")
+  }
+
+  /// A wait for entries after a seq the journal has not reached yet is not met by the
+  /// entries before it.
+  @Test func aJournalWaitAheadOfTheJournalWaitsForItsSeq() {
+    #expect(
+      api.call("GET", "/v1/devices/default/journal?since=3&wait=300", exchange: 1).status == 0)
+    warn()
+    warn()
+    warn()  // seq 1 to 3
+    #expect(api.lateAnswers().isEmpty)
+    warn()
+    let answer = api.lateAnswers()[1]
+    #expect(answer?.headers["Lifecycled-Wait"] == "met")
+    #expect(
+      answer?.json?["entries"]
+        == json(
+          #"[{"kind":"event","seq":4,"time":0.0,"app":null,"event":{"type":"memoryWarning"}}]"#))
+  }
+
+  /// A device reset or replaced answers its waits at once, as the request would be answered.
+  @Test func resettingTheDeviceAnswersItsWaits() {
+    #expect(
+      api.call("GET", "/v1/devices/default/journal?since=0&app=mail&wait=300", exchange: 1).status
+        == 0)
+    #expect(api.call("GET", "/v1/apps/notes?waitFor=active", exchange: 2).status == 0)
+    api.call("POST", "/v1/devices/default/reset")
+    let answers = api.lateAnswers()
+    #expect(answers[1]?.status == 200)
+    #expect(answers[1]?.headers["Lifecycled-Wait"] == "met")
+    #expect(answers[2]?.status == 404)
   }
 
   @Test func waitsMetTogetherAreAnsweredInTheOrderTheyWereMade() {

@@ -248,6 +248,33 @@ import Testing
       callbacks.map(\.method) == [.willFinishLaunching, .didFinishLaunching, .didBecomeActive])
   }
 
+  /// `JournalFilter.all(matching:)` lists exactly the filters that match an entry: every
+  /// filter built from the values of a varied journal's entries (and values no entry has) is
+  /// among an entry's filters just when it matches the entry.
+  @Test func theFiltersMatchingAnEntryAreExactlyThoseThatMatchIt() throws {
+    let sim = Simulator()
+    sim.add("mail", .appDelegate)
+    sim.add("maps", multipleScenes: true)
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.launch(), to: "maps")
+    try sim.post(.openScene(id: "two"), to: "maps")
+    try sim.post(.lock)
+    try sim.post(.purge(.vmPageshortage), to: "mail")
+    let journal = sim.journal
+    var filters: Set<JournalFilter> = [JournalFilter(app: "nosuch"), JournalFilter(scene: "x")]
+    for entry in journal {
+      filters.formUnion(JournalFilter.all(matching: entry))
+    }
+    #expect(filters.count > 40)
+    for entry in journal {
+      let matching = JournalFilter.all(matching: entry)
+      #expect(Set(matching).count == matching.count)
+      for filter in filters {
+        #expect(filter.matches(entry) == matching.contains(filter), "\(filter) \(entry)")
+      }
+    }
+  }
+
   @Test func journalIsBoundedAndCountsDrops() throws {
     var configuration = EngineConfiguration()
     configuration.limits.journalCapacity = 4

@@ -30,12 +30,8 @@ extension LifecycleAPI {
     }
     let (name, device) = (request.app, request.device)
     return try wait(
-      for: request, template: "/v1/devices/{device}/apps/{app}",
-      seconds: seconds,
-      isMet: { engine, now in
-        // A removed app is answered at once, with its 404.
-        (try? engine.state(ofApp: name, on: device, now: now)).map { $0 == state } ?? true
-      },
+      for: request, template: "/v1/devices/{device}/apps/{app}", seconds: seconds,
+      condition: .appState(app: name, state: state), isMet: app.state == state,
       answer: { api, now in
         let app = try api.engine.app(name, on: device, now: now)
         return api.json(200) { $0.app(app) }

@@ -143,16 +143,14 @@ extension LifecycleAPI {
       }
     }
     guard query.has("wait") else { return try answer(self, request.now) }
-    // With `wait`, once an entry after `since` matches the filters (`Waits`).
+    // With `wait`, once an entry after `since` matches the filters (`Waits`); a removed
+    // device is answered at once, with its 404.
+    let page = try? engine.journal(
+      of: device, since: since, filter: filter, limit: 1, now: request.now)
     return try wait(
       for: request, template: "/v1/devices/{device}/journal",
-      seconds: try query.waitSeconds("wait"),
-      isMet: { engine, now in
-        // A removed device is answered at once, with its 404.
-        (try? engine.journal(of: device, since: since, filter: filter, limit: 1, now: now))
-          .map { !$0.entries.isEmpty } ?? true
-      },
-      answer: answer)
+      seconds: try query.waitSeconds("wait"), condition: .journalEntry(filter, after: since),
+      isMet: page.map { !$0.entries.isEmpty } ?? true, answer: answer)
   }
 
   /// The journal as Server-Sent Events (`Streams`), from the entry after `Last-Event-ID`,
@@ -162,9 +160,9 @@ extension LifecycleAPI {
     let filter = try query.journalFilter()
     let heartbeat = try query.seconds(
       "heartbeat", in: 0.1...300, default: Streams.defaultHeartbeatSeconds)
-    let through =
-      try request.request.lastEventID.map(Self.lastEventID) ?? query.integer("since") ?? 0
     let version = try engine.version(of: request.device, now: request.now)
+    let resumed = try request.request.lastEventID.map(Self.lastEventID)
+    let through = try resumed?.seq ?? query.integer("since") ?? 0
     var head = APIResponse(
       status: 200, contentType: "text/event-stream", headers: [("X-Accel-Buffering", "no")],
       body: [])
@@ -179,19 +177,30 @@ extension LifecycleAPI {
         exchange: request.request.exchange, device: request.device,
         incarnation: version.incarnation, filter: filter,
         until: try query.has("timeout") ? request.now + query.waitSeconds("timeout") : nil,
-        through: through),
+        through: through,
+        isFromAnotherIncarnation: resumed.map { $0.incarnation != version.incarnation } ?? false),
       head: head, heartbeatMilliseconds: heartbeat.wholeMilliseconds,
       engine: engine, now: request.now)
     metrics.count(request: "/v1/devices/{device}/journal/stream", status: 200)
     return .deferred
   }
 
-  /// A `Last-Event-ID`: a seq this API sent as an event's `id`.
-  private static func lastEventID(_ value: String) throws(Problem) -> Int {
-    guard let seq = Int(value), seq >= 0 else {
-      throw Problem.validation("Last-Event-ID", "must be the id of an event of the stream, a seq")
+  /// A `Last-Event-ID`: an event's `id` as a stream sends it, the device's incarnation and
+  /// the entry's seq (`3-41`), each 1 to 18 digits.
+  static func lastEventID(_ value: String) throws(Problem) -> (incarnation: Int, seq: Int) {
+    func number(_ digits: Substring) -> Int? {
+      guard (1...18).contains(digits.utf8.count),
+        digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+      else { return nil }
+      return Int(digits)
     }
-    return seq
+    let parts = value.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+    guard parts.count == 2, let incarnation = number(parts[0]), let seq = number(parts[1]) else {
+      throw Problem.validation(
+        "Last-Event-ID",
+        "must be the id of an event of the stream: its incarnation and seq, as 3-41")
+    }
+    return (incarnation, seq)
   }
 
   func showJetsamLog(_ request: borrowing RouteRequest) throws -> APIResponse {
