@@ -452,8 +452,8 @@ extension Device {
       poweredOn || locked && liveApps.isEmpty, "poweredOn",
       "a device that is off is locked and runs no app")
     issues.check(
-      protectedDataAvailable || passcode && locked, "protectedDataAvailable",
-      "is false only on a locked device with a passcode")
+      protectedDataAvailable || passcode && locked || !poweredOn, "protectedDataAvailable",
+      "is false only on a locked device with a passcode, or one that is off")
     issues.check(
       protectedDataLocksAt.map { $0 >= now && passcode && locked && protectedDataAvailable }
         ?? true,

@@ -92,6 +92,26 @@ import Testing
     #expect(snapshot(other) == snapshot(api))
   }
 
+  /// A device that is off, with or without a passcode, restores from its own snapshot, over
+  /// HTTP and as a fixture, and boots as the original does.
+  @Test(arguments: [false, true])
+  func aDeviceThatIsOffRestoresFromItsSnapshot(passcode: Bool) throws {
+    api.call("POST", "/v1/devices", #"{"id":"off","passcode":\#(passcode)}"#)
+    api.call("POST", "/v1/devices/off/apps", #"{"name":"mail"}"#)
+    api.call("POST", "/v1/devices/off/apps/mail/events", #"{"type":"launch"}"#)
+    #expect(api.call("POST", "/v1/devices/off/events", #"{"type":"shutdown"}"#).status == 200)
+    let snapshot = api.call("GET", "/v1/devices/off/snapshot").body
+    #expect(snapshot.contains(#""poweredOn":false"#))
+    #expect(api.call("PUT", "/v1/devices/off", snapshot).status == 200)
+    #expect(api.call("GET", "/v1/devices/off/snapshot").body == snapshot)
+    let fixture = APITests(fixtures: #"{"devices":[\#(snapshot)]}"#) { _ in }
+    #expect(fixture.call("GET", "/v1/devices/off/snapshot").body == snapshot)
+    let booted = api.call("POST", "/v1/devices/off/events", #"{"type":"boot"}"#)
+    #expect(booted.status == 200)
+    #expect(
+      api.call("GET", "/v1/devices/off").json?["protectedDataAvailable"] == .bool(!passcode))
+  }
+
   @Test func puttingASnapshotOverADeviceReplacesIt() {
     let saved = snapshot(api)
     api.call("POST", "/v1/devices/phone/reset")

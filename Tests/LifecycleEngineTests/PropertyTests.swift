@@ -17,7 +17,7 @@ struct SplitMix64: RandomNumberGenerator {
 
 /// Random walks of 10,000 events over many apps, with fixed seeds.
 @Suite struct PropertyTests {
-  static let seeds: [UInt64] = [1, 42, 2026]
+  static let seeds: [UInt64] = [1, 42, 2026, 3]
   static let steps = 10_000
 
   @Test(arguments: seeds)
@@ -128,7 +128,11 @@ final class RandomWalk {
     self.mode = mode
     var configuration = EngineConfiguration()
     configuration.limits.journalCapacity = 1_000_000
-    sim = Simulator(configuration: configuration, memoryLimitMB: 1500, perAppLimitMB: 700)
+    // Devices with and without a passcode: every combination of power, lock and protected
+    // data is walked through (and restored from its image).
+    sim = Simulator(
+      configuration: configuration, memoryLimitMB: 1500, perAppLimitMB: 700,
+      passcode: seed % 2 == 0)
     random = SplitMix64(state: seed)
     names = (0..<16).map { "app\($0)" }
     for name in names {
