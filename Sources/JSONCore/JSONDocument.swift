@@ -45,6 +45,9 @@ public struct JSONDocument: Sendable {
 
   public let bytes: [UInt8]
   @usableFromInline private(set) var values: [Value]
+  /// The keys of each object of more than `KeyIndex.minimumMembers` members, by the object's
+  /// index (smaller objects are searched).
+  private let keyIndexes: [Int: KeyIndex]
 
   /// The index of the value the text is.
   public static let root = 0
@@ -58,7 +61,18 @@ public struct JSONDocument: Sendable {
     guard reader.position == bytes.count else {
       throw reader.error("unexpected bytes after the value")
     }
-    return JSONDocument(bytes: bytes, values: reader.values)
+    return JSONDocument(bytes: bytes, values: reader.values, keyIndexes: reader.keyIndexes)
+  }
+
+  /// The index of the key of the member `key` of the object at `object`, if it has one (its
+  /// value follows it). Found by hash in an object of many members, by search in a small one.
+  public func key(_ key: StaticString, of object: Int) -> Int? {
+    guard let index = keyIndexes[object] else {
+      return children(of: object).first { string(at: $0, is: key) }
+    }
+    let hash = KeyIndex.hash(
+      UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+    return index.find(hash: hash) { string(at: $0, is: key) }
   }
 
   @inlinable
@@ -183,6 +197,7 @@ extension JSONDocument {
     let bytes: [UInt8]
     var position = 0
     var values: [Value] = []
+    var keyIndexes: [Int: KeyIndex] = [:]
 
     init(bytes: [UInt8]) {
       self.bytes = bytes
@@ -239,7 +254,8 @@ extension JSONDocument {
       let (index, isEmpty) = try open(.object, depth: depth, closing: UInt8(ascii: "}"))
       if isEmpty { return }
       var count: Int32 = 0
-      var keys: Set<String> = []  // for large objects; small ones are searched
+      var keys: KeyIndex?  // for large objects; small ones are searched
+      defer { if let keys { keyIndexes[index] = keys } }
       while true {
         skipWhitespace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
@@ -260,15 +276,25 @@ extension JSONDocument {
     }
 
     /// Refuses the key at `key` if an earlier member of the object at `object` has it: by
-    /// search among the first 16, by a set beyond.
+    /// search among the first `KeyIndex.minimumMembers`, by the key index beyond.
     private func checkUnique(
-      key: Int, among object: Int, count: Int, large keys: inout Set<String>
+      key: Int, among object: Int, count: Int, large keys: inout KeyIndex?
     ) throws(JSONError) {
-      if count >= 16 {
-        if keys.isEmpty { keys = Set(earlierKeys(of: object, count: count).map(text(of:))) }
-        guard keys.insert(text(of: key)).inserted else {
-          throw error("duplicate key '\(text(of: key))'")
+      if count >= KeyIndex.minimumMembers {
+        if keys == nil {
+          keys = KeyIndex(capacity: 2 * count)
+          var earlier = object + 1
+          for _ in 0..<count {
+            keys!.insert(earlier, hash: hash(of: earlier))
+            earlier = Int(values[earlier + 1].next)
+          }
         }
+        let hash = hash(of: key)
+        let same = keys!.find(hash: hash) {
+          JSONDocument.sameText(values[$0], values[key], in: bytes)
+        }
+        guard same == nil else { throw error("duplicate key '\(text(of: key))'") }
+        keys!.insert(key, hash: hash)
         return
       }
       var earlier = object + 1
@@ -280,15 +306,16 @@ extension JSONDocument {
       }
     }
 
-    /// The indices of the first `count` keys of the object at `object`, still being read.
-    private func earlierKeys(of object: Int, count: Int) -> [Int] {
-      var keys: [Int] = []
-      var key = object + 1
-      for _ in 0..<count {
-        keys.append(key)
-        key = Int(values[key + 1].next)
+    /// The hash of the text of the key at `index`.
+    private func hash(of index: Int) -> Int {
+      let value = values[index]
+      guard value.isEscaped else {
+        return bytes.withUnsafeBufferPointer {
+          KeyIndex.hash(UnsafeBufferPointer(rebasing: $0[Int(value.start)..<Int(value.end)]))
+        }
       }
-      return keys
+      var text = JSONDocument.decodedText(of: value, in: bytes)
+      return text.withUTF8(KeyIndex.hash)
     }
 
     private func text(of index: Int) -> String { JSONDocument.text(of: values[index], in: bytes) }

@@ -38,10 +38,11 @@ struct Fields {
   /// The object's index in the document; nil if the value there is not an object.
   private let object: Int?
   private let location: Location
-  /// The members a reader asked for, by index: a bit each for the first 64 (no allocation),
-  /// a list beyond (only an object with unknown members has that many).
+  /// The members a reader asked for: in an object of up to 64 members, a bit each by place
+  /// (no allocation); in a larger one (only an object with unknown members is), their keys'
+  /// indices in the document.
   private var asked: UInt64 = 0
-  private var askedBeyond: [Int] = []
+  private var askedKeys: [Int] = []
   private(set) var issues = ValidationIssues()
   /// A member whose value is `null` reads as absent (documents such as snapshots write every
   /// member, null when it has no value); otherwise `null` is a wrong type.
@@ -79,17 +80,33 @@ struct Fields {
     return path.isEmpty ? key.description : "\(path).\(key)"
   }
 
-  /// The index of the value of member `key`, found by comparing key bytes.
+  /// Whether the object has too many members to keep `asked` as bits.
+  private var isLarge: Bool { object.map { document[$0].count > 64 } ?? false }
+
+  /// The index of the value of member `key`, found by comparing key bytes (by hash in a large
+  /// object: `JSONDocument.key(_:of:)`).
   fileprivate mutating func member(_ key: StaticString, required: Bool) -> Int? {
-    if let object {
-      for (ordinal, keyIndex) in document.children(of: object).enumerated()
-      where document.string(at: keyIndex, is: key) {
-        if ordinal < 64 { asked |= 1 << ordinal } else { askedBeyond.append(ordinal) }
-        if nullIsAbsent, document[keyIndex + 1].kind == .null { break }
-        return keyIndex + 1
-      }
+    if let keyIndex = self.key(key) {
+      if nullIsAbsent, document[keyIndex + 1].kind == .null { return nil }
+      return keyIndex + 1
     }
     if required { issues.append(name(key), "is required") }
+    return nil
+  }
+
+  /// The index of member `key`'s key, noted as asked for.
+  private mutating func key(_ key: StaticString) -> Int? {
+    guard let object else { return nil }
+    if isLarge {
+      guard let keyIndex = document.key(key, of: object) else { return nil }
+      if !askedKeys.contains(keyIndex) { askedKeys.append(keyIndex) }
+      return keyIndex
+    }
+    for (ordinal, keyIndex) in document.children(of: object).enumerated()
+    where document.string(at: keyIndex, is: key) {
+      asked |= 1 << ordinal
+      return keyIndex
+    }
     return nil
   }
 
@@ -97,7 +114,7 @@ struct Fields {
   /// members can stop before looking any up.
   var hasUnaskedMembers: Bool {
     guard let object else { return false }
-    return Int(document[object].count) > asked.nonzeroBitCount + askedBeyond.count
+    return Int(document[object].count) > asked.nonzeroBitCount + askedKeys.count
   }
 
   /// Whether the object has member `key` (not null, where null is absent).
@@ -254,8 +271,10 @@ struct Fields {
   /// Records every member no reader asked for.
   mutating func checkUnknownMembers() {
     guard let object else { return }
+    let isLarge = isLarge
+    let askedKeys: Set<Int> = isLarge ? Set(askedKeys) : []
     for (ordinal, key) in document.children(of: object).enumerated()
-    where ordinal < 64 ? asked & 1 << ordinal == 0 : !askedBeyond.contains(ordinal) {
+    where isLarge ? !askedKeys.contains(key) : asked & 1 << ordinal == 0 {
       // Spelling 50,000 names that will not be listed would hold the loop for milliseconds.
       let field = issues.isFull ? "" : name(document.string(at: key))
       issues.append(field, "is not a known field")

@@ -76,6 +76,32 @@ import Testing
     #expect(try parse(#"{"a\"":1,"a":2}"#) == .object([("a\"", .integer(1)), ("a", .integer(2))]))
   }
 
+  /// Past the first 16 members keys are checked by hash: escaped spellings of one text still
+  /// collide, and other texts never do.
+  @Test func largeObjectsFindEscapedDuplicatesByTheirText() throws {
+    let members = (0..<40).map { #""k\#($0)":0"# }.joined(separator: ",")
+    #expect(
+      failure("{" + members + #","\u006b7":1}"#)?.hasPrefix("duplicate key 'k7' at byte") == true)
+    #expect(failure(#"{"\u006b7":1,"# + members + "}")?.hasPrefix("duplicate key 'k7'") == true)
+    #expect(try parse("{" + members + #","k7\n":1,"k\u00e9":2}"#) != .null)
+  }
+
+  /// A member is found by its key in an object of any size, whatever spelling its key has, and
+  /// a key no member has is found nowhere.
+  @Test func membersAreFoundInObjectsOfEverySize() throws {
+    for size in [1, 16, 17, 90_000] {
+      let text =
+        "{" + (0..<size).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + #","\u006eame":-1}"#
+      let document = try JSONDocument.parse(Array(text.utf8))
+      let key = document.key("k0", of: JSONDocument.root)
+      #expect(key.map { document.json(at: $0 + 1) } == .integer(0), "\(size)")
+      let name = document.key("name", of: JSONDocument.root)
+      #expect(name.map { document.json(at: $0 + 1) } == .integer(-1), "\(size)")
+      #expect(document.key("k", of: JSONDocument.root) == nil)
+      #expect(document.key("nosuch", of: JSONDocument.root) == nil)
+    }
+  }
+
   @Test func invalidUTF8IsRefused_G2() {
     #expect(throws: JSONError.self) { try JSON.parse([0x22, 0xFF, 0x22]) }
   }
