@@ -27,16 +27,21 @@ public final class LifecycleAPI {
 
   /// The devices the engine starts with and `/__admin/reset` returns to.
   let fixtures: Fixtures?
+  /// What the server may hold unsent for each open stream before it closes the stream
+  /// (its backlog bound): counted in the memory budget for every open stream.
+  let streamBacklogBytes: Int
 
-  /// An API on `engine`, to which it adds the `fixtures` (checked against its configuration).
+  /// An API on `engine`, to which it adds the `fixtures` (checked against its configuration);
+  /// its server holds at most `streamBacklogBytes` unsent for each stream.
   public init(
     engine: Engine, version: String, now: Instant, access: AccessPolicy = AccessPolicy(),
-    fixtures: Fixtures? = nil
+    fixtures: Fixtures? = nil, streamBacklogBytes: Int = 262_144
   ) {
     self.engine = engine
     self.version = version
     startedAt = now
     self.access = access
+    self.streamBacklogBytes = streamBacklogBytes
     precondition(
       fixtures.map { $0.configuration == engine.configuration } ?? true,
       "fixtures are checked against the configuration of the engine they are loaded into")
@@ -69,6 +74,20 @@ public final class LifecycleAPI {
     waits.endExpired(self, now: now)
     streams.check(engine, now: now)
     streams.endExpired(now: now)
+    countHeldBytes()
+  }
+
+  /// What the API holds for clients beside the engine's state: stored responses, waits, and
+  /// streams with all the server may hold unsent for each (`streamBacklogBytes`).
+  var heldBytes: Int {
+    idempotency.bytes + waits.count * Waits.retainedBytesPerWait
+      + streams.count * (Streams.retainedBytesPerStream + streamBacklogBytes)
+  }
+
+  /// Counts `heldBytes` in the engine's memory budget (`Engine.hostBytes`), after anything
+  /// that may have changed it.
+  private func countHeldBytes() {
+    engine.hostBytes = heldBytes
   }
 
   /// When `fireDeadlines` is next due, on the host clock: a realtime deadline, or a wait's or
@@ -92,6 +111,7 @@ public final class LifecycleAPI {
   public func abandon(exchange: UInt64) {
     waits.abandon(exchange)
     streams.abandon(exchange)
+    countHeldBytes()
   }
 
   /// The client of a stream has read everything it was sent.
@@ -115,6 +135,7 @@ public final class LifecycleAPI {
     waits.endExpired(self, now: now, ending: true)
     streams.flush(engine, now: now)
     streams.endAll(reason: "shutdown")
+    countHeldBytes()
   }
 
   /// Counts what an outcome did, and reports its kills.
@@ -139,6 +160,7 @@ public final class LifecycleAPI {
       if engine.devicesGeneration != generation { forgetStaleIdempotencyKeys() }
       waits.check(self, device: touched, now: now)
       streams.touch(touched)
+      countHeldBytes()
     }
     var response: APIResponse
     var template: String?
@@ -249,8 +271,7 @@ extension LifecycleAPI {
   private func storedResponse(
     to retry: IdempotencyStore.Retry, on device: String, now: Instant
   ) throws(Problem) -> APIResponse? {
-    let stored = updatingIdempotency { $0.entry(for: retry.key, on: device, now: now) }
-    guard let stored else { return nil }
+    guard let stored = idempotency.entry(for: retry.key, on: device, now: now) else { return nil }
     guard stored.fingerprint == retry.fingerprint else {
       var problem = Problem.validation(
         "Idempotency-Key",
@@ -272,27 +293,15 @@ extension LifecycleAPI {
     guard (200..<300).contains(response.status) || response.status == 409,
       let incarnation = engine.lastVersion(of: device)?.incarnation
     else { return }
-    updatingIdempotency {
-      $0.store(
-        response, for: retry.key, on: device, incarnation: incarnation,
-        fingerprint: retry.fingerprint, now: now)
-    }
+    idempotency.store(
+      response, for: retry.key, on: device, incarnation: incarnation,
+      fingerprint: retry.fingerprint, now: now)
   }
 
   /// Forgets the `Idempotency-Key` responses of devices that were reset, replaced or removed:
   /// a key belongs to one incarnation of its device.
   private func forgetStaleIdempotencyKeys() {
-    updatingIdempotency { store in
-      store.forgetStale { [engine] in engine.lastVersion(of: $0)?.incarnation }
-    }
-  }
-
-  /// Runs `body` on the idempotency store, counting the change in what it retains in the
-  /// engine's memory budget.
-  private func updatingIdempotency<T>(_ body: (inout IdempotencyStore) -> T) -> T {
-    let before = idempotency.bytes
-    defer { engine.countHostBytes(idempotency.bytes - before) }
-    return body(&idempotency)
+    idempotency.forgetStale { [engine] in engine.lastVersion(of: $0)?.incarnation }
   }
 
   /// The `ETag` of a device version: strong, opaque to clients.

@@ -25,6 +25,9 @@ struct Streams {
   static let batchBytes = 65_536
   /// A quiet stream's heartbeat interval unless the request asks for another, in seconds.
   static let defaultHeartbeatSeconds = 15
+  /// What an open stream holds here, counted in the memory budget with the server's backlog
+  /// for it: its subscriber, its entries in the tables and a batch being made, rounded up.
+  static let retainedBytesPerStream = batchBytes + 1_024
   /// The heartbeat: a comment line, which clients ignore.
   static let heartbeat = Array(": heartbeat\n\n".utf8)
 
@@ -62,6 +65,7 @@ struct Streams {
 
   var isFull: Bool { subscribers.count >= Self.limit }
   var isEmpty: Bool { subscribers.isEmpty }
+  var count: Int { subscribers.count }
 
   /// Opens a stream for `subscriber`: its head, then its first batch.
   mutating func open(

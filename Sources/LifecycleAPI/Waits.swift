@@ -22,6 +22,9 @@ struct Waits {
   static let maxSeconds = 300
   /// What a wait asks for when it gives no timeout, in seconds.
   static let defaultSeconds = 30
+  /// What an open wait holds, counted in the memory budget: its entries here, its closures
+  /// and the request's texts, rounded up.
+  static let retainedBytesPerWait = 1_024
 
   /// What a wait waits for.
   enum Condition {
@@ -70,7 +73,7 @@ struct Waits {
   private(set) var entriesMatched = 0
 
   var isFull: Bool { waits.count >= Self.limit }
-  var isEmpty: Bool { waits.isEmpty }
+  var count: Int { waits.count }
 
   /// Leaves `wait`, whose condition does not hold now, to be answered later.
   mutating func add(_ wait: Wait, _ api: LifecycleAPI, now: Instant) {

@@ -27,7 +27,7 @@ public final class Engine {
   private let ledger = MemoryLedger()
   /// Devices created so far, resets included: each new one's `DeviceVersion.incarnation`.
   private var incarnations = 0
-  /// What the host holds for clients beside the engine's state (`countHostBytes`).
+  /// What the host holds for clients beside the engine's state (`hostBytes`).
   private let hostLedger: MemoryLedger
   /// Changes whenever a device is created, replaced (reset, restored) or removed: what a host
   /// keeps per device incarnation needs checking again only then.
@@ -57,13 +57,14 @@ public final class Engine {
 
   /// What the simulator's state retains, in bytes: devices, apps, background tasks, journals
   /// and jetsam logs, as `RetainedSize` counts them, and what the host holds for clients
-  /// (`countHostBytes`). `EngineLimits.memoryBudgetBytes` bounds it.
+  /// (`hostBytes`). `EngineLimits.memoryBudgetBytes` bounds it.
   public var retainedBytes: Int { ledger.bytes }
 
-  /// Counts `delta` more bytes (or fewer, if negative) that the host holds for clients beside
-  /// the engine's state, such as stored responses: the memory budget bounds them with it.
-  public func countHostBytes(_ delta: Int) {
-    hostLedger.add(delta)
+  /// What the host holds for clients beside the engine's state, such as stored responses and
+  /// open streams: the memory budget bounds it with the engine's own state.
+  public var hostBytes: Int {
+    get { hostLedger.bytes }
+    set { hostLedger.add(newValue - hostLedger.bytes) }
   }
 
   /// Refuses a request that would grow the state past the budget. Checked before each one:
@@ -404,8 +405,8 @@ public final class Engine {
 
   /// Runs a scenario's `body` on the device that `mode` gives it: the device itself, or a copy
   /// (`Device.init(copying:ledger:)`) that takes the device's place when an atomic scenario
-  /// succeeds and is dropped otherwise. A dry run's copy counts in no budget: it lives for
-  /// this call only.
+  /// succeeds and is dropped otherwise (a dry run's always is). The copy counts in the budget
+  /// while it lives: one that would not fit is refused before it is made.
   private func withScenario(
     on id: String, mode: ScenarioMode, now: Instant, _ body: (Device) throws(EngineError) -> Void
   ) throws(EngineError) {
@@ -415,15 +416,23 @@ public final class Engine {
         try body(device)
         return nil
       }
-      let copy = Device(
-        copying: device, ledger: MemoryLedger(within: mode == .atomic ? ledger : nil))
+      let budget = configuration.limits.memoryBudgetBytes
+      guard ledger.bytes + device.ledger.bytes < budget else {
+        throw .memoryBudgetExhausted(
+          retainedBytes: ledger.bytes + device.ledger.bytes, budgetBytes: budget)
+      }
+      let copy = Device(copying: device, ledger: MemoryLedger(within: ledger))
       do throws(EngineError) {
         try body(copy)
       } catch {
         copy.ledger.add(-copy.ledger.bytes)
         throw error
       }
-      return mode == .atomic ? copy : nil
+      guard mode == .atomic else {
+        copy.ledger.add(-copy.ledger.bytes)
+        return nil
+      }
+      return copy
     }
     if let successor { replace(devices[id]!, with: successor) }
   }

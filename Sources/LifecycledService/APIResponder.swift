@@ -16,15 +16,17 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
   let api: LifecycleAPI
   private var heap = HeapTrimmer()
 
-  /// - Parameter now: the loop clock when the service starts, in milliseconds.
+  /// - Parameters:
+  ///   - streamBacklogBytes: what the server holds unsent for a stream before closing it.
+  ///   - now: the loop clock when the service starts, in milliseconds.
   init(
-    configuration: EngineConfiguration, access: AccessPolicy, fixtures: Fixtures?, now: UInt64,
-    logger: Logger
+    configuration: EngineConfiguration, access: AccessPolicy, fixtures: Fixtures?,
+    streamBacklogBytes: Int, now: UInt64, logger: Logger
   ) {
     let start = Instant(milliseconds: Int64(now))
     api = LifecycleAPI(
       engine: Engine(configuration: configuration, now: start), version: Version.current,
-      now: start, access: access, fixtures: fixtures)
+      now: start, access: access, fixtures: fixtures, streamBacklogBytes: streamBacklogBytes)
     api.onKill = { device, transition in
       var metadata: Logger.Metadata = [
         "device": "\(device)", "app": "\(transition.app)", "cause": "\(transition.cause.name)",

@@ -25,7 +25,9 @@ public enum Service {
   ) -> HTTPServer {
     let responder = APIResponder(
       configuration: configuration.engine, access: configuration.access,
-      fixtures: configuration.fixtures, now: monotonicMilliseconds(), logger: logger)
+      fixtures: configuration.fixtures,
+      streamBacklogBytes: configuration.server.connection.maxStreamBacklog,
+      now: monotonicMilliseconds(), logger: logger)
     let requestLog =
       configuration.logLevel <= .info
       ? RequestLog(format: configuration.logFormat, output: output) : nil

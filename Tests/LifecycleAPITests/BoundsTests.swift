@@ -37,4 +37,59 @@ import Testing
     api.call("POST", "/v1/devices/default/clock/advance", #"{"seconds":4}"#)
     #expect(api.call("POST", "/v1/devices/default/events", #"{"type":"lock"}"#).status == 200)
   }
+
+  /// Open waits and streams count in the memory budget, each stream with all the server may
+  /// hold unsent for it, until they are answered, ended or abandoned.
+  @Test func waitsAndStreamsCountInTheBudget() {
+    let api = APITests()
+    api.call("POST", "/v1/apps", #"{"name":"mail"}"#)
+    let engine = api.api.engine
+    let idle = engine.retainedBytes
+    #expect(api.call("GET", "/v1/apps/mail?waitFor=active", exchange: 1).status == 0)
+    #expect(engine.retainedBytes == idle + Waits.retainedBytesPerWait)
+    api.call("GET", "/v1/devices/default/journal/stream", exchange: 2)
+    let stream = Streams.retainedBytesPerStream + api.api.streamBacklogBytes
+    #expect(engine.retainedBytes == idle + Waits.retainedBytesPerWait + stream)
+    api.api.abandon(exchange: 2)
+    #expect(engine.retainedBytes == idle + Waits.retainedBytesPerWait)
+    api.call("GET", "/v1/devices/default/journal/stream", exchange: 3)
+    api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)  // answers the wait
+    // The same state without waits or streams.
+    let twin = APITests()
+    twin.call("POST", "/v1/apps", #"{"name":"mail"}"#)
+    twin.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
+    #expect(engine.retainedBytes == twin.api.engine.retainedBytes + stream)
+    api.api.shutDown(now: .zero)
+    #expect(engine.retainedBytes == twin.api.engine.retainedBytes)
+  }
+
+  /// A dry run's or an atomic scenario's copy of the device counts while it lives: one the
+  /// budget cannot hold is refused with 507 before it is made, and a dry run leaves the count
+  /// as it was.
+  @Test func scenarioCopiesCountInTheBudget() {
+    let api = APITests { $0.limits.memoryBudgetBytes = 8_192 }
+    api.call("POST", "/v1/apps", #"{"name":"mail"}"#)
+    let before = api.api.engine.retainedBytes
+    #expect(before < 4_096)
+    let dry = api.call("POST", "/v1/apps/mail/events?dryRun=true", #"[{"type":"launch"}]"#)
+    #expect(dry.status == 200)
+    #expect(api.api.engine.retainedBytes == before)
+    api.call("POST", "/v1/apps", #"{"name":"notes"}"#)
+    api.call("POST", "/v1/apps", #"{"name":"maps"}"#)
+    api.call("POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
+    let full = api.api.engine.retainedBytes
+    #expect(full > 4_096 && full < 8_192)
+    for (target, body) in [
+      ("/v1/apps/mail/events?dryRun=true", #"[{"type":"launch"}]"#),
+      ("/v1/apps/mail/events", #"{"events":[{"type":"launch"}],"atomic":true}"#),
+    ] {
+      let refused = api.call("POST", target, body)
+      #expect(refused.status == 507, "\(body)")
+      let detail =
+        "the simulator's state holds \(2 * full) bytes, at or past maxMemoryMB (8192 bytes); "
+        + "remove devices or apps, or reset, to go on"
+      #expect(refused.body.contains(detail))
+    }
+    #expect(api.api.engine.retainedBytes == full)
+  }
 }
