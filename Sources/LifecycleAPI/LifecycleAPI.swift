@@ -63,6 +63,9 @@ public final class LifecycleAPI {
   /// Journals streamed to clients.
   @exclusivity(unchecked)  // one thread; see Engine
   var streams = Streams()
+  /// `heldBytes` as the engine last counted it.
+  @exclusivity(unchecked)  // one thread; see Engine
+  private var countedHeldBytes = 0
 
   /// Fires every deadline of the realtime devices due by `now`, answers the waits that then
   /// hold or time out and streams the new entries (the server's timer calls it).
@@ -87,7 +90,10 @@ public final class LifecycleAPI {
   /// Counts `heldBytes` in the engine's memory budget (`Engine.hostBytes`), after anything
   /// that may have changed it.
   private func countHeldBytes() {
-    engine.hostBytes = heldBytes
+    let held = heldBytes
+    guard held != countedHeldBytes else { return }
+    engine.hostBytes = held
+    countedHeldBytes = held
   }
 
   /// When `fireDeadlines` is next due, on the host clock: a realtime deadline, or a wait's or
@@ -127,6 +133,7 @@ public final class LifecycleAPI {
   public func flushStreams(now: Instant) {
     guard hasStreams else { return }
     streams.flush(engine, now: now)
+    countHeldBytes()  // streams of devices reset or removed have ended
   }
 
   /// Answers every waiting request now, with the current view, and ends every stream, after

@@ -89,8 +89,11 @@ struct Waits {
     }
   }
 
-  /// The earliest timeout, on the host clock.
-  var nextTimeout: Instant? { waits.values.lazy.map(\.until).min() }
+  /// The earliest timeout, on the host clock (asked once a turn of the server's loop).
+  var nextTimeout: Instant? {
+    guard !waits.isEmpty else { return nil }
+    return waits.values.lazy.map(\.until).min()
+  }
 
   /// Forgets the wait of a request whose client left, and its answer if it is ready.
   mutating func abandon(_ exchange: UInt64) {

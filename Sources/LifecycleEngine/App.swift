@@ -96,6 +96,7 @@ final class App {
   /// Callbacks that wait for the main thread, in order, to be delivered when it is free
   /// (`Device.deliver`). Their state was reached when they were queued. Changed only through
   /// `queue(_:)`, `takeWaitingCallbacks()` and `requeue(_:)`, which count them in the ledger.
+  @exclusivity(unchecked)  // one thread; see Engine
   private(set) var waitingCallbacks: [WaitingCallback] = []
   /// What `waitingCallbacks` retains.
   private var waitingBytes = 0
@@ -327,6 +328,7 @@ extension App {
 
   /// Empties the queue and returns what it held, oldest first.
   func takeWaitingCallbacks() -> [WaitingCallback] {
+    guard !waitingCallbacks.isEmpty else { return [] }
     countWaiting(-waitingBytes)
     defer { waitingCallbacks = [] }
     return waitingCallbacks

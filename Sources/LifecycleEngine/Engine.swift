@@ -30,7 +30,8 @@ public final class Engine {
   /// What the host holds for clients beside the engine's state (`hostBytes`).
   private let hostLedger: MemoryLedger
   /// Changes whenever a device is created, replaced (reset, restored) or removed: what a host
-  /// keeps per device incarnation needs checking again only then.
+  /// keeps per device incarnation needs checking again only then. Read on every request.
+  @exclusivity(unchecked)
   public private(set) var devicesGeneration = 0
 
   public init(configuration: EngineConfiguration = EngineConfiguration(), now: Instant) {

@@ -81,7 +81,7 @@ def test_a_launched_app_sent_home_is_suspended_two_seconds_later(client):
     stream = stream_journal.sync("ci-1", client=client, kind=JournalEntryKind.TRANSITION, timeout=0)
     assert isinstance(stream, str)
     assert [line for line in stream.splitlines() if line.startswith(("id:", "event:"))] == [
-        "id: 3", "id: 8", "id: 10", "id: 13", "id: 15", "id: 16", "event: end",
+        "id: 3-3", "id: 3-8", "id: 3-10", "id: 3-13", "id: 3-15", "id: 3-16", "event: end",
     ]
 
 
