@@ -139,7 +139,7 @@ import Testing
     for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] where bytes % (1 << shift) == 0 {
       return "\(bytes >> shift) \(unit)"
     }
-    return "\(bytes) bytes"
+    return "\(grouped(bytes)) bytes"
   }
 
   /// Milliseconds as whole seconds.
