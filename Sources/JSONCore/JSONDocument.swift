@@ -228,6 +228,7 @@ extension JSONDocument {
 
     func error(_ message: String) -> JSONError { JSONError(message: message, offset: position) }
 
+    @inline(__always)
     mutating func skipWhitespace() {
       while position < bytes.count {
         switch bytes[position] {
@@ -255,6 +256,7 @@ extension JSONDocument {
     }
 
     /// Appends `value` as a value with no contents.
+    @inline(__always)
     private mutating func append(_ value: Value) {
       var value = value
       value.next = Int32(values.count + 1)
@@ -367,6 +369,7 @@ extension JSONDocument {
     }
 
     /// After an element or member: true if `closing` ends the container, false after a comma.
+    @inline(__always)
     private mutating func ends(_ closing: UInt8, _ container: String) throws(JSONError) -> Bool {
       skipWhitespace()
       guard position < bytes.count else { throw error("the body ends inside \(container)") }
