@@ -403,7 +403,7 @@ extension Device {
   }
 
   /// UIKit forgets the state the app preserved: after a force-quit or a crash at launch
-  /// (ios-lifecycle.md 2.15).
+  /// (Apple's StateRestoreChildViews sample, its read-me).
   private func dropPreservedState(of app: App) {
     app.restorationStateSaved = false
     app.savedRestorationData = nil
