@@ -187,7 +187,9 @@ extension LifecycleAPI {
 
   /// A `Last-Event-ID`: an event's `id` as a stream sends it, the device's incarnation and
   /// the entry's seq (`3-41`), each 1 to 18 digits.
-  static func lastEventID(_ value: String) throws(Problem) -> (incarnation: Int, seq: Int) {
+  private static func lastEventID(_ value: String) throws(Problem)
+    -> (incarnation: Int, seq: Int)
+  {
     func number(_ digits: Substring) -> Int? {
       guard (1...18).contains(digits.utf8.count),
         digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
