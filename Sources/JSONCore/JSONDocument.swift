@@ -10,37 +10,44 @@
 /// values costs an allocation per container and a String per key and string).
 ///
 /// An array's elements follow it; an object's members follow it as key, value, key, value;
-/// every value records where it and its contents end, so a reader steps from one element or
+/// every container records where its contents end, so a reader steps from one element or
 /// member to the next without looking inside.
 public struct JSONDocument: Sendable {
-  /// One value of the text.
+  /// One value of the text, in sixteen bytes.
   public struct Value: Sendable {
     public enum Kind: UInt8, Sendable {
       case null, `false`, `true`, integer, double, string, array, object
     }
 
-    public var kind: Kind
+    public let kind: Kind
     /// A string with escapes: its text must be decoded (`string(at:)`) rather than copied.
-    public var isEscaped = false
+    public let isEscaped: Bool
+    /// A string's first byte, or a container's count.
+    @usableFromInline var narrow: Int32
+    /// A string's end, the index just past a container's contents, or a number.
+    @usableFromInline var wide: UInt64
+
     /// A string's bytes between its quotes.
-    public var start: Int32 = 0
-    public var end: Int32 = 0
+    public var start: Int32 { narrow }
+    public var end: Int32 { Int32(truncatingIfNeeded: wide) }
     /// An array's elements or an object's members.
-    public var count: Int32 = 0
-    /// The index just past this value and its contents.
-    public var next: Int32 = 0
+    public var count: Int32 { kind == .array || kind == .object ? narrow : 0 }
     /// An integer, or a double's bits.
-    public var number: UInt64 = 0
+    public var number: UInt64 { wide }
 
     @usableFromInline
-    init(kind: Kind, isEscaped: Bool = false, start: Int32 = 0, end: Int32 = 0, number: UInt64 = 0)
-    {
+    init(kind: Kind, isEscaped: Bool = false, narrow: Int32 = 0, wide: UInt64 = 0) {
       self.kind = kind
       self.isEscaped = isEscaped
-      self.start = start
-      self.end = end
-      self.number = number
+      self.narrow = narrow
+      self.wide = wide
     }
+
+    static func string(start: Int, end: Int, isEscaped: Bool) -> Value {
+      Value(kind: .string, isEscaped: isEscaped, narrow: Int32(start), wide: UInt64(end))
+    }
+
+    static func number(_ kind: Kind, bits: UInt64) -> Value { Value(kind: kind, wide: bits) }
   }
 
   public let bytes: [UInt8]
@@ -70,14 +77,18 @@ public struct JSONDocument: Sendable {
   }
 
   /// The index of the key of the member `key` of the object at `object`, if it has one (its
-  /// value follows it). Found by hash in an object of many members, by search in a small one.
+  /// value follows it). Found by binary search in an object of many members, by a scan of a
+  /// small one.
   public func key(_ key: StaticString, of object: Int) -> Int? {
     guard let index = keyIndexes[object] else {
       return children(of: object).first { string(at: $0, is: key) }
     }
-    let hash = KeyIndex.hash(
-      UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-    return index.find(hash: hash) { string(at: $0, is: key) }
+    let literal = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+    return bytes.withUnsafeBufferPointer { bytes in
+      index.find(hash: KeyIndex.hash(literal)) { candidate in
+        Self.withText(of: values[candidate], in: bytes) { Self.order($0, literal) }
+      }
+    }
   }
 
   @inlinable
@@ -90,6 +101,13 @@ public struct JSONDocument: Sendable {
     Children(
       values: values, upcoming: index + 1, remaining: Int(values[index].count),
       isObject: values[index].kind == .object)
+  }
+
+  /// The index just past the value at `index` and its contents.
+  @inlinable
+  static func index(after index: Int, in values: [Value]) -> Int {
+    let value = values[index]
+    return value.kind == .array || value.kind == .object ? Int(value.wide) : index + 1
   }
 
   /// The indices of a container's children: see `children(of:)`.
@@ -112,7 +130,7 @@ public struct JSONDocument: Sendable {
       guard remaining > 0 else { return nil }
       remaining -= 1
       let child = upcoming
-      upcoming = Int(values[isObject ? child + 1 : child].next)
+      upcoming = JSONDocument.index(after: isObject ? child + 1 : child, in: values)
       return child
     }
   }
@@ -120,30 +138,43 @@ public struct JSONDocument: Sendable {
   /// The text of the string at `index`, its escapes decoded.
   @inlinable
   public func string(at index: Int) -> String {
-    Self.text(of: values[index], in: bytes)
+    bytes.withUnsafeBufferPointer { Self.text(of: values[index], in: $0) }
+  }
+
+  /// Calls `body` with the UTF-8 text of the string at `index`: the body's own bytes unless
+  /// it has escapes.
+  @inlinable
+  public func withUTF8<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result)
+    -> Result
+  {
+    bytes.withUnsafeBufferPointer { Self.withText(of: values[index], in: $0, body) }
   }
 
   /// The text of the string `value` of `bytes`, its escapes decoded.
   @inlinable
-  static func text(of value: Value, in bytes: [UInt8]) -> String {
+  static func text(of value: Value, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+    value.isEscaped
+      ? decodedText(of: value, in: bytes)
+      : String(decoding: bytes[Int(value.start)..<Int(value.end)], as: UTF8.self)
+  }
+
+  /// Calls `body` with the UTF-8 text of the string `value` of `bytes`: its own bytes unless
+  /// it has escapes.
+  @inlinable
+  static func withText<Result>(
+    of value: Value, in bytes: UnsafeBufferPointer<UInt8>,
+    _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
     guard value.isEscaped else {
-      return bytes.withUnsafeBufferPointer {
-        String(decoding: $0[Int(value.start)..<Int(value.end)], as: UTF8.self)
-      }
+      return body(UnsafeBufferPointer(rebasing: bytes[Int(value.start)..<Int(value.end)]))
     }
-    return decodedText(of: value, in: bytes)
+    var text = decodedText(of: value, in: bytes)
+    return text.withUTF8(body)
   }
 
   /// The text of a string with escapes, decoded.
   @usableFromInline
-  static func decodedText(of value: Value, in bytes: [UInt8]) -> String {
-    bytes.withUnsafeBufferPointer { decodedText(of: value, in: $0) }
-  }
-
-  /// The text of a string with escapes, decoded.
-  fileprivate static func decodedText(of value: Value, in bytes: UnsafeBufferPointer<UInt8>)
-    -> String
-  {
+  static func decodedText(of value: Value, in bytes: UnsafeBufferPointer<UInt8>) -> String {
     var reader = Reader(bytes: bytes)
     reader.position = Int(value.start)
     return (try? reader.escapedString()) ?? ""  // validated when parsed
@@ -159,30 +190,27 @@ public struct JSONDocument: Sendable {
           bytes.baseAddress! + Int(first.start), bytes.baseAddress! + Int(second.start),
           Int(first.end - first.start)) == 0
     }
-    return text(of: first, in: bytes) == text(of: second, in: bytes)
+    return order(first, second, in: bytes) == 0
   }
 
-  /// The text of the string `value` of `bytes`, its escapes decoded.
-  fileprivate static func text(of value: Value, in bytes: UnsafeBufferPointer<UInt8>) -> String {
-    value.isEscaped
-      ? decodedText(of: value, in: bytes)
-      : String(decoding: bytes[Int(value.start)..<Int(value.end)], as: UTF8.self)
-  }
-
-  /// Calls `body` with the UTF-8 text of the string at `index`: the body's own bytes unless
-  /// it has escapes.
-  @inlinable
-  public func withUTF8<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result)
-    -> Result
-  {
-    let value = values[index]
-    guard value.isEscaped else {
-      return bytes.withUnsafeBufferPointer {
-        body(UnsafeBufferPointer(rebasing: $0[Int(value.start)..<Int(value.end)]))
-      }
+  /// How the texts of the strings `first` and `second` of `bytes` compare: negative if the
+  /// first sorts first, zero if they are the same.
+  fileprivate static func order(
+    _ first: Value, _ second: Value, in bytes: UnsafeBufferPointer<UInt8>
+  ) -> Int {
+    withText(of: first, in: bytes) { first in
+      withText(of: second, in: bytes) { second in order(first, second) }
     }
-    var text = string(at: index)
-    return text.withUTF8(body)
+  }
+
+  /// How two UTF-8 texts compare, byte by byte (and so by Unicode scalar): negative if `first`
+  /// sorts first, zero if they are the same.
+  fileprivate static func order(
+    _ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>
+  ) -> Int {
+    let common = min(first.count, second.count)
+    let sign = common == 0 ? 0 : memcmp(first.baseAddress!, second.baseAddress!, common)
+    return sign != 0 ? Int(sign) : first.count - second.count
   }
 
   /// Whether the string at `index` is `literal`.
@@ -221,9 +249,9 @@ extension JSONDocument {
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
       self.bytes = bytes
-      // A value takes at least two bytes (`1,`) and most take more: a scenario's events in
-      // one allocation, a body of 90,000 members in two rather than fourteen.
-      values.reserveCapacity(16 + bytes.count / 8)
+      // A value takes at least two bytes (`1,`) and most take more: a scenario's events, or
+      // a body of 90,000 members, in one allocation.
+      values.reserveCapacity(16 + bytes.count / 4)
     }
 
     func error(_ message: String) -> JSONError { JSONError(message: message, offset: position) }
@@ -255,29 +283,20 @@ extension JSONDocument {
       }
     }
 
-    /// Appends `value` as a value with no contents.
-    @inline(__always)
-    private mutating func append(_ value: Value) {
-      var value = value
-      value.next = Int32(values.count + 1)
-      values.append(value)
-    }
-
     private mutating func literal(_ word: StaticString, _ kind: Value.Kind) throws(JSONError) {
       let length = word.utf8CodeUnitCount
       guard bytes.count - position >= length,
         memcmp(bytes.baseAddress! + position, word.utf8Start, length) == 0
       else { throw error("unexpected character") }
       position += length
-      append(Value(kind: kind))
+      values.append(Value(kind: kind))
     }
 
     private mutating func object(depth: Int) throws(JSONError) {
       let (index, isEmpty) = try open(.object, depth: depth, closing: UInt8(ascii: "}"))
       if isEmpty { return }
       var count: Int32 = 0
-      var keys: KeyIndex?  // for large objects; small ones are searched
-      defer { if let keys { keyIndexes[index] = keys } }
+      var indexedKeys: [UInt64] = []  // past the first `KeyIndex.minimumMembers`
       while true {
         skipWhitespace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
@@ -285,7 +304,12 @@ extension JSONDocument {
         }
         let key = values.count
         try string()
-        try checkUnique(key: key, among: index, count: Int(count), large: &keys)
+        if count < KeyIndex.minimumMembers {
+          try checkUnique(key: key, among: index, count: Int(count))
+        } else {
+          if indexedKeys.isEmpty { indexedKeys = hashedKeys(of: index, count: Int(count)) }
+          indexedKeys.append(KeyIndex.entry(key: key, hash: hash(of: key)))
+        }
         skipWhitespace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
           throw error("':' expected after an object key")
@@ -293,50 +317,54 @@ extension JSONDocument {
         position += 1
         try value(depth: depth)
         count += 1
-        if try ends(UInt8(ascii: "}"), "an object") { return close(index, count: count) }
+        if try ends(UInt8(ascii: "}"), "an object") {
+          if !indexedKeys.isEmpty { try indexKeys(indexedKeys, of: index) }
+          return close(index, count: count)
+        }
       }
     }
 
-    /// Refuses the key at `key` if an earlier member of the object at `object` has it: by
-    /// search among the first `KeyIndex.minimumMembers`, by the key index beyond.
-    private func checkUnique(
-      key: Int, among object: Int, count: Int, large keys: inout KeyIndex?
-    ) throws(JSONError) {
-      if count >= KeyIndex.minimumMembers {
-        if keys == nil {
-          keys = KeyIndex(capacity: 2 * count)
-          var earlier = object + 1
-          for _ in 0..<count {
-            keys!.insert(earlier, hash: hash(of: earlier))
-            earlier = Int(values[earlier + 1].next)
-          }
-        }
-        let hash = hash(of: key)
-        let same = keys!.find(hash: hash) {
-          JSONDocument.sameText(values[$0], values[key], in: bytes)
-        }
-        guard same == nil else { throw error("duplicate key '\(text(of: key))'") }
-        keys!.insert(key, hash: hash)
-        return
-      }
+    /// Refuses the key at `key` if one of the `count` members of the object at `object` before
+    /// it has its text.
+    private func checkUnique(key: Int, among object: Int, count: Int) throws(JSONError) {
       var earlier = object + 1
       for _ in 0..<count {
         if JSONDocument.sameText(values[earlier], values[key], in: bytes) {
           throw error("duplicate key '\(text(of: key))'")
         }
-        earlier = Int(values[earlier + 1].next)
+        earlier = JSONDocument.index(after: earlier + 1, in: values)
       }
+    }
+
+    /// The first `count` keys of the object at `object`, hashed for its key index.
+    private func hashedKeys(of object: Int, count: Int) -> [UInt64] {
+      var keys: [UInt64] = []
+      keys.reserveCapacity(4 * count)
+      var key = object + 1
+      for _ in 0..<count {
+        keys.append(KeyIndex.entry(key: key, hash: hash(of: key)))
+        key = JSONDocument.index(after: key + 1, in: values)
+      }
+      return keys
+    }
+
+    /// Indexes the keys of the large object at `object`, now that all are read, and refuses
+    /// the first that repeats an earlier one (at the same byte as it would be in a small one).
+    private mutating func indexKeys(_ keys: [UInt64], of object: Int) throws(JSONError) {
+      let order = { (first: Int, second: Int) in
+        JSONDocument.order(values[first], values[second], in: bytes)
+      }
+      let index = KeyIndex(keys, order: order)
+      if let repeated = index.firstRepeatedKey(order: order) {
+        throw JSONError(
+          message: "duplicate key '\(text(of: repeated))'", offset: Int(values[repeated].end) + 1)
+      }
+      keyIndexes[object] = index
     }
 
     /// The hash of the text of the key at `index`.
     private func hash(of index: Int) -> UInt32 {
-      let value = values[index]
-      guard value.isEscaped else {
-        return KeyIndex.hash(
-          UnsafeBufferPointer(rebasing: bytes[Int(value.start)..<Int(value.end)]))
-      }
-      var text = JSONDocument.decodedText(of: value, in: bytes)
-      return text.withUTF8(KeyIndex.hash)
+      JSONDocument.withText(of: values[index], in: bytes, KeyIndex.hash)
     }
 
     private func text(of index: Int) -> String { JSONDocument.text(of: values[index], in: bytes) }
@@ -383,8 +411,8 @@ extension JSONDocument {
 
     /// Records a container's contents, now that they are read.
     private mutating func close(_ index: Int, count: Int32) {
-      values[index].count = count
-      values[index].next = Int32(values.count)
+      values[index].narrow = count
+      values[index].wide = UInt64(values.count)
     }
 
     /// A string literal: UTF-8 validated, control characters refused, escapes checked (and
@@ -406,13 +434,13 @@ extension JSONDocument {
         guard isValid else {
           throw JSONError(message: "a string is not valid UTF-8", offset: position + 1)
         }
-        append(Value(kind: .string, start: Int32(start), end: Int32(position)))
+        values.append(.string(start: start, end: position, isEscaped: false))
         position += 1
         return
       }
       position = start
       _ = try escapedString()
-      append(Value(kind: .string, isEscaped: true, start: Int32(start), end: Int32(position - 1)))
+      values.append(.string(start: start, end: position - 1, isEscaped: true))
     }
 
     /// The rest of a string literal that has escapes or errors, decoded.
@@ -534,16 +562,16 @@ extension JSONDocument {
           magnitude = magnitude * 10 + Int(byte - UInt8(ascii: "0"))
         }
         let integer = isNegative ? -magnitude : magnitude
-        return append(Value(kind: .integer, number: UInt64(bitPattern: Int64(integer))))
+        return values.append(.number(.integer, bits: UInt64(bitPattern: Int64(integer))))
       }
       let text = String(decoding: bytes[start..<position], as: UTF8.self)
       if isInteger, let integer = Int(text) {
-        return append(Value(kind: .integer, number: UInt64(bitPattern: Int64(integer))))
+        return values.append(.number(.integer, bits: UInt64(bitPattern: Int64(integer))))
       }
       guard let double = Double(text), double.isFinite else {
         throw JSONError(message: "a number is out of range", offset: start)
       }
-      append(Value(kind: .double, number: double.bitPattern))
+      values.append(.number(.double, bits: double.bitPattern))
     }
   }
 }

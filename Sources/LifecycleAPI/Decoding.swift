@@ -271,13 +271,16 @@ struct Fields {
   /// Records every member no reader asked for.
   mutating func checkUnknownMembers() {
     guard let object else { return }
-    let isLarge = isLarge
-    let askedKeys: Set<Int> = isLarge ? Set(askedKeys) : []
-    for (ordinal, key) in document.children(of: object).enumerated()
-    where isLarge ? !askedKeys.contains(key) : asked & 1 << ordinal == 0 {
-      // Spelling 50,000 names that will not be listed would hold the loop for milliseconds.
-      let field = issues.isFull ? "" : name(document.string(at: key))
-      issues.append(field, "is not a known field")
+    // A large object's asked keys, sorted, are met in turn: keys come in document order.
+    var askedKeys = askedKeys.sorted()[...]
+    for (ordinal, key) in document.children(of: object).enumerated() {
+      if askedKeys.first == key {
+        askedKeys.removeFirst()
+      } else if asked & 1 << ordinal == 0 {
+        // Spelling 50,000 names that will not be listed would hold the loop for milliseconds.
+        let field = issues.isFull ? "" : name(document.string(at: key))
+        issues.append(field, "is not a known field")
+      }
     }
   }
 

@@ -68,6 +68,10 @@ import Testing
     for keys in [[1, 2, 1], Array(0..<16) + [3], Array(0..<30) + [20]] {
       #expect(failure(object(keys))?.hasPrefix("duplicate key") == true)
     }
+    // Past the first 16 members keys are checked once the object ends; the first repeat in
+    // the text is the one named, at the byte a small object's check would name.
+    let twoRepeats = object(Array(0..<30) + [25, 4])
+    #expect(failure(twoRepeats) == "duplicate key 'k25' at byte \(twoRepeats.count - 10)")
   }
 
   @Test func keysSpelledWithEscapesAreStillDuplicates() throws {
@@ -84,6 +88,32 @@ import Testing
       failure("{" + members + #","\u006b7":1}"#)?.hasPrefix("duplicate key 'k7' at byte") == true)
     #expect(failure(#"{"\u006b7":1,"# + members + "}")?.hasPrefix("duplicate key 'k7'") == true)
     #expect(try parse("{" + members + #","k7\n":1,"k\u00e9":2}"#) != .null)
+  }
+
+  /// Objects of random keys, some spelled with escapes, some repeated: the parse names the
+  /// first key that repeats an earlier text, at the byte after it, or accepts the object if
+  /// none does, as a search of every earlier key would.
+  @Test(arguments: [20, 300, 3_000], 1...6 as ClosedRange<UInt64>)
+  func repeatedKeysAreFoundAsASearchOfEveryEarlierKeyWould(count: Int, seed: UInt64) {
+    var state = seed
+    func random(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int(state >> 33) % bound
+    }
+    let names = count * [1, 1_000][random(2)]
+    var text = "{"
+    var seen: Set<String> = []
+    var expected: String?
+    for index in 0..<count {
+      let name = "k\(random(names))"
+      text += (index > 0 ? "," : "") + "\"" + (random(4) == 0 ? #"\u006b"# : "k")
+      text += name.dropFirst() + "\""
+      if expected == nil, !seen.insert(name).inserted {
+        expected = "duplicate key '\(name)' at byte \(text.utf8.count)"
+      }
+      text += ":\(index)"
+    }
+    #expect(failure(text + "}") == expected, "\(count) keys of \(names) names")
   }
 
   /// A member is found by its key in an object of any size, whatever spelling its key has, and
@@ -117,6 +147,50 @@ import Testing
     #expect(try parse("9223372036854775807") == .integer(Int.max))
     #expect(try parse("9223372036854775808") == .double(9_223_372_036_854_775_808))
     #expect(try parse("-0") == .integer(0))
+  }
+}
+
+/// The index of a large object's keys, with hashes made to tie: the worst a body can do to it.
+@Suite struct KeyIndexTests {
+  /// An index of keys standing for `texts` (the key at index `i` has text `texts[i]`), all
+  /// of them hashed to one of `hashes` values.
+  func index(_ texts: [String], hashes: Int) -> (KeyIndex, order: (Int, Int) -> Int) {
+    let order = { (first: Int, second: Int) in
+      texts[first] == texts[second] ? 0 : texts[first] < texts[second] ? -1 : 1
+    }
+    let entries = texts.indices.map { KeyIndex.entry(key: $0, hash: hash(texts[$0], hashes)) }
+    return (KeyIndex(entries, order: order), order)
+  }
+
+  func hash(_ text: String, _ hashes: Int) -> UInt32 {
+    UInt32(text.utf8.reduce(0) { $0 + Int($1) } % hashes)
+  }
+
+  /// Below 256 keys the entries are sorted by comparison, from 256 by radix.
+  @Test(arguments: [20, 1_000])
+  func everyKeyIsFoundAmongKeysOfOneHash(count: Int) {
+    let texts = (0..<count).map { "k\($0 * 7_919 % count)" }
+    let (index, order) = self.index(texts, hashes: 3)
+    #expect(index.firstRepeatedKey(order: order) == nil)
+    for key in texts.indices {
+      let found = index.find(hash: hash(texts[key], 3)) { order($0, key) }
+      let elsewhere = index.find(hash: (hash(texts[key], 3) + 1) % 3) { order($0, key) }
+      #expect(found == key && elsewhere == nil, "\(texts[key])")
+    }
+    #expect(
+      index.find(hash: 0) { texts[$0] == "nosuch" ? 0 : texts[$0] < "nosuch" ? -1 : 1 } == nil)
+  }
+
+  @Test(arguments: [20, 1_000])
+  func theFirstRepeatInTheTextIsNamed(count: Int) {
+    var texts = (0..<count).map { "k\($0)" }
+    texts[count - 1] = texts[2]
+    texts[count - 4] = texts[9]
+    texts[count - 7] = texts[2]
+    for hashes in [1, 3] {
+      let (index, order) = self.index(texts, hashes: hashes)
+      #expect(index.firstRepeatedKey(order: order) == count - 7)
+    }
   }
 }
 
