@@ -232,6 +232,11 @@ final class App {
     busyUntil.map { now < $0 } ?? false
   }
 
+  /// Whether the process is ending: its `applicationWillTerminate` waits for the main thread.
+  var isTerminating: Bool {
+    waitingCallbacks.contains { $0.callback.state == .notRunning }
+  }
+
   /// Whether the scheduler may suspend the app: in the background with nothing holding it.
   var isSuspendable: Bool {
     state == .background && watchdogKillAt == nil && waitingCallbacks.isEmpty && tasks.isEmpty
@@ -246,7 +251,6 @@ final class App {
       sessions[index].restorationData = nil
     }
     recountHeldBytes()
-    inactiveCause = nil
     backgroundSince = nil
     busyUntil = nil
     watchdogKillAt = nil

@@ -200,6 +200,11 @@ extension Device {
   private func launch(
     _ app: App, via entry: Entry?, scene: String?, opensSession: Bool, cause: TransitionCause
   ) {
+    if app.isTerminating {
+      // The user opens an app whose force-quit has not ended yet (its didEnterBackground still
+      // runs): the system ends that process without waiting and launches a new one.
+      changeState(app, to: .notRunning, cause: .event(.terminate))
+    }
     if let name = foregroundApp, let other = apps[name] {
       sendToBackground(other, cause: cause)
     }
@@ -300,7 +305,6 @@ extension Device {
   }
 
   private func becomeActive(_ app: App, cause: TransitionCause) {
-    app.inactiveCause = nil
     deliver(app.callback(for: .becomeActive), to: app, then: .active, cause: cause)
   }
 
@@ -350,7 +354,6 @@ extension Device {
     if app.state == .active {
       deliver(app.callback(for: .resignActive), to: app, then: .inactive, cause: cause)
     }
-    app.inactiveCause = nil
     app.restorationStateSaved = true
     deliver(app.callback(for: .enterBackground), to: app, then: .background, cause: cause)
     if !app.isScene, let data = app.restorationData {

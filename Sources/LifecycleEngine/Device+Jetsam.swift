@@ -59,20 +59,19 @@ extension Device {
       kill(app, cause: .jetsam(.perProcessLimit), jetsamReason: .perProcessLimit)
     }
     killVictims(from: \.suspendedVictims)
-    guard isOverLimit else {
-      underPressure = false
-      pressureGraceEndsAt = nil
-      return
-    }
-    if !underPressure {
+    if isOverLimit, !underPressure {
       underPressure = true
       warnRunningApps()
       let grace = scheduler.memoryWarningGrace
       pressureGraceEndsAt = grace > .zero ? now + grace : nil
     }
-    if pressureGraceEndsAt == nil {
+    if isOverLimit, pressureGraceEndsAt == nil {
       disconnectBackgroundScenes()
       killVictims(from: \.backgroundVictims)
+    }
+    if !isOverLimit {  // the episode is over, however it ended: the next one warns again
+      underPressure = false
+      pressureGraceEndsAt = nil
     }
   }
 

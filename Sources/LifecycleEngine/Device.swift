@@ -392,8 +392,12 @@ final class Device {
     let old = app.state
     guard state != old else { return }
     usedMB += app.footprint(in: state) - app.footprint(in: old)
-    noteGrowth(of: app, from: app.footprint(in: old), to: app.footprint(in: state))
+    // A paused process (prewarmed) meets the per-process limit when it starts to run.
+    noteGrowth(
+      of: app, from: old.isRunning ? app.footprint(in: old) : 0,
+      to: state.isRunning ? app.footprint(in: state) : 0)
     app.state = state
+    if state != .inactive { app.inactiveCause = nil }  // the switcher or call is behind it
 
     if old.isForeground, !state.isForeground {
       app.lastUsed = now

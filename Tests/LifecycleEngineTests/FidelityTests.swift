@@ -147,6 +147,56 @@ import Testing
     #expect(transitions(end) == ["mail: background → notRunning (terminate)"])
   }
 
+  /// The user opens the app again before its force-quit has ended: the system does not wait
+  /// for the old process's applicationWillTerminate, it starts a new process (Apple's "About
+  /// the app launch sequence": a launch of an app that is not running is a cold launch).
+  @Test func aLaunchBeforeAForceQuitEndsStartsANewProcess() throws {
+    sim.add(
+      "mail", .appDelegate, behavior: AppBehavior(didEnterBackgroundDuration: .milliseconds(500)))
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.terminate, to: "mail")
+    let again = try sim.post(.launch(), to: "mail")
+    #expect(
+      trace(again) == [
+        "application(_:willFinishLaunchingWithOptions:) → inactive",
+        "application(_:didFinishLaunchingWithOptions:) → inactive [UIApplication.didFinishLaunchingNotification]",
+        "applicationDidBecomeActive(_:) → active [UIApplication.didBecomeActiveNotification]",
+      ])
+    #expect(
+      transitions(again) == [
+        "mail: background → notRunning (terminate)", "mail: notRunning → inactive (launch)",
+        "mail: inactive → active (launch)",
+      ])
+    #expect(again.waitingCallbacks.isEmpty && sim.app("mail").launches == 2)
+    let later = sim.advance(30)
+    #expect(later.callbacks.isEmpty && later.transitions.isEmpty)
+    #expect(sim.state("mail") == .active)
+  }
+
+  /// An app leaves the app switcher when it leaves the inactive state: once a force-quit has
+  /// sent it to the background (or its shown window is closed there), closing the switcher no
+  /// longer makes it active. Only `applicationWillEnterForeground(_:)` brings a background app
+  /// back (Apple's "Managing your app's life cycle"), so one app at most is active.
+  @Test func anAppLeavesTheSwitcherWithItsInactiveState() throws {
+    sim.add("mail", .appDelegate, behavior: AppBehavior(didEnterBackgroundDuration: .seconds(4)))
+    sim.add("notes", .appDelegate)
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.openSwitcher, to: "mail")
+    try sim.post(.terminate, to: "mail")
+    try sim.post(.launch(), to: "notes")
+    #expect(!sim.app("mail").allowedEvents.contains(.closeSwitcher))
+    #expect(refusal { try sim.post(.closeSwitcher, to: "mail") }?.reason == .notAllowedInState)
+    #expect(sim.state("notes") == .active && sim.snapshot.foregroundApp == "notes")
+
+    sim.add("photos", .scene, multipleScenes: true)
+    try sim.post(.launch(), to: "photos")
+    try sim.post(.openScene(), to: "photos")
+    try sim.post(.openSwitcher, to: "photos")
+    try sim.post(.closeScene(sim.app("photos").focusedScene!), to: "photos")
+    #expect(sim.state("photos") == .background)
+    #expect(refusal { try sim.post(.closeSwitcher, to: "photos") }?.reason == .notAllowedInState)
+  }
+
   /// SPEC 4.14: `setMemory` changes the running process; a new process starts from the app's
   /// configured footprint (otherwise an app killed over the per-process limit would be killed
   /// at every launch).

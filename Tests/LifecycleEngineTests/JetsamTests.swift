@@ -195,4 +195,25 @@ import Testing
     #expect(page.dropped == 1)
     #expect(sim.snapshot.jetsamKills == 3)
   }
+
+  /// A pressure episode is over when memory is back within the budget, however it got there:
+  /// an episode ended by a background kill leaves nothing behind, and the next over-budget
+  /// launch is warned (the foreground app first) and given its grace like the first.
+  @Test func anEpisodeEndedByABackgroundKillLeavesNoPressureBehind() throws {
+    let sim = Simulator(memoryLimitMB: 1000, perAppLimitMB: 2048)
+    sim.add("game", memoryMB: 1100)
+    sim.add("music", memoryMB: 700)
+    sim.add("fetcher", memoryMB: 400, modes: [.fetch])
+    try sim.post(.launch(), to: "game")  // over the budget alone: warned, then nothing to kill
+    sim.advance(5)
+    let music = try sim.post(.launch(), to: "music")  // the game, now in the background, dies
+    #expect(transitions(music).last == "game: background → notRunning (jetsam)")
+    let fetch = try sim.post(.backgroundLaunch(.fetch), to: "fetcher")
+    #expect(
+      fetch.callbacks.filter { $0.method == .didReceiveMemoryWarning }.map(\.app) == [
+        "music", "fetcher",
+      ])
+    #expect(fetch.transitions.allSatisfy { $0.to != .notRunning })
+    #expect(transitions(sim.advance(5)) == ["fetcher: background → notRunning (jetsam)"])
+  }
 }
