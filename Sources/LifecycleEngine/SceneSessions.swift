@@ -99,8 +99,8 @@ extension Device {
 
   /// The user closes one window from the app switcher: its scene disconnects and the app hears
   /// that the session is discarded (`application(_:didDiscardSceneSessions:)`). Closing the
-  /// last one quits the app, as a force-quit does ("removing the last window ... terminates the
-  /// process", ios-lifecycle.md 2.12). An app whose code cannot run hears of it after its next
+  /// last one quits the app, as a force-quit does (douglashill.co, "App termination": removing
+  /// the last window terminates the process). An app whose code cannot run hears of it after its next
   /// didFinishLaunching; a suspended one runs again in the background for it.
   func closeScene(_ index: Int, of app: App) {
     let cause = TransitionCause.event(.closeScene)

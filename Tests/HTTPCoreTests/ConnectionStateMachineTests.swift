@@ -78,7 +78,7 @@ let okOnTheWire =
     #expect(machine.isClosed)
   }
 
-  @Test mutating func idleKeepAliveConnectionClosesSilently_C5() {
+  @Test mutating func idleKeepAliveConnectionClosesSilently() {
     _ = machine.receive(get, at: 0)
     machine.responded(ok, at: at(0))
     _ = machine.actions(at: 0)
@@ -164,12 +164,12 @@ let okOnTheWire =
     #expect(stalled.actions(at: 30_001) == [.close])
   }
 
-  @Test mutating func newConnectionThatSendsNothingClosesSilently_C1() {
+  @Test mutating func newConnectionThatSendsNothingClosesSilently() {
     machine.deadlineReached(at: at(10_000))
     #expect(machine.actions(at: 10_000) == [.linger])
   }
 
-  @Test mutating func trickledHeadTimesOutFromItsFirstByte_C2() {
+  @Test mutating func trickledHeadTimesOutFromItsFirstByte() {
     _ = machine.receive("GET / HTTP/1.1\r\n", at: 1_000)
     for second in 2...10 {
       _ = machine.receive("X", at: UInt64(second) * 1_000)
@@ -188,7 +188,7 @@ let okOnTheWire =
     #expect(machine.actions(at: 11_001) == [.linger])
   }
 
-  @Test mutating func slowBodyIsBoundedBetweenReadsAndInTotal_C4() {
+  @Test mutating func slowBodyIsBoundedBetweenReadsAndInTotal() {
     _ = machine.receive("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\n\r\n", at: 0)
     #expect(machine.deadline == 10_000)
     for second in 1...25 {
@@ -204,7 +204,7 @@ let okOnTheWire =
       String(decoding: bytes.joined, as: UTF8.self).hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
   }
 
-  @Test mutating func stalledWriteIsAbandonedAfterTheSendTimeout_C6() {
+  @Test mutating func stalledWriteIsAbandonedAfterTheSendTimeout() {
     _ = machine.receive(get, at: 0)
     machine.responded(ok, at: at(0))
     _ = machine.actions(at: 0)
@@ -254,7 +254,7 @@ let okOnTheWire =
       ])
   }
 
-  @Test mutating func pipelinedRequestsAreAnsweredOneAtATime_A14() {
+  @Test mutating func pipelinedRequestsAreAnsweredOneAtATime() {
     let actions = machine.receive(get + "GET /2 HTTP/1.1\r\nHost: a\r\n\r\n", at: 0)
     #expect(actions.count == 1)
     machine.responded(ok, at: at(1))
@@ -267,7 +267,7 @@ let okOnTheWire =
     #expect(second.target == "/2")
   }
 
-  @Test mutating func theLastAllowedRequestGetsConnectionClose_B8() {
+  @Test mutating func theLastAllowedRequestGetsConnectionClose() {
     var configuration = ConnectionConfiguration()
     configuration.maxRequestsPerConnection = 3
     machine = ConnectionStateMachine(configuration: configuration, now: 0)
@@ -283,7 +283,7 @@ let okOnTheWire =
     #expect(machine.actions(at: 0) == [.linger])
   }
 
-  @Test mutating func halfClosedPeerStillGetsItsResponse_D2() {
+  @Test mutating func halfClosedPeerStillGetsItsResponse() {
     machine.received(Array(get.utf8), now: 0)
     machine.peerClosed()
     guard case .dispatch = machine.actions(at: 0).first else { return }
@@ -293,7 +293,7 @@ let okOnTheWire =
     #expect(machine.actions(at: 0) == [.close])
   }
 
-  @Test mutating func peerClosingMidHeadClosesWithoutAResponse_D3() {
+  @Test mutating func peerClosingMidHeadClosesWithoutAResponse() {
     _ = machine.receive("GET / HT", at: 0)
     machine.peerClosed()
     #expect(machine.actions(at: 0) == [.close])
@@ -312,12 +312,12 @@ let okOnTheWire =
     #expect(request.body == Array("ok".utf8))
   }
 
-  @Test mutating func quiescingClosesAnIdleConnectionNow_F2() {
+  @Test mutating func quiescingClosesAnIdleConnectionNow() {
     machine.quiesce()
     #expect(machine.actions(at: 0) == [.linger])
   }
 
-  @Test mutating func quiescingLetsARequestInFlightFinishWithConnectionClose_F3() {
+  @Test mutating func quiescingLetsARequestInFlightFinishWithConnectionClose() {
     _ = machine.receive(get, at: 0)
     machine.quiesce()
     machine.responded(ok, at: at(1))
@@ -337,7 +337,7 @@ let okOnTheWire =
     }
   }
 
-  @Test mutating func readingPausesWhenTooMuchIsBuffered_A15() {
+  @Test mutating func readingPausesWhenTooMuchIsBuffered() {
     var configuration = ConnectionConfiguration()
     configuration.maxBufferedBytes = 100
     machine = ConnectionStateMachine(configuration: configuration, now: 0)

@@ -4,8 +4,8 @@ import Testing
 
 @testable import HTTPServer
 
-/// Checklists A–F of server-engineering.md 2.6 against a real libuv loop on port 0, over real
-/// sockets. Serialized so that slow-client tests do not compete for the CPU.
+/// Framing, limits, slow and silent clients, faults and shutdown against a real libuv loop on
+/// port 0, over real sockets. Serialized so that slow-client tests do not compete for the CPU.
 @Suite(.serialized) struct LiveServerTests {
   static let get = "GET /health HTTP/1.1\r\nHost: t\r\n\r\n"
 
@@ -75,7 +75,7 @@ import Testing
     }
   }
 
-  @Test func pipelinedRequestsAreAnsweredInOrder_A14() throws {
+  @Test func pipelinedRequestsAreAnsweredInOrder() throws {
     try withServer { live in
       let client = live.connect()
       client.send(
@@ -88,7 +88,7 @@ import Testing
     }
   }
 
-  @Test func requestSentOneByteAtATimeIsServed_A16() throws {
+  @Test func requestSentOneByteAtATimeIsServed() throws {
     try withServer { live in
       let client = live.connect()
       for byte in "GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".utf8 {
@@ -99,7 +99,7 @@ import Testing
     }
   }
 
-  @Test func garbageAfterAValidRequestGets400AndClose_A17() throws {
+  @Test func garbageAfterAValidRequestGets400AndClose() throws {
     try withServer { live in
       let client = live.connect()
       client.send(Self.get + "garbage\r\n\r\n")
@@ -122,7 +122,7 @@ import Testing
 
   // MARK: B. Size limits
 
-  @Test func hugeHeaderIs431_B1() throws {
+  @Test func hugeHeaderIs431() throws {
     try withServer { live in
       let client = live.connect()
       client.send(
@@ -132,7 +132,7 @@ import Testing
     }
   }
 
-  @Test func longRequestLineIs414_B2() throws {
+  @Test func longRequestLineIs414() throws {
     try withServer { live in
       let client = live.connect()
       client.send("GET /\(String(repeating: "a", count: 9 * 1024)) HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -140,7 +140,7 @@ import Testing
     }
   }
 
-  @Test func tooManyHeadersIs431_B3() throws {
+  @Test func tooManyHeadersIs431() throws {
     try withServer { live in
       let client = live.connect()
       client.send(
@@ -149,7 +149,7 @@ import Testing
     }
   }
 
-  @Test func oversizedBodyGets413AndTheClientSeesIt_B4() throws {
+  @Test func oversizedBodyGets413AndTheClientSeesIt() throws {
     try withServer { live in
       let client = live.connect()
       let head = "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 2000000\r\n\r\n"
@@ -159,7 +159,7 @@ import Testing
     }
   }
 
-  @Test func bodyAtExactlyTheLimitIsAccepted_B5() throws {
+  @Test func bodyAtExactlyTheLimitIsAccepted() throws {
     try withServer { live in
       let client = live.connect()
       let head =
@@ -171,7 +171,7 @@ import Testing
     }
   }
 
-  @Test func shortBodyTimesOutWith408_B6() throws {
+  @Test func shortBodyTimesOutWith408() throws {
     try withServer({ $0.connection.bodyTimeout = 200 }) { live in
       let client = live.connect()
       client.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\n12345")
@@ -179,7 +179,7 @@ import Testing
     }
   }
 
-  @Test func thousandthRequestOnAConnectionClosesIt_B8() throws {
+  @Test func thousandthRequestOnAConnectionClosesIt() throws {
     try withServer { live in
       let client = live.connect()
       for index in 1...1000 {
@@ -197,14 +197,14 @@ import Testing
 
   // MARK: C. Slow clients
 
-  @Test func silentConnectionIsClosedAfterTheHeaderTimeout_C1() throws {
+  @Test func silentConnectionIsClosedAfterTheHeaderTimeout() throws {
     try withServer({ $0.connection.headerTimeout = 200 }) { live in
       let client = live.connect()
       #expect(client.readUntilClosed() == "")
     }
   }
 
-  @Test func slowlorisGets408AtTheHeaderTimeoutFromTheFirstByte_C2() throws {
+  @Test func slowlorisGets408AtTheHeaderTimeoutFromTheFirstByte() throws {
     try withServer({ $0.connection.headerTimeout = 400 }) { live in
       let client = live.connect()
       let started = Date()
@@ -219,7 +219,7 @@ import Testing
     }
   }
 
-  @Test func manySlowlorisConnectionsDoNotStarveOthers_C3() throws {
+  @Test func manySlowlorisConnectionsDoNotStarveOthers() throws {
     try withServer({ $0.connection.headerTimeout = 1_000 }) { live in
       let slow = (0..<200).map { _ in live.connect() }
       for client in slow { client.send("GET / HTTP/1.1\r\n") }
@@ -232,7 +232,7 @@ import Testing
     }
   }
 
-  @Test func idleKeepAliveConnectionIsClosed_C5() throws {
+  @Test func idleKeepAliveConnectionIsClosed() throws {
     try withServer({ $0.connection.keepAliveTimeout = 200 }) { live in
       let client = live.connect()
       #expect(client.status(of: Self.get) == 200)
@@ -253,7 +253,7 @@ import Testing
     }
   }
 
-  @Test func readerThatNeverReadsIsDroppedAfterTheSendTimeout_C6() throws {
+  @Test func readerThatNeverReadsIsDroppedAfterTheSendTimeout() throws {
     try withServer({ $0.connection.sendTimeout = 300 }) { live in
       let client = live.connect()
       client.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -265,7 +265,7 @@ import Testing
 
   // MARK: D. Connection faults
 
-  @Test func clientResetAfterItsRequestHarmsNothing_D1() throws {
+  @Test func clientResetAfterItsRequestHarmsNothing() throws {
     try withServer { live in
       for _ in 0..<20 {
         let client = live.connect()
@@ -276,7 +276,7 @@ import Testing
     }
   }
 
-  @Test func halfClosedClientStillGetsItsResponse_D2() throws {
+  @Test func halfClosedClientStillGetsItsResponse() throws {
     try withServer { live in
       let client = live.connect()
       client.send(Self.get)
@@ -285,7 +285,7 @@ import Testing
     }
   }
 
-  @Test func halfCloseMidHeadClosesWithoutAResponse_D3() throws {
+  @Test func halfCloseMidHeadClosesWithoutAResponse() throws {
     try withServer { live in
       let client = live.connect()
       client.send("GET / HTTP/1.1\r\nHo")
@@ -305,7 +305,7 @@ import Testing
     }
   }
 
-  @Test func thousandsOfEmptyConnectionsLeaveNothingBehind_D5() throws {
+  @Test func thousandsOfEmptyConnectionsLeaveNothingBehind() throws {
     try withServer { live in
       for _ in 0..<2_000 { _ = live.connect() }
       #expect(live.freshRequestSucceeds())
@@ -314,7 +314,7 @@ import Testing
 
   // MARK: E. Resources
 
-  @Test func connectionsBeyondTheLimitWaitWhileEveryOneIsBusy_E1() throws {
+  @Test func connectionsBeyondTheLimitWaitWhileEveryOneIsBusy() throws {
     try withServer({ $0.maxConnections = 2 }) { live in
       let first = live.connect()
       let second = live.connect()
@@ -335,7 +335,7 @@ import Testing
     }
   }
 
-  @Test func atTheLimitTheIdleConnectionWhoseAllowanceEndsFirstMakesRoom_E3() throws {
+  @Test func atTheLimitTheIdleConnectionWhoseAllowanceEndsFirstMakesRoom() throws {
     try withServer({ $0.maxConnections = 2 }) { live in
       let older = live.connect()
       #expect(older.status(of: Self.get) == 200)
@@ -350,7 +350,7 @@ import Testing
     }
   }
 
-  @Test func silentConnectionsMakeRoomLongBeforeTheirHeaderTimeout_E3() throws {
+  @Test func silentConnectionsMakeRoomLongBeforeTheirHeaderTimeout() throws {
     try withServer({
       $0.maxConnections = 8
       $0.connection.headerTimeout = 60_000
@@ -370,7 +370,7 @@ import Testing
 
   /// A client that has been served keeps its idle connection while silent ones remain to be
   /// closed, though its keep-alive allowance ends long before their header timeout.
-  @Test func silentConnectionsMakeRoomBeforeAServedClientsIdleOne_E3() throws {
+  @Test func silentConnectionsMakeRoomBeforeAServedClientsIdleOne() throws {
     try withServer({ $0.maxConnections = 3 }) { live in
       let served = live.connect()
       #expect(served.status(of: Self.get) == 200)
@@ -385,7 +385,7 @@ import Testing
     }
   }
 
-  @Test func anAddressPastItsLimitIsAnswered503WhileOthersAreServed_E4() throws {
+  @Test func anAddressPastItsLimitIsAnswered503WhileOthersAreServed() throws {
     try withServer({ $0.maxConnectionsPerAddress = 2 }) { live in
       let busy = (0..<2).map { _ in live.connect(from: "127.0.0.2") }
       for client in busy { client.send("GET /health HTTP/1.1\r\n") }
@@ -405,7 +405,7 @@ import Testing
     }
   }
 
-  @Test func anAddressAtItsLimitGivesUpItsOwnIdleConnection_E4() throws {
+  @Test func anAddressAtItsLimitGivesUpItsOwnIdleConnection() throws {
     try withServer({ $0.maxConnectionsPerAddress = 2 }) { live in
       let otherIdle = live.connect(from: "127.0.0.3")  // idle longest, but another address's
       #expect(otherIdle.status(of: Self.get) == 200)
@@ -421,7 +421,7 @@ import Testing
     }
   }
 
-  @Test func healthAnswersNewClientsWhileThousandsOfSilentSocketsCycle_E3() throws {
+  @Test func healthAnswersNewClientsWhileThousandsOfSilentSocketsCycle() throws {
     try withServer { live in
       let cycling = Cycler(port: live.port, sockets: 2_000)
       defer { cycling.stop() }
@@ -437,7 +437,7 @@ import Testing
 
   // MARK: F. Shutdown
 
-  @Test func shutdownWithNoConnectionsIsQuick_F1() throws {
+  @Test func shutdownWithNoConnectionsIsQuick() throws {
     let live = try LiveServer()
     #expect(openSockets(onPort: live.port) == 1)
     let started = Date()
@@ -446,7 +446,7 @@ import Testing
     #expect(openSockets(onPort: live.port) == 0)
   }
 
-  @Test func shutdownClosesIdleConnections_F2() throws {
+  @Test func shutdownClosesIdleConnections() throws {
     let live = try LiveServer()
     let clients = (0..<10).map { _ in live.connect() }
     for client in clients {
@@ -456,7 +456,7 @@ import Testing
     for client in clients { #expect(client.serverClosed()) }
   }
 
-  @Test func responseBeingWrittenAtShutdownIsDeliveredWhole_F3() throws {
+  @Test func responseBeingWrittenAtShutdownIsDeliveredWhole() throws {
     let live = try LiveServer()
     let client = live.connect()
     client.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -468,7 +468,7 @@ import Testing
     #expect(live.stop() == 0)
   }
 
-  @Test func stuckClientIsForceClosedAtTheGraceDeadline_F4() throws {
+  @Test func stuckClientIsForceClosedAtTheGraceDeadline() throws {
     let live = try LiveServer { $0.shutdownGrace = 300 }
     let client = live.connect()
     client.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -479,7 +479,7 @@ import Testing
     _ = client
   }
 
-  @Test func requestInFlightAtShutdownIsAnsweredWithConnectionClose_F3() throws {
+  @Test func requestInFlightAtShutdownIsAnsweredWithConnectionClose() throws {
     let live = try LiveServer()
     let client = live.connect()
     client.send("GET /readyz HTTP/1.1\r\n")

@@ -394,30 +394,30 @@ func json(_ text: String) -> JSON? {
   }
 
   @Test(arguments: ["/v1/apps/..", "/v1/apps/.", "/v1/apps/%2e%2e", "/v1/devices/../apps"])
-  func oddNamesInPathsAreNotFound_G8(path: String) {
+  func oddNamesInPathsAreNotFound(path: String) {
     #expect(call("GET", path).status == 404)
   }
 
-  @Test func longNamesAreNotFoundAndCannotBeCreated_G8() {
+  @Test func longNamesAreNotFoundAndCannotBeCreated() {
     let long = String(repeating: "x", count: 10_000)
     #expect(call("GET", "/v1/apps/\(long)").status == 404)
     #expect(call("POST", "/v1/apps", #"{"name":"\#(long)"}"#).status == 422)
   }
 
-  @Test func wrongMethodIs405WithAllow_G6() {
+  @Test func wrongMethodIs405WithAllow() {
     let response = call("PUT", "/v1/devices")
     #expect(response.status == 405)
     #expect(response.headers == ["Allow": "GET, POST, HEAD"])
   }
 
-  @Test func nonJSONBodyIs415_G5() {
+  @Test func nonJSONBodyIs415() {
     #expect(call("POST", "/v1/apps", #"{"name":"a"}"#, mediaType: "text/plain").status == 415)
     #expect(
       call("POST", "/v1/apps", #"{"name":"a"}"#, mediaType: "application/json")
         .status == 201)
   }
 
-  @Test func malformedJSONIs400_G2() {
+  @Test func malformedJSONIs400() {
     let response = call("POST", "/v1/apps", #"{"name":"a",}"#)
     #expect(response.status == 400)
     #expect(response.json?["detail"] == .string("an object key must be a string at byte 12"))
@@ -480,7 +480,7 @@ func json(_ text: String) -> JSON? {
     #expect(numbers.status == 422)
   }
 
-  @Test func refusedEventIs409WithStateAndAllowedEvents_G7() {
+  @Test func refusedEventIs409WithStateAndAllowedEvents() {
     call("POST", "/v1/apps", #"{"name":"mail"}"#)
     let response = call("POST", "/v1/apps/mail/events", #"{"type":"home"}"#)
     #expect(response.status == 409)

@@ -12,7 +12,7 @@ import Testing
     sim.add("radio", .appDelegate, modes: [.fetch, .remoteNotification, .location, .processing])
   }
 
-  @Test func coldLaunchByUser_2_1a() throws {
+  @Test func coldLaunchByUser() throws {
     let outcome = try sim.post(.launch(), to: "mail")
     #expect(
       trace(outcome) == [
@@ -191,7 +191,7 @@ import Testing
     #expect(sim.snapshot.foregroundApp == nil)
   }
 
-  @Test func memoryWarning_2_9() throws {
+  @Test func memoryWarning() throws {
     try sim.post(.launch(), to: "mail")
     #expect(
       trace(try sim.post(.memoryWarning, to: "mail")) == [
@@ -199,7 +199,7 @@ import Testing
       ])
   }
 
-  @Test func significantTimeChange_2_10() throws {
+  @Test func significantTimeChange() throws {
     try sim.post(.launch(), to: "mail")
     #expect(
       trace(try sim.post(.significantTimeChange)) == [
@@ -207,7 +207,7 @@ import Testing
       ])
   }
 
-  @Test func forceQuitSuspended_2_11() throws {
+  @Test func forceQuitSuspended() throws {
     try sim.post(.launch(), to: "mail")
     try sim.post(.home, to: "mail")
     sim.advance(2)
@@ -216,7 +216,7 @@ import Testing
     #expect(transitions(outcome) == ["mail: suspended → notRunning (terminate)"])
   }
 
-  @Test func forceQuitRunningInBackground_2_11() throws {
+  @Test func forceQuitRunningInBackground() throws {
     try sim.post(.backgroundLaunch(.fetch), to: "mail")
     #expect(
       trace(try sim.post(.terminate, to: "mail")) == [
@@ -241,7 +241,7 @@ import Testing
     #expect(sim.snapshot.foregroundApp == nil)
   }
 
-  @Test func forceQuitInactiveInSwitcher_2_11() throws {
+  @Test func forceQuitInactiveInSwitcher() throws {
     try sim.post(.launch(), to: "mail")
     try sim.post(.openSwitcher, to: "mail")
     #expect(
@@ -259,7 +259,7 @@ import Testing
     #expect(sim.app("mail").kills == 1)
   }
 
-  @Test func purgeOfSuspendedAppIsSilentAndLogged_2_12() throws {
+  @Test func purgeOfSuspendedAppIsSilentAndLogged() throws {
     try sim.post(.launch(), to: "mail")
     try sim.post(.home, to: "mail")
     sim.advance(2)

@@ -19,7 +19,7 @@ import Testing
     (.background, .inactive, "UIApplication.willEnterForegroundNotification"),
     (.suspended, .inactive, "UIApplication.willEnterForegroundNotification"),
   ])
-  func aggregateNotificationRidesOnTheChangeOfAppState_4_1(
+  func aggregateNotificationRidesOnTheChangeOfAppState(
     from: AppState, to: AppState, notification: String
   ) {
     #expect(CallbackMethod.aggregateNotification(from: from, to: to)?.rawValue == notification)

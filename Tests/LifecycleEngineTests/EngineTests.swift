@@ -26,7 +26,7 @@ import Testing
     #expect(try engine.apply(.lock, on: "default", now: .zero).subject == nil)
   }
 
-  @Test func newDevicesTakeTheConfiguredDefaults_14() throws {
+  @Test func newDevicesTakeTheConfiguredDefaults() throws {
     let engine = Engine(now: .zero)
     let device = try engine.createDevice(DeviceSpec(id: "phone"), now: .zero)
     #expect(device.clock == .realtime)
@@ -286,7 +286,7 @@ import Testing
     #expect(page.dropped == 2)
   }
 
-  @Test func significantTimeChangeIsQueuedForSuspendedAppsAndCoalesced_4_11() throws {
+  @Test func significantTimeChangeIsQueuedForSuspendedAppsAndCoalesced() throws {
     let sim = Simulator()
     sim.add("mail", .appDelegate)
     sim.add("clock", .appDelegate)
@@ -305,7 +305,7 @@ import Testing
     #expect(!sim.app("mail").significantTimeChangePending)
   }
 
-  @Test func queuedTimeChangeIsDeliveredWhenASuspendedAppIsWokenInTheBackground_4_11() throws {
+  @Test func queuedTimeChangeIsDeliveredWhenASuspendedAppIsWokenInTheBackground() throws {
     let sim = Simulator()
     sim.add("mail", .appDelegate, modes: [.fetch])
     try sim.post(.launch(), to: "mail")
@@ -321,7 +321,7 @@ import Testing
       ])
   }
 
-  @Test func unlockBringsBackTheAppThatWasForegroundEvenFromSuspension_4_13() throws {
+  @Test func unlockBringsBackTheAppThatWasForegroundEvenFromSuspension() throws {
     let sim = Simulator()
     sim.add("mail", .appDelegate)
     try sim.post(.launch(), to: "mail")
@@ -333,7 +333,7 @@ import Testing
     #expect(sim.snapshot.foregroundApp == "mail")
   }
 
-  @Test func unlockShowsTheHomeScreenIfTheAppWasKilledMeanwhile_4_13() throws {
+  @Test func unlockShowsTheHomeScreenIfTheAppWasKilledMeanwhile() throws {
     let sim = Simulator()
     sim.add("mail", .appDelegate)
     try sim.post(.launch(), to: "mail")
@@ -346,7 +346,7 @@ import Testing
     #expect(sim.snapshot.foregroundApp == nil)
   }
 
-  @Test func lockWithNoForegroundAppAndNoPasscodeDeliversNothing_4_12() throws {
+  @Test func lockWithNoForegroundAppAndNoPasscodeDeliversNothing() throws {
     let sim = Simulator(passcode: false)
     sim.add("mail", .appDelegate)
     try sim.post(.launch(), to: "mail")
@@ -362,7 +362,7 @@ import Testing
       ])
   }
 
-  @Test func protectedDataReachesEveryRunningAppButNotSuspendedOnes_4_12() throws {
+  @Test func protectedDataReachesEveryRunningAppButNotSuspendedOnes() throws {
     let sim = Simulator()
     sim.add("mail", .appDelegate)
     sim.add("radio", .appDelegate)
@@ -382,7 +382,7 @@ import Testing
         == ["mail", "radio"])
   }
 
-  @Test func deviceMemoryWarningReachesRunningAppsInNameOrder_2_9() throws {
+  @Test func deviceMemoryWarningReachesRunningAppsInNameOrder() throws {
     let sim = Simulator()
     for name in ["zed", "amy", "bob"] { sim.add(name, .appDelegate) }
     try sim.post(.launch(), to: "bob")

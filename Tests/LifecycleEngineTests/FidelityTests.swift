@@ -197,7 +197,7 @@ import Testing
     #expect(refusal { try sim.post(.closeSwitcher, to: "photos") }?.reason == .notAllowedInState)
   }
 
-  /// SPEC 4.14: `setMemory` changes the running process; a new process starts from the app's
+  /// `setMemory` changes the running process; a new process starts from the app's
   /// configured footprint (otherwise an app killed over the per-process limit would be killed
   /// at every launch).
   @Test func aNewProcessStartsFromTheConfiguredFootprint() throws {
@@ -215,7 +215,7 @@ import Testing
 
   // MARK: Continuous background modes are activities
 
-  /// SPEC 4.6 and Apple's "Configuring background execution modes": the mode lets an app keep
+  /// Apple's "Configuring background execution modes": the mode lets an app keep
   /// playing audio or receiving locations in the background; declaring it does not keep an
   /// app that does neither from being suspended.
   @Test(arguments: [BackgroundMode.audio, .location])
@@ -280,7 +280,7 @@ import Testing
     #expect(sim.app("radio").activities == [.audio])
   }
 
-  /// SPEC 4.10 and the kernel's priority bands (`ios-lifecycle.md`: BACKGROUND 3 <
+  /// The kernel's priority bands (XNU's `kern_memorystatus.h`: BACKGROUND 3 <
   /// AUDIO_AND_ACCESSORY 12): an app playing audio goes after every other background app, even
   /// a smaller one.
   @Test func jetsamKillsAnAppPlayingAudioLast() throws {
@@ -302,7 +302,7 @@ import Testing
 
   // MARK: Power
 
-  /// SPEC 4.15 and Apple's `applicationWillTerminate(_:)`: "called ... if your app is running in
+  /// Apple's `applicationWillTerminate(_:)`: "called ... if your app is running in
   /// the background (not suspended) and the system needs to terminate it". Powering off
   /// terminates every running app that way; a suspended app is never told. UIKit disconnects
   /// scenes when the user closes them or to reclaim memory (`sceneDidDisconnect(_:)`), not at
@@ -364,7 +364,7 @@ import Testing
     #expect(refusal { try sim.post(DeviceEvent.boot) }?.reason == .deviceOn)
   }
 
-  /// SPEC 4.15: a booted device is locked, before its first unlock: protected data stays
+  /// A booted device is locked, before its first unlock: protected data stays
   /// unavailable, so an app the system launches in the background meanwhile sees it so, and is
   /// told at the unlock.
   @Test func aBootedDeviceIsLockedAndProtectedDataWaitsForTheFirstUnlock() throws {

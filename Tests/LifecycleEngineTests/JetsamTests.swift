@@ -156,7 +156,7 @@ import Testing
     #expect(sim.state("huge") == .notRunning)
   }
 
-  @Test func jetsamKeepsRestorationStateAndDoesNotBlockBackgroundLaunches_4_3() throws {
+  @Test func jetsamKeepsRestorationStateAndDoesNotBlockBackgroundLaunches() throws {
     sim.add("mail", modes: [.fetch])
     try suspend("mail")
     try sim.post(.purge(), to: "mail")
@@ -164,7 +164,7 @@ import Testing
     #expect(sim.app("mail").allowedEvents.contains(.backgroundLaunch))
   }
 
-  @Test func forceQuitDropsRestorationStateAndBlocksBackgroundLaunchesUntilTheUserLaunches_4_3()
+  @Test func forceQuitDropsRestorationStateAndBlocksBackgroundLaunchesUntilTheUserLaunches()
     throws
   {
     sim.add("mail", modes: [.fetch])

@@ -7,8 +7,8 @@ import Testing
 /// background or suspended scene at any time to reclaim its resources"),
 /// `application(_:configurationForConnecting:options:)` (a new session only),
 /// `application(_:didDiscardSceneSessions:)` (sessions the user closed; "the next time your app
-/// launches" if it is not running) and ios-lifecycle.md 2.12 (closing the last window ends the
-/// process). One window is on screen at a time (README, "Scenes").
+/// launches" if it is not running) and douglashill.co, "App termination" (closing the last
+/// window ends the process). One window is on screen at a time (README, "Scenes").
 @Suite struct MultiSceneTests {
   let sim = Simulator(passcode: false)
   static let data = #"{"draft":"hi"}"#

@@ -127,8 +127,9 @@ import Testing
       })
   }
 
-  /// "Preserved state is discarded on user force-quit and on crash at launch" (ios-lifecycle.md
-  /// 2.15): a crash during the launch drops it too, and the session stays.
+  /// Preserved state is discarded on a force-quit and on a crash at launch (Apple's
+  /// StateRestoreChildViews sample, its read-me): a crash during the launch drops it too, and
+  /// the session stays.
   @Test(arguments: ["mail", "notes"])
   func aCrashAtLaunchDropsTheSavedData(app: String) throws {
     try save(app)

@@ -30,7 +30,7 @@ import Testing
     "sceneDidBecomeActive(_:)@main → active/foregroundActive [UIScene.didActivateNotification, UIApplication.didBecomeActiveNotification]",
   ]
 
-  @Test func firstColdLaunch_2_1b() throws {
+  @Test func firstColdLaunch() throws {
     let outcome = try sim.post(.launch(), to: "mail")
     #expect(trace(outcome) == Self.coldLaunch)
     #expect(
@@ -40,7 +40,7 @@ import Testing
       ])
   }
 
-  @Test func relaunchAfterJetsamRestoresTheSession_2_1b() throws {
+  @Test func relaunchAfterJetsamRestoresTheSession() throws {
     try sim.post(.launch(), to: "mail")
     try sim.post(.home, to: "mail")
     try sim.post(.purge(), to: "mail")
@@ -51,7 +51,7 @@ import Testing
 
   /// Apple, `application(_:didDiscardSceneSessions:)`: "If your app isn't running, UIKit calls
   /// this method the next time your app launches."
-  @Test func relaunchAfterForceQuitOfASuspendedAppReportsTheDiscardedSession_2_11() throws {
+  @Test func relaunchAfterForceQuitOfASuspendedAppReportsTheDiscardedSession() throws {
     try sim.post(.launch(), to: "mail")
     try sim.post(.home, to: "mail")
     sim.advance(2)
@@ -64,7 +64,7 @@ import Testing
     #expect(trace(outcome) == expected)
   }
 
-  @Test func relaunchAfterForceQuitOfARunningAppConnectsANewSession_2_11() throws {
+  @Test func relaunchAfterForceQuitOfARunningAppConnectsANewSession() throws {
     try sim.post(.launch(), to: "mail")
     try sim.post(.terminate, to: "mail")
     #expect(trace(try sim.post(.launch(), to: "mail")) == Self.coldLaunch)
@@ -117,7 +117,7 @@ import Testing
   /// With a passcode, protected data locks down `protectedDataLockDelaySeconds` after the lock
   /// (Apple: "shortly before protected files are locked down"); an app running then is told,
   /// and told first at the unlock that it is back.
-  @Test func protectedDataLocksDownAfterTheDelayAndComesBackFirstAtUnlock_4_12() throws {
+  @Test func protectedDataLocksDownAfterTheDelayAndComesBackFirstAtUnlock() throws {
     try sim.post(.launch(), to: "mail")
     try sim.post(.beginBackgroundTask(), to: "mail")
     try sim.post(.lock)
@@ -137,7 +137,7 @@ import Testing
     #expect(sim.snapshot.protectedDataAvailable)
   }
 
-  @Test func anUnlockWithinTheDelayLeavesProtectedDataAlone_4_12() throws {
+  @Test func anUnlockWithinTheDelayLeavesProtectedDataAlone() throws {
     try sim.post(.launch(), to: "mail")
     try sim.post(.beginBackgroundTask(), to: "mail")
     try sim.post(.lock)
@@ -172,7 +172,7 @@ import Testing
       ])
   }
 
-  @Test func forceQuitRunningInBackground_2_11() throws {
+  @Test func forceQuitRunningInBackground() throws {
     try sim.post(.launch(), to: "mail")
     try sim.post(.beginBackgroundTask(), to: "mail")
     try sim.post(.home, to: "mail")
@@ -184,7 +184,7 @@ import Testing
       ])
   }
 
-  @Test func forceQuitBackgroundLaunchedAppWithoutScene_2_11() throws {
+  @Test func forceQuitBackgroundLaunchedAppWithoutScene() throws {
     try sim.post(.backgroundLaunch(.fetch), to: "mail")
     #expect(
       trace(try sim.post(.terminate, to: "mail")) == [
@@ -192,7 +192,7 @@ import Testing
       ])
   }
 
-  @Test func memoryWarningKeepsTheState_2_9() throws {
+  @Test func memoryWarningKeepsTheState() throws {
     try sim.post(.launch(), to: "mail")
     #expect(
       trace(try sim.post(.memoryWarning, to: "mail")) == [

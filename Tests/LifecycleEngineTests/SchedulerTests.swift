@@ -6,7 +6,7 @@ import Testing
 @Suite struct SchedulerTests {
   let sim = Simulator()
 
-  @Test func idleBackgroundAppIsSuspendedAfterTheDelay_4_6() throws {
+  @Test func idleBackgroundAppIsSuspendedAfterTheDelay() throws {
     sim.add("mail")
     try sim.post(.launch(), to: "mail")
     try sim.post(.home, to: "mail")
@@ -20,7 +20,7 @@ import Testing
     #expect(sim.app("mail").suspendAt == nil)
   }
 
-  @Test func suspensionCountsFromTheReturnOfDidEnterBackground_4_6() throws {
+  @Test func suspensionCountsFromTheReturnOfDidEnterBackground() throws {
     sim.add("mail", behavior: AppBehavior(didEnterBackgroundDuration: .milliseconds(1500)))
     try sim.post(.launch(), to: "mail")
     try sim.post(.home, to: "mail")
@@ -28,7 +28,7 @@ import Testing
     #expect(sim.app("mail").suspendAt == .seconds(3.5))
   }
 
-  @Test func busyAppAcceptsALaunchAndItsCallbacksWaitForDidEnterBackground_4_7() throws {
+  @Test func busyAppAcceptsALaunchAndItsCallbacksWaitForDidEnterBackground() throws {
     sim.add("mail", behavior: AppBehavior(didEnterBackgroundDuration: .seconds(3)))
     try sim.post(.launch(), to: "mail")
     try sim.post(.home, to: "mail")
@@ -54,7 +54,7 @@ import Testing
     #expect(sim.snapshot.nextDeadline == nil)
   }
 
-  @Test func didEnterBackgroundOverrunningTheWatchdogKillsTheApp_4_7() throws {
+  @Test func didEnterBackgroundOverrunningTheWatchdogKillsTheApp() throws {
     sim.add("mail", .appDelegate, behavior: AppBehavior(didEnterBackgroundDuration: .seconds(6)))
     try sim.post(.launch(), to: "mail")
     try sim.post(.home, to: "mail")
@@ -68,7 +68,7 @@ import Testing
     #expect(sim.app("mail").killAt == nil)
   }
 
-  @Test func didEnterBackgroundExactlyAtTheWatchdogIsTolerated_4_7() throws {
+  @Test func didEnterBackgroundExactlyAtTheWatchdogIsTolerated() throws {
     sim.add("mail", behavior: AppBehavior(didEnterBackgroundDuration: .seconds(5)))
     try sim.post(.launch(), to: "mail")
     try sim.post(.home, to: "mail")
@@ -86,7 +86,7 @@ import Testing
     #expect(sim.snapshot.nextDeadline == nil)
   }
 
-  @Test func backgroundTaskBegunInForegroundExpiresThirtySecondsAfterEnteringBackground_4_8()
+  @Test func backgroundTaskBegunInForegroundExpiresThirtySecondsAfterEnteringBackground()
     throws
   {
     sim.add("mail")
@@ -108,7 +108,7 @@ import Testing
     #expect(transitions(sim.advance(2)) == ["mail: background → suspended (suspension)"])
   }
 
-  @Test func taskBegunInBackgroundSharesTheAppsBackgroundTime_4_8() throws {
+  @Test func taskBegunInBackgroundSharesTheAppsBackgroundTime() throws {
     sim.add("mail")
     try sim.post(.launch(), to: "mail")
     try sim.post(.home, to: "mail")
@@ -118,7 +118,7 @@ import Testing
     #expect(sim.app("mail").suspendAt == nil)
   }
 
-  @Test func unendedTaskGetsTheAppKilledAfterTheGrace_4_8() throws {
+  @Test func unendedTaskGetsTheAppKilledAfterTheGrace() throws {
     sim.add("mail", behavior: AppBehavior(endsBackgroundTasksOnExpiration: false))
     try sim.post(.launch(), to: "mail")
     try sim.post(.beginBackgroundTask(), to: "mail")
@@ -137,7 +137,7 @@ import Testing
       transitions(kill) == ["mail: background → notRunning (backgroundTaskExpiration) 0x2182bad2"])
   }
 
-  @Test func endingTheExpiredTasksDuringTheGraceSavesTheApp_4_8() throws {
+  @Test func endingTheExpiredTasksDuringTheGraceSavesTheApp() throws {
     sim.add("mail", behavior: AppBehavior(endsBackgroundTasksOnExpiration: false))
     try sim.post(.launch(), to: "mail")
     try sim.post(.beginBackgroundTask(), to: "mail")
@@ -148,7 +148,7 @@ import Testing
     #expect(sim.app("mail").suspendAt == .seconds(32.5))
   }
 
-  @Test func endingTheLastTaskSchedulesSuspension_4_6() throws {
+  @Test func endingTheLastTaskSchedulesSuspension() throws {
     sim.add("mail")
     try sim.post(.launch(), to: "mail")
     try sim.post(.beginBackgroundTask(), to: "mail")
@@ -161,7 +161,7 @@ import Testing
     #expect(sim.app("mail").suspendAt == .seconds(7))
   }
 
-  @Test func backgroundTimeRunsOutForNewTasks_4_8() throws {
+  @Test func backgroundTimeRunsOutForNewTasks() throws {
     sim.add("radio", modes: [.audio])
     try sim.post(.launch(), to: "radio")
     try sim.post(.startActivity(.audio), to: "radio")
@@ -174,7 +174,7 @@ import Testing
         == .backgroundTimeExhausted)
   }
 
-  @Test func backgroundWorkCompletedInTimeLetsTheAppSuspend_4_9() throws {
+  @Test func backgroundWorkCompletedInTimeLetsTheAppSuspend() throws {
     sim.add("mail", modes: [.fetch])
     try sim.post(.backgroundLaunch(.fetch), to: "mail")
     #expect(sim.app("mail").killAt == .seconds(30))
@@ -193,7 +193,7 @@ import Testing
     (BackgroundLaunchReason.fetch, BackgroundMode.fetch, "0x2182bad4"),
     (.remoteNotification, .remoteNotification, "0x2182bad4"),
   ])
-  func backgroundWorkNotCompletedGetsTheAppKilled_4_9(
+  func backgroundWorkNotCompletedGetsTheAppKilled(
     reason: BackgroundLaunchReason, mode: BackgroundMode, code: String
   ) throws {
     sim.add("mail", modes: [mode])
@@ -205,7 +205,7 @@ import Testing
   }
 
   /// "a background URL session failing to complete in time": `0x2182bad3`.
-  @Test func urlSessionEventsNotCompletedGetTheAppKilled_4_9() throws {
+  @Test func urlSessionEventsNotCompletedGetTheAppKilled() throws {
     sim.add("mail")
     let launch = try sim.post(.backgroundLaunch(.urlSession), to: "mail")
     #expect(
@@ -217,7 +217,7 @@ import Testing
   }
 
   /// A location update has no completion handler, so no work and no deadline to kill by.
-  @Test func aLocationLaunchHasNoWorkToComplete_4_9() throws {
+  @Test func aLocationLaunchHasNoWorkToComplete() throws {
     sim.add("maps", modes: [.location])
     let launch = try sim.post(.backgroundLaunch(.location), to: "maps")
     #expect(launch.callbacks.last?.method == .didUpdateLocations)
@@ -232,7 +232,7 @@ import Testing
     (BackgroundLaunchReason.appRefresh, BackgroundMode.fetch, 30.0),
     (.processing, .processing, 300.0),
   ])
-  func aBGTaskExpiresWithItsHandler_4_9(
+  func aBGTaskExpiresWithItsHandler(
     reason: BackgroundLaunchReason, mode: BackgroundMode, seconds: Double
   ) throws {
     sim.add("mail", modes: [mode])
@@ -249,7 +249,7 @@ import Testing
 
   /// A `BGTask` not completed in its expiration handler gets the app killed `expirationGrace`
   /// later: "a background task failing to complete in time", `0x2182bad2`.
-  @Test func aBGTaskNotCompletedOnExpirationGetsTheAppKilled_4_9() throws {
+  @Test func aBGTaskNotCompletedOnExpirationGetsTheAppKilled() throws {
     sim.add(
       "mail", modes: [.fetch], behavior: AppBehavior(endsBackgroundTasksOnExpiration: false))
     try sim.post(.backgroundLaunch(.appRefresh), to: "mail")
@@ -261,10 +261,10 @@ import Testing
       ])
   }
 
-  /// SPEC 4.5, corrected by Apple's "About the background execution sequence": "The system
+  /// Apple's "About the background execution sequence": "The system
   /// resumes the app. UIKit calls the app delegate's applicationDidEnterBackground(_:) method.
   /// UIKit delivers the event that caused the launch."
-  @Test func wakingASuspendedAppDeliversDidEnterBackgroundThenTheWork_4_5() throws {
+  @Test func wakingASuspendedAppDeliversDidEnterBackgroundThenTheWork() throws {
     sim.add("mail", .appDelegate, modes: [.fetch])
     try sim.post(.launch(), to: "mail")
     try sim.post(.home, to: "mail")
@@ -282,7 +282,7 @@ import Testing
 
   /// A scene app's scene stays in the background while the app is suspended: waking it
   /// delivers the event alone.
-  @Test func wakingASuspendedSceneAppDeliversOnlyTheWork_4_5() throws {
+  @Test func wakingASuspendedSceneAppDeliversOnlyTheWork() throws {
     sim.add("mail", modes: [.fetch])
     try sim.post(.launch(), to: "mail")
     try sim.post(.home, to: "mail")

@@ -135,7 +135,7 @@ import Testing
 
   /// Checklist E2: out of file descriptors, the server sheds connections instead of failing,
   /// and serves again once clients let go.
-  @Test func outOfFileDescriptorsItShedsLoadAndRecovers_E2() throws {
+  @Test func outOfFileDescriptorsItShedsLoadAndRecovers() throws {
     let service = try RunningService(["--port", "0"], openFiles: 64)
     var clients: [RawConnection]? = try (0..<100).map { _ in
       try RawConnection.partialRequest(port: service.port)
@@ -166,7 +166,7 @@ import Testing
 
   /// Checklist D6: ten thousand requests on one keep-alive connection leave memory where the
   /// first thousand put it.
-  @Test func memoryStaysFlatOverTenThousandRequests_D6() throws {
+  @Test func memoryStaysFlatOverTenThousandRequests() throws {
     let service = try RunningService(
       ["--port", "0", "--max-requests-per-connection", "100000", "--log-level", "notice"])
     let connection = try RawConnection(port: service.port)
@@ -189,7 +189,7 @@ import Testing
   /// Checklist E3: a burst of a thousand requests creating and launching apps past the
   /// device's memory budget. Every request gets its 2xx, the API answers others in the middle
   /// of the burst, and jetsam purges by policy once the apps are suspended.
-  @Test func burstPastTheMemoryBudgetPurgesAndKeepsServing_E3() throws {
+  @Test func burstPastTheMemoryBudgetPurgesAndKeepsServing() throws {
     let service = try RunningService(["--port", "0", "--log-level", "notice"])
     let base = "http://127.0.0.1:\(service.port)"
     let device = #"{"id":"burst","clock":"manual","memoryLimitMB":25000}"#
@@ -242,7 +242,7 @@ import Testing
     #expect(service.waitForExit() == 0)
   }
 
-  @Test func secondSignalDuringShutdownExitsAtOnce_F5() throws {
+  @Test func secondSignalDuringShutdownExitsAtOnce() throws {
     let service = try RunningService(["--port", "0"])
     let client = try RawConnection.partialRequest(port: service.port)  // keeps the drain waiting
     service.signal(SIGTERM)
