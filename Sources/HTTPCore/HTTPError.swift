@@ -17,17 +17,10 @@ public struct HTTPError: Error, Hashable, Sendable {
   /// The response: an RFC 9457 problem document with `about:blank` as its type (the status
   /// says what happened; `detail` says why).
   public var response: HTTPResponse {
-    let document = JSONWriter.encode { w in
-      w.object { w in
-        w.member("type", "about:blank")
-        w.member("title", status.reason)
-        w.member("status", status.code)
-        w.member("detail", detail)
-      }
-    }
-    return HTTPResponse(
+    HTTPResponse(
       status: status, headers: HTTPFields([("Content-Type", "application/problem+json")]),
-      body: document)
+      body: JSONWriter.problem(
+        type: "about:blank", title: status.reason, status: status.code, detail: detail))
   }
 
   static func badRequest(_ detail: String) -> HTTPError { HTTPError(.badRequest, detail) }

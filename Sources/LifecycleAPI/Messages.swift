@@ -175,21 +175,11 @@ struct Problem: Error {
   var headers: [(name: String, value: String)] = []
 
   var response: APIResponse {
-    let document = JSONWriter.encode { w in
-      w.object { w in
-        w.member("type", "urn:lifecycled:problem:\(kind.rawValue)")
-        w.member("title", kind.title)
-        w.member("status", kind.status)
-        w.member("detail", detail)
-        for (name, value) in extensions {
-          w.key(escaping: name)
-          w.encoded(value)
-        }
-      }
-    }
-    return APIResponse(
+    APIResponse(
       status: kind.status, contentType: "application/problem+json", headers: headers,
-      body: document)
+      body: JSONWriter.problem(
+        type: "urn:lifecycled:problem:\(kind.rawValue)", title: kind.title, status: kind.status,
+        detail: detail, extensions: extensions))
   }
 
   /// 415: a body that is not `application/json`.
