@@ -162,7 +162,8 @@ final class App {
   }
 
   /// A copy of `other`, its tasks counted in `ledger` (which the caller credits with them).
-  /// Every stored property is copied: one added to the class must be added here.
+  /// Every stored property is copied: one added to the class must be added here
+  /// (`PropertyTests.aCopyHoldsEveryStoredPropertyOfItsOriginal` finds one that is not).
   init(copying other: App, ledger: MemoryLedger) {
     name = other.name
     slot = other.slot

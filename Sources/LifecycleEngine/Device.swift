@@ -181,7 +181,7 @@ final class Device {
 
   /// A deep copy of `other`, its state counted in `ledger`: what a dry run or an atomic
   /// scenario works on. Every stored property is copied: one added to the class must be added
-  /// here (`PropertyTests.anAtomicWalkIsTheWalkInOrder` catches one that is not).
+  /// here (`PropertyTests.aCopyHoldsEveryStoredPropertyOfItsOriginal` finds one that is not).
   init(copying other: Device, ledger: MemoryLedger) {
     id = other.id
     slot = other.slot
@@ -215,6 +215,7 @@ final class Device {
     jetsamLog = other.jetsamLog
     nextSeq = other.nextSeq
     counters = other.counters
+    outcome = other.outcome  // shared until the copy's first operation empties it
     ledger.add(other.ledger.bytes)
   }
 

@@ -16,7 +16,7 @@ public final class Engine {
   // and the dynamic checks cost more than the engine's own work on a request (measured:
   // Benchmarks/README.md, "Build settings"). All other state keeps its checks.
   @exclusivity(unchecked)
-  private var devices: [String: Device] = [:]
+  private(set) var devices: [String: Device] = [:]
   /// The same devices by slot, the key of `realtimeDeadlines`.
   @exclusivity(unchecked)
   private var slots = SlotTable<Device>()

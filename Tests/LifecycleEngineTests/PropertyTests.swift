@@ -71,6 +71,35 @@ struct SplitMix64: RandomNumberGenerator {
     #expect(atomic.sim.journal.count > 1_000)
   }
 
+  /// Every stored property of a device and of each of its apps is in its copy, the one a dry
+  /// run or an atomic scenario works on. The properties are found by reflection, not listed:
+  /// one added to `Device` or `App` and left out of its `init(copying:ledger:)` fails here as
+  /// soon as the walk gives it a value other than its first.
+  @Test(arguments: seeds)
+  func aCopyHoldsEveryStoredPropertyOfItsOriginal(seed: UInt64) throws {
+    let walk = RandomWalk(seed: seed)
+    for step in 0..<Self.copyingSteps {
+      walk.step()
+      guard step % 50 == 0 else { continue }
+      let device = try #require(walk.sim.engine.devices[walk.sim.device])
+      let copy = Device(copying: device, ledger: MemoryLedger())
+      #expect(differences(device, copy) == [], "step \(step)")
+      for (name, app) in device.apps {
+        let copied = try #require(copy.apps[name])
+        #expect(differences(app, copied) == [], "step \(step), \(name)")
+      }
+    }
+  }
+
+  /// The stored properties whose values differ between `first` and `second`, found by
+  /// reflection (an object a property refers to is described by its type alone).
+  private func differences(_ first: AnyObject, _ second: AnyObject) -> [String] {
+    let properties = zip(Mirror(reflecting: first).children, Mirror(reflecting: second).children)
+    return properties.compactMap { first, second in
+      String(reflecting: first.value) == String(reflecting: second.value) ? nil : first.label
+    }
+  }
+
   /// Each event posted first as a dry run, which must leave every view as it was, then for
   /// real, which must do exactly what the dry run answered (`RandomWalk.post`).
   @Test(arguments: seeds)
