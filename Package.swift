@@ -24,7 +24,10 @@ let package = Package(
     .testTarget(name: "LifecycleEngineTests", dependencies: ["LifecycleEngine"]),
     // Strict JSON reading and fast writing: knows nothing of the engine, the API or HTTP.
     .target(name: "JSONCore"),
-    .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
+    .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore", "JSONReaderFuzzer"]),
+    // The reader under libFuzzer (scripts/fuzz); built normally, it replays corpus files.
+    .executableTarget(
+      name: "JSONReaderFuzzer", dependencies: ["JSONCore"], path: "Tests/Fuzz/JSONReaderFuzzer"),
     // The JSON API over the engine: knows nothing of HTTP framing or sockets.
     // `openapi.yaml` is the contract at the top of the repository; the link beside the sources
     // embeds it in the binary, served at GET /openapi.yaml.

@@ -7,7 +7,7 @@ import Testing
 /// once found stays fixed.
 @Suite struct FuzzCorpusTests {
   static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Fuzz/corpus")
+    .deletingLastPathComponent().appendingPathComponent("Fuzz/http-corpus")
 
   static var files: [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []).sorted()
