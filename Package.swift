@@ -12,6 +12,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+    // `swift package generate-documentation`: the user guide in Sources/lifecycled/lifecycled.docc.
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     // Not its JSON trait: that pulls in full Foundation and ICU (60 MB of binary);
     // LifecycledService reads the file itself (ConfigurationFileSnapshot).
     .package(

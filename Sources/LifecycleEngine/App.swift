@@ -245,7 +245,7 @@ final class App {
   }
 
   /// Forgets everything the process held; called when it dies. The next process starts from
-  /// the configured footprints (README, "Lifecycle behaviour").
+  /// the configured footprints (the user guide, "Behaviour decisions").
   func processDidExit() {
     for index in sessions.indices {
       sessions[index].state = .unattached

@@ -196,7 +196,7 @@ extension Device {
   /// The user opens `app`, a scene app showing session `scene` (or the one it showed last),
   /// or a new session when it `opensSession` or has none. One window is on screen at a time:
   /// the foreground app leaves first, even when it is `app` showing another of its windows
-  /// (README, "Scenes").
+  /// (the user guide, "Behaviour decisions").
   private func launch(
     _ app: App, via entry: Entry?, scene: String?, opensSession: Bool, cause: TransitionCause
   ) {

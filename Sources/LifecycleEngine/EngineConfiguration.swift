@@ -1,4 +1,4 @@
-/// The scheduler's numbers (the README's configuration), the same for every device.
+/// The scheduler's numbers (the user guide's "Configuration keys"), the same for every device.
 public struct SchedulerSettings: Hashable, Sendable {
   /// An idle background app is suspended this long after its didEnterBackground returned.
   public var suspendDelay: Duration = .seconds(2)

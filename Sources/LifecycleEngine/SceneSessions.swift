@@ -128,7 +128,7 @@ extension Device {
 
   /// Under memory pressure, before jetsam kills a background-running app, UIKit reclaims
   /// scenes: the background scenes of running apps that hold scene memory disconnect, apps in
-  /// jetsam's order, the foreground app's last (README, "Memory and jetsam").
+  /// jetsam's order, the foreground app's last (the user guide, "Behaviour decisions").
   func disconnectBackgroundScenes() {
     var holders = liveApps.filter {
       $0.state.isRunning && $0.sceneMemoryMB > 0 && $0.sessions.contains { $0.state == .background }

@@ -70,10 +70,10 @@ def test_the_compose_health_check_is_the_images_and_the_harness_runs_the_tested_
     assert pins and pins <= set(re.findall(r"[\w-]+==[\d.]+", read("scripts/install-dependencies")))
 
 
-def test_the_readme_testcontainers_snippet_uses_the_pinned_librarys_api():
-    readme = read("README.md")
+def test_the_guides_testcontainers_snippet_uses_the_pinned_librarys_api():
+    readme = read("Sources/lifecycled/lifecycled.docc/Containers.md")
     snippet = re.search(r"```python\n(from testcontainers.*?)```", readme, re.S)[1]
-    code = compile(snippet, "README.md", "exec")
+    code = compile(snippet, "Containers.md", "exec")
     from testcontainers.core.container import DockerContainer
     from testcontainers.core.wait_strategies import HttpWaitStrategy
 

@@ -5,7 +5,7 @@ import Testing
 @testable import LifecycleAPI
 
 /// What one client can make the server hold stays bounded and counted, and past a bound only
-/// the client that asks is refused: the API's side of README "Limits and guarantees".
+/// the client that asks is refused: the API's side of the user guide's "Limits and guarantees".
 @Suite struct BoundsTests {
   @Test func eventsThatCouldQueuePastTheWaitingBoundAre409AndChangeNothing() {
     let api = APITests { $0.limits.maxWaitingCallbacksPerApp = 64 }

@@ -8,7 +8,7 @@ import Testing
 /// `application(_:configurationForConnecting:options:)` (a new session only),
 /// `application(_:didDiscardSceneSessions:)` (sessions the user closed; "the next time your app
 /// launches" if it is not running) and douglashill.co, "App termination" (closing the last
-/// window ends the process). One window is on screen at a time (README, "Scenes").
+/// window ends the process). One window is on screen at a time (the user guide, "Behaviour decisions").
 @Suite struct MultiSceneTests {
   let sim = Simulator(passcode: false)
   static let data = #"{"draft":"hi"}"#
@@ -180,7 +180,7 @@ import Testing
   }
 
   /// Under pressure, once the warning's grace has passed, UIKit reclaims the background scenes
-  /// of running apps before jetsam kills one (README, "Memory and jetsam").
+  /// of running apps before jetsam kills one (the user guide, "Behaviour decisions").
   @Test func pressureDisconnectsBackgroundScenesBeforeItKillsTheirApp() throws {
     let sim = Simulator(memoryLimitMB: 1000, passcode: false)
     sim.add("docs", memoryMB: 300, multipleScenes: true, sceneMemoryMB: 100)

@@ -10,6 +10,11 @@ import Testing
   static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 
+  /// The user guide's article `name` (`Sources/lifecycled/lifecycled.docc`).
+  static func guide(_ name: String) -> URL {
+    repository.appendingPathComponent("Sources/lifecycled/lifecycled.docc/\(name).md")
+  }
+
   func file(_ json: String) throws -> String {
     let path = FileManager.default.temporaryDirectory
       .appendingPathComponent("lifecycled-\(UUID().uuidString).json").path
@@ -186,15 +191,14 @@ import Testing
     }
   }
 
-  @Test func readmeDocumentsEveryKeyWithItsDefault() throws {
-    let readme = try String(
-      contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+  @Test func theGuideDocumentsEveryKeyWithItsDefault() throws {
+    let readme = try String(contentsOf: Self.guide("Configuration"), encoding: .utf8)
     let defaults = ServiceConfiguration()
     for setting in Setting.all {
       let value = setting.render(defaults).trimmingCharacters(in: ["\""])
       let row =
         "| `\(setting.key)` | `\(setting.environmentVariable)` | `\(setting.flag)` | `\(value)` | "
-      #expect(readme.contains(row), "README lacks the row of \(setting.key)")
+      #expect(readme.contains(row), "the guide lacks the row of \(setting.key)")
     }
   }
 

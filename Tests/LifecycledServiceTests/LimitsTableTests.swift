@@ -6,7 +6,7 @@ import Testing
 @testable import LifecycleAPI
 @testable import LifecycleEngine
 
-/// README "Limits and guarantees" against the code: its rows are exactly the bounds below,
+/// The user guide's "Limits and guarantees" against the code: its rows are exactly the bounds below,
 /// each showing the defaults the code has, and every field of the engine's and the parser's
 /// limits belongs to a row, so that a new bound cannot be added without its line.
 @Suite struct LimitsTableTests {
@@ -92,13 +92,10 @@ import Testing
     "maxBodyBytes": "request body",
   ]
 
-  /// The table's rows in README.md: the first column, and the second.
+  /// The table's rows in the guide: the first column, and the second.
   static func readmeRows() throws -> [String: String] {
-    let readme = try String(
-      contentsOf: ConfigurationTests.repository.appendingPathComponent("README.md"),
-      encoding: .utf8)
-    guard let start = readme.range(of: "## Limits and guarantees\n") else { return [:] }
-    let section = readme[start.upperBound...]
+    let section = try String(
+      contentsOf: ConfigurationTests.guide("LimitsAndGuarantees"), encoding: .utf8)
     var rows: [String: String] = [:]
     for line in section.split(separator: "\n").drop(while: { !$0.hasPrefix("|") })
       .prefix(while: { $0.hasPrefix("|") }).dropFirst(2)
@@ -116,7 +113,7 @@ import Testing
     #expect(Set(readme.keys) == Set(Self.rows.keys))
     for (bound, defaults) in Self.rows {
       for value in defaults {
-        #expect(readme[bound]?.contains(value) == true, "\(bound): \(value) is not in the README")
+        #expect(readme[bound]?.contains(value) == true, "\(bound): \(value) is not in the guide")
       }
     }
   }
@@ -129,7 +126,7 @@ import Testing
     for row in Self.rowOfField.values { #expect(Self.rows[row] != nil, "\(row)") }
   }
 
-  /// 1,000 as the README writes it.
+  /// 1,000 as the guide writes it.
   static func grouped(_ number: Int) -> String {
     number.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
   }
