@@ -170,7 +170,7 @@ public final class LifecycleAPI {
       countHeldBytes()
     }
     var response: APIResponse
-    var template: String?
+    var template = "unmatched"
     do {
       try checkAccess(request)
       switch router.match(method: request.method, path: request.path) {
@@ -185,18 +185,14 @@ public final class LifecycleAPI {
           break
         }
         let routed = RouteRequest(
-          request: consume request, device: device, app: app, query: query, now: now,
-          isDraining: isDraining)
+          request: consume request, template: route.template, device: device, app: app,
+          query: query, now: now, isDraining: isDraining)
         do {
           response = try route.handler(self, routed)
         } catch {
           response = Self.response(to: error)  // a refusal is kept for a retry too
         }
-        if route.isDeviceScoped, (200..<300).contains(response.status), !response.isDeferred,
-          let version = engine.lastVersion(of: device)
-        {
-          response.entityTag = Self.entityTag(version)
-        }
+        if route.isDeviceScoped { tag(&response, with: device) }
         if let retry { keep(response, for: retry, on: device, now: now) }
       case .methodNotAllowed(let matched, let allowed):
         template = matched
@@ -211,8 +207,17 @@ public final class LifecycleAPI {
       response = Self.response(to: error)
     }
     if response.isDeferred { return nil }
-    metrics.count(request: template ?? "unmatched", status: response.status)
+    metrics.count(request: template, status: response.status)
     return response
+  }
+
+  /// Gives a successful answer about `device`, now or later, the device's version as its
+  /// `ETag`: the one place an answer is tagged.
+  func tag(_ response: inout APIResponse, with device: String) {
+    guard (200..<300).contains(response.status), !response.isDeferred,
+      let version = engine.lastVersion(of: device)
+    else { return }
+    response.entityTag = Self.entityTag(version)
   }
 }
 

@@ -106,6 +106,8 @@ final class Route {
 /// A request as a handler sees it: the names its path captured, its checked query, the time.
 struct RouteRequest {
   let request: APIRequest
+  /// The route's template, as `openapi.yaml` writes it: the request metrics' label.
+  let template: String
   /// The `{device}` of the path; `default` for paths under `/v1/apps`.
   let device: String
   /// The `{app}` of the path, if the template has one.

@@ -218,7 +218,7 @@ extension LifecycleAPI {
   /// Leaves a wait for the request, unless its condition holds already (`isMet`): then, or if
   /// it asks for no time at all, it is answered now.
   func wait(
-    for request: borrowing RouteRequest, template: String, seconds: Duration,
+    for request: borrowing RouteRequest, seconds: Duration,
     condition: Waits.Condition, isMet: Bool,
     answer: @escaping (LifecycleAPI, Instant) throws -> APIResponse
   ) throws -> APIResponse {
@@ -233,7 +233,7 @@ extension LifecycleAPI {
     }
     waits.add(
       Waits.Wait(
-        exchange: request.request.exchange, device: request.device, template: template,
+        exchange: request.request.exchange, device: request.device, template: request.template,
         until: request.now + seconds, condition: condition,
         answer: { api, now in
           do { return try answer(api, now) } catch { return LifecycleAPI.response(to: error) }
@@ -242,13 +242,14 @@ extension LifecycleAPI {
     return .deferred
   }
 
-  /// The answer to a wait, counted in the request metrics, with the device's `ETag`.
+  /// The answer to a wait, finished as an immediate one is: tagged, and counted in the
+  /// request metrics under its route.
   fileprivate func answer(_ wait: Waits.Wait, outcome: String, now: Instant) -> APIResponse {
     var response = wait.answer(self, now)
-    if (200..<300).contains(response.status), let version = engine.lastVersion(of: wait.device) {
+    if (200..<300).contains(response.status) {
       response.headers.append(("Lifecycled-Wait", outcome))
-      response.entityTag = Self.entityTag(version)
     }
+    tag(&response, with: wait.device)
     metrics.count(request: wait.template, status: response.status)
     return response
   }

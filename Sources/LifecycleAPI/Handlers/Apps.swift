@@ -30,7 +30,7 @@ extension LifecycleAPI {
     }
     let (name, device) = (request.app, request.device)
     return try wait(
-      for: request, template: "/v1/devices/{device}/apps/{app}", seconds: seconds,
+      for: request, seconds: seconds,
       condition: .appState(app: name, state: state), isMet: app.state == state,
       answer: { api, now in
         let app = try api.engine.app(name, on: device, now: now)

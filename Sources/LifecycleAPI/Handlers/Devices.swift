@@ -148,8 +148,8 @@ extension LifecycleAPI {
     let page = try? engine.journal(
       of: device, since: since, filter: filter, limit: 1, now: request.now)
     return try wait(
-      for: request, template: "/v1/devices/{device}/journal",
-      seconds: try query.waitSeconds("wait"), condition: .journalEntry(filter, after: since),
+      for: request, seconds: try query.waitSeconds("wait"),
+      condition: .journalEntry(filter, after: since),
       isMet: page.map { !$0.entries.isEmpty } ?? true, answer: answer)
   }
 
@@ -171,7 +171,7 @@ extension LifecycleAPI {
       throw Problem.full(
         .tooManyStreams, "\(Streams.limit) journal streams are open already; retry when one closes")
     }
-    head.entityTag = Self.entityTag(version)
+    tag(&head, with: request.device)
     streams.open(
       Streams.Subscriber(
         exchange: request.request.exchange, device: request.device,
@@ -181,7 +181,7 @@ extension LifecycleAPI {
         isFromAnotherIncarnation: resumed.map { $0.incarnation != version.incarnation } ?? false),
       head: head, heartbeatMilliseconds: heartbeat.wholeMilliseconds,
       engine: engine, now: request.now)
-    metrics.count(request: "/v1/devices/{device}/journal/stream", status: 200)
+    metrics.count(request: request.template, status: 200)
     return .deferred
   }
 
