@@ -66,7 +66,8 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
   func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse? {
     let (path, query) = request.pathAndQuery
     let headers = request.headers
-    // Only writes read the conditions; each lookup is a pass over the request's fields.
+    // Only writes read the conditions; each lookup is a pass over the request's fields. A
+    // client may send `Last-Event-ID` with any request; only a journal stream reads it.
     let isWrite = request.method != "GET" && request.method != "HEAD"
     let response = api.handle(
       APIRequest(
@@ -74,7 +75,7 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
         body: request.body, host: headers["host"], origin: headers["origin"],
         authorization: headers["authorization"], ifMatch: isWrite ? headers["if-match"] : nil,
         idempotencyKey: isWrite ? headers["idempotency-key"] : nil,
-        lastEventID: Self.isStream(path) ? headers["last-event-id"] : nil,
+        lastEventID: headers["last-event-id"],
         exchange: context.exchange),
       now: Instant(milliseconds: Int64(context.now)), isDraining: context.isDraining)
     heap.observe(retainedBytes: api.engine.retainedBytes)
@@ -109,16 +110,6 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
     guard api.hasStreams else { return }  // every turn: not even the clock unless needed
     api.flushStreams(now: Self.now)
   }
-
-  /// Whether `path` is a journal stream's, whose client may send `Last-Event-ID`: compared
-  /// byte by byte, as every request asks (`hasSuffix` compares characters, at ten times the
-  /// cost).
-  private static func isStream(_ path: Substring) -> Bool {
-    path.utf8.count > streamSuffix.count
-      && path.utf8.suffix(streamSuffix.count).elementsEqual(streamSuffix)
-  }
-
-  private static let streamSuffix = Array("/journal/stream".utf8)
 
   func streamDrained(exchange: UInt64) {
     api.streamDrained(exchange: exchange, now: Self.now)
