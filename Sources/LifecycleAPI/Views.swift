@@ -304,41 +304,20 @@ extension JSONWriter {
         w.enumCase(event)
       case .app(let event):
         w.enumCase(event.type)
-        w.parameters(of: event)
+        event.forEachParameter { w.parameter($0) }
       }
     }
   }
 
-  private mutating func parameters(of event: AppEvent) {
-    switch event {
-    case .launch(let entry, let scene), .openScene(let scene, let entry):
-      if let scene { member("scene", scene) }
-      if let entry { members(of: entry) }
-    case .closeScene(let scene), .disconnectScene(let scene):
-      member("scene", scene)
-    case .crash(atLaunch: true):
-      member("atLaunch", true)
-    case .setRestorationData(let data, let scene):
-      if let scene { member("scene", scene) }
-      member("data", json: data)
-    case .interruptionBegan(let source):
-      member("source", source)
-    case .interruptionEnded(let outcome):
-      member("outcome", outcome)
-    case .purge(let reason):
-      member("reason", reason)
-    case .backgroundLaunch(let reason):
-      member("reason", reason)
-    case .beginBackgroundTask(let name?):
-      member("name", name)
-    case .endBackgroundTask(let id):
-      member("id", id)
-    case .setMemory(let megabytes):
-      member("memoryMB", megabytes)
-    case .startActivity(let activity), .stopActivity(let activity):
-      member("activity", activity)
-    default:
-      break
+  /// One parameter of an event, under its name (an entry's members stand for it).
+  private mutating func parameter(_ parameter: EventParameter) {
+    switch parameter.value {
+    case .text(let text): member(parameter.name, text)
+    case .json(let text): member(parameter.name, json: text)
+    case .integer(let number): member(parameter.name, number)
+    case .flag(let flag): member(parameter.name, flag)
+    case .choice(let name): member(parameter.name, unescaped: name)
+    case .entry(let entry): members(of: entry)
     }
   }
 }

@@ -203,6 +203,62 @@ public enum AppEvent: Hashable, Sendable {
   ]
 }
 
+/// One parameter of an app event: its name in the API and its value.
+public struct EventParameter: Sendable {
+  public enum Value: Sendable {
+    /// A name the client chose: a scene session's, a background task's.
+    case text(String)
+    /// JSON text, as the client sent it; nil for `null`.
+    case json(String?)
+    case integer(Int)
+    case flag(Bool)
+    /// One of a closed set of names (a reason, a source, an activity): its raw value.
+    case choice(String)
+    /// The way into the app, whose members stand beside the event's own (`url`, ...).
+    case entry(Entry)
+  }
+
+  public let name: StaticString
+  public let value: Value
+}
+
+extension AppEvent {
+  /// Calls `body` with each parameter the event carries, in the order the API writes them; an
+  /// optional parameter that is absent is not passed. The one statement of what each event
+  /// carries: the journal writes it and the memory ledger counts it from here, and the switch
+  /// has no default, so a new event or parameter cannot be left out of either.
+  public func forEachParameter(_ body: (EventParameter) -> Void) {
+    func pass(_ name: StaticString, _ value: EventParameter.Value) {
+      body(EventParameter(name: name, value: value))
+    }
+    switch self {
+    case .launch(let entry, let scene), .openScene(let scene, let entry):
+      if let scene { pass("scene", .text(scene)) }
+      if let entry { pass("entry", .entry(entry)) }
+    case .closeScene(let scene), .disconnectScene(let scene):
+      pass("scene", .text(scene))
+    case .interruptionBegan(let source): pass("source", .choice(source.rawValue))
+    case .interruptionEnded(let outcome): pass("outcome", .choice(outcome.rawValue))
+    case .crash(let atLaunch):
+      if atLaunch { pass("atLaunch", .flag(true)) }
+    case .purge(let reason): pass("reason", .choice(reason.rawValue))
+    case .backgroundLaunch(let reason): pass("reason", .choice(reason.rawValue))
+    case .beginBackgroundTask(let name):
+      if let name { pass("name", .text(name)) }
+    case .endBackgroundTask(let id): pass("id", .integer(id))
+    case .setMemory(let megabytes): pass("memoryMB", .integer(megabytes))
+    case .startActivity(let activity), .stopActivity(let activity):
+      pass("activity", .choice(activity.rawValue))
+    case .setRestorationData(let data, let scene):
+      if let scene { pass("scene", .text(scene)) }
+      pass("data", .json(data))
+    case .prewarm, .home, .openSwitcher, .closeSwitcher, .terminate, .thermalKill,
+      .backgroundWorkCompleted, .memoryWarning:
+      break
+    }
+  }
+}
+
 /// An event addressed to a whole device.
 public enum DeviceEvent: String, CaseIterable, Sendable, Codable {
   /// The user goes to the home screen from the foreground app.

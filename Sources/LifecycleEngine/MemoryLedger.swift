@@ -45,16 +45,16 @@ extension JournalEntry: RetainedSize {
     var held = 0
     switch self {
     case .event(_, _, _, .app(let event)):
-      switch event {
-      case .launch(let entry, let scene), .openScene(let scene, let entry):
-        held = (entry?.retainedBytes ?? 0) + textBytes(scene)
-      case .closeScene(let scene), .disconnectScene(let scene): held = textBytes(scene)
-      case .beginBackgroundTask(let name): held = textBytes(name)
-      case .setRestorationData(let data, let scene): held = textBytes(data) + textBytes(scene)
-      default: break
+      event.forEachParameter { parameter in
+        switch parameter.value {
+        case .text(let text): held += textBytes(text)
+        case .json(let text): held += textBytes(text)
+        case .entry(let entry): held += entry.retainedBytes
+        case .integer, .flag, .choice: break  // inline
+        }
       }
     case .callback(let callback): held = callback.heapBytes
-    default: break
+    case .event(_, _, _, .device), .transition: break  // inline
     }
     return MemoryLayout<Self>.stride + held
   }
