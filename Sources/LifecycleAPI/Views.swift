@@ -312,9 +312,9 @@ extension JSONWriter {
   /// One parameter of an event, under its name (an entry's members stand for it).
   private mutating func parameter(_ parameter: EventParameter) {
     switch parameter.value {
-    case .text(let text): member(parameter.name, text)
-    case .json(let text): member(parameter.name, json: text)
-    case .integer(let number): member(parameter.name, number)
+    case .sceneID(let text), .taskName(let text): member(parameter.name, text)
+    case .restorationData(let text): member(parameter.name, json: text)
+    case .taskID(let number), .megabytes(let number): member(parameter.name, number)
     case .flag(let flag): member(parameter.name, flag)
     case .choice(let name): member(parameter.name, unescaped: name)
     case .entry(let entry): members(of: entry)

@@ -162,33 +162,27 @@ extension Device {
 
   /// What is wrong with the event's parameters, each named by its field.
   private static func issues(of event: AppEvent) -> [ValidationIssue] {
-    switch event {
-    case .launch(let entry, let scene), .openScene(let scene, let entry):
-      return (entry?.issues() ?? []) + sceneIssues(scene)
-    case .closeScene(let scene), .disconnectScene(let scene):
-      return sceneIssues(scene)
-    case .setRestorationData(let data, let scene):
-      let dataIssues =
-        data.map(Validation.isRestorationData) == false
-        ? [ValidationIssue(field: "data", message: Validation.restorationDataRule)] : []
-      return sceneIssues(scene) + dataIssues
-    case .beginBackgroundTask(let name?) where name.utf8.count > Validation.maxTaskNameBytes:
-      return [
-        ValidationIssue(
-          field: "name", message: "must be at most \(Validation.maxTaskNameBytes) bytes long")
-      ]
-    case .setMemory(let megabytes) where !(0...Validation.maxMemoryMB).contains(megabytes):
-      return [
-        ValidationIssue(field: "memoryMB", message: "must be 0 to \(Validation.maxMemoryMB)")
-      ]
-    default:
-      return []
+    var issues: [ValidationIssue] = []
+    event.forEachParameter { parameter in
+      switch parameter.value {
+      case .sceneID(let scene) where !Validation.isValidName(scene):
+        issues.append(.name("scene"))
+      case .taskName(let name) where name.utf8.count > Validation.maxTaskNameBytes:
+        issues.append(
+          ValidationIssue(
+            field: "name", message: "must be at most \(Validation.maxTaskNameBytes) bytes long"))
+      case .megabytes(let megabytes) where !(0...Validation.maxMemoryMB).contains(megabytes):
+        issues.append(
+          ValidationIssue(field: "memoryMB", message: "must be 0 to \(Validation.maxMemoryMB)"))
+      case .restorationData(let data?) where !Validation.isRestorationData(data):
+        issues.append(ValidationIssue(field: "data", message: Validation.restorationDataRule))
+      case .entry(let entry):
+        issues += entry.issues()
+      case .sceneID, .taskName, .taskID, .megabytes, .restorationData, .flag, .choice:
+        break
+      }
     }
-  }
-
-  private static func sceneIssues(_ scene: String?) -> [ValidationIssue] {
-    guard let scene, !Validation.isValidName(scene) else { return [] }
-    return [.name("scene")]
+    return issues
   }
 
   // MARK: Sequences

@@ -205,12 +205,19 @@ public enum AppEvent: Hashable, Sendable {
 
 /// One parameter of an app event: its name in the API and its value.
 public struct EventParameter: Sendable {
+  /// What a parameter is, which says how it is written, counted and checked.
   public enum Value: Sendable {
-    /// A name the client chose: a scene session's, a background task's.
-    case text(String)
-    /// JSON text, as the client sent it; nil for `null`.
-    case json(String?)
-    case integer(Int)
+    /// A scene session's id: a name (`Validation.isValidName`).
+    case sceneID(String)
+    /// A background task's name, at most `Validation.maxTaskNameBytes`.
+    case taskName(String)
+    /// A background task's number.
+    case taskID(Int)
+    /// A footprint in megabytes, 0 to `Validation.maxMemoryMB`.
+    case megabytes(Int)
+    /// What the app's code saves as its state: JSON text (`Validation.isRestorationData`);
+    /// nil for `null`.
+    case restorationData(String?)
     case flag(Bool)
     /// One of a closed set of names (a reason, a source, an activity): its raw value.
     case choice(String)
@@ -225,18 +232,18 @@ public struct EventParameter: Sendable {
 extension AppEvent {
   /// Calls `body` with each parameter the event carries, in the order the API writes them; an
   /// optional parameter that is absent is not passed. The one statement of what each event
-  /// carries: the journal writes it and the memory ledger counts it from here, and the switch
-  /// has no default, so a new event or parameter cannot be left out of either.
+  /// carries: the journal writes it, the memory ledger counts it and validation checks it from
+  /// here, and the switch has no default, so a new event or parameter cannot be left out.
   public func forEachParameter(_ body: (EventParameter) -> Void) {
     func pass(_ name: StaticString, _ value: EventParameter.Value) {
       body(EventParameter(name: name, value: value))
     }
     switch self {
     case .launch(let entry, let scene), .openScene(let scene, let entry):
-      if let scene { pass("scene", .text(scene)) }
+      if let scene { pass("scene", .sceneID(scene)) }
       if let entry { pass("entry", .entry(entry)) }
     case .closeScene(let scene), .disconnectScene(let scene):
-      pass("scene", .text(scene))
+      pass("scene", .sceneID(scene))
     case .interruptionBegan(let source): pass("source", .choice(source.rawValue))
     case .interruptionEnded(let outcome): pass("outcome", .choice(outcome.rawValue))
     case .crash(let atLaunch):
@@ -244,14 +251,14 @@ extension AppEvent {
     case .purge(let reason): pass("reason", .choice(reason.rawValue))
     case .backgroundLaunch(let reason): pass("reason", .choice(reason.rawValue))
     case .beginBackgroundTask(let name):
-      if let name { pass("name", .text(name)) }
-    case .endBackgroundTask(let id): pass("id", .integer(id))
-    case .setMemory(let megabytes): pass("memoryMB", .integer(megabytes))
+      if let name { pass("name", .taskName(name)) }
+    case .endBackgroundTask(let id): pass("id", .taskID(id))
+    case .setMemory(let megabytes): pass("memoryMB", .megabytes(megabytes))
     case .startActivity(let activity), .stopActivity(let activity):
       pass("activity", .choice(activity.rawValue))
     case .setRestorationData(let data, let scene):
-      if let scene { pass("scene", .text(scene)) }
-      pass("data", .json(data))
+      if let scene { pass("scene", .sceneID(scene)) }
+      pass("data", .restorationData(data))
     case .prewarm, .home, .openSwitcher, .closeSwitcher, .terminate, .thermalKill,
       .backgroundWorkCompleted, .memoryWarning:
       break

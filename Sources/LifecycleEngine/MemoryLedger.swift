@@ -47,10 +47,10 @@ extension JournalEntry: RetainedSize {
     case .event(_, _, _, .app(let event)):
       event.forEachParameter { parameter in
         switch parameter.value {
-        case .text(let text): held += textBytes(text)
-        case .json(let text): held += textBytes(text)
+        case .sceneID(let text), .taskName(let text): held += textBytes(text)
+        case .restorationData(let text): held += textBytes(text)
         case .entry(let entry): held += entry.retainedBytes
-        case .integer, .flag, .choice: break  // inline
+        case .taskID, .megabytes, .flag, .choice: break  // inline
         }
       }
     case .callback(let callback): held = callback.heapBytes

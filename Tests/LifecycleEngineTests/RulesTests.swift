@@ -154,5 +154,10 @@ import Testing
     #expect(
       engineError { try sim.post(.beginBackgroundTask(name: longName), to: "mail") }
         == .invalid([ValidationIssue(field: "name", message: "must be at most 256 bytes long")]))
+    #expect(
+      engineError { try sim.post(.setRestorationData(""), to: "mail") }
+        == .invalid([ValidationIssue(field: "data", message: Validation.restorationDataRule)]))
+    #expect(
+      engineError { try sim.post(.closeScene(""), to: "mail") } == .invalid([.name("scene")]))
   }
 }
