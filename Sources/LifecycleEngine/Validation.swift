@@ -1,0 +1,57 @@
+/// Names and numbers the engine accepts: the one place each limit is defined. The API's
+/// decoding reads them, and a test holds `openapi.yaml` to them.
+public enum Validation {
+  /// The longest device or app name, in bytes.
+  public static let maxNameBytes = 64
+  /// What a device or app name looks like: `isValidName` checks it.
+  public static let namePattern = "^[A-Za-z0-9][A-Za-z0-9._-]{0,\(maxNameBytes - 1)}$"
+  /// The largest memory figure accepted, in MB (1 TiB): keeps sums far from overflow.
+  public static let maxMemoryMB = 1_048_576
+  /// The longest an app's behaviour may take (`didEnterBackgroundSeconds`): a day.
+  public static let maxBehaviorSeconds = 86_400
+  /// The longest clock advance: 10 years.
+  public static let maxAdvanceSeconds = 315_360_000
+  /// The longest URL a `launch` opens, in bytes.
+  public static let maxURLBytes = 2048
+  /// The longest background task name, in bytes.
+  public static let maxTaskNameBytes = 256
+  /// The longest identifier an entry carries (a notification's, an action's, an activity
+  /// type, a quick action's type), in bytes.
+  public static let maxIdentifierBytes = 256
+  /// The largest state restoration data an app saves, as compact JSON text, in bytes.
+  public static let maxRestorationDataBytes = 4096
+  /// What `isRestorationData` asks, as a refusal says it.
+  public static let restorationDataRule =
+    "must be JSON of 1 to \(maxRestorationDataBytes) bytes, compact"
+  /// The most scene sessions an app keeps (windows the user opened and did not close).
+  public static let maxScenesPerApp = 16
+  /// The most events one scenario applies.
+  public static let maxScenarioEvents = 100
+  /// The most journal entries or callbacks one read returns, and how many it returns unasked.
+  public static let maxPageSize = 10_000
+  public static let defaultPageSize = 1_000
+
+  /// Whether `data` fits as restoration data (`setRestorationData`; the API checks that it is
+  /// JSON).
+  public static func isRestorationData(_ data: String) -> Bool {
+    !data.isEmpty && data.utf8.count <= maxRestorationDataBytes
+  }
+
+  /// Whether `name` matches `namePattern`, for apps and devices alike.
+  public static func isValidName(_ name: String) -> Bool {
+    let bytes = Array(name.utf8)
+    guard (1...maxNameBytes).contains(bytes.count), isAlphanumeric(bytes[0]) else {
+      return false
+    }
+    return bytes.dropFirst().allSatisfy {
+      isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_")
+        || $0 == UInt8(ascii: "-")
+    }
+  }
+
+  private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+      || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+      || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+  }
+}
