@@ -103,8 +103,11 @@ extension Device {
         return .sceneNotConnected(nil)
       }
       return app.sessions[index].isConnected ? nil : .sceneNotConnected(app.sessions[index].id)
-    default:
-      return nil
+    case .launch, .openScene, .closeScene, .endBackgroundTask, .stopActivity,
+      .setRestorationData, .prewarm, .home, .openSwitcher, .closeSwitcher, .interruptionBegan,
+      .interruptionEnded, .terminate, .crash, .purge, .thermalKill, .backgroundWorkCompleted,
+      .beginBackgroundTask, .memoryWarning, .setMemory:
+      return nil  // nothing in their parameters to refuse
     }
   }
 

@@ -11,6 +11,22 @@ public enum EventType: String, CaseIterable, Sendable, Codable {
   case lock, unlock, significantTimeChange, shutdown, boot
 }
 
+extension EventType {
+  /// Whether events of this type are addressed to an app (`home` and `memoryWarning` are
+  /// device events too): no default, so a new type must say.
+  public var isAppEvent: Bool {
+    switch self {
+    case .lock, .unlock, .significantTimeChange, .shutdown, .boot: false
+    case .launch, .prewarm, .openScene, .closeScene, .disconnectScene, .home, .openSwitcher,
+      .closeSwitcher, .interruptionBegan, .interruptionEnded, .terminate, .crash, .purge,
+      .thermalKill, .backgroundLaunch, .backgroundWorkCompleted, .beginBackgroundTask,
+      .endBackgroundTask, .memoryWarning, .setMemory, .startActivity, .stopActivity,
+      .setRestorationData:
+      true
+    }
+  }
+}
+
 /// What interrupts the foreground app (it goes inactive until the interruption ends).
 public enum InterruptionSource: String, CaseIterable, Sendable, Codable {
   case call, alert, notificationCenter, controlCenter, siri
@@ -194,13 +210,7 @@ public enum AppEvent: Hashable, Sendable {
   }
 
   /// The event types that can be addressed to an app.
-  public static let types: [EventType] = [
-    .launch, .prewarm, .openScene, .closeScene, .disconnectScene, .home, .openSwitcher,
-    .closeSwitcher, .interruptionBegan,
-    .interruptionEnded, .terminate, .crash, .purge, .thermalKill, .backgroundLaunch,
-    .backgroundWorkCompleted, .beginBackgroundTask, .endBackgroundTask, .memoryWarning,
-    .setMemory, .startActivity, .stopActivity, .setRestorationData,
-  ]
+  public static let types = EventType.allCases.filter(\.isAppEvent)
 }
 
 /// One parameter of an app event: its name in the API and its value.
