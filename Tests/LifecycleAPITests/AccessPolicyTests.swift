@@ -51,6 +51,14 @@ struct AccessPolicyTests {
     #expect(call(api, "GET", "/health", host: "lifecycled").status == 421)
   }
 
+  /// The host last allowed is not read again, and answers for no other: a foreign host after
+  /// it, or between two requests with it, is still 421.
+  @Test func aForeignHostBetweenAllowedOnesIsStill421() {
+    let api = api()
+    let hosts = ["127.0.0.1:8080", "attacker.example", "127.0.0.1:8080", "attacker.example"]
+    #expect(hosts.map { call(api, "GET", "/health", host: $0).status } == [200, 421, 200, 421])
+  }
+
   @Test(
     arguments: [
       (["lifecycled"], "lifecycled:8080", 200), (["LifeCycled"], "lifecycled", 200),
