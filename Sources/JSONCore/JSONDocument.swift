@@ -31,7 +31,9 @@ public struct JSONDocument: Sendable {
     public var start: Int32 { narrow }
     public var end: Int32 { Int32(truncatingIfNeeded: wide) }
     /// An array's elements or an object's members.
-    public var count: Int32 { kind == .array || kind == .object ? narrow : 0 }
+    public var count: Int32 { isContainer ? narrow : 0 }
+    /// An array or an object: a value with contents, which records where they end.
+    @inlinable var isContainer: Bool { kind == .array || kind == .object }
     /// An integer, or a double's bits.
     public var number: UInt64 { wide }
 
@@ -106,8 +108,7 @@ public struct JSONDocument: Sendable {
   /// The index just past the value at `index` and its contents.
   @inlinable
   static func index(after index: Int, in values: [Value]) -> Int {
-    let value = values[index]
-    return value.kind == .array || value.kind == .object ? Int(value.wide) : index + 1
+    values[index].isContainer ? Int(values[index].wide) : index + 1
   }
 
   /// The indices of a container's children: see `children(of:)`.
