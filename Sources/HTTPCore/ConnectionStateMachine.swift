@@ -342,6 +342,13 @@ public struct ConnectionStateMachine {
     }
   }
 
+  /// What the machine waits for once `nextAction` has nothing to do: `wantsToRead`,
+  /// `idleKind` and `deadline` together. Mutating only so that a shell that keeps the machine
+  /// in a class reads it in place: a getter would be called on a copy of the whole machine.
+  public mutating func waiting() -> (wantsToRead: Bool, idleKind: IdleKind?, deadline: UInt64?) {
+    (wantsToRead, idleKind, deadline)
+  }
+
   /// When the shell must call `deadlineReached`, in monotonic milliseconds.
   public var deadline: UInt64? {
     switch phase {

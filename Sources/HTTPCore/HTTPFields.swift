@@ -45,22 +45,17 @@ public struct HTTPFields: Sendable, Sequence {
   /// The media type of `Content-Type` (RFC 9110 §8.3.1): `type/subtype` in lowercase, without
   /// parameters or whitespace, such as `application/json` for `Application/JSON; charset=utf-8`.
   public var mediaType: String? {
-    var found: String?
-    forEachField { name, value in
-      guard name.equalsIgnoringASCIICase("content-type") else { return true }
-      var essence = UnsafeBufferPointer(
-        rebasing: value[..<(value.firstIndex(of: .semicolon) ?? value.count)])
-      while let last = essence.last, last.isOWS {
-        essence = UnsafeBufferPointer(rebasing: essence.dropLast())
-      }
-      let isLowercase = !essence.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
-      found =
-        isLowercase  // nearly always: copied as it is
-        ? String(decoding: essence, as: UTF8.self)
-        : String(decoding: essence.map(asciiLowercased), as: UTF8.self)
-      return false
-    }
-    return found
+    self["content-type"].map(Self.mediaType(of:))
+  }
+
+  /// The media type a `Content-Type` value names: `type/subtype` in lowercase, without
+  /// parameters or whitespace.
+  public static func mediaType(of contentType: String) -> String {
+    var essence = contentType.utf8.prefix { $0 != .semicolon }
+    while let last = essence.last, last.isOWS { essence = essence.dropLast() }
+    let isLowercase = !essence.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+    return isLowercase  // nearly always: copied as it is
+      ? String(Substring(essence)) : String(decoding: essence.map(asciiLowercased), as: UTF8.self)
   }
 
   /// The first value of the field `name`, compared without regard to case.
@@ -74,6 +69,25 @@ public struct HTTPFields: Sendable, Sequence {
         return false
       }
       return found
+    }
+  }
+
+  /// Calls `body` with the first value of each field in `names` (at most 64, compared without
+  /// regard to case) and the name's index, in one pass over the fields: what a server that
+  /// reads several fields of every request asks.
+  public func forFirstValues(
+    of names: [StaticString], _ body: (_ index: Int, _ value: String) -> Void
+  ) {
+    precondition(names.count <= 64, "at most 64 names")
+    var missing: UInt64 = names.count == 64 ? ~0 : (1 << names.count) - 1
+    forEachField { fieldName, value in
+      for index in names.indices where missing & (1 << index) != 0 {
+        guard fieldName.equalsIgnoringASCIICase(names[index]) else { continue }
+        body(index, String(decoding: value, as: UTF8.self))
+        missing &= ~(1 << index)
+        break
+      }
+      return missing != 0
     }
   }
 

@@ -115,7 +115,7 @@ final class Connection {
     guard !isClosing else { return }
     var now = server.moment
     while let action = machine.nextAction(at: now) {
-      switch action {
+      switch consume action {  // moved into its case: the request is not copied
       case .dispatch(let request):
         respond(to: request, at: now)
         now = server.moment  // as `respond` left it: after the responder's time
@@ -256,9 +256,10 @@ final class Connection {
   /// later with every request, and a timer that fires early finds nothing due and re-arms.
   private func followMachine() {
     guard !isClosing else { return }
-    setReading(machine.wantsToRead)
-    server.idleConnections.place(self, as: machine.idleKind)
-    guard let deadline = machine.deadline, armedDeadline.map({ deadline < $0 }) ?? true else {
+    let waiting = machine.waiting()
+    setReading(waiting.wantsToRead)
+    server.idleConnections.place(self, as: waiting.idleKind)
+    guard let deadline = waiting.deadline, armedDeadline.map({ deadline < $0 }) ?? true else {
       return
     }
     armedDeadline = deadline

@@ -26,6 +26,7 @@ public struct APIRequest: Sendable {
   /// (`LifecycleAPI.takeLateResponses`).
   public var exchange: UInt64
 
+  @inlinable  // built for every request: inlined, its fields are stored in place
   public init(
     method: String, path: Substring, query: Substring? = nil, mediaType: String? = nil,
     body: [UInt8] = [], host: String? = nil, origin: String? = nil, authorization: String? = nil,

@@ -22,6 +22,9 @@ public struct BoundedLog<Element: RetainedSize>: Sequence {
   public private(set) var count = 0
   /// A ring: the oldest element at `head`, the others after it, wrapping around.
   private var storage: [Element?] = []
+  /// Each stored element's `retainedBytes`, at the same place in a ring of its own: dropping
+  /// the oldest neither copies nor measures it again.
+  private var sizes: [Int] = []
   private var head = 0
 
   public init(capacity: Int, byteCapacity: Int = .max) {
@@ -40,11 +43,15 @@ public struct BoundedLog<Element: RetainedSize>: Sequence {
     if count == storage.count, storage.count < capacity {
       if head != 0 {  // the ring wrapped after byte drops: straighten it before growing
         storage = Array(self).map(Optional.some)
+        sizes = Array(sizes[head...] + sizes[..<head])
         head = 0
       }
       storage.append(element)
+      sizes.append(size)
     } else {
-      storage[(head + count) % storage.count] = element
+      let end = (head + count) % storage.count
+      storage[end] = element
+      sizes[end] = size
     }
     count += 1
     bytes += size
@@ -52,7 +59,7 @@ public struct BoundedLog<Element: RetainedSize>: Sequence {
   }
 
   private mutating func dropOldest() {
-    bytes -= storage[head]!.retainedBytes
+    bytes -= sizes[head]
     storage[head] = nil
     head = (head + 1) % storage.count
     count -= 1

@@ -277,7 +277,7 @@ final class Device {
     counters.events += 1
   }
 
-  private func journal(_ entry: JournalEntry) {
+  private func journal(_ entry: consuming JournalEntry) {
     // Readers find an entry by its seq (`Engine.journal`): each takes the next one.
     assert(entry.seq == nextSeq - 1, "journal entries are recorded as their seqs are taken")
     ledger.add(journal.append(entry))
@@ -341,12 +341,9 @@ final class Device {
   /// Records a callback as delivered now. A didEnterBackground keeps the main thread busy for
   /// the app's configured time, wherever it is called; over the watchdog allowance the app
   /// will be killed (LifecycleEngine.docc, "Background").
-  private func emit(_ callback: Callback, to app: App) {
-    var callback = callback
+  private func emit(_ callback: consuming Callback, to app: App) {
     callback.seq = takeSeq()
     callback.time = now
-    outcome.record(callback)
-    journal(.callback(callback))
     counters.callbacks += 1
     // Saved when the method runs, not when it was asked for.
     if case .restorationData(let data) = callback.arguments, callback.method.savesState {
@@ -356,7 +353,11 @@ final class Device {
         app.savedRestorationData = data
       }
     }
-    if callback.method == .didEnterBackground || callback.method == .sceneDidEnterBackground {
+    let entersBackground =
+      callback.method == .didEnterBackground || callback.method == .sceneDidEnterBackground
+    outcome.record(callback)
+    journal(.callback(consume callback))  // moved into the journal, not copied again
+    if entersBackground {
       let duration = app.behavior.didEnterBackgroundDuration
       guard duration > .zero else { return }
       app.busyUntil = now + duration

@@ -63,23 +63,34 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
   private static let plainHeaders = HTTPFields(plainFields)
   private static let jsonHeaders = HTTPFields([("Content-Type", "application/json")] + plainFields)
 
+  /// The request fields the API reads, found in one pass over each request's fields.
+  private static let fieldNames: [StaticString] = [
+    "content-type", "host", "origin", "authorization", "if-match", "idempotency-key",
+    "last-event-id",
+  ]
+
   func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse? {
     let (path, query) = request.pathAndQuery
-    let headers = request.headers
-    // Only writes read the conditions; each lookup is a pass over the request's fields. A
-    // client may send `Last-Event-ID` with any request; only a journal stream reads it.
-    let isWrite = request.method != "GET" && request.method != "HEAD"
+    var message = APIRequest(
+      method: request.method, path: path, query: query, body: request.body,
+      exchange: context.exchange)
+    request.headers.forFirstValues(of: Self.fieldNames) { index, value in
+      switch index {
+      case 0: message.mediaType = HTTPFields.mediaType(of: value)
+      case 1: message.host = value
+      case 2: message.origin = value
+      case 3: message.authorization = value
+      case 4: message.ifMatch = value
+      case 5: message.idempotencyKey = value
+      default: message.lastEventID = value
+      }
+    }
     let response = api.handle(
-      APIRequest(
-        method: request.method, path: path, query: query, mediaType: headers.mediaType,
-        body: request.body, host: headers["host"], origin: headers["origin"],
-        authorization: headers["authorization"], ifMatch: isWrite ? headers["if-match"] : nil,
-        idempotencyKey: isWrite ? headers["idempotency-key"] : nil,
-        lastEventID: headers["last-event-id"],
-        exchange: context.exchange),
-      now: Instant(milliseconds: Int64(context.now)), isDraining: context.isDraining)
+      consume message, now: Instant(milliseconds: Int64(context.now)),
+      isDraining: context.isDraining)
     heap.observe(retainedBytes: api.engine.retainedBytes)
-    return response.map(Self.http)
+    guard let response else { return nil }
+    return Self.http(consume response)
   }
 
   func takeLateResponses() -> [LateResponse] {

@@ -46,6 +46,20 @@ import Testing
     #expect(headers["Content-Length"] == nil)
   }
 
+  /// One pass finds the first value of each name asked, by its index; names not sent are
+  /// not reported.
+  @Test func firstValuesOfSeveralNamesComeFromOnePass() {
+    let headers = HTTPFields([
+      ("Host", "a"), ("If-Match", "\"1\""), ("HOST", "b"), ("Content-Type", "text/plain"),
+    ])
+    var found: [Int: String] = [:]
+    headers.forFirstValues(of: ["content-type", "origin", "host", "if-match"]) { index, value in
+      #expect(found[index] == nil, "each name is reported once")
+      found[index] = value
+    }
+    #expect(found == [0: "text/plain", 2: "a", 3: "\"1\""])
+  }
+
   /// A response's fields go out as they were appended, after the status line and Date.
   @Test func appendedFieldsAreWrittenInOrder() {
     var headers = HTTPFields([("Content-Type", "text/plain")])
