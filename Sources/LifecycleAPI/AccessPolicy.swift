@@ -40,7 +40,7 @@ public struct AccessPolicy: Sendable, Equatable {
     return field.withUTF8 { bytes in
       let name = Self.name(inHost: bytes)
       if Self.isAddress(name) { return true }
-      let lowered = String(decoding: name.lazy.map(Self.lowercased), as: UTF8.self)
+      let lowered = String(decoding: name, as: UTF8.self).lowercased()  // as hostPatterns are
       if lowered == "localhost" || lowered.hasSuffix(".localhost") { return true }
       return hostPatterns.contains { allowed in
         if allowed == "*" { return true }
@@ -73,10 +73,6 @@ public struct AccessPolicy: Sendable, Equatable {
     }
     guard let colon = field.lastIndex(of: UInt8(ascii: ":")) else { return field }
     return UnsafeBufferPointer(rebasing: field[..<colon])
-  }
-
-  private static func lowercased(_ byte: UInt8) -> UInt8 {
-    (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
   }
 
   /// Whether `name` is an IPv4 address or a bracketed IPv6 address: no DNS name, so no page
