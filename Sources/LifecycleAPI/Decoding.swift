@@ -1,35 +1,6 @@
 import JSONCore
 import LifecycleEngine
 
-/// The problems found in a body: the first `maxListed` of them, spelled, and how many in all.
-/// A body of 50,000 unknown keys gets a short answer, and costs little more than counting them.
-struct ValidationIssues {
-  static let maxListed = 20
-
-  private(set) var listed: [(field: String, message: String)] = []
-  private(set) var count = 0
-
-  init() {}
-
-  init(_ issues: some Sequence<(field: String, message: String)>) {
-    for issue in issues { append(issue.field, issue.message) }
-  }
-
-  /// Whether another issue would only be counted.
-  var isFull: Bool { listed.count == Self.maxListed }
-
-  /// Counts an issue, and lists it if fewer than `maxListed` are.
-  mutating func append(_ field: String, _ message: String) {
-    count += 1
-    if !isFull { listed.append((field, message)) }
-  }
-
-  mutating func append(contentsOf other: ValidationIssues) {
-    listed += other.listed.prefix(Self.maxListed - listed.count)
-    count += other.count
-  }
-}
-
 /// Reads the members of one request object: every member must be known and well-typed, and
 /// every problem is collected, named by its field path (`behavior.didEnterBackgroundSeconds`,
 /// `[2].type`), so that one 422 lists them all.
@@ -295,12 +266,12 @@ struct Fields {
 
   static func problem(_ issues: ValidationIssues) -> Problem? {
     guard let first = issues.listed.first else { return nil }
-    let omitted = issues.count - issues.listed.count
+    let omitted = issues.total - issues.listed.count
     return Problem(
       kind: .validation,
       detail: "\(shortened(first.field)) \(first.message)"
         + (omitted > 0
-          ? " (\(issues.count) issues; the first \(ValidationIssues.maxListed) are listed)" : ""),
+          ? " (\(issues.total) issues; the first \(ValidationIssues.maxListed) are listed)" : ""),
       extensions: [
         (
           "validation",

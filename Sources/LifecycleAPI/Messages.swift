@@ -191,7 +191,7 @@ struct Problem: Error {
   }
 
   static func validation(_ field: String, _ message: String) -> Problem {
-    Fields.problem(ValidationIssues([(field, message)]))!
+    Fields.problem([ValidationIssue(field: field, message: message)])!
   }
 }
 
@@ -236,7 +236,7 @@ extension Problem {
           ("budgetBytes", JSONText(.integer(budget))),
         ])
     case .invalid(let issues):
-      self = Fields.problem(ValidationIssues(issues.map { ($0.field, $0.message) }))!
+      self = Fields.problem(issues)!
     case .refused(let refusal):
       self.init(
         kind: .eventRefused,

@@ -77,7 +77,7 @@ enum SnapshotFormat {
       "journal",
       "is not restored: a restored device starts a new journal after seq; take the snapshot "
         + "without ?journal=true")
-    guard fields.issues.count == 0, let spec, let clock = spec.clock,
+    guard fields.issues.isEmpty, let spec, let clock = spec.clock,
       let memoryLimitMB = spec.memoryLimitMB, let perAppLimitMB = spec.perAppLimitMB
     else { return nil }
     return DeviceImage(

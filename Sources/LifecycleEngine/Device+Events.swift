@@ -161,8 +161,8 @@ extension Device {
   }
 
   /// What is wrong with the event's parameters, each named by its field.
-  private static func issues(of event: AppEvent) -> [ValidationIssue] {
-    var issues: [ValidationIssue] = []
+  private static func issues(of event: AppEvent) -> ValidationIssues {
+    var issues = ValidationIssues()
     event.forEachParameter { parameter in
       switch parameter.value {
       case .sceneID(let scene) where !Validation.isValidName(scene):
@@ -177,7 +177,7 @@ extension Device {
       case .restorationData(let data?) where !Validation.isRestorationData(data):
         issues.append(ValidationIssue(field: "data", message: Validation.restorationDataRule))
       case .entry(let entry):
-        issues += entry.issues()
+        issues.append(contentsOf: entry.issues())
       case .sceneID, .taskName, .taskID, .megabytes, .restorationData, .flag, .choice:
         break
       }

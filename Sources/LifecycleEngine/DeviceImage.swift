@@ -223,7 +223,7 @@ extension Device {
   /// Makes this new, empty device the one `image` shows (its configuration already given to
   /// `init`), then says what in the image no device could be in: an empty list means the
   /// device is ready to use.
-  func restore(_ image: DeviceImage) -> [ValidationIssue] {
+  func restore(_ image: DeviceImage) -> ValidationIssues {
     now = image.now
     continueRecording(after: image.seq, counters: image.counters)
     poweredOn = image.poweredOn
@@ -234,29 +234,29 @@ extension Device {
     appBeforeLock = image.appBeforeLock
     underPressure = image.underPressure
     pressureGraceEndsAt = image.pressureGraceEndsAt
-    var issues = ImageIssues()
+    var issues = ValidationIssues()
     if image.apps.count > limits.maxAppsPerDevice {
-      issues.add("apps", "must hold at most \(limits.maxAppsPerDevice) apps")
-      return issues.list
+      issues.append("apps", "must hold at most \(limits.maxAppsPerDevice) apps")
+      return issues
     }
     for (index, appImage) in image.apps.enumerated() {
       issues.at("apps[\(index)].") { issues in
         let specIssues = appImage.spec.issues()
-        guard specIssues.isEmpty else { return issues.add(contentsOf: specIssues) }
+        guard specIssues.isEmpty else { return issues.append(contentsOf: specIssues) }
         guard let name = AppName(appImage.spec.name), apps[name] == nil else {
-          return issues.add("name", "names another app of the device")
+          return issues.append("name", "names another app of the device")
         }
         restore(appImage, as: add(appImage.spec), issues: &issues)
       }
     }
     checkDevice(&issues)
-    return issues.list
+    return issues
   }
 
   /// Makes the new `app` the one `image` shows. With `derivingSuspension`, a pending
   /// suspension is not read from the image but scheduled as the scheduler would from now.
   private func restore(
-    _ image: AppImage, as app: App, issues: inout ImageIssues, derivingSuspension: Bool = false
+    _ image: AppImage, as app: App, issues: inout ValidationIssues, derivingSuspension: Bool = false
   ) {
     app.launches = image.launches
     app.kills = image.kills
@@ -283,7 +283,7 @@ extension Device {
     guard let process = image.process else { return }
     issues.at("process.") { issues in
       guard process.state != .notRunning else {
-        return issues.add("state", "must be a running or suspended state (no process otherwise)")
+        return issues.append("state", "must be a running or suspended state (no process otherwise)")
       }
       app.state = process.state
       app.inactiveCause = process.inactiveCause
@@ -311,7 +311,7 @@ extension Device {
 
   /// The rules an app's scene sessions keep: what the user can open, and scenes that agree
   /// with their process (one window on screen at a time: the focused one).
-  private func checkSessions(of app: App, _ image: AppImage, _ issues: inout ImageIssues) {
+  private func checkSessions(of app: App, _ image: AppImage, _ issues: inout ValidationIssues) {
     let ids = image.scenes.map(\.id)
     let limit = app.supportsMultipleScenes ? Validation.maxScenesPerApp : 1
     issues.check(
@@ -354,7 +354,7 @@ extension Device {
 
   /// The rules a running or suspended process keeps, as the events and the scheduler leave it.
   private func check(
-    _ app: App, _ process: ProcessImage, _ issues: inout ImageIssues, derivingSuspension: Bool
+    _ app: App, _ process: ProcessImage, _ issues: inout ValidationIssues, derivingSuspension: Bool
   ) {
     let state = process.state
     issues.check(
@@ -439,7 +439,7 @@ extension Device {
   }
 
   /// The rules the device as a whole keeps.
-  private func checkDevice(_ issues: inout ImageIssues) {
+  private func checkDevice(_ issues: inout ValidationIssues) {
     let foreground = apps.values.filter { $0.state.isForeground }.map(\.name)
     issues.check(
       foreground == (foregroundApp.map { [$0] } ?? []), "foregroundApp",
@@ -496,10 +496,10 @@ public struct AppGiven: Hashable, Sendable {
 extension Device {
   /// Adds the app `spec` configures, in the state `given` names; the issues that stop it, if
   /// any, named under `given.` (the device is then as it was).
-  func add(_ spec: AppSpec, given: AppGiven) -> [ValidationIssue] {
+  func add(_ spec: AppSpec, given: AppGiven) -> ValidationIssues {
     let state = given.state
     let app = add(spec)
-    var issues = ImageIssues()
+    var issues = ValidationIssues()
     issues.at("given.") { issues in
       if state != .notRunning {
         issues.check(poweredOn, "state", "needs a device that is on")
@@ -541,44 +541,6 @@ extension Device {
       issues.rename("process.", to: "")
     }
     if !issues.isEmpty { remove(app) }
-    return issues.list
-  }
-}
-
-/// The issues found in an image, each named by its place.
-private struct ImageIssues {
-  private(set) var list: [ValidationIssue] = []
-  private var prefix = ""
-
-  mutating func add(_ field: String, _ message: String) {
-    list.append(ValidationIssue(field: prefix + field, message: message))
-  }
-
-  mutating func add(contentsOf issues: [ValidationIssue]) {
-    list += issues.map { ValidationIssue(field: prefix + $0.field, message: $0.message) }
-  }
-
-  var isEmpty: Bool { list.isEmpty }
-
-  /// Names the issues under `prefix` (below the current place) as under `replacement`.
-  mutating func rename(_ prefix: String, to replacement: String) {
-    let old = self.prefix + prefix
-    list = list.map {
-      guard $0.field.hasPrefix(old) else { return $0 }
-      return ValidationIssue(
-        field: self.prefix + replacement + $0.field.dropFirst(old.count), message: $0.message)
-    }
-  }
-
-  mutating func check(_ holds: Bool, _ field: String, _ message: @autoclosure () -> String) {
-    if !holds { add(field, message()) }
-  }
-
-  /// Runs `body` with fields named under `place`.
-  mutating func at(_ place: String, _ body: (inout ImageIssues) -> Void) {
-    let outer = prefix
-    prefix += place
-    body(&self)
-    prefix = outer
+    return issues
   }
 }

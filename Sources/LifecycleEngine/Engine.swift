@@ -106,7 +106,7 @@ public final class Engine {
     let defaults = configuration.deviceDefaults
     let memoryLimit = spec.memoryLimitMB ?? defaults.memoryLimitMB
     let perAppLimit = spec.perAppLimitMB ?? defaults.perAppLimitMB
-    var issues: [ValidationIssue] = []
+    var issues = ValidationIssues()
     if !Validation.isValidName(spec.id) { issues.append(.name("id")) }
     for (field, value) in [("memoryLimitMB", memoryLimit), ("perAppLimitMB", perAppLimit)]
     where !(1...Validation.maxMemoryMB).contains(value) {
@@ -522,30 +522,30 @@ public struct JetsamPage: Hashable, Sendable {
 }
 
 extension AppSpec {
-  /// What is wrong with the spec, field by field; `prefix` says where it is in a request.
-  func issues(at prefix: String = "") -> [ValidationIssue] {
-    var issues: [ValidationIssue] = []
-    if !Validation.isValidName(name) { issues.append(.name(prefix + "name")) }
+  /// What is wrong with the spec, field by field.
+  func issues() -> ValidationIssues {
+    var issues = ValidationIssues()
+    if !Validation.isValidName(name) { issues.append(.name("name")) }
     if !(0...Validation.maxMemoryMB).contains(memoryMB) {
-      issues.append(.megabytes(prefix + "memoryMB", minimum: 0))
+      issues.append(.megabytes("memoryMB", minimum: 0))
     }
     if let backgroundMemoryMB, !(0...Validation.maxMemoryMB).contains(backgroundMemoryMB) {
-      issues.append(.megabytes(prefix + "backgroundMemoryMB", minimum: 0))
+      issues.append(.megabytes("backgroundMemoryMB", minimum: 0))
     }
     if !(0...Validation.maxMemoryMB).contains(sceneMemoryMB) {
-      issues.append(.megabytes(prefix + "sceneMemoryMB", minimum: 0))
+      issues.append(.megabytes("sceneMemoryMB", minimum: 0))
     }
     if lifecycle != .scene, supportsMultipleScenes || sceneMemoryMB != 0 {
       issues.append(
         ValidationIssue(
-          field: prefix + (supportsMultipleScenes ? "supportsMultipleScenes" : "sceneMemoryMB"),
+          field: (supportsMultipleScenes ? "supportsMultipleScenes" : "sceneMemoryMB"),
           message: "is for scene apps (lifecycle scene) only"))
     }
     let duration = behavior.didEnterBackgroundDuration
     if duration < .zero || duration > .seconds(Validation.maxBehaviorSeconds) {
       issues.append(
         ValidationIssue(
-          field: prefix + "behavior.didEnterBackgroundSeconds",
+          field: "behavior.didEnterBackgroundSeconds",
           message: "must be 0 to \(Validation.maxBehaviorSeconds)"))
     }
     return issues

@@ -15,7 +15,7 @@ public enum EngineError: Error, Hashable, Sendable {
   /// The engine's state has reached `EngineLimits.memoryBudgetBytes`.
   case memoryBudgetExhausted(retainedBytes: Int, budgetBytes: Int)
   /// Input that is well-formed but out of range: each issue names its field.
-  case invalid([ValidationIssue])
+  case invalid(ValidationIssues)
   /// An event impossible in the current state.
   case refused(Refusal)
 }
@@ -28,6 +28,88 @@ public struct ValidationIssue: Hashable, Sendable {
   public init(field: String, message: String) {
     self.field = field
     self.message = message
+  }
+}
+
+/// The invalid fields found in a request or an image: the first `maxListed`, each named by its
+/// place, and how many in all. The one collector of every check (a body's decoding, specs,
+/// events, images), so that one 422 lists them all, and a body of 50,000 unknown keys gets a
+/// short answer that costs little more than counting them.
+public struct ValidationIssues: RandomAccessCollection, ExpressibleByArrayLiteral, Hashable,
+  Sendable
+{
+  public static let maxListed = 20
+
+  /// The first `maxListed` issues.
+  public private(set) var listed: [ValidationIssue] = []
+  /// How many issues were found, listed or not.
+  public private(set) var total = 0
+  /// Where the checks under way are: put before each field they name (`at(_:_:)`).
+  private var place = ""
+
+  public init() {}
+
+  public init(arrayLiteral issues: ValidationIssue...) {
+    for issue in issues { append(issue.field, issue.message) }
+  }
+
+  public var startIndex: Int { listed.startIndex }
+  public var endIndex: Int { listed.endIndex }
+  public subscript(position: Int) -> ValidationIssue { listed[position] }
+
+  /// Whether another issue would only be counted.
+  public var isFull: Bool { listed.count == Self.maxListed }
+
+  /// Counts an issue with `field` (under the current place), and lists it if fewer than
+  /// `maxListed` are.
+  public mutating func append(_ field: String, _ message: String) {
+    total += 1
+    if !isFull { listed.append(ValidationIssue(field: place + field, message: message)) }
+  }
+
+  public mutating func append(_ issue: ValidationIssue) {
+    append(issue.field, issue.message)
+  }
+
+  /// Adds `other`'s issues, their fields under the current place.
+  public mutating func append(contentsOf other: ValidationIssues) {
+    for issue in other.listed { append(issue) }
+    total += other.total - other.listed.count  // counted there, never listed
+  }
+
+  /// Adds the issue unless `holds`.
+  public mutating func check(
+    _ holds: Bool, _ field: String, _ message: @autoclosure () -> String
+  ) {
+    if !holds { append(field, message()) }
+  }
+
+  /// Runs `body` with the fields it names under `place` (below the current place).
+  public mutating func at(_ place: String, _ body: (inout ValidationIssues) -> Void) {
+    let outer = self.place
+    self.place += place
+    body(&self)
+    self.place = outer
+  }
+
+  /// Names the issues listed under `prefix` (below the current place) as under `replacement`.
+  public mutating func rename(_ prefix: String, to replacement: String) {
+    let old = place + prefix
+    listed = listed.map {
+      guard $0.field.hasPrefix(old) else { return $0 }
+      return ValidationIssue(
+        field: place + replacement + $0.field.dropFirst(old.count), message: $0.message)
+    }
+  }
+
+  /// Issues are equal when the same are listed and as many were found.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.listed == rhs.listed && lhs.total == rhs.total
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(listed)
+    hasher.combine(total)
   }
 }
 

@@ -30,8 +30,8 @@ public indirect enum Entry: Hashable, Sendable {
   }
 
   /// What is wrong with the entry's texts, each named by its field in a `launch` event.
-  public func issues() -> [ValidationIssue] {
-    var issues: [ValidationIssue] = []
+  public func issues() -> ValidationIssues {
+    var issues = ValidationIssues()
     func check(_ text: String?, _ field: String, maxBytes: Int) {
       guard let text, text.isEmpty || text.utf8.count > maxBytes else { return }
       issues.append(ValidationIssue(field: field, message: "must be 1 to \(maxBytes) bytes long"))
