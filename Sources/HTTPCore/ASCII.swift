@@ -34,6 +34,7 @@ extension UInt8 {
   static let tab = UInt8(ascii: "\t")
   static let colon = UInt8(ascii: ":")
   static let semicolon = UInt8(ascii: ";")
+  static let comma = UInt8(ascii: ",")
   static let dot = UInt8(ascii: ".")
 
   var isDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }

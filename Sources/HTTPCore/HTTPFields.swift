@@ -91,17 +91,12 @@ public struct HTTPFields: Sendable, Sequence {
     }
   }
 
-  /// Every value of the field `name`, compared without regard to case, in order.
-  func values(of name: StaticString) -> [String] {
-    var values: [String] = []
-    let name = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+  /// Calls `body` with each value of the field `name`, compared without regard to case, in
+  /// order, while it returns true.
+  func forEachValue(of name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
     forEachField { fieldName, value in
-      if fieldName.equalsIgnoringASCIICase(name) {
-        values.append(String(decoding: value, as: UTF8.self))
-      }
-      return true
+      !fieldName.equalsIgnoringASCIICase(name) || body(value)
     }
-    return values
   }
 
   public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {

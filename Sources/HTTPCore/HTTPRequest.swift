@@ -47,14 +47,21 @@ public struct HTTPRequest: Hashable, Sendable {
   }
 
   /// Whether the client wants the connection kept open after the response (RFC 9112 §9.3).
+  /// Read from the field lines as they are: most requests send no `Connection`, and this
+  /// costs them a pass over the names and nothing more.
   public var keepAlive: Bool {
+    var closes = false
     var asksToKeepAlive = false
-    for value in headers.values(of: "connection") {
-      for token in value.split(separator: ",").lazy.map({ $0.trimmingOWS() }) {
-        if token.equalsIgnoringASCIICase("close") { return false }
+    headers.forEachValue(of: "connection") { value in
+      for token in value.split(separator: .comma, omittingEmptySubsequences: true) {
+        var token = UnsafeBufferPointer(rebasing: token)
+        while let first = token.first, first.isOWS { token = .init(rebasing: token.dropFirst()) }
+        while let last = token.last, last.isOWS { token = .init(rebasing: token.dropLast()) }
+        if token.equalsIgnoringASCIICase("close") { closes = true }
         if token.equalsIgnoringASCIICase("keep-alive") { asksToKeepAlive = true }
       }
+      return !closes
     }
-    return minorVersion >= 1 || asksToKeepAlive
+    return !closes && (minorVersion >= 1 || asksToKeepAlive)
   }
 }
