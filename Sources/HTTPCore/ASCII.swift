@@ -25,6 +25,15 @@ extension UnsafeBufferPointer<UInt8> {
     equalsIgnoringASCIICase(
       UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
   }
+
+  /// Without leading and trailing spaces and tabs (optional whitespace, RFC 9110 §5.6.3).
+  func trimmingOWS() -> UnsafeBufferPointer<UInt8> {
+    var start = startIndex
+    var end = endIndex
+    while start < end, self[start].isOWS { start += 1 }
+    while end > start, self[end - 1].isOWS { end -= 1 }
+    return UnsafeBufferPointer(rebasing: self[start..<end])
+  }
 }
 
 extension UInt8 {

@@ -126,14 +126,9 @@ public struct HTTPFields: Sendable, Sequence {
       while start < lines.count {
         let colon = offset(of: .colon, from: start)
         let end = offset(of: .cr, from: colon)
-        var valueStart = colon + 1
-        var valueEnd = end
-        while valueStart < valueEnd, lines[valueStart].isOWS { valueStart += 1 }
-        while valueEnd > valueStart, lines[valueEnd - 1].isOWS { valueEnd -= 1 }
         let name = UnsafeBufferPointer(rebasing: lines[start..<colon])
-        guard body(name, UnsafeBufferPointer(rebasing: lines[valueStart..<valueEnd])) else {
-          return
-        }
+        let value = UnsafeBufferPointer(rebasing: lines[(colon + 1)..<end]).trimmingOWS()
+        guard body(name, value) else { return }
         start = end + 2
       }
     }

@@ -54,9 +54,7 @@ public struct HTTPRequest: Hashable, Sendable {
     var asksToKeepAlive = false
     headers.forEachValue(of: "connection") { value in
       for token in value.split(separator: .comma, omittingEmptySubsequences: true) {
-        var token = UnsafeBufferPointer(rebasing: token)
-        while let first = token.first, first.isOWS { token = .init(rebasing: token.dropFirst()) }
-        while let last = token.last, last.isOWS { token = .init(rebasing: token.dropLast()) }
+        let token = UnsafeBufferPointer(rebasing: token).trimmingOWS()
         if token.equalsIgnoringASCIICase("close") { closes = true }
         if token.equalsIgnoringASCIICase("keep-alive") { asksToKeepAlive = true }
       }
