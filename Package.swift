@@ -23,7 +23,8 @@ let package = Package(
   targets: [
     // The pure simulator core: no I/O, no libuv, no wall clock, no Foundation.
     .target(name: "LifecycleEngine"),
-    .testTarget(name: "LifecycleEngineTests", dependencies: ["LifecycleEngine"]),
+    // With the API's snapshot document and views: a walk checks every form an app's state takes.
+    .testTarget(name: "LifecycleEngineTests", dependencies: ["LifecycleEngine", "LifecycleAPI"]),
     // Strict JSON reading and fast writing: knows nothing of the engine, the API or HTTP.
     .target(name: "JSONCore"),
     .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore", "JSONReaderFuzzer"]),

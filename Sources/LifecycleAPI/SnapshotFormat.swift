@@ -99,27 +99,29 @@ enum SnapshotFormat {
       process = Self.process(of: name, &details)
       fields.merge(details)
     }
-    var image = AppImage(
-      spec: spec, launches: fields.integer("launches", in: 0...maxCount) ?? 0,
-      kills: fields.integer("kills", in: 0...maxCount) ?? 0,
-      lastUsed: fields.instant("lastUsed") ?? .zero,
-      nextTaskID: fields.integer("nextTaskId", in: 1...maxCount) ?? 1,
-      backgroundLaunchBlocked: fields.bool("backgroundLaunchBlocked") ?? false,
-      restorationStateSaved: fields.bool("restorationStateSaved") ?? false,
-      savedRestorationData: fields.encodedValue("savedRestorationData"),
-      scenes: fields.array("scenes", maxCount: Validation.maxScenesPerApp) { session in
+    var record = AppRecord()
+    record.launches = fields.integer("launches", in: 0...maxCount) ?? 0
+    record.kills = fields.integer("kills", in: 0...maxCount) ?? 0
+    record.lastUsed = fields.instant("lastUsed") ?? .zero
+    record.nextTaskID = fields.integer("nextTaskId", in: 1...maxCount) ?? 1
+    record.backgroundLaunchBlocked = fields.bool("backgroundLaunchBlocked") ?? false
+    record.restorationStateSaved = fields.bool("restorationStateSaved") ?? false
+    record.savedRestorationData = fields.encodedValue("savedRestorationData")
+    record.sessions =
+      fields.array("scenes", maxCount: Validation.maxScenesPerApp) { session in
         guard let id = session.string("id", required: true, maxBytes: Validation.maxNameBytes)
         else { return nil }
         return SceneSession(
           id: id, state: session.choice("state") ?? .unattached,
           restorationData: session.encodedValue("restorationData"),
           savedRestorationData: session.encodedValue("savedRestorationData"))
-      } ?? [],
-      focusedScene: fields.string("focusedScene", maxBytes: Validation.maxNameBytes),
-      discardedScenes: fields.strings(
+      } ?? []
+    record.focusedScene = fields.string("focusedScene", maxBytes: Validation.maxNameBytes)
+    record.discardedScenes =
+      fields.strings(
         "discardedScenes", maxCount: Validation.maxScenesPerApp, maxBytes: Validation.maxNameBytes)
-        ?? [],
-      process: process)
+      ?? []
+    var image = AppImage(spec: spec, record: record, process: process)
     if version == 1 { upgradeVersion1(&image, &fields, sceneState: sceneState) }
     return image
   }
@@ -133,16 +135,16 @@ enum SnapshotFormat {
     let discarded = fields.bool("discardedSceneSessionPending") ?? false
     guard image.spec.lifecycle == .scene else { return }
     if hasSession {
-      image.scenes = [
+      image.record.sessions = [
         SceneSession(
           id: "main", state: sceneState ?? .unattached,
           restorationData: image.process?.restorationData,
-          savedRestorationData: image.savedRestorationData)
+          savedRestorationData: image.record.savedRestorationData)
       ]
-      image.focusedScene = "main"
+      image.record.focusedScene = "main"
     }
-    if discarded { image.discardedScenes = ["main"] }
-    image.savedRestorationData = nil
+    if discarded { image.record.discardedScenes = ["main"] }
+    image.record.savedRestorationData = nil
     image.process?.restorationData = nil
   }
 
@@ -170,31 +172,33 @@ enum SnapshotFormat {
       }
       fields.merge(details)
     }
-    return ProcessImage(
+    var process = ProcessImage(
       state: fields.choice("state", required: true) ?? .notRunning,
-      inactiveCause: inactiveCause,
       memoryMB: fields.integer("memoryMB", in: 0...Validation.maxMemoryMB, required: true) ?? 0,
       backgroundMemoryMB: fields.integer(
-        "backgroundMemoryMB", in: 0...Validation.maxMemoryMB, required: true) ?? 0,
-      backgroundSince: fields.instant("backgroundSince"), busyUntil: fields.instant("busyUntil"),
-      watchdogKillAt: fields.instant("watchdogKillAt"),
-      waitingCallbacks: fields.array(
-        "waitingCallbacks", maxCount: maxElements
-      ) { waitingCallback(of: app, &$0) } ?? [],
-      tasks: fields.array("backgroundTasks", maxCount: maxElements) { task in
+        "backgroundMemoryMB", in: 0...Validation.maxMemoryMB, required: true) ?? 0)
+    process.inactiveCause = inactiveCause
+    process.backgroundSince = fields.instant("backgroundSince")
+    process.busyUntil = fields.instant("busyUntil")
+    process.watchdogKillAt = fields.instant("watchdogKillAt")
+    process.waitingCallbacks =
+      fields.array("waitingCallbacks", maxCount: maxElements) { waitingCallback(of: app, &$0) }
+      ?? []
+    process.tasks =
+      fields.array("backgroundTasks", maxCount: maxElements) { task in
         guard let id = task.integer("id", in: 1...maxCount, required: true) else { return nil }
         return BackgroundTask(
           id: id, name: task.string("name", maxBytes: Validation.maxTaskNameBytes),
           expiredAt: task.instant("expiredAt"))
-      } ?? [],
-      backgroundWork: work,
-      activities: BackgroundActivity.allCases.filter(
-        (fields.choices("activities", BackgroundActivity.self) ?? []).contains),
-      significantTimeChangePending: fields.bool("significantTimeChangePending") ?? false,
-      protectedDataAvailable: fields.bool("protectedDataAvailable") ?? true,
-      suspendAt: fields.instant("suspendAt"),
-      restorationData: fields.encodedValue("restorationData"),
-      prewarmed: fields.bool("prewarmed") ?? false)
+      } ?? []
+    process.backgroundWork = work
+    process.activities = Set(fields.choices("activities", BackgroundActivity.self) ?? [])
+    process.significantTimeChangePending = fields.bool("significantTimeChangePending") ?? false
+    process.protectedDataAvailable = fields.bool("protectedDataAvailable") ?? true
+    process.suspendAt = fields.instant("suspendAt")
+    process.restorationData = fields.encodedValue("restorationData")
+    process.prewarmed = fields.bool("prewarmed") ?? false
+    return process
   }
 
   private static func waitingCallback(of app: AppName, _ fields: inout Fields) -> WaitingCallback? {
@@ -294,17 +298,17 @@ extension JSONWriter {
       w.behavior(app.spec.behavior)
       w.member("supportsMultipleScenes", app.spec.supportsMultipleScenes)
       w.member("sceneMemoryMB", app.spec.sceneMemoryMB)
-      w.member("launches", app.launches)
-      w.member("kills", app.kills)
-      w.member("lastUsed", time: app.lastUsed)
-      w.member("nextTaskId", app.nextTaskID)
-      w.member("backgroundLaunchBlocked", app.backgroundLaunchBlocked)
-      w.member("restorationStateSaved", app.restorationStateSaved)
-      w.member("savedRestorationData", json: app.savedRestorationData)
+      w.member("launches", app.record.launches)
+      w.member("kills", app.record.kills)
+      w.member("lastUsed", time: app.record.lastUsed)
+      w.member("nextTaskId", app.record.nextTaskID)
+      w.member("backgroundLaunchBlocked", app.record.backgroundLaunchBlocked)
+      w.member("restorationStateSaved", app.record.restorationStateSaved)
+      w.member("savedRestorationData", json: app.record.savedRestorationData)
       w.key("scenes")
-      w.sceneSessions(app.scenes)
-      w.member("focusedScene", app.focusedScene)
-      w.member("discardedScenes", app.discardedScenes)
+      w.sceneSessions(app.record.sessions)
+      w.member("focusedScene", app.record.focusedScene)
+      w.member("discardedScenes", app.record.discardedScenes)
       w.key("process")
       guard let process = app.process else { return w.null() }
       w.object { w in
@@ -357,7 +361,7 @@ extension JSONWriter {
         } else {
           w.null()
         }
-        w.member("activities", process.activities)
+        w.member("activities", BackgroundActivity.allCases.filter(process.activities.contains))
         w.member("significantTimeChangePending", process.significantTimeChangePending)
         w.member("protectedDataAvailable", process.protectedDataAvailable)
         w.member("suspendAt", time: process.suspendAt)

@@ -247,7 +247,7 @@ extension Device {
     app.launches += 1
     if app.prewarmed {  // the paused launch resumes, reading the device as it is now
       app.prewarmed = false
-      app.knowsProtectedDataAvailable = protectedDataAvailable
+      app.protectedDataAvailable = protectedDataAvailable
       changeState(app, to: .background, cause: cause)
     }
     let options = entry.flatMap { $0.isLaunchOption ? CallbackArguments.launchOptions($0) : nil }
@@ -293,7 +293,7 @@ extension Device {
   /// The entry's own callback, where UIKit calls one (`Entry.callback`).
   private func take(_ entry: Entry?, _ app: App, sceneJustConnected: Bool, cause: TransitionCause) {
     guard let entry,
-      let method = entry.callback(for: app.lifecycle, sceneJustConnected: sceneJustConnected)
+      let method = entry.callback(for: app.spec.lifecycle, sceneJustConnected: sceneJustConnected)
     else { return }
     deliver(method, to: app, cause: cause, arguments: .entry(entry))
   }
@@ -509,8 +509,8 @@ extension Device {
   /// while it could not run cancel out (Apple's "Processing queued notifications at wakeup
   /// time" lists protected-file status among the queued notifications).
   private func tellProtectedDataState(to app: App, cause: TransitionCause) {
-    guard app.knowsProtectedDataAvailable != protectedDataAvailable else { return }
-    app.knowsProtectedDataAvailable = protectedDataAvailable
+    guard app.protectedDataAvailable != protectedDataAvailable else { return }
+    app.protectedDataAvailable = protectedDataAvailable
     deliver(
       protectedDataAvailable
         ? .protectedDataDidBecomeAvailable : .protectedDataWillBecomeUnavailable,

@@ -15,7 +15,7 @@ extension Device {
     case .prewarm:
       if state != .notRunning { return .notAllowedInState }
     case .openScene:
-      if !app.supportsMultipleScenes { return .multipleScenesNotSupported }
+      if !app.spec.supportsMultipleScenes { return .multipleScenesNotSupported }
       if locked { return .deviceLocked }
       if app.sessions.count >= Validation.maxScenesPerApp {
         return .tooManyScenes(limit: Validation.maxScenesPerApp)
@@ -72,12 +72,14 @@ extension Device {
     if let reason = refusal(of: event.type, for: app) { return reason }
     switch event {
     case .backgroundLaunch(let reason):
-      guard let mode = reason.requiredMode, !app.backgroundModes.contains(mode) else { return nil }
+      guard let mode = reason.requiredMode, !app.spec.backgroundModes.contains(mode) else {
+        return nil
+      }
       return .backgroundModeMissing(mode)
     case .endBackgroundTask(let id) where !app.tasks.contains(where: { $0.id == id }):
       return .unknownBackgroundTask(id)
     case .startActivity(let activity):
-      if !app.backgroundModes.contains(activity.requiredMode) {
+      if !app.spec.backgroundModes.contains(activity.requiredMode) {
         return .backgroundModeMissing(activity.requiredMode)
       }
       return app.activities.contains(activity) ? .activityInProgress(activity) : nil

@@ -5,10 +5,11 @@ extension Device {
   /// now and the return of didEnterBackground (LifecycleEngine.docc, "Background").
   func reschedule(_ app: App) {
     let inBackground = app.state == .background
-    var deadlines = AppDeadlines()
-    deadlines.suspend =
+    app.suspendAt =
       app.isSuspendable
-      ? app.deadlines.suspend ?? max(now, app.busyUntil ?? now) + scheduler.suspendDelay : nil
+      ? app.suspendAt ?? max(now, app.busyUntil ?? now) + scheduler.suspendDelay : nil
+    var deadlines = AppDeadlines()
+    deadlines.suspend = app.suspendAt
     deadlines.watchdogKill = app.watchdogKillAt
     deadlines.mainThreadFree = app.waitingCallbacks.isEmpty ? nil : app.busyUntil
     deadlines.backgroundTimeExpiry =
@@ -41,7 +42,7 @@ extension Device {
     let app = slots[slot]
     now = max(now, order.time)
     switch order.kind {
-    case .suspend where app.behavior.holdsFileLockAtSuspension:
+    case .suspend where app.spec.behavior.holdsFileLockAtSuspension:
       kill(app, cause: .fileLockAtSuspension, terminationCode: .fileLock)
     case .suspend:
       changeState(app, to: .suspended, cause: .suspension)
@@ -78,7 +79,7 @@ extension Device {
   /// tasks on expiration (`endsBackgroundTasksOnExpiration`), calls `setTaskCompleted`.
   private func expireBackgroundWork(of app: App) {
     deliver(.taskExpirationHandler, to: app, cause: .backgroundWorkTimeout)
-    if app.behavior.endsBackgroundTasksOnExpiration {
+    if app.spec.behavior.endsBackgroundTasksOnExpiration {
       app.backgroundWork = nil
     } else {
       app.backgroundWork?.expiredAt = now
@@ -90,7 +91,7 @@ extension Device {
     for task in app.tasks where task.expiredAt == nil {
       deliver(.expirationHandler, to: app, cause: .backgroundTaskExpiration, taskId: task.id)
       if let index = app.tasks.firstIndex(where: { $0.id == task.id }) {
-        if app.behavior.endsBackgroundTasksOnExpiration {
+        if app.spec.behavior.endsBackgroundTasksOnExpiration {
           app.tasks.remove(at: index)
         } else {
           app.tasks[index].expiredAt = now

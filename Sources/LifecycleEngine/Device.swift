@@ -160,7 +160,8 @@ final class Device {
 
   init(
     id: String, slot: Int, incarnation: Int, clockMode: ClockMode, memoryLimitMB: Int,
-    perAppLimitMB: Int, passcode: Bool, configuration: EngineConfiguration, ledger: MemoryLedger
+    perAppLimitMB: Int, passcode: Bool, scheduler: SchedulerSettings, limits: EngineLimits,
+    ledger: MemoryLedger
   ) {
     self.id = id
     self.slot = slot
@@ -169,54 +170,29 @@ final class Device {
     self.memoryLimitMB = memoryLimitMB
     self.perAppLimitMB = perAppLimitMB
     self.passcode = passcode
-    scheduler = configuration.scheduler
-    limits = configuration.limits
+    self.scheduler = scheduler
+    self.limits = limits
     journal = BoundedLog(
-      capacity: configuration.limits.journalCapacity,
-      byteCapacity: configuration.limits.journalCapacityBytes)
-    jetsamLog = BoundedLog(capacity: configuration.limits.jetsamLogCapacity)
+      capacity: limits.journalCapacity, byteCapacity: limits.journalCapacityBytes)
+    jetsamLog = BoundedLog(capacity: limits.jetsamLogCapacity)
     self.ledger = ledger
     ledger.add(Self.retainedBytes)
   }
 
-  /// A deep copy of `other`, its state counted in `ledger`: what a dry run or an atomic
-  /// scenario works on. Every stored property is copied: one added to the class must be added
-  /// here (`PropertyTests.aCopyHoldsEveryStoredPropertyOfItsOriginal` finds one that is not).
-  init(copying other: Device, ledger: MemoryLedger) {
-    id = other.id
-    slot = other.slot
-    incarnation = other.incarnation
-    clockMode = other.clockMode
-    memoryLimitMB = other.memoryLimitMB
-    perAppLimitMB = other.perAppLimitMB
-    passcode = other.passcode
-    scheduler = other.scheduler
-    limits = other.limits
-    self.ledger = ledger
-    now = other.now
+  /// A copy of `other`, its state counted in `ledger`: what a dry run or an atomic scenario
+  /// works on. It is made as a snapshot is restored, from `other`'s image, and goes on with
+  /// `other`'s journal and jetsam log.
+  convenience init(copying other: Device, ledger: MemoryLedger) {
+    self.init(
+      id: other.id, slot: other.slot, incarnation: other.incarnation, clockMode: other.clockMode,
+      memoryLimitMB: other.memoryLimitMB, perAppLimitMB: other.perAppLimitMB,
+      passcode: other.passcode, scheduler: other.scheduler, limits: other.limits, ledger: ledger)
+    let issues = restore(other.image)
+    assert(issues.isEmpty, "a device restores from its own image: \(issues)")
     hostEpoch = other.hostEpoch
-    slots = other.slots.mapped { App(copying: $0, ledger: ledger) }
-    apps = other.apps.mapValues { [slots] in slots[$0.slot] }
-    liveApps = other.liveApps.map { [slots] in slots[$0.slot] }
-    poweredOn = other.poweredOn
-    locked = other.locked
-    protectedDataAvailable = other.protectedDataAvailable
-    foregroundApp = other.foregroundApp
-    appBeforeLock = other.appBeforeLock
-    usedMB = other.usedMB
-    underPressure = other.underPressure
-    pressureGraceEndsAt = other.pressureGraceEndsAt
-    protectedDataLocksAt = other.protectedDataLocksAt
-    grewPastProcessLimit = other.grewPastProcessLimit
-    suspendedVictims = other.suspendedVictims
-    backgroundVictims = other.backgroundVictims
-    deadlines = other.deadlines
     journal = other.journal
     jetsamLog = other.jetsamLog
-    nextSeq = other.nextSeq
-    counters = other.counters
-    outcome = other.outcome  // shared until the copy's first operation empties it
-    ledger.add(other.ledger.bytes)
+    ledger.add(journal.bytes + jetsamLog.bytes)
   }
 
   /// Goes on recording after `seq`, from `counters` (a restored device, from its image's).
@@ -358,7 +334,7 @@ final class Device {
     outcome.record(callback)
     journal(.callback(consume callback))  // moved into the journal, not copied again
     if entersBackground {
-      let duration = app.behavior.didEnterBackgroundDuration
+      let duration = app.spec.behavior.didEnterBackgroundDuration
       guard duration > .zero else { return }
       app.busyUntil = now + duration
       if duration > scheduler.watchdog { app.watchdogKillAt = now + scheduler.watchdog }
@@ -417,7 +393,7 @@ final class Device {
       if appBeforeLock == app.name { appBeforeLock = nil }
     } else if old == .notRunning {
       addToLiveApps(app)
-      app.knowsProtectedDataAvailable = protectedDataAvailable  // a new process reads it
+      app.protectedDataAvailable = protectedDataAvailable  // a new process reads it
     }
     updateVictimOrder(of: app)
 

@@ -66,108 +66,100 @@ extension DeviceImage {
       passcode: spec.passcode ?? defaults.passcode, now: .zero, seq: 0, poweredOn: true,
       locked: false, protectedDataAvailable: true, protectedDataLocksAt: nil, foregroundApp: nil,
       appBeforeLock: nil, underPressure: false, pressureGraceEndsAt: nil,
-      counters: DeviceCounters(),
-      apps: apps.map {
-        AppImage(
-          spec: $0, launches: 0, kills: 0, lastUsed: .zero, nextTaskID: 1,
-          backgroundLaunchBlocked: false, restorationStateSaved: false,
-          savedRestorationData: nil, process: nil)
-      })
+      counters: DeviceCounters(), apps: apps.map { AppImage(spec: $0) })
   }
 }
 
-/// One app of a `DeviceImage`: its configuration, what outlives its processes, and its
-/// process if it has one.
+/// One app of a `DeviceImage`: its configuration, what the system keeps of it across
+/// processes, and its process if it has one. A live app holds the same values.
 public struct AppImage: Hashable, Sendable {
   public var spec: AppSpec
-  public var launches: Int
-  public var kills: Int
-  /// When the app last left the foreground (jetsam's least-recently-used order).
-  public var lastUsed: Instant
-  /// The next `beginBackgroundTask` id.
-  public var nextTaskID: Int
-  public var backgroundLaunchBlocked: Bool
-  public var restorationStateSaved: Bool
-  /// The restoration data UIKit keeps for an app-delegate app's next launch (JSON text).
-  public var savedRestorationData: String?
-  /// A scene app's sessions, in the order they were opened, each with its scene's state.
-  public var scenes: [SceneSession]
-  /// The session shown while the app is in the foreground; nil only with no session.
-  public var focusedScene: String?
-  /// Sessions discarded while the app's code could not hear it, reported after its next
-  /// didFinishLaunching.
-  public var discardedScenes: [String]
+  public var record: AppRecord
   /// Nil when the app is not running.
   public var process: ProcessImage?
 
-  public init(
-    spec: AppSpec, launches: Int, kills: Int, lastUsed: Instant, nextTaskID: Int,
-    backgroundLaunchBlocked: Bool, restorationStateSaved: Bool, savedRestorationData: String?,
-    scenes: [SceneSession] = [], focusedScene: String? = nil, discardedScenes: [String] = [],
-    process: ProcessImage?
-  ) {
+  public init(spec: AppSpec, record: AppRecord = AppRecord(), process: ProcessImage? = nil) {
     self.spec = spec
-    self.launches = launches
-    self.kills = kills
-    self.lastUsed = lastUsed
-    self.nextTaskID = nextTaskID
-    self.backgroundLaunchBlocked = backgroundLaunchBlocked
-    self.restorationStateSaved = restorationStateSaved
-    self.savedRestorationData = savedRestorationData
-    self.scenes = scenes
-    self.focusedScene = focusedScene
-    self.discardedScenes = discardedScenes
+    self.record = record
     self.process = process
   }
 }
 
-/// The process of a running or suspended app.
+/// What the system keeps of an app across its processes. A new app's is the initial value of
+/// each field.
+public struct AppRecord: Hashable, Sendable {
+  public var launches = 0
+  public var kills = 0
+  /// When the app last left the foreground (jetsam's least-recently-used order).
+  public var lastUsed = Instant.zero
+  /// The next `beginBackgroundTask` id.
+  public var nextTaskID = 1
+  /// Set by a user force-quit; cleared when the user launches the app.
+  public var backgroundLaunchBlocked = false
+  /// State restoration data was saved when the app last went to the background.
+  public var restorationStateSaved = false
+  /// The restoration data UIKit keeps for an app-delegate app's next launch (JSON text):
+  /// handed back at the next launch after a system kill, dropped by a force-quit or a crash
+  /// at launch.
+  public var savedRestorationData: String?
+  /// A scene app's sessions, in the order they were opened, each with its scene's state.
+  public var sessions: [SceneSession] = []
+  /// The session shown while the app is in the foreground, and the one a `launch` that names
+  /// none gets back; nil only with no session.
+  public var focusedScene: String?
+  /// Sessions the user discarded while the app's code could not hear it, reported after its
+  /// next didFinishLaunching.
+  public var discardedScenes: [String] = []
+
+  public init() {}
+}
+
+/// An app's process: what it holds while it runs or is suspended. Each field's initial value
+/// is the one a new process starts with.
 public struct ProcessImage: Hashable, Sendable {
   public var state: AppState
+  /// Why a foreground app is inactive rather than active.
   public var inactiveCause: InactiveCause?
+  /// The process's footprints (`setMemory` changes them).
   public var memoryMB: Int
   public var backgroundMemoryMB: Int
+  /// Start of the current stretch in the background; background tasks expire relative to it.
   public var backgroundSince: Instant?
+  /// didEnterBackground is executing until then: the main thread runs no other callback.
   public var busyUntil: Instant?
+  /// didEnterBackground overruns the watchdog: the app is killed then.
   public var watchdogKillAt: Instant?
-  public var waitingCallbacks: [WaitingCallback]
-  public var tasks: [BackgroundTask]
+  /// Callbacks waiting for the main thread, oldest first.
+  public var waitingCallbacks: [WaitingCallback] = []
+  public var tasks: [BackgroundTask] = []
   public var backgroundWork: BackgroundWork?
-  /// In `BackgroundActivity.allCases` order.
-  public var activities: [BackgroundActivity]
-  public var significantTimeChangePending: Bool
-  /// Whether protected data is available as far as the process has been told.
-  public var protectedDataAvailable: Bool
+  /// What the app is doing that keeps it running in the background.
+  public var activities: Set<BackgroundActivity> = []
+  /// A significant time change arrived while suspended; it is delivered when the app next runs.
+  public var significantTimeChangePending = false
+  /// Whether protected data is available as far as the process has been told. It differs from
+  /// the device's only while the process could not be told (suspended); it is told when it
+  /// next runs.
+  public var protectedDataAvailable = true
+  /// When the scheduler suspends the idle background app: kept once set, until the app is no
+  /// longer idle.
   public var suspendAt: Instant?
   /// What the process's code saves when asked (JSON text), if anything.
   public var restorationData: String?
   /// Paused before `UIApplicationMain` by a prewarm: no app code has run.
-  public var prewarmed: Bool
+  public var prewarmed = false
 
-  public init(
-    state: AppState, inactiveCause: InactiveCause?, memoryMB: Int,
-    backgroundMemoryMB: Int, backgroundSince: Instant?, busyUntil: Instant?,
-    watchdogKillAt: Instant?, waitingCallbacks: [WaitingCallback], tasks: [BackgroundTask],
-    backgroundWork: BackgroundWork?, activities: [BackgroundActivity],
-    significantTimeChangePending: Bool, protectedDataAvailable: Bool, suspendAt: Instant?,
-    restorationData: String? = nil, prewarmed: Bool = false
-  ) {
+  public init(state: AppState, memoryMB: Int, backgroundMemoryMB: Int) {
     self.state = state
-    self.inactiveCause = inactiveCause
     self.memoryMB = memoryMB
     self.backgroundMemoryMB = backgroundMemoryMB
-    self.backgroundSince = backgroundSince
-    self.busyUntil = busyUntil
-    self.watchdogKillAt = watchdogKillAt
-    self.waitingCallbacks = waitingCallbacks
-    self.tasks = tasks
-    self.backgroundWork = backgroundWork
-    self.activities = activities
-    self.significantTimeChangePending = significantTimeChangePending
-    self.protectedDataAvailable = protectedDataAvailable
-    self.suspendAt = suspendAt
-    self.restorationData = restorationData
-    self.prewarmed = prewarmed
+  }
+
+  /// No process yet: a new one starts from `spec`'s footprints.
+  init(notRunning spec: AppSpec) {
+    self.init(
+      state: .notRunning, memoryMB: spec.memoryMB,
+      backgroundMemoryMB: spec.backgroundMemoryMB ?? spec.memoryMB)
   }
 }
 
@@ -186,34 +178,9 @@ extension Device {
 }
 
 extension App {
+  /// The app as an image shows it.
   var image: AppImage {
-    AppImage(
-      spec: AppSpec(
-        name: String(name), lifecycle: lifecycle, memoryMB: configuredMemoryMB,
-        backgroundMemoryMB: configuredBackgroundMemoryMB, backgroundModes: backgroundModes,
-        behavior: behavior, supportsMultipleScenes: supportsMultipleScenes,
-        sceneMemoryMB: sceneMemoryMB),
-      launches: launches, kills: kills, lastUsed: lastUsed, nextTaskID: nextTaskID,
-      backgroundLaunchBlocked: backgroundLaunchBlocked,
-      restorationStateSaved: restorationStateSaved, savedRestorationData: savedRestorationData,
-      scenes: sessions, focusedScene: focusedScene, discardedScenes: discardedScenes,
-      process: state == .notRunning
-        ? nil
-        : ProcessImage(
-          state: state, inactiveCause: inactiveCause,
-          memoryMB: memoryMB, backgroundMemoryMB: backgroundMemoryMB,
-          backgroundSince: backgroundSince, busyUntil: busyUntil, watchdogKillAt: watchdogKillAt,
-          // A waiting callback's time is set on delivery; the one it was queued with is moot.
-          waitingCallbacks: waitingCallbacks.map {
-            var waiting = $0
-            waiting.callback.time = .zero
-            return waiting
-          },
-          tasks: tasks, backgroundWork: backgroundWork,
-          activities: BackgroundActivity.allCases.filter(activities.contains),
-          significantTimeChangePending: significantTimeChangePending,
-          protectedDataAvailable: knowsProtectedDataAvailable, suspendAt: deadlines.suspend,
-          restorationData: restorationData, prewarmed: prewarmed))
+    AppImage(spec: spec, record: record, process: process.state == .notRunning ? nil : process)
   }
 }
 
@@ -258,52 +225,30 @@ extension Device {
   private func restore(
     _ image: AppImage, as app: App, issues: inout ValidationIssues, derivingSuspension: Bool = false
   ) {
-    app.launches = image.launches
-    app.kills = image.kills
-    app.lastUsed = image.lastUsed
-    app.nextTaskID = image.nextTaskID
-    app.backgroundLaunchBlocked = image.backgroundLaunchBlocked
-    app.restorationStateSaved = image.restorationStateSaved
-    app.savedRestorationData = image.savedRestorationData
-    app.replaceSessions(with: image.scenes)
-    app.focusedScene = image.focusedScene
-    app.discardedScenes = image.discardedScenes
-    issues.check(image.lastUsed <= now, "lastUsed", "must not be after the device's now")
-    issues.check(image.nextTaskID >= 1, "nextTaskId", "must be at least 1")
+    let record = image.record
+    app.restore(record)
+    issues.check(record.lastUsed <= now, "lastUsed", "must not be after the device's now")
+    issues.check(record.nextTaskID >= 1, "nextTaskId", "must be at least 1")
     issues.check(
-      image.savedRestorationData.map(Validation.isRestorationData) ?? true,
+      record.savedRestorationData.map(Validation.isRestorationData) ?? true,
       "savedRestorationData", Validation.restorationDataRule)
     issues.check(
-      app.isScene || image.scenes.isEmpty && image.discardedScenes.isEmpty, "scenes",
+      app.isScene || record.sessions.isEmpty && record.discardedScenes.isEmpty, "scenes",
       "are for scene apps only")
     issues.check(
-      !app.isScene || image.savedRestorationData == nil,
+      !app.isScene || record.savedRestorationData == nil,
       "savedRestorationData", "is for app-delegate apps: a scene app's is its scenes'")
     checkSessions(of: app, image, &issues)
-    guard let process = image.process else { return }
+    guard var process = image.process else { return }
     issues.at("process.") { issues in
       guard process.state != .notRunning else {
         return issues.append("state", "must be a running or suspended state (no process otherwise)")
       }
-      app.state = process.state
-      app.inactiveCause = process.inactiveCause
-      app.memoryMB = process.memoryMB
-      app.backgroundMemoryMB = process.backgroundMemoryMB
-      app.backgroundSince = process.backgroundSince
-      app.busyUntil = process.busyUntil
-      app.watchdogKillAt = process.watchdogKillAt
-      for waiting in process.waitingCallbacks { app.queue(waiting) }
-      app.tasks = process.tasks
-      app.backgroundWork = process.backgroundWork
-      app.activities = Set(process.activities)
-      app.significantTimeChangePending = process.significantTimeChangePending
-      app.knowsProtectedDataAvailable = process.protectedDataAvailable
-      app.restorationData = process.restorationData
-      app.prewarmed = process.prewarmed
+      if derivingSuspension { process.suspendAt = nil }
+      app.restore(process)
       addToLiveApps(app)
       usedMB += app.footprint
       updateVictimOrder(of: app)
-      app.deadlines.suspend = derivingSuspension ? nil : process.suspendAt
       reschedule(app)
       check(app, process, &issues, derivingSuspension: derivingSuspension)
     }
@@ -312,21 +257,22 @@ extension Device {
   /// The rules an app's scene sessions keep: what the user can open, and scenes that agree
   /// with their process (one window on screen at a time: the focused one).
   private func checkSessions(of app: App, _ image: AppImage, _ issues: inout ValidationIssues) {
-    let ids = image.scenes.map(\.id)
-    let limit = app.supportsMultipleScenes ? Validation.maxScenesPerApp : 1
+    let record = image.record
+    let ids = record.sessions.map(\.id)
+    let limit = app.spec.supportsMultipleScenes ? Validation.maxScenesPerApp : 1
     issues.check(
-      ids.count + image.discardedScenes.count <= limit, "scenes",
+      ids.count + record.discardedScenes.count <= limit, "scenes",
       "with discardedScenes, must hold at most \(limit) sessions")
     issues.check(
-      (ids + image.discardedScenes).allSatisfy(Validation.isValidName), "scenes",
+      (ids + record.discardedScenes).allSatisfy(Validation.isValidName), "scenes",
       "ids must match \(Validation.namePattern)")
     issues.check(Set(ids).count == ids.count, "scenes", "need distinct ids")
     issues.check(
-      image.focusedScene.map(ids.contains) ?? ids.isEmpty, "focusedScene",
+      record.focusedScene.map(ids.contains) ?? ids.isEmpty, "focusedScene",
       "must name one of the scenes, the one shown in the foreground; null only without one")
     let state = image.process?.prewarmed == true ? .notRunning : image.process?.state ?? .notRunning
-    for (index, session) in image.scenes.enumerated() {
-      let focused = session.id == image.focusedScene
+    for (index, session) in record.sessions.enumerated() {
+      let focused = session.id == record.focusedScene
       let allowed: [SceneState] =
         switch state {
         case .notRunning: [.unattached]
@@ -348,7 +294,7 @@ extension Device {
       }
     }
     issues.check(
-      !(image.process?.state.isForeground ?? false) || image.focusedScene != nil || !app.isScene,
+      !(image.process?.state.isForeground ?? false) || record.focusedScene != nil || !app.isScene,
       "focusedScene", "a scene app in the foreground shows a scene")
   }
 
@@ -403,7 +349,7 @@ extension Device {
         work.reason.completion != .none, "backgroundWork.reason",
         "\(work.reason) hands the app no work to complete")
       issues.check(
-        work.reason.requiredMode.map(app.backgroundModes.contains) ?? true,
+        work.reason.requiredMode.map(app.spec.backgroundModes.contains) ?? true,
         "backgroundWork.reason", "needs the app's \(work.reason.requiredMode?.rawValue ?? "") mode")
       issues.check(
         work.expiredAt.map { $0 <= now && work.reason.completion == .taskExpiration } ?? true,
@@ -413,7 +359,7 @@ extension Device {
       process.activities.isEmpty || state != .suspended, "activities",
       "keep an app from being suspended")
     issues.check(
-      process.activities.allSatisfy { app.backgroundModes.contains($0.requiredMode) },
+      process.activities.allSatisfy { app.spec.backgroundModes.contains($0.requiredMode) },
       "activities", "need the app's background mode for each")
     issues.check(
       process.restorationData.map(Validation.isRestorationData) ?? true, "restorationData",
@@ -514,29 +460,30 @@ extension Device {
       }
       guard issues.isEmpty else { return }
       if state.isForeground { foregroundApp = app.name }
+      var record = AppRecord()
+      var process: ProcessImage?
+      if state != .notRunning {
+        record.launches = 1
+        if app.isScene {
+          record.sessions = [SceneSession(id: firstSceneName, state: SceneState(mirroring: state))]
+          record.focusedScene = firstSceneName
+        }
+        var running = ProcessImage(notRunning: app.spec)
+        running.state = state
+        running.inactiveCause = state == .inactive ? .switcher : nil
+        running.backgroundSince = state == .background ? now : nil
+        running.tasks = given.backgroundTasks.enumerated().map {
+          BackgroundTask(id: $0.offset + 1, name: $0.element)
+        }
+        running.activities = given.activities
+        running.protectedDataAvailable = protectedDataAvailable
+        process = running
+      }
+      record.lastUsed = now
+      record.nextTaskID = given.backgroundTasks.count + 1
+      record.restorationStateSaved = given.restorationStateSaved
       restore(
-        AppImage(
-          spec: spec, launches: state == .notRunning ? 0 : 1, kills: 0, lastUsed: now,
-          nextTaskID: given.backgroundTasks.count + 1, backgroundLaunchBlocked: false,
-          restorationStateSaved: given.restorationStateSaved, savedRestorationData: nil,
-          scenes: app.isScene && state != .notRunning
-            ? [SceneSession(id: firstSceneName, state: SceneState(mirroring: state))] : [],
-          focusedScene: app.isScene && state != .notRunning ? firstSceneName : nil,
-          process: state == .notRunning
-            ? nil
-            : ProcessImage(
-              state: state, inactiveCause: state == .inactive ? .switcher : nil,
-              memoryMB: app.memoryMB,
-              backgroundMemoryMB: app.backgroundMemoryMB,
-              backgroundSince: state == .background ? now : nil, busyUntil: nil,
-              watchdogKillAt: nil, waitingCallbacks: [],
-              tasks: given.backgroundTasks.enumerated().map {
-                BackgroundTask(id: $0.offset + 1, name: $0.element)
-              },
-              backgroundWork: nil,
-              activities: BackgroundActivity.allCases.filter(given.activities.contains),
-              significantTimeChangePending: false,
-              protectedDataAvailable: protectedDataAvailable, suspendAt: nil)),
+        AppImage(spec: app.spec, record: record, process: process),
         as: app, issues: &issues, derivingSuspension: true)
       issues.rename("process.", to: "")
     }

@@ -126,7 +126,8 @@ public final class Engine {
       Device(
         id: spec.id, slot: slot, incarnation: incarnations, clockMode: spec.clock ?? defaults.clock,
         memoryLimitMB: memoryLimit, perAppLimitMB: perAppLimit,
-        passcode: spec.passcode ?? defaults.passcode, configuration: configuration,
+        passcode: spec.passcode ?? defaults.passcode, scheduler: configuration.scheduler,
+        limits: configuration.limits,
         ledger: MemoryLedger(within: ledger))
     }
     let device = predecessor.map { make($0.slot) } ?? slots.insert(make)

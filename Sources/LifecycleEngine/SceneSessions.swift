@@ -47,7 +47,7 @@ extension App {
   /// The session shown while the app is in the foreground, and brought back by a `launch` that
   /// names none.
   var focusedSessionIndex: Int? {
-    focusedScene.flatMap(sessionIndex)
+    record.focusedScene.flatMap(sessionIndex)
   }
 
   /// The state of the focused scene; `unattached` when there is none.
@@ -79,10 +79,10 @@ extension Device {
     let wasConnected = app.sessions[index].isConnected
     app.setState(ofScene: index, to: state)
     guard wasConnected != app.sessions[index].isConnected, app.state.isLive,
-      app.sceneMemoryMB > 0
+      app.spec.sceneMemoryMB > 0
     else { return }
     let old = app.footprint
-    usedMB += wasConnected ? -app.sceneMemoryMB : app.sceneMemoryMB
+    usedMB += wasConnected ? -app.spec.sceneMemoryMB : app.spec.sceneMemoryMB
     noteGrowth(of: app, from: old, to: app.footprint)
     updateVictimOrder(of: app)
   }
@@ -131,7 +131,8 @@ extension Device {
   /// jetsam's order, the foreground app's last (the user guide, "Behaviour decisions").
   func disconnectBackgroundScenes() {
     var holders = liveApps.filter {
-      $0.state.isRunning && $0.sceneMemoryMB > 0 && $0.sessions.contains { $0.state == .background }
+      $0.state.isRunning && $0.spec.sceneMemoryMB > 0
+        && $0.sessions.contains { $0.state == .background }
     }
     guard !holders.isEmpty else { return }
     holders.sort { victimOrder(of: $0) < victimOrder(of: $1) }

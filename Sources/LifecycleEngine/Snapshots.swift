@@ -34,7 +34,8 @@ public struct AppSnapshot: Hashable, Sendable {
   public var backgroundWork: BackgroundWorkSnapshot?
   public var significantTimeChangePending: Bool
   /// Whether protected data is available as far as the app has been told (a suspended app
-  /// is told of a change when it next runs).
+  /// is told of a change when it next runs); for an app that is not running, the device's,
+  /// which its next process reads.
   public var protectedDataAvailable: Bool
   public var backgroundLaunchBlocked: Bool
   public var restorationStateSaved: Bool
@@ -133,17 +134,17 @@ extension Device {
       app.deadlines.backgroundWorkTimeout,
     ].compactMap { $0 }.min()
     return AppSnapshot(
-      name: String(app.name), device: id, lifecycle: app.lifecycle, state: app.state,
+      name: String(app.name), device: id, lifecycle: app.spec.lifecycle, state: app.state,
       sceneState: app.isScene ? app.sceneState : nil, scenes: app.sessions,
-      focusedScene: app.focusedScene, supportsMultipleScenes: app.supportsMultipleScenes,
-      sceneMemoryMB: app.sceneMemoryMB, memoryMB: app.memoryMB,
+      focusedScene: app.focusedScene, supportsMultipleScenes: app.spec.supportsMultipleScenes,
+      sceneMemoryMB: app.spec.sceneMemoryMB, memoryMB: app.memoryMB,
       backgroundMemoryMB: app.backgroundMemoryMB, footprintMB: app.footprint,
-      backgroundModes: BackgroundMode.allCases.filter(app.backgroundModes.contains),
+      backgroundModes: BackgroundMode.allCases.filter(app.spec.backgroundModes.contains),
       activities: BackgroundActivity.allCases.filter(app.activities.contains),
-      behavior: app.behavior, allowedEvents: allowedEvents(for: app),
+      behavior: app.spec.behavior, allowedEvents: allowedEvents(for: app),
       busyUntil: app.isBusy(at: now) ? app.busyUntil : nil,
       waitingCallbacks: WaitingCallbacks(queue: app.waitingCallbacks),
-      suspendAt: app.deadlines.suspend, killAt: killAt,
+      suspendAt: app.suspendAt, killAt: killAt,
       backgroundTasks: app.tasks.map {
         BackgroundTaskSnapshot(
           id: $0.id, name: $0.name, expiresAt: $0.expiredAt ?? expiresAt,
@@ -154,7 +155,8 @@ extension Device {
           reason: $0.reason, deadline: $0.deadline, expired: $0.expiredAt != nil)
       },
       significantTimeChangePending: app.significantTimeChangePending,
-      protectedDataAvailable: app.knowsProtectedDataAvailable,
+      protectedDataAvailable: app.state == .notRunning
+        ? protectedDataAvailable : app.protectedDataAvailable,
       backgroundLaunchBlocked: app.backgroundLaunchBlocked,
       restorationStateSaved: app.restorationStateSaved, restorationData: app.restorationData,
       savedRestorationData: app.savedRestorationData, prewarmed: app.prewarmed,

@@ -1,0 +1,94 @@
+import JSONCore
+import Testing
+
+@testable import LifecycleAPI
+@testable import LifecycleEngine
+
+/// An app's state is declared once, as the values `AppRecord` and `ProcessImage` that a live
+/// app and its image both hold. These tests find its fields by reflection, not from a list,
+/// and check that each reaches the forms the state takes beyond the copy (`PropertyTests`):
+/// the snapshot document and the app's view.
+@Suite struct StateFormsTests {
+  /// Images of random walks (every third step) read back from their snapshot documents
+  /// unchanged, and the walks give every field a value other than its first, so that each is
+  /// written and read.
+  @Test func everyFieldOfAnAppsStateSurvivesTheSnapshotDocument() throws {
+    var reached: Set<String> = []
+    for seed in PropertyTests.seeds {
+      let walk = RandomWalk(seed: seed)
+      for step in 0..<PropertyTests.copyingSteps {
+        walk.step()
+        guard step % 3 == 0 else { continue }
+        let image = walk.image
+        #expect(try readBack(image) == image, "seed \(seed), step \(step)")
+        for app in image.apps { reached.formUnion(fieldsChanged(in: app)) }
+      }
+    }
+    #expect(Self.fields.subtracting(reached) == [], "fields the walks never changed")
+  }
+
+  /// Each field has one member in the snapshot document, and one in the app's view unless the
+  /// view shows what follows from it instead.
+  @Test func everyFieldOfAnAppsStateHasItsMembers() throws {
+    let sim = Simulator()
+    sim.add("mail")
+    _ = try sim.post(.launch(), to: "mail")
+    let image = try sim.engine.image(of: sim.device, now: .zero)
+    let snapshot = try JSON.parse(JSONWriter.encode { $0.snapshot(image, journal: nil) })
+    guard case .array(let apps) = snapshot["apps"], let app = apps.first else {
+      Issue.record("no app in \(snapshot)")
+      return
+    }
+    let appMembers = Self.members(of: app).subtracting(["process"])
+    let processMembers = Self.members(of: app["process"])
+    #expect(appMembers.count == Self.labels(of: image.apps[0].spec).count + Self.recordFields.count)
+    #expect(processMembers.count == Self.processFields.count)
+
+    let view = try JSON.parse(JSONWriter.encode { $0.app(sim.app("mail")) })
+    let viewMembers = Self.members(of: view).union(Self.members(of: view["counters"]))
+    // The view shows when each deadline falls due (`killAt`, a task's `expiresAt`) and the
+    // state's cause in the journal; jetsam's order and task numbering are internal.
+    let notInTheView: Set<String> = [
+      "lastUsed", "nextTaskId", "discardedScenes", "inactiveCause", "backgroundSince",
+      "watchdogKillAt",
+    ]
+    #expect(appMembers.union(processMembers).subtracting(viewMembers) == notInTheView)
+  }
+
+  private static let recordFields = labels(of: AppRecord())
+  private static let processFields = labels(of: ProcessImage(notRunning: AppSpec(name: "a")))
+  private static let fields = Set(
+    recordFields.map { "record.\($0)" } + processFields.map { "process.\($0)" })
+
+  private static func members(of object: JSON?) -> Set<String> {
+    guard case .object(let members) = object else { return [] }
+    return Set(members.map(\.0))
+  }
+
+  private static func labels(of value: Any) -> [String] {
+    Mirror(reflecting: value).children.map { $0.label! }
+  }
+
+  /// The fields of `app`'s record and process that differ from a new app's.
+  private func fieldsChanged(in app: AppImage) -> Set<String> {
+    var changed = Self.differences(app.record, AppRecord()).map { "record.\($0)" }
+    if let process = app.process {
+      changed += Self.differences(process, ProcessImage(notRunning: app.spec)).map {
+        "process.\($0)"
+      }
+    }
+    return Set(changed)
+  }
+
+  private static func differences(_ first: Any, _ second: Any) -> [String] {
+    zip(Mirror(reflecting: first).children, Mirror(reflecting: second).children).compactMap {
+      String(reflecting: $0.value) == String(reflecting: $1.value) ? nil : $0.label
+    }
+  }
+
+  /// `image` written as a snapshot document and read back.
+  private func readBack(_ image: DeviceImage) throws -> DeviceImage {
+    let document = try JSONDocument.parse(JSONWriter.encode { $0.snapshot(image, journal: nil) })
+    return try DeviceDocument.image(document, id: image.id, defaults: DeviceDefaults())
+  }
+}
