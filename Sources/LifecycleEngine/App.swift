@@ -112,6 +112,7 @@ final class App {
 
   var isScene: Bool { spec.lifecycle == .scene }
 
+  /// The tasks the process began with `beginBackgroundTask` and has not ended.
   var tasks: [BackgroundTask] {
     get { process.tasks }
     set {

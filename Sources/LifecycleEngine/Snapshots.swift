@@ -1,54 +1,44 @@
-/// A read-only view of one app, as the API shows it.
+/// A read-only view of one app, as the API shows it: its configuration, what the system keeps
+/// of it and its process (their fields read as the view's own: `view.launches`), and what
+/// follows from them.
+@dynamicMemberLookup
 public struct AppSnapshot: Hashable, Sendable {
-  public var name: String
   public var device: String
-  public var lifecycle: LifecycleModel
-  public var state: AppState
+  public var spec: AppSpec
+  public var record: AppRecord
+  /// In state `.notRunning` when the app has no process.
+  public var process: ProcessImage
   /// The state of the focused scene (`unattached` without one); nil for app-delegate apps.
   public var sceneState: SceneState?
-  /// A scene app's sessions, in the order they were opened, each with its scene's state and
-  /// restoration data.
-  public var scenes: [SceneSession]
-  /// The session shown while the app is in the foreground.
-  public var focusedScene: String?
-  public var supportsMultipleScenes: Bool
-  public var sceneMemoryMB: Int
-  public var memoryMB: Int
-  public var backgroundMemoryMB: Int
   /// What the app holds now (0 when not running).
   public var footprintMB: Int
-  public var backgroundModes: [BackgroundMode]
-  /// What keeps the app running in the background, in declaration order.
-  public var activities: [BackgroundActivity]
-  public var behavior: AppBehavior
   public var allowedEvents: [EventType]
-  /// didEnterBackground is executing until then.
+  /// didEnterBackground is executing until then; nil once it has returned.
   public var busyUntil: Instant?
-  /// Callbacks waiting for the main thread, delivered at `busyUntil` (without `seq` and `time`
-  /// until then).
-  public var waitingCallbacks: WaitingCallbacks
-  public var suspendAt: Instant?
   /// When the watchdog, an unended expired task or unfinished background work kills the app.
   public var killAt: Instant?
   public var backgroundTasks: [BackgroundTaskSnapshot]
   public var backgroundWork: BackgroundWorkSnapshot?
-  public var significantTimeChangePending: Bool
   /// Whether protected data is available as far as the app has been told (a suspended app
   /// is told of a change when it next runs); for an app that is not running, the device's,
   /// which its next process reads.
   public var protectedDataAvailable: Bool
-  public var backgroundLaunchBlocked: Bool
-  public var restorationStateSaved: Bool
-  /// What an app-delegate app's code saves when UIKit asks (JSON text); nil if nothing (a
-  /// scene app's scenes hold theirs: `scenes`).
-  public var restorationData: String?
-  /// What UIKit keeps for an app-delegate app's next launch after a system kill (JSON text);
-  /// nil if nothing.
-  public var savedRestorationData: String?
-  /// The process was prewarmed and waits, paused, for the user to open the app.
-  public var prewarmed: Bool
-  public var launches: Int
-  public var kills: Int
+
+  public var name: String { spec.name }
+
+  /// Callbacks waiting for the main thread, delivered at `busyUntil` (without `seq` and `time`
+  /// until then).
+  public var waitingCallbacks: WaitingCallbacks {
+    WaitingCallbacks(queue: process.waitingCallbacks)
+  }
+
+  public subscript<Value>(dynamicMember field: KeyPath<AppRecord, Value>) -> Value {
+    record[keyPath: field]
+  }
+
+  public subscript<Value>(dynamicMember field: KeyPath<ProcessImage, Value>) -> Value {
+    process[keyPath: field]
+  }
 }
 
 /// A background task of an app.
@@ -134,17 +124,10 @@ extension Device {
       app.deadlines.backgroundWorkTimeout,
     ].compactMap { $0 }.min()
     return AppSnapshot(
-      name: String(app.name), device: id, lifecycle: app.spec.lifecycle, state: app.state,
-      sceneState: app.isScene ? app.sceneState : nil, scenes: app.sessions,
-      focusedScene: app.focusedScene, supportsMultipleScenes: app.spec.supportsMultipleScenes,
-      sceneMemoryMB: app.spec.sceneMemoryMB, memoryMB: app.memoryMB,
-      backgroundMemoryMB: app.backgroundMemoryMB, footprintMB: app.footprint,
-      backgroundModes: BackgroundMode.allCases.filter(app.spec.backgroundModes.contains),
-      activities: BackgroundActivity.allCases.filter(app.activities.contains),
-      behavior: app.spec.behavior, allowedEvents: allowedEvents(for: app),
-      busyUntil: app.isBusy(at: now) ? app.busyUntil : nil,
-      waitingCallbacks: WaitingCallbacks(queue: app.waitingCallbacks),
-      suspendAt: app.suspendAt, killAt: killAt,
+      device: id, spec: app.spec, record: app.record, process: app.process,
+      sceneState: app.isScene ? app.sceneState : nil, footprintMB: app.footprint,
+      allowedEvents: allowedEvents(for: app), busyUntil: app.isBusy(at: now) ? app.busyUntil : nil,
+      killAt: killAt,
       backgroundTasks: app.tasks.map {
         BackgroundTaskSnapshot(
           id: $0.id, name: $0.name, expiresAt: $0.expiredAt ?? expiresAt,
@@ -154,12 +137,7 @@ extension Device {
         BackgroundWorkSnapshot(
           reason: $0.reason, deadline: $0.deadline, expired: $0.expiredAt != nil)
       },
-      significantTimeChangePending: app.significantTimeChangePending,
       protectedDataAvailable: app.state == .notRunning
-        ? protectedDataAvailable : app.protectedDataAvailable,
-      backgroundLaunchBlocked: app.backgroundLaunchBlocked,
-      restorationStateSaved: app.restorationStateSaved, restorationData: app.restorationData,
-      savedRestorationData: app.savedRestorationData, prewarmed: app.prewarmed,
-      launches: app.launches, kills: app.kills)
+        ? protectedDataAvailable : app.protectedDataAvailable)
   }
 }

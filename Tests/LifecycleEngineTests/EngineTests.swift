@@ -35,7 +35,7 @@ import Testing
     #expect(device.passcode)
     #expect(!device.locked)
     let app = try engine.createApp(AppSpec(name: "mail"), on: "phone", now: .zero)
-    #expect(app.lifecycle == .scene)
+    #expect(app.spec.lifecycle == .scene)
     #expect(app.memoryMB == 100)
     #expect(app.backgroundMemoryMB == 100)
     #expect(app.sceneState == .unattached)

@@ -229,7 +229,7 @@ import Testing
       }
       let held = apps.reduce(0) {
         $0 + textBytes($1.restorationData) + textBytes($1.savedRestorationData)
-          + $1.scenes.reduce(0) { $0 + $1.retainedBytes }
+          + $1.sessions.reduce(0) { $0 + $1.retainedBytes }
           + $1.waitingCallbacks.reduce(0) {
             $0 + WaitingCallback(callback: $1, cause: .suspension).retainedBytes
           }

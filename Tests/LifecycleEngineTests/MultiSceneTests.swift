@@ -38,8 +38,8 @@ import Testing
       ])
     #expect(outcome.result == .scene(id: "w"))
     let app = sim.app("docs")
-    #expect(app.scenes.map(\.id) == ["main", "w"])
-    #expect(app.scenes.map(\.state) == [.background, .foregroundActive])
+    #expect(app.sessions.map(\.id) == ["main", "w"])
+    #expect(app.sessions.map(\.state) == [.background, .foregroundActive])
     #expect(app.focusedScene == "w" && app.sceneState == .foregroundActive)
   }
 
@@ -61,7 +61,7 @@ import Testing
       ])
     #expect(
       outcome.callbacks[3].arguments == .connectionOptions(.url("docs://x"), restorationData: nil))
-    #expect(sim.app("docs").scenes.map(\.id) == ["w"])
+    #expect(sim.app("docs").sessions.map(\.id) == ["w"])
   }
 
   @Test func launchBringsOneWindowBackWhileTheOtherStaysInTheBackground() throws {
@@ -82,9 +82,9 @@ import Testing
     try openTwoWindows()
     try sim.post(.home, to: "docs")
     sim.advance(2)
-    #expect(sim.app("docs").scenes.map(\.state) == [.suspended, .suspended])
+    #expect(sim.app("docs").sessions.map(\.state) == [.suspended, .suspended])
     try sim.post(.launch(scene: "main"), to: "docs")
-    #expect(sim.app("docs").scenes.map(\.state) == [.foregroundActive, .background])
+    #expect(sim.app("docs").sessions.map(\.state) == [.foregroundActive, .background])
   }
 
   @Test func closingAWindowDiscardsThatSessionOnly() throws {
@@ -94,7 +94,7 @@ import Testing
         "sceneDidDisconnect(_:)@main → active/unattached [UIScene.didDisconnectNotification]",
         "application(_:didDiscardSceneSessions:) → active/foregroundActive {sessions: main}",
       ])
-    #expect(sim.app("docs").scenes.map(\.id) == ["w"])
+    #expect(sim.app("docs").sessions.map(\.id) == ["w"])
   }
 
   /// The focused window, closed from the switcher: it never entered the background.
@@ -118,7 +118,7 @@ import Testing
       try sim.post(.closeScene("main"), to: "docs").callbacks.map(\.method) == [
         .sceneDidDisconnect, .didDiscardSceneSessions, .willTerminate,
       ])
-    #expect(sim.app("docs").backgroundLaunchBlocked && sim.app("docs").scenes.isEmpty)
+    #expect(sim.app("docs").backgroundLaunchBlocked && sim.app("docs").sessions.isEmpty)
   }
 
   @Test func aWindowClosedWhileTheAppIsNotRunningIsReportedAfterItsNextLaunch() throws {
@@ -160,7 +160,7 @@ import Testing
       trace(try sim.post(.disconnectScene("w"), to: "docs")) == [
         "sceneDidDisconnect(_:)@w → active/unattached [UIScene.didDisconnectNotification]"
       ])
-    #expect(sim.app("docs").scenes[1] == SceneSession(id: "w", savedRestorationData: Self.data))
+    #expect(sim.app("docs").sessions[1] == SceneSession(id: "w", savedRestorationData: Self.data))
     #expect(
       trace(try sim.post(.launch(scene: "w"), to: "docs")).dropFirst(2).first
         == "scene(_:willConnectTo:options:)@w → background/unattached [UIScene.willConnectNotification] {connection: -, restoring \(Self.data)}"
@@ -172,7 +172,7 @@ import Testing
     try sim.post(.setRestorationData(Self.data), to: "docs")  // the focused one's: w
     try sim.post(.home, to: "docs")
     try sim.post(.purge(), to: "docs")
-    #expect(sim.app("docs").scenes.map(\.savedRestorationData) == [nil, Self.data])
+    #expect(sim.app("docs").sessions.map(\.savedRestorationData) == [nil, Self.data])
     let main = try sim.post(.launch(scene: "main"), to: "docs").callbacks.first {
       $0.method == .sceneWillConnect
     }
@@ -198,7 +198,7 @@ import Testing
         "sceneDidDisconnect@main", "sceneDidDisconnect@w",
       ])
     #expect(sim.state("docs") == .background && sim.app("docs").footprintMB == 300)
-    #expect(sim.app("docs").scenes.map(\.state) == [.unattached, .unattached])
+    #expect(sim.app("docs").sessions.map(\.state) == [.unattached, .unattached])
     #expect(sim.jetsam.isEmpty)
   }
 

@@ -279,7 +279,7 @@ final class RandomWalk {
 
   /// A scene id for `app`: mostly one of its sessions', else one the walk makes up.
   private func randomScene(of app: String) -> String {
-    let sessions = sim.app(app).scenes.map(\.id)
+    let sessions = sim.app(app).sessions.map(\.id)
     if !sessions.isEmpty, Int.random(in: 0..<4, using: &random) > 0 {
       return sessions.randomElement(using: &random)!
     }
@@ -350,7 +350,7 @@ final class RandomWalk {
     for app in apps {
       // Nothing saved survives a force-quit: the app cannot save again until the user opens it.
       check(
-        !app.backgroundLaunchBlocked || app.savedRestorationData == nil && app.scenes.isEmpty,
+        !app.backgroundLaunchBlocked || app.savedRestorationData == nil && app.sessions.isEmpty,
         "\(app.name) kept restoration data or sessions through a force-quit")
       violations += violatedSceneInvariants(of: app)
       check(
@@ -411,7 +411,7 @@ final class RandomWalk {
           app.protectedDataAvailable == device.protectedDataAvailable,
           "\(app.name) runs believing protected data available is \(app.protectedDataAvailable)")
       }
-      if app.lifecycle == .scene, app.state.isForeground {
+      if app.spec.lifecycle == .scene, app.state.isForeground {
         check(
           app.sceneState == (app.state == .active ? .foregroundActive : .foregroundInactive),
           "\(app.name) scene \(String(describing: app.sceneState)) in \(app.state)")
@@ -434,19 +434,19 @@ final class RandomWalk {
     func check(_ holds: Bool, _ invariant: @autoclosure () -> String) {
       if !holds { violations.append("\(app.name): \(invariant())") }
     }
-    guard app.lifecycle == .scene else {
-      check(app.scenes.isEmpty && app.focusedScene == nil, "an app-delegate app with scenes")
+    guard app.spec.lifecycle == .scene else {
+      check(app.sessions.isEmpty && app.focusedScene == nil, "an app-delegate app with scenes")
       return violations
     }
-    let ids = app.scenes.map(\.id)
+    let ids = app.sessions.map(\.id)
     check(Set(ids).count == ids.count, "sessions \(ids) repeat an id")
     check(
-      ids.count <= (app.supportsMultipleScenes ? Validation.maxScenesPerApp : 1),
+      ids.count <= (app.spec.supportsMultipleScenes ? Validation.maxScenesPerApp : 1),
       "\(ids.count) sessions")
     check(app.focusedScene.map(ids.contains) ?? ids.isEmpty, "focused \(app.focusedScene ?? "-")")
-    let focused = app.scenes.first { $0.id == app.focusedScene }
+    let focused = app.sessions.first { $0.id == app.focusedScene }
     check(app.sceneState == focused?.state ?? .unattached, "sceneState is not the focused one's")
-    for scene in app.scenes {
+    for scene in app.sessions {
       let expected: [SceneState] =
         switch app.state {
         case _ where app.prewarmed: [.unattached]

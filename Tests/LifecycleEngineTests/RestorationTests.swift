@@ -22,8 +22,8 @@ import Testing
   /// What UIKit preserves for `app`: an app-delegate app's data, a scene app's first session's.
   func preserved(_ app: String) -> String? {
     let view = sim.app(app)
-    return view.lifecycle == .scene
-      ? view.scenes.first?.savedRestorationData
+    return view.spec.lifecycle == .scene
+      ? view.sessions.first?.savedRestorationData
       : view.savedRestorationData
   }
 
@@ -137,7 +137,7 @@ import Testing
     try sim.post(.launch(), to: app)
     try sim.post(.crash(atLaunch: true), to: app)
     #expect(preserved(app) == nil)
-    #expect(sim.app(app).scenes.map(\.id) == (app == "mail" ? ["main"] : []))
+    #expect(sim.app(app).sessions.map(\.id) == (app == "mail" ? ["main"] : []))
     let launch = try sim.post(.launch(), to: app)
     #expect(
       !launch.callbacks.contains {
