@@ -366,65 +366,15 @@ enum Decode {
       sceneMemoryMB: fields.integer("sceneMemoryMB", in: 0...Validation.maxMemoryMB) ?? 0)
   }
 
-  /// One app event object, such as `{"type": "backgroundLaunch", "reason": "fetch"}`.
+  /// One app event object, such as `{"type": "backgroundLaunch", "reason": "fetch"}`: its
+  /// parameters are read as the engine declares them (`AppEvent.init(_:reading:)`).
   static func appEvent(_ fields: inout Fields) -> AppEvent? {
     guard let type = fields.choice("type", EventType.self, required: true) else { return nil }
-    switch type {
-    case .launch:
-      let scene = fields.sceneID()
-      return fields.entry().map { .launch(via: $0, scene: scene) }
-    case .prewarm: return .prewarm
-    case .openScene:
-      let scene = fields.sceneID()
-      return fields.entry().map { .openScene(id: scene, via: $0) }
-    case .closeScene: return fields.sceneID(required: true).map { .closeScene($0) }
-    case .disconnectScene: return fields.sceneID(required: true).map { .disconnectScene($0) }
-    case .home: return .home
-    case .openSwitcher: return .openSwitcher
-    case .closeSwitcher: return .closeSwitcher
-    case .interruptionBegan:
-      return fields.choice("source", InterruptionSource.self, required: true).map {
-        .interruptionBegan($0)
-      }
-    case .interruptionEnded: return .interruptionEnded(fields.choice("outcome") ?? .resumed)
-    case .terminate: return .terminate
-    case .crash: return .crash(atLaunch: fields.bool("atLaunch") ?? false)
-    case .purge: return .purge(fields.choice("reason") ?? .vmPageshortage)
-    case .thermalKill: return .thermalKill
-    case .backgroundLaunch:
-      return fields.choice("reason", BackgroundLaunchReason.self, required: true).map {
-        .backgroundLaunch($0)
-      }
-    case .backgroundWorkCompleted: return .backgroundWorkCompleted
-    case .beginBackgroundTask:
-      return .beginBackgroundTask(
-        name: fields.string("name", maxBytes: Validation.maxTaskNameBytes))
-    case .endBackgroundTask:
-      return fields.integer("id", in: 1...Int.max, required: true).map {
-        .endBackgroundTask(id: $0)
-      }
-    case .memoryWarning: return .memoryWarning
-    case .setMemory:
-      return fields.integer("memoryMB", in: 0...Validation.maxMemoryMB, required: true).map {
-        .setMemory(memoryMB: $0)
-      }
-    case .startActivity:
-      return fields.choice("activity", BackgroundActivity.self, required: true).map {
-        .startActivity($0)
-      }
-    case .stopActivity:
-      return fields.choice("activity", BackgroundActivity.self, required: true).map {
-        .stopActivity($0)
-      }
-    case .setRestorationData:
-      let scene = fields.sceneID()
-      return fields.encodedValue("data", required: true).map {
-        .setRestorationData($0 == "null" ? nil : $0, scene: scene)
-      }
-    case .lock, .unlock, .significantTimeChange, .shutdown, .boot:
+    guard type.isAppEvent else {
       fields.reject("type", "is a device event: post it to /v1/devices/{device}/events")
       return nil
     }
+    return AppEvent(type, reading: &fields)
   }
 
   /// One device event object, such as `{"type": "lock"}`.
@@ -480,6 +430,45 @@ enum Decode {
     }
     if let problem = Fields.problem(issues) { throw problem }
     return posted
+  }
+}
+
+/// An app event's parameters, read from its object as the engine asks for them.
+extension Fields: EventParameterReader {
+  mutating func sceneID(_ name: StaticString, required: Bool) -> String? {
+    string(name, required: required, maxBytes: Validation.maxNameBytes + 1)
+  }
+
+  mutating func taskName(_ name: StaticString) -> String? {
+    string(name, maxBytes: Validation.maxTaskNameBytes)
+  }
+
+  mutating func taskID(_ name: StaticString) -> Int? {
+    integer(name, in: 1...Int.max, required: true)
+  }
+
+  mutating func megabytes(_ name: StaticString) -> Int? {
+    integer(name, in: 0...Validation.maxMemoryMB, required: true)
+  }
+
+  mutating func restorationData(_ name: StaticString) -> String?? {
+    encodedValue(name, required: true).map { $0 == "null" ? nil : $0 }
+  }
+
+  mutating func flag(_ name: StaticString) -> Bool? {
+    bool(name)
+  }
+
+  mutating func choice<T: RawRepresentable<String> & CaseIterable>(
+    _ name: StaticString, _: T.Type, required: Bool
+  ) -> T? {
+    guard let index = member(name, required: required) else { return nil }
+    let text = document[index].kind == .string ? document.string(at: index) : nil
+    guard let choice = T.allCases.first(where: { $0.rawValue == text }) else {
+      reject(name, "must be one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+      return nil
+    }
+    return choice
   }
 }
 

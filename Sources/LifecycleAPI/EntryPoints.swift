@@ -56,10 +56,6 @@ extension Fields {
   /// Texts longer than any valid identifier are refused here; the engine says why.
   private static let maxIdentifier = Validation.maxIdentifierBytes + 1
 
-  /// The scene session an event names (`scene`); the engine checks its pattern.
-  mutating func sceneID(required: Bool = false) -> String? {
-    string("scene", required: required, maxBytes: Validation.maxNameBytes + 1)
-  }
 }
 
 extension JSONWriter {

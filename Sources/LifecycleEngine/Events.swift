@@ -276,6 +276,92 @@ extension AppEvent {
   }
 }
 
+/// Where an app event's parameters come from, by name and kind: `AppEvent.init(_:reading:)`
+/// asks for each parameter its type takes. A reader answers nil for a parameter that is
+/// absent or malformed, and records why when it matters (a request body answers 422).
+public protocol EventParameterReader {
+  /// A scene session's id (the engine checks its pattern).
+  mutating func sceneID(_ name: StaticString, required: Bool) -> String?
+  /// A background task's name.
+  mutating func taskName(_ name: StaticString) -> String?
+  /// A background task's number; required.
+  mutating func taskID(_ name: StaticString) -> Int?
+  /// A footprint in megabytes; required.
+  mutating func megabytes(_ name: StaticString) -> Int?
+  /// JSON text, `.some(nil)` for `null`; required.
+  mutating func restorationData(_ name: StaticString) -> String??
+  mutating func flag(_ name: StaticString) -> Bool?
+  /// One of `T`'s raw values.
+  mutating func choice<T: RawRepresentable<String> & CaseIterable>(
+    _ name: StaticString, _ type: T.Type, required: Bool
+  ) -> T?
+  /// The way into the app, whose members stand beside the event's own: `.some(nil)` without
+  /// one, nil if it is malformed.
+  mutating func entry() -> Entry??
+}
+
+extension AppEvent {
+  /// The event of `type` with the parameters `reader` gives, each under the name
+  /// `forEachParameter` passes it with; nil if a required one is missing or `type` is a device
+  /// event's. The switch has no default: a new event type must say what it reads.
+  public init?(_ type: EventType, reading reader: inout some EventParameterReader) {
+    switch type {
+    case .launch:
+      let scene = reader.sceneID("scene", required: false)
+      guard let entry = reader.entry() else { return nil }
+      self = .launch(via: entry, scene: scene)
+    case .openScene:
+      let scene = reader.sceneID("scene", required: false)
+      guard let entry = reader.entry() else { return nil }
+      self = .openScene(id: scene, via: entry)
+    case .closeScene:
+      guard let scene = reader.sceneID("scene", required: true) else { return nil }
+      self = .closeScene(scene)
+    case .disconnectScene:
+      guard let scene = reader.sceneID("scene", required: true) else { return nil }
+      self = .disconnectScene(scene)
+    case .interruptionBegan:
+      guard let source = reader.choice("source", InterruptionSource.self, required: true)
+      else { return nil }
+      self = .interruptionBegan(source)
+    case .interruptionEnded:
+      self = .interruptionEnded(
+        reader.choice("outcome", InterruptionOutcome.self, required: false) ?? .resumed)
+    case .crash: self = .crash(atLaunch: reader.flag("atLaunch") ?? false)
+    case .purge:
+      self = .purge(reader.choice("reason", JetsamReason.self, required: false) ?? .vmPageshortage)
+    case .backgroundLaunch:
+      guard let reason = reader.choice("reason", BackgroundLaunchReason.self, required: true)
+      else { return nil }
+      self = .backgroundLaunch(reason)
+    case .beginBackgroundTask: self = .beginBackgroundTask(name: reader.taskName("name"))
+    case .endBackgroundTask:
+      guard let id = reader.taskID("id") else { return nil }
+      self = .endBackgroundTask(id: id)
+    case .setMemory:
+      guard let megabytes = reader.megabytes("memoryMB") else { return nil }
+      self = .setMemory(memoryMB: megabytes)
+    case .startActivity, .stopActivity:
+      guard let activity = reader.choice("activity", BackgroundActivity.self, required: true)
+      else { return nil }
+      self = type == .startActivity ? .startActivity(activity) : .stopActivity(activity)
+    case .setRestorationData:
+      let scene = reader.sceneID("scene", required: false)
+      guard let data = reader.restorationData("data") else { return nil }
+      self = .setRestorationData(data, scene: scene)
+    case .prewarm: self = .prewarm
+    case .home: self = .home
+    case .openSwitcher: self = .openSwitcher
+    case .closeSwitcher: self = .closeSwitcher
+    case .terminate: self = .terminate
+    case .thermalKill: self = .thermalKill
+    case .backgroundWorkCompleted: self = .backgroundWorkCompleted
+    case .memoryWarning: self = .memoryWarning
+    case .lock, .unlock, .significantTimeChange, .shutdown, .boot: return nil
+    }
+  }
+}
+
 /// An event addressed to a whole device.
 public enum DeviceEvent: String, CaseIterable, Sendable, Codable {
   /// The user goes to the home screen from the foreground app.
