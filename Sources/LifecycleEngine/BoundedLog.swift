@@ -37,8 +37,18 @@ public struct BoundedLog<Element: RetainedSize>: Sequence {
   /// `bytes`.
   @discardableResult
   public mutating func append(_ element: consuming Element) -> Int {
-    let before = bytes
     let size = element.retainedBytes
+    if count == capacity, bytes - sizes[head] + size <= byteCapacity {
+      // Full by count, as a long-lived journal is: the element takes the oldest's place.
+      let change = size - sizes[head]
+      storage[head] = element
+      sizes[head] = size
+      head = advanced(head)
+      bytes += change
+      dropped += 1
+      return change
+    }
+    let before = bytes
     while count > 0, count == capacity || bytes + size > byteCapacity { dropOldest() }
     if count == storage.count, storage.count < capacity {
       if head != 0 {  // the ring wrapped after byte drops: straighten it before growing
@@ -61,9 +71,14 @@ public struct BoundedLog<Element: RetainedSize>: Sequence {
   private mutating func dropOldest() {
     bytes -= sizes[head]
     storage[head] = nil
-    head = (head + 1) % storage.count
+    head = advanced(head)
     count -= 1
     dropped += 1
+  }
+
+  /// The place after `index` in the ring.
+  private func advanced(_ index: Int) -> Int {
+    index + 1 == storage.count ? 0 : index + 1
   }
 
   /// The kept elements, oldest first.
