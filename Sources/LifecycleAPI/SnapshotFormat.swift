@@ -51,19 +51,19 @@ enum SnapshotFormat {
         passcode: device.bool("passcode") ?? false)
       fields.merge(device)
     }
-    let now = fields.instant("now", required: true) ?? .zero
+    var status = DeviceStatus()
+    status.now = fields.instant("now", required: true) ?? .zero
     let seq = fields.integer("seq", in: 0...maxCount, required: true) ?? 0
-    let poweredOn = fields.bool("poweredOn") ?? true
-    let locked = fields.bool("locked") ?? false
-    let protectedDataAvailable = fields.bool("protectedDataAvailable") ?? true
-    let protectedDataLocksAt = fields.instant("protectedDataLocksAt")
-    let foregroundApp = fields.appName("foregroundApp")
-    let appBeforeLock = fields.appName("appBeforeLock")
-    let underPressure = fields.bool("memoryPressure") ?? false
-    let graceEndsAt = fields.instant("warningGraceEndsAt")
-    var counters = DeviceCounters()
+    status.poweredOn = fields.bool("poweredOn") ?? true
+    status.locked = fields.bool("locked") ?? false
+    status.protectedDataAvailable = fields.bool("protectedDataAvailable") ?? true
+    status.protectedDataLocksAt = fields.instant("protectedDataLocksAt")
+    status.foregroundApp = fields.appName("foregroundApp")
+    status.appBeforeLock = fields.appName("appBeforeLock")
+    status.underPressure = fields.bool("memoryPressure") ?? false
+    status.warningGraceEndsAt = fields.instant("warningGraceEndsAt")
     if var details = fields.object("counters") {
-      counters = DeviceCounters(
+      status.counters = DeviceCounters(
         events: details.integer("events", in: 0...maxCount) ?? 0,
         callbacks: details.integer("callbacks", in: 0...maxCount) ?? 0,
         transitions: details.integer("transitions", in: 0...maxCount) ?? 0,
@@ -82,11 +82,7 @@ enum SnapshotFormat {
     else { return nil }
     return DeviceImage(
       id: spec.id, clock: clock, memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB,
-      passcode: spec.passcode ?? false, now: now, seq: seq,
-      poweredOn: poweredOn, locked: locked, protectedDataAvailable: protectedDataAvailable,
-      protectedDataLocksAt: protectedDataLocksAt, foregroundApp: foregroundApp,
-      appBeforeLock: appBeforeLock, underPressure: underPressure,
-      pressureGraceEndsAt: graceEndsAt, counters: counters, apps: apps ?? [])
+      passcode: spec.passcode ?? false, seq: seq, status: status, apps: apps ?? [])
   }
 
   private static func app(_ fields: inout Fields, version: Int) -> AppImage? {
@@ -262,18 +258,18 @@ extension JSONWriter {
         w.member("perAppLimitMB", image.perAppLimitMB)
         w.member("passcode", image.passcode)
       }
-      w.member("now", time: image.now)
+      w.member("now", time: image.status.now)
       w.member("seq", image.seq)
-      w.member("poweredOn", image.poweredOn)
-      w.member("locked", image.locked)
-      w.member("protectedDataAvailable", image.protectedDataAvailable)
-      w.member("protectedDataLocksAt", time: image.protectedDataLocksAt)
-      w.member("foregroundApp", image.foregroundApp)
-      w.member("appBeforeLock", image.appBeforeLock)
-      w.member("memoryPressure", image.underPressure)
-      w.member("warningGraceEndsAt", time: image.pressureGraceEndsAt)
+      w.member("poweredOn", image.status.poweredOn)
+      w.member("locked", image.status.locked)
+      w.member("protectedDataAvailable", image.status.protectedDataAvailable)
+      w.member("protectedDataLocksAt", time: image.status.protectedDataLocksAt)
+      w.member("foregroundApp", image.status.foregroundApp)
+      w.member("appBeforeLock", image.status.appBeforeLock)
+      w.member("memoryPressure", image.status.underPressure)
+      w.member("warningGraceEndsAt", time: image.status.warningGraceEndsAt)
       w.key("counters")
-      w.object { $0.counterMembers(image.counters) }
+      w.object { $0.counterMembers(image.status.counters) }
       w.key("apps")
       w.array(image.apps) { $0.appImage($1) }
       if let journal {

@@ -119,24 +119,24 @@ extension Device {
       let cause = TransitionCause.event(event.type)
       switch event {
       case .home:
-        sendToBackground(apps[foregroundApp!]!, cause: cause)
+        sendToBackground(apps[status.foregroundApp!]!, cause: cause)
       case .memoryWarning:
         for app in liveAppsInOrder where app.state.isRunning {
           deliver(.didReceiveMemoryWarning, to: app, cause: cause)
         }
       case .lock:
-        locked = true
-        if let name = foregroundApp, let app = apps[name] {
-          appBeforeLock = name
+        status.locked = true
+        if let name = status.foregroundApp, let app = apps[name] {
+          status.appBeforeLock = name
           sendToBackground(app, cause: cause)
         }
         if passcode { lockProtectedData(cause: cause) }
       case .unlock:
-        locked = false
-        protectedDataLocksAt = nil
+        status.locked = false
+        status.protectedDataLocksAt = nil
         setProtectedData(available: true, cause: cause)
-        if let name = appBeforeLock, let app = apps[name] {
-          appBeforeLock = nil
+        if let name = status.appBeforeLock, let app = apps[name] {
+          status.appBeforeLock = nil
           bringToForeground(app, via: nil, cause: cause)
         }
       case .significantTimeChange:
@@ -149,8 +149,8 @@ extension Device {
         }
       case .shutdown: shutDown(cause: cause)
       case .boot:
-        poweredOn = true
-        protectedDataAvailable = !passcode  // until the first unlock
+        status.poweredOn = true
+        status.protectedDataAvailable = !passcode  // until the first unlock
       }
     }
   }
@@ -199,7 +199,7 @@ extension Device {
       // runs): the system ends that process without waiting and launches a new one.
       changeState(app, to: .notRunning, cause: .event(.terminate))
     }
-    if let name = foregroundApp, let other = apps[name] {
+    if let name = status.foregroundApp, let other = apps[name] {
       sendToBackground(other, cause: cause)
     }
     let newSession = app.isScene && (opensSession || app.sessions.isEmpty)
@@ -247,7 +247,7 @@ extension Device {
     app.launches += 1
     if app.prewarmed {  // the paused launch resumes, reading the device as it is now
       app.prewarmed = false
-      app.protectedDataAvailable = protectedDataAvailable
+      app.protectedDataAvailable = status.protectedDataAvailable
       changeState(app, to: .background, cause: cause)
     }
     let options = entry.flatMap { $0.isLaunchOption ? CallbackArguments.launchOptions($0) : nil }
@@ -369,7 +369,7 @@ extension Device {
   func forceQuit(_ app: App) {
     let cause = TransitionCause.event(.terminate)
     let discarded = app.sessions.map(\.id)
-    if !app.state.isRunning || app.isBusy(at: now) {
+    if !app.state.isRunning || app.isBusy(at: status.now) {
       changeState(app, to: .notRunning, cause: cause)  // nothing of the app's code runs
       app.discardedScenes += discarded
     } else {
@@ -436,7 +436,7 @@ extension Device {
     }
     if reason.completion != .none {
       let time = reason == .processing ? scheduler.processingTask : scheduler.backgroundWork
-      app.backgroundWork = BackgroundWork(reason: reason, deadline: now + time)
+      app.backgroundWork = BackgroundWork(reason: reason, deadline: status.now + time)
     }
     deliver(reason.callback, to: app, cause: cause)
     reschedule(app)
@@ -469,26 +469,26 @@ extension Device {
   /// off and locked, its own deadlines and pressure episode gone.
   private func shutDown(cause: TransitionCause) {
     for app in liveAppsInOrder {
-      if app.state.isRunning, !app.isBusy(at: now), app.waitingCallbacks.isEmpty {
+      if app.state.isRunning, !app.isBusy(at: status.now), app.waitingCallbacks.isEmpty {
         deliver(.willTerminate, to: app, then: .notRunning, cause: cause)
       } else {
         changeState(app, to: .notRunning, cause: cause)
       }
     }
-    poweredOn = false
-    locked = true
-    appBeforeLock = nil
-    protectedDataAvailable = false
-    protectedDataLocksAt = nil
-    underPressure = false
-    pressureGraceEndsAt = nil
+    status.poweredOn = false
+    status.locked = true
+    status.appBeforeLock = nil
+    status.protectedDataAvailable = false
+    status.protectedDataLocksAt = nil
+    status.underPressure = false
+    status.warningGraceEndsAt = nil
   }
 
   /// Protected files lock down `protectedDataLockDelay` after a lock ("shortly before protected
   /// files are locked down", Apple's `applicationProtectedDataWillBecomeUnavailable(_:)`).
   private func lockProtectedData(cause: TransitionCause) {
     if scheduler.protectedDataLockDelay > .zero {
-      protectedDataLocksAt = now + scheduler.protectedDataLockDelay
+      status.protectedDataLocksAt = status.now + scheduler.protectedDataLockDelay
     } else {
       setProtectedData(available: false, cause: cause)
     }
@@ -498,8 +498,8 @@ extension Device {
   /// run (`resume`). Running apps always know the device's state, so with no change (an
   /// unlock within the lock's delay) there is nobody to tell.
   func setProtectedData(available: Bool, cause: TransitionCause) {
-    guard available != protectedDataAvailable else { return }
-    protectedDataAvailable = available
+    guard available != status.protectedDataAvailable else { return }
+    status.protectedDataAvailable = available
     for app in liveAppsInOrder where app.state.isRunning {
       tellProtectedDataState(to: app, cause: cause)
     }
@@ -509,10 +509,10 @@ extension Device {
   /// while it could not run cancel out (Apple's "Processing queued notifications at wakeup
   /// time" lists protected-file status among the queued notifications).
   private func tellProtectedDataState(to app: App, cause: TransitionCause) {
-    guard app.protectedDataAvailable != protectedDataAvailable else { return }
-    app.protectedDataAvailable = protectedDataAvailable
+    guard app.protectedDataAvailable != status.protectedDataAvailable else { return }
+    app.protectedDataAvailable = status.protectedDataAvailable
     deliver(
-      protectedDataAvailable
+      status.protectedDataAvailable
         ? .protectedDataDidBecomeAvailable : .protectedDataWillBecomeUnavailable,
       to: app, cause: cause)
   }

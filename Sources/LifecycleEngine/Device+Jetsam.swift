@@ -59,19 +59,19 @@ extension Device {
       kill(app, cause: .jetsam(.perProcessLimit), jetsamReason: .perProcessLimit)
     }
     killVictims(from: \.suspendedVictims)
-    if isOverLimit, !underPressure {
-      underPressure = true
+    if isOverLimit, !status.underPressure {
+      status.underPressure = true
       warnRunningApps()
       let grace = scheduler.memoryWarningGrace
-      pressureGraceEndsAt = grace > .zero ? now + grace : nil
+      status.warningGraceEndsAt = grace > .zero ? status.now + grace : nil
     }
-    if isOverLimit, pressureGraceEndsAt == nil {
+    if isOverLimit, status.warningGraceEndsAt == nil {
       disconnectBackgroundScenes()
       killVictims(from: \.backgroundVictims)
     }
     if !isOverLimit {  // the episode is over, however it ended: the next one warns again
-      underPressure = false
-      pressureGraceEndsAt = nil
+      status.underPressure = false
+      status.warningGraceEndsAt = nil
     }
   }
 
@@ -79,7 +79,7 @@ extension Device {
   /// order ("Responding to memory warnings").
   private func warnRunningApps() {
     let cause = TransitionCause.jetsam(.vmPageshortage)
-    let foreground = foregroundApp.flatMap { apps[$0] }
+    let foreground = status.foregroundApp.flatMap { apps[$0] }
     if let foreground { deliver(.didReceiveMemoryWarning, to: foreground, cause: cause) }
     for app in liveAppsInOrder where app.state.isRunning && app !== foreground {
       deliver(.didReceiveMemoryWarning, to: app, cause: cause)

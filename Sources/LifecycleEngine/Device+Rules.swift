@@ -6,23 +6,23 @@ extension Device {
   /// Why an app event of `type` is impossible for `app` now, or nil if it is possible.
   func refusal(of type: EventType, for app: App) -> RefusalReason? {
     let state = app.state
-    if !poweredOn { return .deviceOff }
+    if !status.poweredOn { return .deviceOff }
     switch type {
     case .launch:
       // A multi-scene app in the foreground can bring another of its windows there.
       if state.isForeground, app.sessions.count < 2 { return .notAllowedInState }
-      if locked { return .deviceLocked }
+      if status.locked { return .deviceLocked }
     case .prewarm:
       if state != .notRunning { return .notAllowedInState }
     case .openScene:
       if !app.spec.supportsMultipleScenes { return .multipleScenesNotSupported }
-      if locked { return .deviceLocked }
+      if status.locked { return .deviceLocked }
       if app.sessions.count >= Validation.maxScenesPerApp {
         return .tooManyScenes(limit: Validation.maxScenesPerApp)
       }
     case .closeScene:
       if app.sessions.isEmpty { return .notAllowedInState }
-      if locked { return .deviceLocked }
+      if status.locked { return .deviceLocked }
     case .disconnectScene:
       if !app.sessions.contains(where: \.isInBackground) { return .notAllowedInState }
     case .home:
@@ -38,7 +38,7 @@ extension Device {
     case .terminate:
       // A prewarmed app was never opened: the app switcher does not show it.
       if !state.isLive || app.prewarmed { return .notAllowedInState }
-      if locked { return .deviceLocked }
+      if status.locked { return .deviceLocked }
     case .crash:
       if !state.isLive || app.prewarmed { return .notAllowedInState }  // no app code ran
     case .purge:
@@ -51,7 +51,7 @@ extension Device {
       if app.backgroundWork == nil { return .noBackgroundWork }
     case .beginBackgroundTask:
       if !state.isRunning { return .notAllowedInState }
-      if let since = app.backgroundSince, since + scheduler.backgroundTask <= now {
+      if let since = app.backgroundSince, since + scheduler.backgroundTask <= status.now {
         return .backgroundTimeExhausted
       }
     case .endBackgroundTask:
@@ -120,15 +120,15 @@ extension Device {
 
   /// Why a device event is impossible now, or nil if it is possible.
   func refusal(of event: DeviceEvent) -> RefusalReason? {
-    if !poweredOn { return event == .boot ? nil : .deviceOff }
+    if !status.poweredOn { return event == .boot ? nil : .deviceOff }
     switch event {
     case .home:
-      if locked { return .deviceLocked }
-      if foregroundApp == nil { return .noForegroundApp }
+      if status.locked { return .deviceLocked }
+      if status.foregroundApp == nil { return .noForegroundApp }
     case .lock:
-      if locked { return .deviceLocked }
+      if status.locked { return .deviceLocked }
     case .unlock:
-      if !locked { return .deviceNotLocked }
+      if !status.locked { return .deviceNotLocked }
     case .memoryWarning, .significantTimeChange, .shutdown:
       break
     case .boot:
@@ -143,5 +143,5 @@ extension Device {
   }
 
   /// Whether the device is on and locked, as device events report it.
-  var state: DeviceState { poweredOn ? (locked ? .locked : .unlocked) : .off }
+  var state: DeviceState { status.poweredOn ? (status.locked ? .locked : .unlocked) : .off }
 }

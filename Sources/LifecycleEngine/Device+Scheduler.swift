@@ -7,7 +7,7 @@ extension Device {
     let inBackground = app.state == .background
     app.suspendAt =
       app.isSuspendable
-      ? app.suspendAt ?? max(now, app.busyUntil ?? now) + scheduler.suspendDelay : nil
+      ? app.suspendAt ?? max(status.now, app.busyUntil ?? status.now) + scheduler.suspendDelay : nil
     var deadlines = AppDeadlines()
     deadlines.suspend = app.suspendAt
     deadlines.watchdogKill = app.watchdogKillAt
@@ -40,7 +40,7 @@ extension Device {
     }
     guard let (slot, order) = deadlines.popMin() else { return }
     let app = slots[slot]
-    now = max(now, order.time)
+    status.now = max(status.now, order.time)
     switch order.kind {
     case .suspend where app.spec.behavior.holdsFileLockAtSuspension:
       kill(app, cause: .fileLockAtSuspension, terminationCode: .fileLock)
@@ -66,12 +66,12 @@ extension Device {
   /// The device's own deadlines: protected data locks down after a lock's delay, and a memory
   /// warning's grace ends (`relieveMemoryPressure`, which runs next, kills then).
   private func fireDeviceDeadline(at time: Instant) {
-    now = max(now, time)
-    if protectedDataLocksAt == time {
-      protectedDataLocksAt = nil
+    status.now = max(status.now, time)
+    if status.protectedDataLocksAt == time {
+      status.protectedDataLocksAt = nil
       setProtectedData(available: false, cause: .event(.lock))
     } else {
-      pressureGraceEndsAt = nil
+      status.warningGraceEndsAt = nil
     }
   }
 
@@ -82,7 +82,7 @@ extension Device {
     if app.spec.behavior.endsBackgroundTasksOnExpiration {
       app.backgroundWork = nil
     } else {
-      app.backgroundWork?.expiredAt = now
+      app.backgroundWork?.expiredAt = status.now
     }
   }
 
@@ -94,7 +94,7 @@ extension Device {
         if app.spec.behavior.endsBackgroundTasksOnExpiration {
           app.tasks.remove(at: index)
         } else {
-          app.tasks[index].expiredAt = now
+          app.tasks[index].expiredAt = status.now
         }
       }
     }

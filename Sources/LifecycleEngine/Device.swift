@@ -55,7 +55,7 @@ struct DeadlineOrder: Comparable {
 }
 
 /// Jetsam's priority bands for apps not in the foreground, lowest (killed first) first
-/// (XNU's `kern_memorystatus.h` priority bands: BACKGROUND 3 < AUDIO_AND_ACCESSORY 12).
+/// (XNU's `kern_memoryh` priority bands: BACKGROUND 3 < AUDIO_AND_ACCESSORY 12).
 enum JetsamBand: Int, Comparable {
   case background, audioAndAccessory
   /// The foreground app: never a victim of pressure, but last when UIKit reclaims scenes.
@@ -86,6 +86,7 @@ struct VictimOrder: Comparable {
 /// change goes through `changeState` and `deliver`, which keep memory accounting, jetsam
 /// order, deadlines and the journal in step. Operations are split by concern across the
 /// `Device+*.swift` files.
+@dynamicMemberLookup
 final class Device {
   let id: String
   /// The device's key in the engine's realtime heap.
@@ -100,8 +101,10 @@ final class Device {
   let limits: EngineLimits
   /// What the device's state retains: itself, its apps and their tasks, its logs.
   let ledger: MemoryLedger
-  /// Device time, counted from creation.
-  var now = Instant.zero
+  /// The device's own state beside its apps, the value its image holds; its fields read and
+  /// write as the device's own (`device.locked`) through dynamic member lookup.
+  @exclusivity(unchecked)  // one thread; see Engine
+  var status = DeviceStatus()
   /// For a realtime device, the host instant at which its device time was zero (moved back
   /// when a client advances its clock); the engine keeps it, the device never reads it.
   var hostEpoch: Instant?
@@ -116,24 +119,9 @@ final class Device {
   /// O(1) and hashes nothing.
   @exclusivity(unchecked)  // one thread; see Engine
   private(set) var liveApps: [App] = []
-  /// Off after a shutdown until the next boot.
-  var poweredOn = true
-  var locked = false
-  /// Protected files are readable: false from a lock with a passcode until the unlock.
-  var protectedDataAvailable = true
-  var foregroundApp: AppName?
-  /// The app that was in the foreground when the device locked; unlock brings it back.
-  var appBeforeLock: AppName?
 
   @exclusivity(unchecked)  // one thread; see Engine
   var usedMB = 0
-  /// A pressure episode is under way: its memory warning has been sent.
-  var underPressure = false
-  /// When the episode's grace ends: background-running apps are killed then if pressure
-  /// persists. Nil once it has ended (they are killed at once) or with no episode.
-  var pressureGraceEndsAt: Instant?
-  /// With a passcode, when protected data becomes unavailable after a lock.
-  var protectedDataLocksAt: Instant?
   /// Apps whose footprint grew past the per-process limit during the current operation:
   /// jetsam kills those still running over it when the operation ends.
   @exclusivity(unchecked)  // one thread; see Engine
@@ -155,8 +143,6 @@ final class Device {
   /// What the operation under way has done so far.
   @exclusivity(unchecked)  // one thread; see Engine
   private var outcome = EventOutcome()
-  @exclusivity(unchecked)  // one thread; see Engine
-  private(set) var counters = DeviceCounters()
 
   init(
     id: String, slot: Int, incarnation: Int, clockMode: ClockMode, memoryLimitMB: Int,
@@ -195,17 +181,21 @@ final class Device {
     ledger.add(journal.bytes + jetsamLog.bytes)
   }
 
-  /// Goes on recording after `seq`, from `counters` (a restored device, from its image's).
-  func continueRecording(after seq: Int, counters: DeviceCounters) {
+  /// Goes on recording after `seq` (a restored device, after its image's).
+  func continueRecording(after seq: Int) {
     nextSeq = seq + 1
-    self.counters = counters
+  }
+
+  subscript<Value>(dynamicMember field: WritableKeyPath<DeviceStatus, Value>) -> Value {
+    get { status[keyPath: field] }
+    set { status[keyPath: field] = newValue }
   }
 
   /// Changes whenever the journal grows.
   var version: DeviceVersion { DeviceVersion(incarnation: incarnation, seq: nextSeq - 1) }
 
   /// The earliest of the device's own deadlines (they fire before apps' at the same instant).
-  var deviceDeadline: Instant? { earliest(protectedDataLocksAt, pressureGraceEndsAt) }
+  var deviceDeadline: Instant? { earliest(status.protectedDataLocksAt, status.warningGraceEndsAt) }
 
   /// The earliest pending deadline, in device time.
   var nextDeadline: Instant? { earliest(deviceDeadline, deadlines.min?.priority.time) }
@@ -237,7 +227,7 @@ final class Device {
         fireNextDeadline()
         relieveMemoryPressure()
       }
-      now = max(now, target)
+      status.now = max(status.now, target)
     }
   }
 
@@ -249,8 +239,8 @@ final class Device {
   // MARK: Recording
 
   func record(_ event: RecordedEvent, app: AppName?) {
-    journal(.event(seq: takeSeq(), time: now, app: app, event: event))
-    counters.events += 1
+    journal(.event(seq: takeSeq(), time: status.now, app: app, event: event))
+    status.counters.events += 1
   }
 
   private func journal(_ entry: consuming JournalEntry) {
@@ -296,11 +286,11 @@ final class Device {
         ? .unattached : sceneIndex.map { app.sessions[$0].state } ?? app.sceneState
     }
     let callback = Callback(
-      seq: 0, time: now, app: app.name, method: method,
+      seq: 0, time: status.now, app: app.name, method: method,
       aggregateNotification: aggregateNotification, state: new,
       scene: sceneIndex.map { app.sessions[$0].id }, sceneState: sceneState, taskId: taskId,
       arguments: arguments)
-    if app.isBusy(at: now) || !app.waitingCallbacks.isEmpty {
+    if app.isBusy(at: status.now) || !app.waitingCallbacks.isEmpty {
       app.queue(WaitingCallback(callback: callback, cause: cause))
       outcome.recordWaiting(callback)
       if new != old, new != .notRunning {
@@ -319,8 +309,8 @@ final class Device {
   /// will be killed (LifecycleEngine.docc, "Background").
   private func emit(_ callback: consuming Callback, to app: App) {
     callback.seq = takeSeq()
-    callback.time = now
-    counters.callbacks += 1
+    callback.time = status.now
+    status.counters.callbacks += 1
     // Saved when the method runs, not when it was asked for.
     if case .restorationData(let data) = callback.arguments, callback.method.savesState {
       if let index = callback.scene.flatMap(app.sessionIndex) {
@@ -336,8 +326,8 @@ final class Device {
     if entersBackground {
       let duration = app.spec.behavior.didEnterBackgroundDuration
       guard duration > .zero else { return }
-      app.busyUntil = now + duration
-      if duration > scheduler.watchdog { app.watchdogKillAt = now + scheduler.watchdog }
+      app.busyUntil = status.now + duration
+      if duration > scheduler.watchdog { app.watchdogKillAt = status.now + scheduler.watchdog }
       reschedule(app)
     }
   }
@@ -347,7 +337,7 @@ final class Device {
   /// process.
   func deliverWaitingCallbacks(of app: App) {
     var waiting = app.takeWaitingCallbacks()[...]
-    while let next = waiting.first, !app.isBusy(at: now) {
+    while let next = waiting.first, !app.isBusy(at: status.now) {
       waiting.removeFirst()
       emit(next.callback, to: app)
       if next.callback.state == .notRunning {
@@ -378,11 +368,11 @@ final class Device {
     if state != .inactive { app.inactiveCause = nil }  // the switcher or call is behind it
 
     if old.isForeground, !state.isForeground {
-      app.lastUsed = now
-      if foregroundApp == app.name { foregroundApp = nil }
+      app.lastUsed = status.now
+      if status.foregroundApp == app.name { status.foregroundApp = nil }
     }
-    if state.isForeground { foregroundApp = app.name }
-    if state == .background, old != .background { app.backgroundSince = now }
+    if state.isForeground { status.foregroundApp = app.name }
+    if state == .background, old != .background { app.backgroundSince = status.now }
     if state != .background { app.backgroundSince = nil }
     if app.isScene, state == .background || state == .suspended {
       app.mirrorConnectedScenes(state)
@@ -390,19 +380,19 @@ final class Device {
     if state == .notRunning {
       removeFromLiveApps(app)
       app.processDidExit()
-      if appBeforeLock == app.name { appBeforeLock = nil }
+      if status.appBeforeLock == app.name { status.appBeforeLock = nil }
     } else if old == .notRunning {
       addToLiveApps(app)
-      app.protectedDataAvailable = protectedDataAvailable  // a new process reads it
+      app.protectedDataAvailable = status.protectedDataAvailable  // a new process reads it
     }
     updateVictimOrder(of: app)
 
     let transition = Transition(
-      seq: takeSeq(), time: now, app: app.name, from: old, to: state, cause: cause,
+      seq: takeSeq(), time: status.now, app: app.name, from: old, to: state, cause: cause,
       terminationCode: terminationCode)
     outcome.record(transition)
     journal(.transition(transition))
-    counters.transitions += 1
+    status.counters.transitions += 1
     reschedule(app)
   }
 
@@ -415,11 +405,11 @@ final class Device {
       ledger.add(
         jetsamLog.append(
           JetsamRecord(
-            time: now, app: app.name, reason: jetsamReason, footprintMB: app.footprint,
+            time: status.now, app: app.name, reason: jetsamReason, footprintMB: app.footprint,
             state: app.state)))
     }
     app.kills += 1
-    counters.kills += 1
+    status.counters.kills += 1
     changeState(app, to: .notRunning, cause: cause, terminationCode: terminationCode)
   }
 

@@ -11,46 +11,23 @@ public struct DeviceImage: Hashable, Sendable {
   public var memoryLimitMB: Int
   public var perAppLimitMB: Int
   public var passcode: Bool
-  public var now: Instant
   /// The journal's last `seq`.
   public var seq: Int
-  public var poweredOn: Bool
-  public var locked: Bool
-  public var protectedDataAvailable: Bool
-  public var protectedDataLocksAt: Instant?
-  public var foregroundApp: AppName?
-  /// The app in the foreground when the device locked.
-  public var appBeforeLock: AppName?
-  /// A memory pressure episode is under way, its warning sent.
-  public var underPressure: Bool
-  public var pressureGraceEndsAt: Instant?
-  public var counters: DeviceCounters
+  public var status: DeviceStatus
   /// In name order.
   public var apps: [AppImage]
 
   public init(
     id: String, clock: ClockMode, memoryLimitMB: Int, perAppLimitMB: Int, passcode: Bool,
-    now: Instant, seq: Int, poweredOn: Bool, locked: Bool, protectedDataAvailable: Bool,
-    protectedDataLocksAt: Instant?, foregroundApp: AppName?, appBeforeLock: AppName?,
-    underPressure: Bool, pressureGraceEndsAt: Instant?, counters: DeviceCounters,
-    apps: [AppImage]
+    seq: Int = 0, status: DeviceStatus = DeviceStatus(), apps: [AppImage] = []
   ) {
     self.id = id
     self.clock = clock
     self.memoryLimitMB = memoryLimitMB
     self.perAppLimitMB = perAppLimitMB
     self.passcode = passcode
-    self.now = now
     self.seq = seq
-    self.poweredOn = poweredOn
-    self.locked = locked
-    self.protectedDataAvailable = protectedDataAvailable
-    self.protectedDataLocksAt = protectedDataLocksAt
-    self.foregroundApp = foregroundApp
-    self.appBeforeLock = appBeforeLock
-    self.underPressure = underPressure
-    self.pressureGraceEndsAt = pressureGraceEndsAt
-    self.counters = counters
+    self.status = status
     self.apps = apps
   }
 }
@@ -63,11 +40,33 @@ extension DeviceImage {
       id: spec.id, clock: spec.clock ?? defaults.clock,
       memoryLimitMB: spec.memoryLimitMB ?? defaults.memoryLimitMB,
       perAppLimitMB: spec.perAppLimitMB ?? defaults.perAppLimitMB,
-      passcode: spec.passcode ?? defaults.passcode, now: .zero, seq: 0, poweredOn: true,
-      locked: false, protectedDataAvailable: true, protectedDataLocksAt: nil, foregroundApp: nil,
-      appBeforeLock: nil, underPressure: false, pressureGraceEndsAt: nil,
-      counters: DeviceCounters(), apps: apps.map { AppImage(spec: $0) })
+      passcode: spec.passcode ?? defaults.passcode, apps: apps.map { AppImage(spec: $0) })
   }
+}
+
+/// A device's own state beside its apps: its clock, power, lock, protected data, foreground
+/// app, memory pressure and counters. A new device's is the initial value of each field.
+public struct DeviceStatus: Hashable, Sendable {
+  /// Device time, counted from creation.
+  public var now = Instant.zero
+  /// Off after a shutdown until the next boot.
+  public var poweredOn = true
+  public var locked = false
+  /// Protected files are readable: false from a lock with a passcode until the unlock.
+  public var protectedDataAvailable = true
+  /// With a passcode, when protected data becomes unavailable after a lock.
+  public var protectedDataLocksAt: Instant?
+  public var foregroundApp: AppName?
+  /// The app that was in the foreground when the device locked; unlock brings it back.
+  public var appBeforeLock: AppName?
+  /// A memory pressure episode is under way: its memory warning has been sent.
+  public var underPressure = false
+  /// When the episode's grace ends: background-running apps are killed then if pressure
+  /// persists. Nil once it has ended (they are killed at once) or with no episode.
+  public var warningGraceEndsAt: Instant?
+  public var counters = DeviceCounters()
+
+  public init() {}
 }
 
 /// One app of a `DeviceImage`: its configuration, what the system keeps of it across
@@ -169,10 +168,7 @@ extension Device {
   var image: DeviceImage {
     DeviceImage(
       id: id, clock: clockMode, memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB,
-      passcode: passcode, now: now, seq: version.seq, poweredOn: poweredOn, locked: locked,
-      protectedDataAvailable: protectedDataAvailable, protectedDataLocksAt: protectedDataLocksAt,
-      foregroundApp: foregroundApp, appBeforeLock: appBeforeLock, underPressure: underPressure,
-      pressureGraceEndsAt: pressureGraceEndsAt, counters: counters,
+      passcode: passcode, seq: version.seq, status: status,
       apps: apps.keys.sorted().map { apps[$0]!.image })
   }
 }
@@ -191,16 +187,8 @@ extension Device {
   /// `init`), then says what in the image no device could be in: an empty list means the
   /// device is ready to use.
   func restore(_ image: DeviceImage) -> ValidationIssues {
-    now = image.now
-    continueRecording(after: image.seq, counters: image.counters)
-    poweredOn = image.poweredOn
-    locked = image.locked
-    protectedDataAvailable = image.protectedDataAvailable
-    protectedDataLocksAt = image.protectedDataLocksAt
-    foregroundApp = image.foregroundApp
-    appBeforeLock = image.appBeforeLock
-    underPressure = image.underPressure
-    pressureGraceEndsAt = image.pressureGraceEndsAt
+    status = image.status
+    continueRecording(after: image.seq)
     var issues = ValidationIssues()
     if image.apps.count > limits.maxAppsPerDevice {
       issues.append("apps", "must hold at most \(limits.maxAppsPerDevice) apps")
@@ -227,7 +215,7 @@ extension Device {
   ) {
     let record = image.record
     app.restore(record)
-    issues.check(record.lastUsed <= now, "lastUsed", "must not be after the device's now")
+    issues.check(record.lastUsed <= status.now, "lastUsed", "must not be after the device's now")
     issues.check(record.nextTaskID >= 1, "nextTaskId", "must be at least 1")
     issues.check(
       record.savedRestorationData.map(Validation.isRestorationData) ?? true,
@@ -316,13 +304,13 @@ extension Device {
       (process.backgroundSince != nil) == (state == .background), "backgroundSince",
       "is given for a background app, and only for one")
     issues.check(
-      process.backgroundSince.map { $0 <= now } ?? true, "backgroundSince",
+      process.backgroundSince.map { $0 <= status.now } ?? true, "backgroundSince",
       "must not be after the device's now")
     issues.check(
-      process.watchdogKillAt.map { $0 >= now && process.busyUntil != nil } ?? true,
+      process.watchdogKillAt.map { $0 >= status.now && process.busyUntil != nil } ?? true,
       "watchdogKillAt", "needs busyUntil, and must not be before the device's now")
     issues.check(
-      process.waitingCallbacks.isEmpty || process.busyUntil.map { $0 >= now } == true,
+      process.waitingCallbacks.isEmpty || process.busyUntil.map { $0 >= status.now } == true,
       "waitingCallbacks", "need a busyUntil not before the device's now")
     issues.check(
       process.waitingCallbacks.allSatisfy { $0.callback.app == app.name }, "waitingCallbacks",
@@ -341,7 +329,9 @@ extension Device {
         && process.tasks.allSatisfy { (1..<app.nextTaskID).contains($0.id) },
       "backgroundTasks", "need distinct ids from 1 to below nextTaskId")
     issues.check(
-      process.tasks.allSatisfy { $0.expiredAt.map { $0 <= now && state == .background } ?? true },
+      process.tasks.allSatisfy {
+        $0.expiredAt.map { $0 <= status.now && state == .background } ?? true
+      },
       "backgroundTasks", "expire in the background, not after the device's now")
     if let work = process.backgroundWork {
       issues.check(state == .background, "backgroundWork", "is for a background app only")
@@ -352,7 +342,8 @@ extension Device {
         work.reason.requiredMode.map(app.spec.backgroundModes.contains) ?? true,
         "backgroundWork.reason", "needs the app's \(work.reason.requiredMode?.rawValue ?? "") mode")
       issues.check(
-        work.expiredAt.map { $0 <= now && work.reason.completion == .taskExpiration } ?? true,
+        work.expiredAt.map { $0 <= status.now && work.reason.completion == .taskExpiration }
+          ?? true,
         "backgroundWork.expiredAt", "is for a BGTask that expired, not after the device's now")
     }
     issues.check(
@@ -373,14 +364,14 @@ extension Device {
       !process.significantTimeChangePending || state == .suspended,
       "significantTimeChangePending", "is for a suspended app only")
     issues.check(
-      process.protectedDataAvailable == protectedDataAvailable || state == .suspended,
+      process.protectedDataAvailable == status.protectedDataAvailable || state == .suspended,
       "protectedDataAvailable", "a process that runs knows the device's")
     guard !derivingSuspension else { return }
     issues.check(
       (process.suspendAt != nil) == app.isSuspendable, "suspendAt",
       "is given for an idle background app, and only for one")
     issues.check(
-      process.suspendAt.map { $0 >= now } ?? true, "suspendAt",
+      process.suspendAt.map { $0 >= status.now } ?? true, "suspendAt",
       "must not be before the device's now")
   }
 
@@ -388,28 +379,34 @@ extension Device {
   private func checkDevice(_ issues: inout ValidationIssues) {
     let foreground = apps.values.filter { $0.state.isForeground }.map(\.name)
     issues.check(
-      foreground == (foregroundApp.map { [$0] } ?? []), "foregroundApp",
+      foreground == (status.foregroundApp.map { [$0] } ?? []), "foregroundApp",
       "must name the app in the foreground, the one there is or none")
-    issues.check(!locked || foregroundApp == nil, "foregroundApp", "must be null while locked")
     issues.check(
-      appBeforeLock.map { locked && apps[$0].map { $0.state != .notRunning } == true } ?? true,
+      !status.locked || status.foregroundApp == nil, "foregroundApp", "must be null while locked")
+    issues.check(
+      status.appBeforeLock.map { status.locked && apps[$0].map { $0.state != .notRunning } == true }
+        ?? true,
       "appBeforeLock", "must name an app with a process, while locked")
     issues.check(
-      poweredOn || locked && liveApps.isEmpty, "poweredOn",
+      status.poweredOn || status.locked && liveApps.isEmpty, "poweredOn",
       "a device that is off is locked and runs no app")
     issues.check(
-      protectedDataAvailable || passcode && locked || !poweredOn, "protectedDataAvailable",
+      status.protectedDataAvailable || passcode && status.locked || !status.poweredOn,
+      "protectedDataAvailable",
       "is false only on a locked device with a passcode, or one that is off")
     issues.check(
-      protectedDataLocksAt.map { $0 >= now && passcode && locked && protectedDataAvailable }
+      status.protectedDataLocksAt.map {
+        $0 >= status.now && passcode && status.locked && status.protectedDataAvailable
+      }
         ?? true,
       "protectedDataLocksAt",
       "is for a locked device with a passcode whose data is still available, not before now")
     issues.check(
-      !isOverLimit || underPressure, "underPressure",
+      !isOverLimit || status.underPressure, "underPressure",
       "must be true while the apps use more than memoryLimitMB")
     issues.check(
-      pressureGraceEndsAt.map { $0 >= now && underPressure } ?? true, "pressureGraceEndsAt",
+      status.warningGraceEndsAt.map { $0 >= status.now && status.underPressure } ?? true,
+      "warningGraceEndsAt",
       "is for a pressure episode, not before the device's now")
   }
 }
@@ -448,9 +445,9 @@ extension Device {
     var issues = ValidationIssues()
     issues.at("given.") { issues in
       if state != .notRunning {
-        issues.check(poweredOn, "state", "needs a device that is on")
+        issues.check(status.poweredOn, "state", "needs a device that is on")
         issues.check(
-          !state.isForeground || !locked && foregroundApp == nil, "state",
+          !state.isForeground || !status.locked && status.foregroundApp == nil, "state",
           "\(state) needs an unlocked device with no app in the foreground")
         let footprint = app.footprint(in: state)
         issues.check(
@@ -459,7 +456,7 @@ extension Device {
             + "\(usedMB) MB of it in use")
       }
       guard issues.isEmpty else { return }
-      if state.isForeground { foregroundApp = app.name }
+      if state.isForeground { status.foregroundApp = app.name }
       var record = AppRecord()
       var process: ProcessImage?
       if state != .notRunning {
@@ -471,15 +468,15 @@ extension Device {
         var running = ProcessImage(notRunning: app.spec)
         running.state = state
         running.inactiveCause = state == .inactive ? .switcher : nil
-        running.backgroundSince = state == .background ? now : nil
+        running.backgroundSince = state == .background ? status.now : nil
         running.tasks = given.backgroundTasks.enumerated().map {
           BackgroundTask(id: $0.offset + 1, name: $0.element)
         }
         running.activities = given.activities
-        running.protectedDataAvailable = protectedDataAvailable
+        running.protectedDataAvailable = status.protectedDataAvailable
         process = running
       }
-      record.lastUsed = now
+      record.lastUsed = status.now
       record.nextTaskID = given.backgroundTasks.count + 1
       record.restorationStateSaved = given.restorationStateSaved
       restore(

@@ -154,7 +154,7 @@ public final class Engine {
       if predecessor == nil { slots.remove(device.slot) }
       throw .invalid(issues)
     }
-    device.hostEpoch = device.hostEpoch.map { $0 - (image.now - .zero) }
+    device.hostEpoch = device.hostEpoch.map { $0 - (image.status.now - .zero) }
     if let predecessor {
       replace(predecessor, with: device)
     } else {
@@ -579,8 +579,8 @@ extension Device {
     suspendedVictims.remove(app.slot)
     backgroundVictims.remove(app.slot)
     deadlines.remove(app.slot)
-    if foregroundApp == app.name { foregroundApp = nil }
-    if appBeforeLock == app.name { appBeforeLock = nil }
+    if status.foregroundApp == app.name { status.foregroundApp = nil }
+    if status.appBeforeLock == app.name { status.appBeforeLock = nil }
     apps[app.name] = nil
     slots.remove(app.slot)
     ledger.add(-App.retainedBytes - app.heldBytes)

@@ -72,47 +72,36 @@ public struct DeviceVersion: Hashable, Sendable {
 }
 
 /// A read-only view of one device, as the API shows it.
+@dynamicMemberLookup
 public struct DeviceSnapshot: Hashable, Sendable {
   public var id: String
   public var clock: ClockMode
-  /// Device time: seconds since the device was created.
-  public var now: Instant
-  /// Off after a shutdown until the next boot.
-  public var poweredOn: Bool
-  public var locked: Bool
   public var passcode: Bool
-  /// Protected files are readable (false while locked with a passcode).
-  public var protectedDataAvailable: Bool
-  /// After a lock with a passcode, when protected data becomes unavailable.
-  public var protectedDataLocksAt: Instant?
-  public var foregroundApp: String?
-  public var apps: Int
-  public var usedMB: Int
   public var memoryLimitMB: Int
   public var perAppLimitMB: Int
+  /// The device's own state, its fields read as the view's own (`view.locked`).
+  public var status: DeviceStatus
+  public var apps: Int
+  public var usedMB: Int
   /// Used memory exceeds the limit (a pressure episode is under way).
   public var pressure: Bool
-  /// When the episode's memory warning grace ends: background-running apps are killed then if
-  /// pressure persists.
-  public var warningGraceEndsAt: Instant?
   public var allowedEvents: [EventType]
   public var nextDeadline: Instant?
-  public var counters: DeviceCounters
   public var journalEntries: Int
   public var journalDropped: Int
   public var jetsamKills: Int
+
+  public subscript<Value>(dynamicMember field: KeyPath<DeviceStatus, Value>) -> Value {
+    status[keyPath: field]
+  }
 }
 
 extension Device {
   var snapshot: DeviceSnapshot {
     DeviceSnapshot(
-      id: id, clock: clockMode, now: now, poweredOn: poweredOn, locked: locked,
-      passcode: passcode,
-      protectedDataAvailable: protectedDataAvailable, protectedDataLocksAt: protectedDataLocksAt,
-      foregroundApp: foregroundApp.map(String.init), apps: apps.count, usedMB: usedMB,
-      memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB, pressure: isOverLimit,
-      warningGraceEndsAt: pressureGraceEndsAt,
-      allowedEvents: allowedDeviceEvents, nextDeadline: nextDeadline, counters: counters,
+      id: id, clock: clockMode, passcode: passcode, memoryLimitMB: memoryLimitMB,
+      perAppLimitMB: perAppLimitMB, status: status, apps: apps.count, usedMB: usedMB,
+      pressure: isOverLimit, allowedEvents: allowedDeviceEvents, nextDeadline: nextDeadline,
       journalEntries: journal.count, journalDropped: journal.dropped,
       jetsamKills: jetsamLog.count + jetsamLog.dropped)
   }
@@ -126,7 +115,8 @@ extension Device {
     return AppSnapshot(
       device: id, spec: app.spec, record: app.record, process: app.process,
       sceneState: app.isScene ? app.sceneState : nil, footprintMB: app.footprint,
-      allowedEvents: allowedEvents(for: app), busyUntil: app.isBusy(at: now) ? app.busyUntil : nil,
+      allowedEvents: allowedEvents(for: app),
+      busyUntil: app.isBusy(at: status.now) ? app.busyUntil : nil,
       killAt: killAt,
       backgroundTasks: app.tasks.map {
         BackgroundTaskSnapshot(
@@ -138,6 +128,6 @@ extension Device {
           reason: $0.reason, deadline: $0.deadline, expired: $0.expiredAt != nil)
       },
       protectedDataAvailable: app.state == .notRunning
-        ? protectedDataAvailable : app.protectedDataAvailable)
+        ? status.protectedDataAvailable : app.protectedDataAvailable)
   }
 }

@@ -147,7 +147,7 @@ import Testing
     sim.add("mail")
     try sim.post(.launch(), to: "mail")
     var image = try sim.engine.image(of: "d", now: .zero)
-    image.foregroundApp = nil
+    image.status.foregroundApp = nil
     let before = (sim.engine.retainedBytes, sim.engine.deviceCount, sim.snapshot)
     for id in ["d", "other"] {
       image.id = id
@@ -160,7 +160,7 @@ import Testing
           ]))
     }
     #expect((sim.engine.retainedBytes, sim.engine.deviceCount, sim.snapshot) == before)
-    image.foregroundApp = "mail"
+    image.status.foregroundApp = "mail"
     let (device, created) = try sim.engine.restore(image, now: .zero)
     #expect(created && device.id == "other" && device.foregroundApp == "mail")
     #expect(sim.engine.retainedBytes > before.0)

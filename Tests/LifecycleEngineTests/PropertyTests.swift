@@ -337,7 +337,7 @@ final class RandomWalk {
     let foreground = apps.filter(\.state.isForeground).map(\.name)
     check(foreground.count <= 1, "more than one foreground app: \(foreground)")
     check(
-      foreground.first == device.foregroundApp,
+      foreground.first == device.foregroundApp.map(String.init),
       "foregroundApp is \(String(describing: device.foregroundApp))")
     check(!device.locked || foreground.isEmpty, "a foreground app on a locked device")
     if !device.poweredOn {
