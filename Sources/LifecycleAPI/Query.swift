@@ -37,6 +37,18 @@ struct Query {
 
   func has(_ key: String) -> Bool { values[key] != nil }
 
+  /// Where in a device's journal a read starts (`since`): after a `seq`, 0 (the oldest kept)
+  /// if not given, or with `latest`, after the device's last entry as the request finds it:
+  /// only what happens from now on.
+  func since(latest: () throws -> Int) throws -> Int {
+    guard let text = values["since"] else { return 0 }
+    if text == "latest" { return try latest() }
+    guard let value = Int(text), value >= 0 else {
+      throw Problem.validation("since", "must be an integer from 0 to \(Int.max), or latest")
+    }
+    return value
+  }
+
   /// How long a request waits (`Waits`): seconds, to the millisecond, up to `Waits.maxSeconds`;
   /// `Waits.defaultSeconds` if the parameter is not given.
   func waitSeconds(_ key: String) throws(Problem) -> Duration {

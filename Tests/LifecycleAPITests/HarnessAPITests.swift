@@ -124,6 +124,26 @@ import Testing
     #expect(cause.body.contains("must be one of launch, prewarm, openScene, closeScene,"))
   }
 
+  /// `since=latest` reads after the device's last entry as the request finds it: an empty
+  /// page now, and what happens next from a `seq` the harness already holds.
+  @Test func sinceLatestReadsNothingOfThePast() {
+    api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
+    for path in ["/v1/devices/default/journal", "/v1/apps/mail/callbacks"] {
+      let response = api.call("GET", "\(path)?since=latest")
+      #expect(response.status == 200, "\(path)")
+      let member = path.hasSuffix("journal") ? "entries" : "callbacks"
+      #expect(response.json?[member] == .array([]), "\(path): \(response.body)")
+    }
+    for since in ["soon", "-1", "Latest"] {
+      let response = api.call("GET", "/v1/devices/default/journal?since=\(since)")
+      #expect(response.status == 422)
+      #expect(
+        response.body.contains(
+          #""field":"since","message":"must be an integer from 0 to 9223372036854775807, or latest""#
+        ), "\(since): \(response.body)")
+    }
+  }
+
   @Test func advancingToTheNextDeadlineStopsThere() {
     api.call("POST", "/v1/apps/mail/events", #"{"type":"beginBackgroundTask"}"#)
     #expect(api.call("GET", "/v1/devices/default").json?["nextDeadline"] == .double(2))

@@ -125,6 +125,21 @@ import Testing
     #expect(Self.events(sent()[1]?.text ?? "") == entries(after: 4))
   }
 
+  /// `since=latest` starts after the device's last entry when the stream opens: nothing of
+  /// the past, then each new entry.
+  @Test func sinceLatestStreamsOnlyWhatHappensFromNow() {
+    api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
+    let seen = entries(after: 0).last?.id
+    api.call("GET", "/v1/devices/default/journal/stream?since=latest", exchange: 1)
+    let opened = sent()[1]
+    #expect(opened?.head?.status == 200)
+    #expect(Self.events(opened?.text ?? "") == [])
+    api.call("POST", "/v1/apps/mail/events", #"{"type":"home"}"#)
+    let next = entries(after: 0).drop { $0.id != seen }.dropFirst()
+    #expect(!next.isEmpty)
+    #expect(Self.events(sent()[1]?.text ?? "") == Array(next))
+  }
+
   @Test func filtersSelectTheEntriesStreamed() {
     api.call(
       "GET", "/v1/devices/default/journal/stream?kind=transition&since=0", exchange: 1)

@@ -130,8 +130,9 @@ extension LifecycleAPI {
     let query = request.query
     let limit = try query.pageLimit()
     let filter = try query.journalFilter()
-    let since = try query.integer("since") ?? 0
     let device = request.device
+    let now = request.now
+    let since = try query.since { try engine.version(of: device, now: now).seq }
     let answer = { (api: LifecycleAPI, now: Instant) throws -> APIResponse in
       let page = try api.engine.journal(
         of: device, since: since, filter: filter, limit: limit + 1, now: now)
@@ -154,7 +155,7 @@ extension LifecycleAPI {
   }
 
   /// The journal as Server-Sent Events (`Streams`), from the entry after `Last-Event-ID`,
-  /// else after `since` (0: the oldest kept), until `timeout` if given.
+  /// else after `since` (0: the oldest kept; `latest`: from now on), until `timeout` if given.
   func streamJournal(_ request: borrowing RouteRequest) throws -> APIResponse {
     let query = request.query
     let filter = try query.journalFilter()
@@ -162,7 +163,7 @@ extension LifecycleAPI {
       "heartbeat", in: 0.1...300, default: Streams.defaultHeartbeatSeconds)
     let version = try engine.version(of: request.device, now: request.now)
     let resumed = try request.request.lastEventID.map(Self.lastEventID)
-    let through = try resumed?.seq ?? query.integer("since") ?? 0
+    let through = try resumed?.seq ?? query.since { version.seq }
     var head = APIResponse(
       status: 200, contentType: "text/event-stream", headers: [("X-Accel-Buffering", "no")],
       body: [])
