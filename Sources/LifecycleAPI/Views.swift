@@ -25,6 +25,7 @@ extension JSONWriter {
       w.member("protectedDataLocksAt", time: device.protectedDataLocksAt)
       w.member("foregroundApp", device.foregroundApp)
       w.member("apps", device.apps)
+      w.member("lastSeq", device.lastSeq)
       w.key("memory")
       w.object { w in
         w.member("usedMB", device.usedMB)
@@ -227,6 +228,7 @@ extension JSONWriter {
       }
       w.key("result")
       w.result(outcome.result)
+      w.member("lastSeq", outcome.lastSeq)
     }
   }
 

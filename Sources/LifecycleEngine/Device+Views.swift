@@ -82,6 +82,8 @@ public struct DeviceSnapshot: Hashable, Sendable {
   /// The device's own state, its fields read as the view's own (`view.locked`).
   public var status: DeviceStatus
   public var apps: Int
+  /// The journal's last `seq` (0 before the first entry).
+  public var lastSeq: Int
   public var usedMB: Int
   /// Used memory exceeds the limit (a pressure episode is under way).
   public var pressure: Bool
@@ -100,7 +102,7 @@ extension Device {
   var snapshot: DeviceSnapshot {
     DeviceSnapshot(
       id: id, clock: clockMode, passcode: passcode, memoryLimitMB: memoryLimitMB,
-      perAppLimitMB: perAppLimitMB, status: status, apps: apps.count, usedMB: usedMB,
+      perAppLimitMB: perAppLimitMB, status: status, apps: apps.count, lastSeq: version.seq, usedMB: usedMB,
       pressure: isOverLimit, allowedEvents: allowedDeviceEvents, nextDeadline: nextDeadline,
       journalEntries: journal.count, journalDropped: journal.dropped,
       jetsamKills: jetsamLog.count + jetsamLog.dropped)

@@ -207,6 +207,7 @@ final class Device {
     outcome.removeAll()
     try body()
     relieveMemoryPressure()
+    outcome.lastSeq = nextSeq - 1
     var done = EventOutcome()
     swap(&done, &outcome)  // moved out, not copied
     return done

@@ -10,6 +10,9 @@ public struct EventOutcome: Hashable, Sendable {
   /// The app the event was posted to, with its state before and after; nil for device events
   /// and clock advances.
   public var subject: Effect?
+  /// The device journal's last `seq` once the operation was done: what came after it is
+  /// what happened next.
+  public var lastSeq = 0
 
   public init() {}
 

@@ -144,6 +144,35 @@ import Testing
     }
   }
 
+  /// Every event response, every clock advance and the device's view give the journal's last
+  /// `seq`: the journal after it holds exactly what happened since.
+  @Test func lastSeqSaysWhereTheJournalEnds() {
+    let launch = api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
+    guard case .integer(let afterLaunch)? = launch.json?["lastSeq"] else {
+      Issue.record("no lastSeq in \(launch.body)")
+      return
+    }
+    #expect(api.call("GET", "/v1/devices/default").json?["lastSeq"] == .integer(afterLaunch))
+    #expect(
+      api.call("GET", "/v1/devices/default/journal?since=\(afterLaunch)").json?["entries"]
+        == .array([]))
+    let home = api.call("POST", "/v1/apps/mail/events", #"{"type":"home"}"#)
+    let advance = api.call("POST", "/v1/devices/default/clock/advance", #"{"seconds":5}"#)
+    guard case .integer(let afterHome)? = home.json?["lastSeq"],
+      case .integer(let afterAdvance)? = advance.json?["lastSeq"],
+      case .array(let entries)? = api.call(
+        "GET", "/v1/devices/default/journal?since=\(afterLaunch)"
+      ).json?["entries"]
+    else {
+      Issue.record("no lastSeq in \(home.body) or \(advance.body)")
+      return
+    }
+    // home: its event, two callbacks and two transitions; the advance: suspensions.
+    #expect(afterHome == afterLaunch + 5)
+    #expect(afterAdvance > afterHome)
+    #expect(entries.count == afterAdvance - afterLaunch)
+  }
+
   @Test func advancingToTheNextDeadlineStopsThere() {
     api.call("POST", "/v1/apps/mail/events", #"{"type":"beginBackgroundTask"}"#)
     #expect(api.call("GET", "/v1/devices/default").json?["nextDeadline"] == .double(2))

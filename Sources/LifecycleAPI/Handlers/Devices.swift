@@ -122,6 +122,7 @@ extension LifecycleAPI {
         w.waitingCallbacks(outcome.waitingCallbacks)
         w.key("transitions")
         w.transitions(outcome.transitions)
+        w.member("lastSeq", outcome.lastSeq)
       }
     }
   }
