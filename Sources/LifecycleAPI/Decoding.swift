@@ -301,17 +301,19 @@ struct Fields {
 
 /// Request bodies into engine values.
 enum Decode {
-  static func device(_ body: JSONDocument) throws(Problem) -> DeviceSpec {
+  /// A new device's configuration; its id `id` if the body leaves it out.
+  static func device(_ body: JSONDocument, id: String) throws(Problem) -> DeviceSpec {
     var fields = Fields(body)
-    let spec = device(&fields)
+    let spec = device(&fields, id: id)
     if let problem = fields.problem() { throw problem }
     return spec
   }
 
-  /// A device's configuration, read from its object's fields (a body, or a fixture's device).
-  static func device(_ fields: inout Fields) -> DeviceSpec {
+  /// A device's configuration, read from its object's fields (a body, or a fixture's device);
+  /// its id `id` if they leave it out, else the id is required.
+  static func device(_ fields: inout Fields, id: String? = nil) -> DeviceSpec {
     DeviceSpec(
-      id: fields.string("id", required: true, maxBytes: Validation.maxNameBytes) ?? "",
+      id: fields.string("id", required: id == nil, maxBytes: Validation.maxNameBytes) ?? id ?? "",
       clock: fields.choice("clock"),
       memoryLimitMB: fields.integer("memoryLimitMB", in: 1...Validation.maxMemoryMB),
       perAppLimitMB: fields.integer("perAppLimitMB", in: 1...Validation.maxMemoryMB),

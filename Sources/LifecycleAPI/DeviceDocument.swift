@@ -7,13 +7,14 @@ import LifecycleEngine
 /// `{"id": "phone", "clock": "manual", "apps": [{"name": "mail"}]}`. A declared device is new:
 /// the fields it leaves out take the configured defaults, and none of its apps is running.
 enum DeviceDocument {
-  /// The device `body` gives for the path's `id`; a 422 names the field of the first broken
-  /// rule, or the body's id if it is another.
+  /// The device `body` gives for the path's `id`, which a body may leave out (a snapshot of
+  /// one device can be put under another id); a 422 names the field of the first broken rule,
+  /// or the body's id if it is another.
   static func image(_ body: JSONDocument, id: String, defaults: DeviceDefaults)
     throws(Problem) -> DeviceImage
   {
     var fields = Fields(body)
-    let image = Self.image(&fields, defaults: defaults)
+    let image = Self.image(&fields, id: id, defaults: defaults)
     if let problem = fields.problem() { throw problem }
     guard let image, image.id == id else {
       let field = fields.has("format") ? "device.id" : "id"
@@ -22,12 +23,15 @@ enum DeviceDocument {
     return image
   }
 
-  /// The device a snapshot's or a declaration's fields show; nil, with the issues in `fields`,
-  /// if they are not a valid snapshot (members left unread are for the caller to check).
-  static func image(_ fields: inout Fields, defaults: DeviceDefaults) -> DeviceImage? {
+  /// The device a snapshot's or a declaration's fields show, its id `id` if they leave it out
+  /// (else the id is required); nil, with the issues in `fields`, if they are not a valid
+  /// snapshot (members left unread are for the caller to check).
+  static func image(_ fields: inout Fields, id: String? = nil, defaults: DeviceDefaults)
+    -> DeviceImage?
+  {
     fields.nullIsAbsent = true
-    if fields.has("format") { return SnapshotFormat.image(&fields) }
-    let spec = Decode.device(&fields)
+    if fields.has("format") { return SnapshotFormat.image(&fields, id: id) }
+    let spec = Decode.device(&fields, id: id)
     let apps = fields.array("apps", maxCount: SnapshotFormat.maxElements) { app in
       Decode.app(&app)
     }

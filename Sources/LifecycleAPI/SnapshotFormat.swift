@@ -25,9 +25,10 @@ enum SnapshotFormat {
 
   // MARK: Reading
 
-  /// The image a snapshot's fields show; nil, with the issues in `fields`, if they are not a
-  /// valid snapshot (members left unread are for the caller to check).
-  static func image(_ fields: inout Fields) -> DeviceImage? {
+  /// The image a snapshot's fields show, its device's id `id` if they leave it out (else the
+  /// id is required); nil, with the issues in `fields`, if they are not a valid snapshot
+  /// (members left unread are for the caller to check).
+  static func image(_ fields: inout Fields, id: String? = nil) -> DeviceImage? {
     fields.nullIsAbsent = true
     if fields.string("format", required: true, maxBytes: 64).map({ $0 != format }) == true {
       fields.reject("format", "must be \(format)")
@@ -42,7 +43,8 @@ enum SnapshotFormat {
     var spec: DeviceSpec?
     if var device = fields.object("device", required: true) {
       spec = DeviceSpec(
-        id: device.string("id", required: true, maxBytes: Validation.maxNameBytes) ?? "",
+        id: device.string("id", required: id == nil, maxBytes: Validation.maxNameBytes)
+          ?? id ?? "",
         clock: device.choice("clock", required: true),
         memoryLimitMB: device.integer(
           "memoryLimitMB", in: 1...Validation.maxMemoryMB, required: true),

@@ -91,6 +91,14 @@ public final class Engine {
 
   public var deviceCount: Int { devices.count }
 
+  /// An id for a device its client does not name: `device-` and the number of the device it
+  /// will be among all the engine has made (its incarnation), or the next not taken.
+  public func unusedDeviceID() -> String {
+    var number = incarnations + 1
+    while devices["device-\(number)"] != nil { number += 1 }
+    return "device-\(number)"
+  }
+
   public func createDevice(_ spec: DeviceSpec, now: Instant) throws(EngineError) -> DeviceSnapshot {
     advance(to: now)
     let device = try makeDevice(spec, replacing: nil, now: now)

@@ -95,6 +95,25 @@ func json(_ text: String) -> JSON? {
     #expect(unknown.json?["detail"] == .string("xA\n is not a known field"))
   }
 
+  /// A device its client does not name is given an id by the server: `device-` and the
+  /// number of devices made so far, one not taken.
+  @Test func aDeviceCreatedWithoutAnIdIsNamedByTheServer() {
+    let first = call("POST", "/v1/devices", "{}")
+    #expect(first.status == 201)
+    guard case .string(let id)? = first.json?["id"] else {
+      Issue.record("no id in \(first.body)")
+      return
+    }
+    #expect(id.hasPrefix("device-"))
+    #expect(first.headers["Location"] == "/v1/devices/\(id)")
+    #expect(call("GET", "/v1/devices/\(id)").status == 200)
+    let number = Int(id.dropFirst("device-".count)) ?? 0
+    #expect(call("POST", "/v1/devices", #"{"id":"device-\#(number + 1)"}"#).status == 201)
+    let second = call("POST", "/v1/devices", #"{"clock":"manual"}"#)
+    #expect(second.json?["id"] == .string("device-\(number + 2)"))
+    #expect(second.json?["clock"] == .string("manual"))
+  }
+
   @Test func homeOnASceneAppAnswersAsTheContractShows() {
     #expect(call("POST", "/v1/apps", #"{"name":"mail"}"#).status == 201)
     #expect(call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#).status == 200)

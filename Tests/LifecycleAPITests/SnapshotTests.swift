@@ -196,6 +196,22 @@ import Testing
     #expect(api.call("GET", "/v1/devices/tablet").status == 404)
   }
 
+  /// The id is said once, in the path: a declaration or a snapshot may leave it out, so a
+  /// snapshot of one device is put under another id without its own.
+  @Test func aBodyWithoutAnIdTakesThePaths() throws {
+    let declared = api.call("PUT", "/v1/devices/shard-7", #"{"clock":"manual"}"#)
+    #expect(declared.status == 201)
+    #expect(declared.json?["id"] == .string("shard-7"))
+    let saved = snapshot(api)
+    let anonymous = saved.replacingOccurrences(of: #""id":"phone","#, with: "")
+    #expect(anonymous != saved)
+    let put = api.call("PUT", "/v1/devices/copy", anonymous)
+    #expect(put.status == 201, "\(put.body)")
+    #expect(
+      snapshot(api, "copy")
+        == saved.replacingOccurrences(of: #""id":"phone""#, with: #""id":"copy""#))
+  }
+
   /// A declaration creates the same device as `POST /v1/devices` and `POST .../apps` do, and
   /// replaces one as a new device, its apps not running.
   @Test func aDeclarationCreatesOrReplacesANewDevice() {

@@ -13,7 +13,8 @@ extension LifecycleAPI {
   }
 
   func createDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
-    let spec = try Decode.device(try request.jsonBody())
+    // A device the body does not name gets an id of the server's (the response's `id`).
+    let spec = try Decode.device(try request.jsonBody(), id: engine.unusedDeviceID())
     let device = try engine.createDevice(spec, now: request.now)
     return created(at: "/v1/devices/\(device.id)") { $0.device(device) }
   }
