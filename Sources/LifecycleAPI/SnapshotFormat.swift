@@ -119,6 +119,10 @@ enum SnapshotFormat {
       fields.strings(
         "discardedScenes", maxCount: Validation.maxScenesPerApp, maxBytes: Validation.maxNameBytes)
       ?? []
+    if var details = fields.object("lastTermination") {
+      record.lastTermination = termination(&details)
+      fields.merge(details)
+    }
     var image = AppImage(spec: spec, record: record, process: process)
     if version == 1 { upgradeVersion1(&image, &fields, sceneState: sceneState) }
     return image
@@ -197,6 +201,21 @@ enum SnapshotFormat {
     process.restorationData = fields.encodedValue("restorationData")
     process.prewarmed = fields.bool("prewarmed") ?? false
     return process
+  }
+
+  /// How a process ended, as `JSONWriter.termination` writes it.
+  private static func termination(_ fields: inout Fields) -> Termination? {
+    let name = fields.string("cause", required: true, maxBytes: 64)
+    let reason = fields.choice("jetsamReason", JetsamReason.self)
+    let code = fields.choice("terminationCode", TerminationCode.self)
+    let time = fields.instant("time", required: true)
+    let state = fields.choice("state", AppState.self, required: true)
+    guard let name, let time, let state else { return nil }
+    guard let cause = TransitionCause(name: name, jetsamReason: reason) else {
+      fields.reject("cause", "must be a transition cause (jetsam with its jetsamReason)")
+      return nil
+    }
+    return Termination(cause: cause, terminationCode: code, time: time, state: state)
   }
 
   private static func waitingCallback(of app: AppName, _ fields: inout Fields) -> WaitingCallback? {
@@ -307,6 +326,8 @@ extension JSONWriter {
       w.sceneSessions(app.record.sessions)
       w.member("focusedScene", app.record.focusedScene)
       w.member("discardedScenes", app.record.discardedScenes)
+      w.key("lastTermination")
+      w.termination(app.record.lastTermination)
       w.key("process")
       guard let process = app.process else { return w.null() }
       w.object { w in

@@ -119,6 +119,8 @@ extension JSONWriter {
       w.member("restorationData", json: app.restorationData)
       w.member("savedRestorationData", json: app.savedRestorationData)
       w.member("prewarmed", app.prewarmed)
+      w.key("lastTermination")
+      w.termination(app.lastTermination)
       w.key("counters")
       w.object { w in
         w.member("launches", app.launches)
@@ -168,6 +170,19 @@ extension JSONWriter {
   /// `,"sceneState":"…"`
   private static let sceneStateMember = CaseTexts<SceneState> {
     #","sceneState":"\#($0.rawValue)""#
+  }
+
+  /// How a process ended: `{"cause":…,"jetsamReason":…,"terminationCode":…,"time":…,
+  /// "state":…}`, the reason for jetsam only; `null` before any process has.
+  mutating func termination(_ termination: Termination?) {
+    guard let termination else { return null() }
+    object { w in
+      w.member("cause", termination.cause.name)
+      if case .jetsam(let reason) = termination.cause { w.member("jetsamReason", reason) }
+      w.member("terminationCode", termination.terminationCode)
+      w.member("time", time: termination.time)
+      w.member("state", termination.state)
+    }
   }
 
   /// A transition: `{"seq":…,"time":…,"app":…,"from":…,"to":…,"cause":…}`, then

@@ -381,6 +381,8 @@ final class Device {
     if state == .notRunning {
       removeFromLiveApps(app)
       app.processDidExit()
+      app.lastTermination = Termination(
+        cause: cause, terminationCode: terminationCode, time: status.now, state: old)
       if status.appBeforeLock == app.name { status.appBeforeLock = nil }
     } else if old == .notRunning {
       addToLiveApps(app)

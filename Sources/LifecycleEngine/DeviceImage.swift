@@ -109,8 +109,29 @@ public struct AppRecord: Hashable, Sendable {
   /// Sessions the user discarded while the app's code could not hear it, reported after its
   /// next didFinishLaunching.
   public var discardedScenes: [String] = []
+  /// How the app's last process ended; nil until one has.
+  public var lastTermination: Termination?
 
   public init() {}
+}
+
+/// How a process ended: why, with the code a crash report would show, when, and the state it
+/// ended in.
+public struct Termination: Hashable, Sendable {
+  public var cause: TransitionCause
+  public var terminationCode: TerminationCode?
+  public var time: Instant
+  /// The state the process was in: the one a force-quit, a crash or a kill found it in.
+  public var state: AppState
+
+  public init(
+    cause: TransitionCause, terminationCode: TerminationCode?, time: Instant, state: AppState
+  ) {
+    self.cause = cause
+    self.terminationCode = terminationCode
+    self.time = time
+    self.state = state
+  }
 }
 
 /// An app's process: what it holds while it runs or is suspended. Each field's initial value
@@ -217,6 +238,14 @@ extension Device {
     app.restore(record)
     issues.check(record.lastUsed <= status.now, "lastUsed", "must not be after the device's now")
     issues.check(record.nextTaskID >= 1, "nextTaskId", "must be at least 1")
+    if let termination = record.lastTermination {
+      issues.check(
+        termination.time <= status.now, "lastTermination.time",
+        "must not be after the device's now")
+      issues.check(
+        termination.state != .notRunning, "lastTermination.state",
+        "must be the state of a process: inactive, active, background or suspended")
+    }
     issues.check(
       record.savedRestorationData.map(Validation.isRestorationData) ?? true,
       "savedRestorationData", Validation.restorationDataRule)

@@ -173,6 +173,37 @@ import Testing
     #expect(entries.count == afterAdvance - afterLaunch)
   }
 
+  /// Why did my app die: the app's view keeps how its last process ended, whatever ended it.
+  @Test func anAppShowsHowItsLastProcessEnded() {
+    #expect(api.call("GET", "/v1/apps/mail").json?["lastTermination"] == .null)
+    api.call("POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
+    api.call("POST", "/v1/apps/mail/events", #"{"type":"purge","reason":"highwater"}"#)
+    #expect(
+      api.call("GET", "/v1/apps/mail").json?["lastTermination"]
+        == .object([
+          ("cause", .string("purge")), ("terminationCode", .null), ("time", .double(0)),
+          ("state", .string("background")),
+        ]))
+    api.call("POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"thermalKill"}]"#)
+    #expect(
+      api.call("GET", "/v1/apps/mail").json?["lastTermination"]
+        == .object([
+          ("cause", .string("thermalKill")), ("terminationCode", .string("0xc00010ff")),
+          ("time", .double(0)), ("state", .string("active")),
+        ]))
+    api.call("POST", "/v1/devices", #"{"id":"small","clock":"manual","perAppLimitMB":200}"#)
+    api.call("POST", "/v1/devices/small/apps", #"{"name":"maps"}"#)
+    api.call(
+      "POST", "/v1/devices/small/apps/maps/events",
+      #"[{"type":"launch"},{"type":"setMemory","memoryMB":300}]"#)
+    #expect(
+      api.call("GET", "/v1/devices/small/apps/maps").json?["lastTermination"]
+        == .object([
+          ("cause", .string("jetsam")), ("jetsamReason", .string("per-process-limit")),
+          ("terminationCode", .null), ("time", .double(0)), ("state", .string("active")),
+        ]))
+  }
+
   @Test func advancingToTheNextDeadlineStopsThere() {
     api.call("POST", "/v1/apps/mail/events", #"{"type":"beginBackgroundTask"}"#)
     #expect(api.call("GET", "/v1/devices/default").json?["nextDeadline"] == .double(2))
