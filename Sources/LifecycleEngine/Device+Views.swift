@@ -102,7 +102,8 @@ extension Device {
   var snapshot: DeviceSnapshot {
     DeviceSnapshot(
       id: id, clock: clockMode, passcode: passcode, memoryLimitMB: memoryLimitMB,
-      perAppLimitMB: perAppLimitMB, status: status, apps: apps.count, lastSeq: version.seq, usedMB: usedMB,
+      perAppLimitMB: perAppLimitMB, status: status, apps: apps.count, lastSeq: version.seq,
+      usedMB: usedMB,
       pressure: isOverLimit, allowedEvents: allowedDeviceEvents, nextDeadline: nextDeadline,
       journalEntries: journal.count, journalDropped: journal.dropped,
       jetsamKills: jetsamLog.count + jetsamLog.dropped)
