@@ -206,6 +206,31 @@ struct Fields {
     return elements
   }
 
+  /// An object whose members are strings, such as a device's `labels`: at most `maxCount`,
+  /// each key and value of at most `maxBytes` bytes (the engine checks what they may be).
+  mutating func stringMap(_ key: StaticString, maxCount: Int, maxBytes: Int) -> [String: String]? {
+    guard let index = member(key, required: false) else { return nil }
+    let rule =
+      "must be an object of at most \(maxCount) members, each a string of at most \(maxBytes) bytes"
+    guard document[index].kind == .object, document[index].count <= maxCount else {
+      issues.append(name(key), rule)
+      return nil
+    }
+    var map: [String: String] = [:]
+    for keyIndex in document.children(of: index) {
+      let name = document.string(at: keyIndex)
+      let value = keyIndex + 1
+      guard document[value].kind == .string, name.utf8.count <= maxBytes,
+        case let text = document.string(at: value), text.utf8.count <= maxBytes
+      else {
+        issues.append(self.name(key), rule)
+        return nil
+      }
+      map[name] = text
+    }
+    return map
+  }
+
   /// An array of at most `maxCount` strings of at most `maxBytes` bytes each.
   mutating func strings(_ key: StaticString, maxCount: Int, maxBytes: Int) -> [String]? {
     guard let index = member(key, required: false) else { return nil }
@@ -317,7 +342,7 @@ enum Decode {
       clock: fields.choice("clock"),
       memoryLimitMB: fields.integer("memoryLimitMB", in: 1...Validation.maxMemoryMB),
       perAppLimitMB: fields.integer("perAppLimitMB", in: 1...Validation.maxMemoryMB),
-      passcode: fields.bool("passcode"))
+      passcode: fields.bool("passcode"), labels: fields.labels() ?? [:])
   }
 
   /// A new app's configuration, and the state it starts in if `given` names one.
@@ -471,6 +496,13 @@ extension Fields: EventParameterReader {
       return nil
     }
     return choice
+  }
+}
+
+extension Fields {
+  /// A device's `labels` (`{"suite": "checkout"}`).
+  mutating func labels() -> [String: String]? {
+    stringMap("labels", maxCount: Validation.maxLabels, maxBytes: Validation.maxNameBytes)
   }
 }
 

@@ -100,6 +100,17 @@ struct Query {
     try appName(key).map(String.init)
   }
 
+  /// A device label to select by, `key=value` (`label=suite=checkout`), each a name.
+  func label() throws(Problem) -> DeviceLabel? {
+    guard let text = values["label"] else { return nil }
+    let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+    guard parts.count == 2, parts.allSatisfy({ Validation.isValidName(String($0)) }) else {
+      throw Problem.validation(
+        "label", "must be key=value, each matching \(Validation.namePattern)")
+    }
+    return DeviceLabel(key: String(parts[0]), value: String(parts[1]))
+  }
+
   /// An app name parameter.
   func appName(_ key: String) throws(Problem) -> AppName? {
     guard let text = values[key] else { return nil }

@@ -76,8 +76,10 @@ final class Route {
     Route("PUT", template, query: [], handler: handler)
   }
 
-  static func delete(_ template: StaticString, _ handler: @escaping Handler) -> Route {
-    Route("DELETE", template, query: [], handler: handler)
+  static func delete(
+    _ template: StaticString, query: [String] = [], _ handler: @escaping Handler
+  ) -> Route {
+    Route("DELETE", template, query: query, handler: handler)
   }
 
   var segmentCount: Int { segments.count }

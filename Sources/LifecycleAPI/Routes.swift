@@ -12,10 +12,13 @@ extension LifecycleAPI {
       .get("/openapi.yaml") { api, request in api.contract() },
       .post("/__admin/reset") { api, request in api.reset(request) },
       // Devices
-      .get("/v1/devices", query: ["after", "limit"]) { api, request in
+      .get("/v1/devices", query: ["after", "limit", "label"]) { api, request in
         try api.listDevices(request)
       },
       .post("/v1/devices") { api, request in try api.createDevice(request) },
+      .delete("/v1/devices", query: ["label"]) { api, request in
+        try api.removeLabeledDevices(request)
+      },
       .get("/v1/devices/{device}") { api, request in try api.showDevice(request) },
       .put("/v1/devices/{device}") { api, request in try api.putDevice(request) },
       .delete("/v1/devices/{device}") { api, request in try api.removeDevice(request) },

@@ -50,7 +50,7 @@ enum SnapshotFormat {
           "memoryLimitMB", in: 1...Validation.maxMemoryMB, required: true),
         perAppLimitMB: device.integer(
           "perAppLimitMB", in: 1...Validation.maxMemoryMB, required: true),
-        passcode: device.bool("passcode") ?? false)
+        passcode: device.bool("passcode") ?? false, labels: device.labels() ?? [:])
       fields.merge(device)
     }
     var status = DeviceStatus()
@@ -84,7 +84,8 @@ enum SnapshotFormat {
     else { return nil }
     return DeviceImage(
       id: spec.id, clock: clock, memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB,
-      passcode: spec.passcode ?? false, seq: seq, status: status, apps: apps ?? [])
+      passcode: spec.passcode ?? false, labels: spec.labels, seq: seq, status: status,
+      apps: apps ?? [])
   }
 
   private static func app(_ fields: inout Fields, version: Int) -> AppImage? {
@@ -278,6 +279,8 @@ extension JSONWriter {
         w.member("memoryLimitMB", image.memoryLimitMB)
         w.member("perAppLimitMB", image.perAppLimitMB)
         w.member("passcode", image.passcode)
+        w.key("labels")
+        w.labels(image.labels)
       }
       w.member("now", time: image.status.now)
       w.member("seq", image.seq)

@@ -24,6 +24,8 @@ extension JSONWriter {
       w.member("protectedDataAvailable", device.protectedDataAvailable)
       w.member("protectedDataLocksAt", time: device.protectedDataLocksAt)
       w.member("foregroundApp", device.foregroundApp)
+      w.key("labels")
+      w.labels(device.labels)
       w.member("apps", device.apps)
       w.member("lastSeq", device.lastSeq)
       w.key("memory")
@@ -170,6 +172,16 @@ extension JSONWriter {
   /// `,"sceneState":"…"`
   private static let sceneStateMember = CaseTexts<SceneState> {
     #","sceneState":"\#($0.rawValue)""#
+  }
+
+  /// A device's labels, `{"key":"value",…}` in key order.
+  mutating func labels(_ labels: [String: String]) {
+    object { w in
+      for key in labels.keys.sorted() {
+        w.key(escaping: key)
+        w.string(labels[key]!)
+      }
+    }
   }
 
   /// How a process ended: `{"cause":…,"jetsamReason":…,"terminationCode":…,"time":…,

@@ -75,18 +75,34 @@ public struct DeviceSpec: Hashable, Sendable {
   public var memoryLimitMB: Int?
   public var perAppLimitMB: Int?
   public var passcode: Bool?
+  /// What a client tags the device with to find it again (`suite: checkout`): at most
+  /// `Validation.maxLabels`, each key and value a name.
+  public var labels: [String: String]
 
   public init(
     id: String,
     clock: ClockMode? = nil,
     memoryLimitMB: Int? = nil,
     perAppLimitMB: Int? = nil,
-    passcode: Bool? = nil
+    passcode: Bool? = nil,
+    labels: [String: String] = [:]
   ) {
     self.id = id
     self.clock = clock
     self.memoryLimitMB = memoryLimitMB
     self.perAppLimitMB = perAppLimitMB
     self.passcode = passcode
+    self.labels = labels
+  }
+}
+
+/// One label of a device, `key=value`, as a client selects devices by it.
+public struct DeviceLabel: Hashable, Sendable {
+  public var key: String
+  public var value: String
+
+  public init(key: String, value: String) {
+    self.key = key
+    self.value = value
   }
 }

@@ -79,6 +79,7 @@ public struct DeviceSnapshot: Hashable, Sendable {
   public var passcode: Bool
   public var memoryLimitMB: Int
   public var perAppLimitMB: Int
+  public var labels: [String: String]
   /// The device's own state, its fields read as the view's own (`view.locked`).
   public var status: DeviceStatus
   public var apps: Int
@@ -102,7 +103,7 @@ extension Device {
   var snapshot: DeviceSnapshot {
     DeviceSnapshot(
       id: id, clock: clockMode, passcode: passcode, memoryLimitMB: memoryLimitMB,
-      perAppLimitMB: perAppLimitMB, status: status, apps: apps.count, lastSeq: version.seq,
+      perAppLimitMB: perAppLimitMB, labels: labels, status: status, apps: apps.count, lastSeq: version.seq,
       usedMB: usedMB,
       pressure: isOverLimit, allowedEvents: allowedDeviceEvents, nextDeadline: nextDeadline,
       journalEntries: journal.count, journalDropped: journal.dropped,

@@ -97,6 +97,7 @@ final class Device {
   let memoryLimitMB: Int
   let perAppLimitMB: Int
   let passcode: Bool
+  let labels: [String: String]
   let scheduler: SchedulerSettings
   let limits: EngineLimits
   /// What the device's state retains: itself, its apps and their tasks, its logs.
@@ -146,8 +147,8 @@ final class Device {
 
   init(
     id: String, slot: Int, incarnation: Int, clockMode: ClockMode, memoryLimitMB: Int,
-    perAppLimitMB: Int, passcode: Bool, scheduler: SchedulerSettings, limits: EngineLimits,
-    ledger: MemoryLedger
+    perAppLimitMB: Int, passcode: Bool, labels: [String: String], scheduler: SchedulerSettings,
+    limits: EngineLimits, ledger: MemoryLedger
   ) {
     self.id = id
     self.slot = slot
@@ -156,13 +157,14 @@ final class Device {
     self.memoryLimitMB = memoryLimitMB
     self.perAppLimitMB = perAppLimitMB
     self.passcode = passcode
+    self.labels = labels
     self.scheduler = scheduler
     self.limits = limits
     journal = BoundedLog(
       capacity: limits.journalCapacity, byteCapacity: limits.journalCapacityBytes)
     jetsamLog = BoundedLog(capacity: limits.jetsamLogCapacity)
     self.ledger = ledger
-    ledger.add(Self.retainedBytes)
+    ledger.add(Self.retainedBytes + labelBytes(labels))
   }
 
   /// A copy of `other`, its state counted in `ledger`: what a dry run or an atomic scenario
@@ -172,7 +174,8 @@ final class Device {
     self.init(
       id: other.id, slot: other.slot, incarnation: other.incarnation, clockMode: other.clockMode,
       memoryLimitMB: other.memoryLimitMB, perAppLimitMB: other.perAppLimitMB,
-      passcode: other.passcode, scheduler: other.scheduler, limits: other.limits, ledger: ledger)
+      passcode: other.passcode, labels: other.labels, scheduler: other.scheduler,
+      limits: other.limits, ledger: ledger)
     let issues = restore(other.image)
     assert(issues.isEmpty, "a device restores from its own image: \(issues)")
     hostEpoch = other.hostEpoch
@@ -190,6 +193,8 @@ final class Device {
     get { status[keyPath: field] }
     set { status[keyPath: field] = newValue }
   }
+
+  func has(_ label: DeviceLabel) -> Bool { labels[label.key] == label.value }
 
   /// Changes whenever the journal grows.
   var version: DeviceVersion { DeviceVersion(incarnation: incarnation, seq: nextSeq - 1) }

@@ -11,6 +11,7 @@ public struct DeviceImage: Hashable, Sendable {
   public var memoryLimitMB: Int
   public var perAppLimitMB: Int
   public var passcode: Bool
+  public var labels: [String: String]
   /// The journal's last `seq`.
   public var seq: Int
   public var status: DeviceStatus
@@ -19,13 +20,15 @@ public struct DeviceImage: Hashable, Sendable {
 
   public init(
     id: String, clock: ClockMode, memoryLimitMB: Int, perAppLimitMB: Int, passcode: Bool,
-    seq: Int = 0, status: DeviceStatus = DeviceStatus(), apps: [AppImage] = []
+    labels: [String: String] = [:], seq: Int = 0, status: DeviceStatus = DeviceStatus(),
+    apps: [AppImage] = []
   ) {
     self.id = id
     self.clock = clock
     self.memoryLimitMB = memoryLimitMB
     self.perAppLimitMB = perAppLimitMB
     self.passcode = passcode
+    self.labels = labels
     self.seq = seq
     self.status = status
     self.apps = apps
@@ -40,7 +43,8 @@ extension DeviceImage {
       id: spec.id, clock: spec.clock ?? defaults.clock,
       memoryLimitMB: spec.memoryLimitMB ?? defaults.memoryLimitMB,
       perAppLimitMB: spec.perAppLimitMB ?? defaults.perAppLimitMB,
-      passcode: spec.passcode ?? defaults.passcode, apps: apps.map { AppImage(spec: $0) })
+      passcode: spec.passcode ?? defaults.passcode, labels: spec.labels,
+      apps: apps.map { AppImage(spec: $0) })
   }
 }
 
@@ -189,7 +193,7 @@ extension Device {
   var image: DeviceImage {
     DeviceImage(
       id: id, clock: clockMode, memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB,
-      passcode: passcode, seq: version.seq, status: status,
+      passcode: passcode, labels: labels, seq: version.seq, status: status,
       apps: apps.keys.sorted().map { apps[$0]!.image })
   }
 }

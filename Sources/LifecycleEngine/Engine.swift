@@ -116,6 +116,13 @@ public final class Engine {
     let perAppLimit = spec.perAppLimitMB ?? defaults.perAppLimitMB
     var issues = ValidationIssues()
     if !Validation.isValidName(spec.id) { issues.append(.name("id")) }
+    if spec.labels.count > Validation.maxLabels {
+      issues.append("labels", "must hold at most \(Validation.maxLabels) labels")
+    }
+    for (key, value) in spec.labels.sorted(by: { $0.key < $1.key })
+    where !Validation.isValidName(key) || !Validation.isValidName(value) {
+      issues.append("labels.\(key.prefix(Validation.maxNameBytes))", "key and value must each match \(Validation.namePattern)")
+    }
     for (field, value) in [("memoryLimitMB", memoryLimit), ("perAppLimitMB", perAppLimit)]
     where !(1...Validation.maxMemoryMB).contains(value) {
       issues.append(.megabytes(field, minimum: 1))
@@ -134,8 +141,8 @@ public final class Engine {
       Device(
         id: spec.id, slot: slot, incarnation: incarnations, clockMode: spec.clock ?? defaults.clock,
         memoryLimitMB: memoryLimit, perAppLimitMB: perAppLimit,
-        passcode: spec.passcode ?? defaults.passcode, scheduler: configuration.scheduler,
-        limits: configuration.limits,
+        passcode: spec.passcode ?? defaults.passcode, labels: spec.labels,
+        scheduler: configuration.scheduler, limits: configuration.limits,
         ledger: MemoryLedger(within: ledger))
     }
     let device = predecessor.map { make($0.slot) } ?? slots.insert(make)
@@ -154,7 +161,7 @@ public final class Engine {
     let device = try makeDevice(
       DeviceSpec(
         id: image.id, clock: image.clock, memoryLimitMB: image.memoryLimitMB,
-        perAppLimitMB: image.perAppLimitMB, passcode: image.passcode),
+        perAppLimitMB: image.perAppLimitMB, passcode: image.passcode, labels: image.labels),
       replacing: predecessor, now: now)
     let issues = device.restore(image)
     guard issues.isEmpty else {
@@ -192,7 +199,7 @@ public final class Engine {
     return try! createDevice(
       DeviceSpec(
         id: id, clock: device.clockMode, memoryLimitMB: device.memoryLimitMB,
-        perAppLimitMB: device.perAppLimitMB, passcode: device.passcode),
+        perAppLimitMB: device.perAppLimitMB, passcode: device.passcode, labels: device.labels),
       now: now)
   }
 
@@ -219,9 +226,26 @@ public final class Engine {
   public func lastVersion(of id: String) -> DeviceVersion? { devices[id]?.version }
 
   /// The devices in id order: those after `after`, at most `limit` of them.
-  public func devices(after: String? = nil, limit: Int = .max, now: Instant) -> [DeviceSnapshot] {
-    devices.keys.sorted().lazy.filter { after == nil || $0 > after! }.prefix(limit)
+  /// The devices in id order, after `after`, with the label `label` if given.
+  public func devices(
+    after: String? = nil, label: DeviceLabel? = nil, limit: Int = .max, now: Instant
+  ) -> [DeviceSnapshot] {
+    devices.keys.sorted().lazy
+      .filter { after == nil || $0 > after! }
+      .filter { label.map(self.devices[$0]!.has) ?? true }
+      .prefix(limit)
       .map { try! device($0, now: now) }
+  }
+
+  /// Removes every device with the label `label` (but the permanent default device), and
+  /// returns their ids in order: what a parallel worker cleans up after itself.
+  public func removeDevices(labeled label: DeviceLabel, now: Instant) -> [String] {
+    advance(to: now)
+    let labeled = devices.keys.sorted().filter {
+      $0 != Self.defaultDeviceID && devices[$0]!.has(label)
+    }
+    for id in labeled { discard(devices[id]!) }
+    return labeled
   }
 
   /// Posts a device event (`openapi.yaml`).

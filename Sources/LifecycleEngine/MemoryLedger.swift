@@ -29,6 +29,11 @@ extension App {
   static let retainedBytes = 640
 }
 
+/// What a device's labels cost: their dictionary's storage and their text.
+func labelBytes(_ labels: [String: String]) -> Int {
+  labels.isEmpty ? 0 : 64 + labels.reduce(0) { $0 + 48 + textBytes($1.key) + textBytes($1.value) }
+}
+
 /// What a string's text costs: nothing for up to 15 UTF-8 bytes, which Swift keeps inline;
 /// beyond, the bytes and the heap object's header.
 public func textBytes(_ text: String?) -> Int {

@@ -25,6 +25,8 @@ public enum Validation {
     "must be JSON of 1 to \(maxRestorationDataBytes) bytes, compact"
   /// The most scene sessions an app keeps (windows the user opened and did not close).
   public static let maxScenesPerApp = 16
+  /// The most labels a device carries.
+  public static let maxLabels = 16
   /// The most events one scenario applies.
   public static let maxScenarioEvents = 100
   /// The most journal entries or callbacks one read returns, and how many it returns unasked.

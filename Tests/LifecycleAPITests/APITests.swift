@@ -114,6 +114,60 @@ func json(_ text: String) -> JSON? {
     #expect(second.json?["clock"] == .string("manual"))
   }
 
+  /// Parallel workers label their devices, list them by label, and remove them all at once;
+  /// labels are configuration: a reset and a snapshot keep them.
+  @Test func devicesAreListedAndRemovedByLabel() {
+    for (id, suite) in [("c1", "checkout"), ("c2", "checkout"), ("s1", "search")] {
+      let body = #"{"id":"\#(id)","labels":{"worker":"w1","suite":"\#(suite)"}}"#
+      #expect(call("POST", "/v1/devices", body).status == 201)
+    }
+    #expect(call("POST", "/v1/devices", #"{"id":"plain"}"#).status == 201)
+    #expect(
+      call("GET", "/v1/devices/c1").json?["labels"]
+        == .object([("suite", .string("checkout")), ("worker", .string("w1"))]))
+    #expect(call("GET", "/v1/devices/plain").json?["labels"] == .object([]))
+    let listed = call("GET", "/v1/devices?label=suite=checkout").json?["devices"]
+    guard case .array(let devices)? = listed else {
+      Issue.record("no devices")
+      return
+    }
+    #expect(devices.map { $0["id"] } == [.string("c1"), .string("c2")])
+    #expect(call("POST", "/v1/devices/c1/reset").json?["labels"]?["suite"] == .string("checkout"))
+    let snapshot = call("GET", "/v1/devices/c2/snapshot")
+    #expect(snapshot.json?["device"]?["labels"]?["worker"] == .string("w1"))
+    #expect(call("PUT", "/v1/devices/c2", snapshot.body).status == 200)
+
+    let removed = call("DELETE", "/v1/devices?label=suite=checkout")
+    #expect(removed.status == 200)
+    #expect(removed.json?["removed"] == .array([.string("c1"), .string("c2")]))
+    #expect(call("GET", "/v1/devices/c1").status == 404)
+    #expect(call("GET", "/v1/devices/s1").status == 200)
+    #expect(call("DELETE", "/v1/devices?label=suite=checkout").json?["removed"] == .array([]))
+  }
+
+  @Test(arguments: [
+    ("DELETE", "/v1/devices", "", "label"),
+    ("DELETE", "/v1/devices?label=suite", "", "label"),
+    ("GET", "/v1/devices?label=suite=-x", "", "label"),
+    ("POST", "/v1/devices", #"{"labels":{"suite":"a b"}}"#, "labels.suite"),
+    ("POST", "/v1/devices", #"{"labels":{"suite":1}}"#, "labels"),
+    ("POST", "/v1/devices", #"{"labels":["suite"]}"#, "labels"),
+  ])
+  func badLabelsAreRefusedByTheirField(method: String, path: String, body: String, field: String) {
+    let before = call("GET", "/v1/devices").body
+    let response = call(method, path, body.isEmpty ? nil : body)
+    #expect(response.status == 422, "\(path) \(body): \(response.body)")
+    #expect(response.body.contains(#""field":"\#(field)""#), "\(path) \(body): \(response.body)")
+    #expect(call("GET", "/v1/devices").body == before)
+  }
+
+  @Test func aDeviceHoldsAtMostSixteenLabels() {
+    let labels = (0...16).map { #""k\#($0)":"v""# }.joined(separator: ",")
+    let response = call("POST", "/v1/devices", #"{"id":"many","labels":{\#(labels)}}"#)
+    #expect(response.status == 422)
+    #expect(response.body.contains(#""field":"labels""#))
+  }
+
   @Test func homeOnASceneAppAnswersAsTheContractShows() {
     #expect(call("POST", "/v1/apps", #"{"name":"mail"}"#).status == 201)
     #expect(call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#).status == 200)
@@ -426,7 +480,7 @@ func json(_ text: String) -> JSON? {
   @Test func wrongMethodIs405WithAllow() {
     let response = call("PUT", "/v1/devices")
     #expect(response.status == 405)
-    #expect(response.headers == ["Allow": "GET, POST, HEAD"])
+    #expect(response.headers == ["Allow": "GET, POST, DELETE, HEAD"])
   }
 
   @Test func nonJSONBodyIs415() {
@@ -544,6 +598,7 @@ private func routing(_ method: String, _ path: String) -> String {
   ("POST", "/__admin/reset", "POST /__admin/reset device= app="),
   ("GET", "/v1/devices", "GET /v1/devices device= app="),
   ("POST", "/v1/devices", "POST /v1/devices device= app="),
+  ("DELETE", "/v1/devices", "DELETE /v1/devices device= app="),
   ("GET", "/v1/devices/d1", "GET /v1/devices/{device} device=d1 app="),
   ("DELETE", "/v1/devices/d1", "DELETE /v1/devices/{device} device=d1 app="),
   ("POST", "/v1/devices/d1/events", "POST /v1/devices/{device}/events device=d1 app="),
@@ -580,7 +635,7 @@ func everyPathTemplateRoutes(method: String, path: String, expected: String) {
 
 /// 405 lists exactly the methods the table declares for the template, HEAD with GET.
 @Test(arguments: [
-  ("PUT", "/v1/devices", "405 /v1/devices allows GET,POST,HEAD"),
+  ("PUT", "/v1/devices", "405 /v1/devices allows GET,POST,DELETE,HEAD"),
   ("POST", "/v1/devices/d1", "405 /v1/devices/{device} allows GET,PUT,DELETE,HEAD"),
   ("GET", "/v1/devices/d1/events", "405 /v1/devices/{device}/events allows POST"),
   ("DELETE", "/health", "405 /health allows GET,HEAD"),

@@ -6,10 +6,22 @@ extension LifecycleAPI {
   func listDevices(_ request: borrowing RouteRequest) throws -> APIResponse {
     let limit = try request.query.pageLimit()
     let devices = engine.devices(
-      after: try request.query.name("after"), limit: limit + 1, now: request.now)
+      after: try request.query.name("after"), label: try request.query.label(), limit: limit + 1,
+      now: request.now)
     return json(200) { w in
       w.object { w in w.page("devices", devices, limit: limit) { $0.device($1) } }
     }
+  }
+
+  /// Removes the devices with a label, all at once: what a parallel worker cleans up with.
+  /// The label is required: a request without one would remove every device.
+  func removeLabeledDevices(_ request: borrowing RouteRequest) throws -> APIResponse {
+    guard let label = try request.query.label() else {
+      throw Problem.validation(
+        "label", "is required: DELETE /v1/devices removes the devices with this label")
+    }
+    let removed = engine.removeDevices(labeled: label, now: request.now)
+    return json(200) { w in w.object { w in w.member("removed", removed) } }
   }
 
   func createDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
