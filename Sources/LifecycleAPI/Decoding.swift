@@ -342,7 +342,8 @@ enum Decode {
       clock: fields.choice("clock"),
       memoryLimitMB: fields.integer("memoryLimitMB", in: 1...Validation.maxMemoryMB),
       perAppLimitMB: fields.integer("perAppLimitMB", in: 1...Validation.maxMemoryMB),
-      passcode: fields.bool("passcode"), labels: fields.labels() ?? [:])
+      passcode: fields.bool("passcode"), labels: fields.labels() ?? [:],
+      idleTimeout: fields.idleTimeout())
   }
 
   /// A new app's configuration, and the state it starts in if `given` names one.
@@ -500,6 +501,11 @@ extension Fields: EventParameterReader {
 }
 
 extension Fields {
+  /// A device's `idleTimeoutSeconds` (the engine checks its range).
+  mutating func idleTimeout() -> Duration? {
+    seconds("idleTimeoutSeconds", max: Validation.maxIdleTimeoutSeconds)
+  }
+
   /// A device's `labels` (`{"suite": "checkout"}`).
   mutating func labels() -> [String: String]? {
     stringMap("labels", maxCount: Validation.maxLabels, maxBytes: Validation.maxNameBytes)

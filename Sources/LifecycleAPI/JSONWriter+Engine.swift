@@ -69,4 +69,10 @@ extension JSONWriter {
     key(name)
     seconds(milliseconds: duration.wholeMilliseconds)
   }
+
+  /// A duration in seconds, or `null`.
+  mutating func member(_ name: StaticString, seconds duration: Duration?) {
+    guard let duration else { return member(name, nil as String?) }
+    member(name, seconds: duration)
+  }
 }

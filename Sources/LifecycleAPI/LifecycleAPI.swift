@@ -75,9 +75,12 @@ public final class LifecycleAPI {
   /// Fires every deadline of the realtime devices due by `now`, answers the waits that then
   /// hold or time out and streams the new entries (the server's timer calls it).
   public func fireDeadlines(now: Instant) {
+    let generation = engine.devicesGeneration
     for activity in engine.advance(to: now) {
       record(activity.outcome, device: activity.device)
     }
+    // Devices left idle past their timeout are gone.
+    if engine.devicesGeneration != generation { forgetStaleIdempotencyKeys() }
     waits.check(self, device: nil, now: now)
     waits.endExpired(self, now: now)
     streams.check(engine, now: now)

@@ -50,7 +50,8 @@ enum SnapshotFormat {
           "memoryLimitMB", in: 1...Validation.maxMemoryMB, required: true),
         perAppLimitMB: device.integer(
           "perAppLimitMB", in: 1...Validation.maxMemoryMB, required: true),
-        passcode: device.bool("passcode") ?? false, labels: device.labels() ?? [:])
+        passcode: device.bool("passcode") ?? false, labels: device.labels() ?? [:],
+        idleTimeout: device.idleTimeout())
       fields.merge(device)
     }
     var status = DeviceStatus()
@@ -84,7 +85,8 @@ enum SnapshotFormat {
     else { return nil }
     return DeviceImage(
       id: spec.id, clock: clock, memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB,
-      passcode: spec.passcode ?? false, labels: spec.labels, seq: seq, status: status,
+      passcode: spec.passcode ?? false, labels: spec.labels, idleTimeout: spec.idleTimeout,
+      seq: seq, status: status,
       apps: apps ?? [])
   }
 
@@ -281,6 +283,7 @@ extension JSONWriter {
         w.member("passcode", image.passcode)
         w.key("labels")
         w.labels(image.labels)
+        w.member("idleTimeoutSeconds", seconds: image.idleTimeout)
       }
       w.member("now", time: image.status.now)
       w.member("seq", image.seq)

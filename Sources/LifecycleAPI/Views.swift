@@ -26,6 +26,7 @@ extension JSONWriter {
       w.member("foregroundApp", device.foregroundApp)
       w.key("labels")
       w.labels(device.labels)
+      w.member("idleTimeoutSeconds", seconds: device.idleTimeout)
       w.member("apps", device.apps)
       w.member("lastSeq", device.lastSeq)
       w.key("memory")

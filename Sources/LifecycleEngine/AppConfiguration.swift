@@ -78,6 +78,9 @@ public struct DeviceSpec: Hashable, Sendable {
   /// What a client tags the device with to find it again (`suite: checkout`): at most
   /// `Validation.maxLabels`, each key and value a name.
   public var labels: [String: String]
+  /// How long the device may go without a request before it is removed (host time): devices a
+  /// crashed client leaked do not pile up. Nil: it stays until removed.
+  public var idleTimeout: Duration?
 
   public init(
     id: String,
@@ -85,7 +88,8 @@ public struct DeviceSpec: Hashable, Sendable {
     memoryLimitMB: Int? = nil,
     perAppLimitMB: Int? = nil,
     passcode: Bool? = nil,
-    labels: [String: String] = [:]
+    labels: [String: String] = [:],
+    idleTimeout: Duration? = nil
   ) {
     self.id = id
     self.clock = clock
@@ -93,6 +97,7 @@ public struct DeviceSpec: Hashable, Sendable {
     self.perAppLimitMB = perAppLimitMB
     self.passcode = passcode
     self.labels = labels
+    self.idleTimeout = idleTimeout
   }
 }
 

@@ -80,6 +80,8 @@ public struct DeviceSnapshot: Hashable, Sendable {
   public var memoryLimitMB: Int
   public var perAppLimitMB: Int
   public var labels: [String: String]
+  /// How long the device may go without a request before it is removed.
+  public var idleTimeout: Duration?
   /// The device's own state, its fields read as the view's own (`view.locked`).
   public var status: DeviceStatus
   public var apps: Int
@@ -103,7 +105,8 @@ extension Device {
   var snapshot: DeviceSnapshot {
     DeviceSnapshot(
       id: id, clock: clockMode, passcode: passcode, memoryLimitMB: memoryLimitMB,
-      perAppLimitMB: perAppLimitMB, labels: labels, status: status, apps: apps.count, lastSeq: version.seq,
+      perAppLimitMB: perAppLimitMB, labels: labels,
+      idleTimeout: idleTimeout, status: status, apps: apps.count, lastSeq: version.seq,
       usedMB: usedMB,
       pressure: isOverLimit, allowedEvents: allowedDeviceEvents, nextDeadline: nextDeadline,
       journalEntries: journal.count, journalDropped: journal.dropped,

@@ -98,6 +98,8 @@ final class Device {
   let perAppLimitMB: Int
   let passcode: Bool
   let labels: [String: String]
+  /// Removed after this long without a request (`DeviceSpec.idleTimeout`).
+  let idleTimeout: Duration?
   let scheduler: SchedulerSettings
   let limits: EngineLimits
   /// What the device's state retains: itself, its apps and their tasks, its logs.
@@ -147,8 +149,8 @@ final class Device {
 
   init(
     id: String, slot: Int, incarnation: Int, clockMode: ClockMode, memoryLimitMB: Int,
-    perAppLimitMB: Int, passcode: Bool, labels: [String: String], scheduler: SchedulerSettings,
-    limits: EngineLimits, ledger: MemoryLedger
+    perAppLimitMB: Int, passcode: Bool, labels: [String: String], idleTimeout: Duration?,
+    scheduler: SchedulerSettings, limits: EngineLimits, ledger: MemoryLedger
   ) {
     self.id = id
     self.slot = slot
@@ -158,6 +160,7 @@ final class Device {
     self.perAppLimitMB = perAppLimitMB
     self.passcode = passcode
     self.labels = labels
+    self.idleTimeout = idleTimeout
     self.scheduler = scheduler
     self.limits = limits
     journal = BoundedLog(
@@ -174,7 +177,8 @@ final class Device {
     self.init(
       id: other.id, slot: other.slot, incarnation: other.incarnation, clockMode: other.clockMode,
       memoryLimitMB: other.memoryLimitMB, perAppLimitMB: other.perAppLimitMB,
-      passcode: other.passcode, labels: other.labels, scheduler: other.scheduler,
+      passcode: other.passcode, labels: other.labels, idleTimeout: other.idleTimeout,
+      scheduler: other.scheduler,
       limits: other.limits, ledger: ledger)
     let issues = restore(other.image)
     assert(issues.isEmpty, "a device restores from its own image: \(issues)")

@@ -12,6 +12,7 @@ public struct DeviceImage: Hashable, Sendable {
   public var perAppLimitMB: Int
   public var passcode: Bool
   public var labels: [String: String]
+  public var idleTimeout: Duration?
   /// The journal's last `seq`.
   public var seq: Int
   public var status: DeviceStatus
@@ -20,8 +21,8 @@ public struct DeviceImage: Hashable, Sendable {
 
   public init(
     id: String, clock: ClockMode, memoryLimitMB: Int, perAppLimitMB: Int, passcode: Bool,
-    labels: [String: String] = [:], seq: Int = 0, status: DeviceStatus = DeviceStatus(),
-    apps: [AppImage] = []
+    labels: [String: String] = [:], idleTimeout: Duration? = nil, seq: Int = 0,
+    status: DeviceStatus = DeviceStatus(), apps: [AppImage] = []
   ) {
     self.id = id
     self.clock = clock
@@ -29,6 +30,7 @@ public struct DeviceImage: Hashable, Sendable {
     self.perAppLimitMB = perAppLimitMB
     self.passcode = passcode
     self.labels = labels
+    self.idleTimeout = idleTimeout
     self.seq = seq
     self.status = status
     self.apps = apps
@@ -44,7 +46,7 @@ extension DeviceImage {
       memoryLimitMB: spec.memoryLimitMB ?? defaults.memoryLimitMB,
       perAppLimitMB: spec.perAppLimitMB ?? defaults.perAppLimitMB,
       passcode: spec.passcode ?? defaults.passcode, labels: spec.labels,
-      apps: apps.map { AppImage(spec: $0) })
+      idleTimeout: spec.idleTimeout, apps: apps.map { AppImage(spec: $0) })
   }
 }
 
@@ -193,7 +195,8 @@ extension Device {
   var image: DeviceImage {
     DeviceImage(
       id: id, clock: clockMode, memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB,
-      passcode: passcode, labels: labels, seq: version.seq, status: status,
+      passcode: passcode, labels: labels, idleTimeout: idleTimeout, seq: version.seq,
+      status: status,
       apps: apps.keys.sorted().map { apps[$0]!.image })
   }
 }

@@ -23,6 +23,9 @@ public final class Engine {
   /// The realtime devices with a pending deadline, by host time of that deadline.
   @exclusivity(unchecked)
   private var realtimeDeadlines = IndexedHeap<RealtimeOrder>()
+  /// The devices with an idle timeout, by the host time at which they are removed.
+  @exclusivity(unchecked)
+  private var idleDeadlines = IndexedHeap<RealtimeOrder>()
   /// Every device's state, counted as it changes.
   private let ledger = MemoryLedger()
   /// Devices created so far, resets included: each new one's `DeviceVersion.incarnation`.
@@ -40,11 +43,15 @@ public final class Engine {
     createDefaultDevice(now: now)
   }
 
-  /// The earliest instant, on the host clock, at which a realtime device has work due.
-  public var nextDeadline: Instant? { realtimeDeadlines.min?.priority.time }
+  /// The earliest instant, on the host clock, at which a realtime device has work due or an
+  /// idle device is to be removed.
+  public var nextDeadline: Instant? {
+    earliest(realtimeDeadlines.min?.priority.time, idleDeadlines.min?.priority.time)
+  }
 
   /// Fires every realtime deadline due by `now`, across devices in (time, device, app) order,
-  /// including deadlines that earlier ones create. Returns what each firing did.
+  /// including deadlines that earlier ones create, then removes the devices left idle past
+  /// their timeout. Returns what each firing did.
   @discardableResult
   public func advance(to now: Instant) -> [DeviceActivity] {
     var activity: [DeviceActivity] = []
@@ -53,6 +60,7 @@ public final class Engine {
       activity.append(DeviceActivity(device: device.id, outcome: device.advanceToNextDeadline()))
       updateRealtimeDeadline(of: device)
     }
+    while let due = idleDeadlines.min, due.priority.time <= now { discard(slots[due.slot]) }
     return activity
   }
 
@@ -84,6 +92,7 @@ public final class Engine {
     devices = [:]
     slots = SlotTable()
     realtimeDeadlines = IndexedHeap()
+    idleDeadlines = IndexedHeap()
     createDefaultDevice(now: now)
   }
 
@@ -103,6 +112,7 @@ public final class Engine {
     advance(to: now)
     let device = try makeDevice(spec, replacing: nil, now: now)
     devices[spec.id] = device
+    touch(device, at: now)
     return device.snapshot
   }
 
@@ -116,12 +126,24 @@ public final class Engine {
     let perAppLimit = spec.perAppLimitMB ?? defaults.perAppLimitMB
     var issues = ValidationIssues()
     if !Validation.isValidName(spec.id) { issues.append(.name("id")) }
+    if let timeout = spec.idleTimeout {
+      if spec.id == Self.defaultDeviceID {
+        issues.append("idleTimeoutSeconds", "is not for the default device, which is permanent")
+      } else if !(.seconds(1)...Duration.seconds(Validation.maxIdleTimeoutSeconds)).contains(
+        timeout)
+      {
+        issues.append(
+          "idleTimeoutSeconds", "must be a number from 1 to \(Validation.maxIdleTimeoutSeconds)")
+      }
+    }
     if spec.labels.count > Validation.maxLabels {
       issues.append("labels", "must hold at most \(Validation.maxLabels) labels")
     }
     for (key, value) in spec.labels.sorted(by: { $0.key < $1.key })
     where !Validation.isValidName(key) || !Validation.isValidName(value) {
-      issues.append("labels.\(key.prefix(Validation.maxNameBytes))", "key and value must each match \(Validation.namePattern)")
+      issues.append(
+        "labels.\(key.prefix(Validation.maxNameBytes))",
+        "key and value must each match \(Validation.namePattern)")
     }
     for (field, value) in [("memoryLimitMB", memoryLimit), ("perAppLimitMB", perAppLimit)]
     where !(1...Validation.maxMemoryMB).contains(value) {
@@ -142,6 +164,7 @@ public final class Engine {
         id: spec.id, slot: slot, incarnation: incarnations, clockMode: spec.clock ?? defaults.clock,
         memoryLimitMB: memoryLimit, perAppLimitMB: perAppLimit,
         passcode: spec.passcode ?? defaults.passcode, labels: spec.labels,
+        idleTimeout: spec.idleTimeout,
         scheduler: configuration.scheduler, limits: configuration.limits,
         ledger: MemoryLedger(within: ledger))
     }
@@ -161,7 +184,8 @@ public final class Engine {
     let device = try makeDevice(
       DeviceSpec(
         id: image.id, clock: image.clock, memoryLimitMB: image.memoryLimitMB,
-        perAppLimitMB: image.perAppLimitMB, passcode: image.passcode, labels: image.labels),
+        perAppLimitMB: image.perAppLimitMB, passcode: image.passcode, labels: image.labels,
+        idleTimeout: image.idleTimeout),
       replacing: predecessor, now: now)
     let issues = device.restore(image)
     guard issues.isEmpty else {
@@ -176,6 +200,7 @@ public final class Engine {
       devices[image.id] = device
       updateRealtimeDeadline(of: device)
     }
+    touch(device, at: now)
     return (device.snapshot, predecessor == nil)
   }
 
@@ -199,7 +224,8 @@ public final class Engine {
     return try! createDevice(
       DeviceSpec(
         id: id, clock: device.clockMode, memoryLimitMB: device.memoryLimitMB,
-        perAppLimitMB: device.perAppLimitMB, passcode: device.passcode, labels: device.labels),
+        perAppLimitMB: device.perAppLimitMB, passcode: device.passcode, labels: device.labels,
+        idleTimeout: device.idleTimeout),
       now: now)
   }
 
@@ -209,6 +235,7 @@ public final class Engine {
     devices[device.id] = nil
     ledger.add(-device.ledger.bytes)
     realtimeDeadlines.remove(device.slot)
+    idleDeadlines.remove(device.slot)
     slots.remove(device.slot)
   }
 
@@ -433,8 +460,17 @@ public final class Engine {
     advance(to: now)
     guard let device = devices[id] else { throw .unknownDevice(id) }
     catchUp(device, to: now)
-    defer { updateRealtimeDeadline(of: device) }
+    defer {
+      updateRealtimeDeadline(of: device)
+      touch(device, at: now)
+    }
     return try body(device)
+  }
+
+  /// A request reached `device` at `now`: an idle timeout counts from then.
+  private func touch(_ device: Device, at now: Instant) {
+    idleDeadlines.set(
+      device.slot, to: device.idleTimeout.map { RealtimeOrder(time: now + $0, device: device.id) })
   }
 
   /// Runs a scenario's `body` on the device that `mode` gives it: the device itself, or a copy

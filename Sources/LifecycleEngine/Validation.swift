@@ -25,6 +25,8 @@ public enum Validation {
     "must be JSON of 1 to \(maxRestorationDataBytes) bytes, compact"
   /// The most scene sessions an app keeps (windows the user opened and did not close).
   public static let maxScenesPerApp = 16
+  /// The longest a device may be left idle before it is removed, in seconds: 30 days.
+  public static let maxIdleTimeoutSeconds = 2_592_000
   /// The most labels a device carries.
   public static let maxLabels = 16
   /// The most events one scenario applies.

@@ -168,6 +168,23 @@ func json(_ text: String) -> JSON? {
     #expect(response.body.contains(#""field":"labels""#))
   }
 
+  /// A device created with an idle timeout is removed that long after the last request that
+  /// reached it, by the server's timer as by any later request.
+  @Test func aDeviceLeftIdleIsRemoved() {
+    let created = call("POST", "/v1/devices", #"{"id":"w1","idleTimeoutSeconds":30}"#)
+    #expect(created.json?["idleTimeoutSeconds"] == .double(30))
+    #expect(call("GET", "/v1/devices/default").json?["idleTimeoutSeconds"] == .null)
+    #expect(
+      call("GET", "/v1/devices/w1/snapshot").json?["device"]?["idleTimeoutSeconds"] == .double(30))
+    #expect(call("GET", "/v1/devices/w1", now: Instant.zero + .seconds(20)).status == 200)
+    #expect(api.nextDeadline == Instant.zero + .seconds(50))
+    api.fireDeadlines(now: Instant.zero + .seconds(50))
+    #expect(call("GET", "/v1/devices/w1", now: Instant.zero + .seconds(50)).status == 404)
+    let permanent = call("PUT", "/v1/devices/default", #"{"idleTimeoutSeconds":30}"#)
+    #expect(permanent.status == 422)
+    #expect(permanent.body.contains(#""field":"idleTimeoutSeconds""#))
+  }
+
   @Test func homeOnASceneAppAnswersAsTheContractShows() {
     #expect(call("POST", "/v1/apps", #"{"name":"mail"}"#).status == 201)
     #expect(call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#).status == 200)

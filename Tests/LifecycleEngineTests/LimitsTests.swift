@@ -35,6 +35,42 @@ import Testing
     #expect(log.bytes == 25)
   }
 
+  /// A device with an idle timeout is removed that long after the last request that reached
+  /// it (host time): devices a crashed client leaked do not pile up to `maxDevices`.
+  @Test func aDeviceLeftIdlePastItsTimeoutIsRemoved() throws {
+    let engine = Engine(now: .zero)
+    let seconds = { (value: Double) in Instant.zero + .milliseconds(Int64(value * 1000)) }
+    _ = try engine.createDevice(DeviceSpec(id: "w1", idleTimeout: .seconds(10)), now: .zero)
+    _ = try engine.createDevice(DeviceSpec(id: "kept"), now: .zero)
+    let bytes = engine.retainedBytes
+    #expect(engine.nextDeadline == seconds(10))
+    _ = try engine.device("w1", now: seconds(5))
+    #expect(engine.nextDeadline == seconds(15))
+    engine.advance(to: seconds(14.999))
+    #expect(engine.deviceCount == 3)
+    engine.advance(to: seconds(15))
+    #expect(engine.deviceCount == 2 && engine.nextDeadline == nil)
+    #expect(engineError { try engine.device("w1", now: seconds(15)) } == .unknownDevice("w1"))
+    #expect(engine.retainedBytes < bytes)
+  }
+
+  @Test(arguments: [("w1", 0.5), ("w1", 2_592_001), ("default", 60)])
+  func anIdleTimeoutIsASecondToThirtyDaysAndNotForTheDefaultDevice(id: String, seconds: Double) {
+    let engine = Engine(now: .zero)
+    let timeout = Duration.milliseconds(Int64(seconds * 1000))
+    let error = engineError {
+      try engine.restore(
+        DeviceImage(
+          id: id, clock: .manual, memoryLimitMB: 100, perAppLimitMB: 100, passcode: false,
+          idleTimeout: timeout), now: .zero)
+    }
+    guard case .invalid(let issues)? = error else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+    #expect(issues.map(\.field) == ["idleTimeoutSeconds"])
+  }
+
   @Test func anAppHoldsAtMostItsBackgroundTasks() throws {
     var configuration = EngineConfiguration()
     configuration.limits.maxBackgroundTasksPerApp = 2
