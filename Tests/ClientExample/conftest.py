@@ -6,7 +6,8 @@ harness service of config/compose.yaml does: it must have a manual device clock)
 `/openapi.yaml` with openapi-python-client (pinned in scripts/install-dependencies) and
 `--fail-on-warning`, so that a contract the generator cannot type fails here, and puts the
 generated package on the import path. The generated code lives in a temporary directory and
-is never committed. Yours: `openapi-python-client generate --url http://HOST:8080/openapi.yaml`.
+is never committed. Yours: `openapi-python-client generate --url http://HOST:8080/openapi.yaml
+--config generator.yaml`, with `post_hooks: []` in generator.yaml unless ruff is installed.
 """
 
 import os
