@@ -4,7 +4,8 @@ import LifecycleEngine
 /// The snapshot document (`openapi.yaml`, `DeviceSnapshotDocument`): a `DeviceImage` as JSON,
 /// written by `GET /v1/devices/{device}/snapshot` and read back by `PUT /v1/devices/{device}`.
 ///
-/// Every member is written, `null` when it has no value; reading is as strict as any request
+/// Every member is written, `null` when it has no value (but `lastTermination`, left out until a
+/// process has ended); reading is as strict as any request
 /// body (types, ranges, names, no unknown member), and a member left out reads as `null`.
 /// The engine then checks that a device could be in the state it describes.
 ///
@@ -332,8 +333,10 @@ extension JSONWriter {
       w.sceneSessions(app.record.sessions)
       w.member("focusedScene", app.record.focusedScene)
       w.member("discardedScenes", app.record.discardedScenes)
-      w.key("lastTermination")
-      w.termination(app.record.lastTermination)
+      if let termination = app.record.lastTermination {
+        w.key("lastTermination")
+        w.termination(termination)
+      }
       w.key("process")
       guard let process = app.process else { return w.null() }
       w.object { w in

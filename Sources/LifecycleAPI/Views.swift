@@ -122,8 +122,10 @@ extension JSONWriter {
       w.member("restorationData", json: app.restorationData)
       w.member("savedRestorationData", json: app.savedRestorationData)
       w.member("prewarmed", app.prewarmed)
-      w.key("lastTermination")
-      w.termination(app.lastTermination)
+      if let termination = app.lastTermination {
+        w.key("lastTermination")
+        w.termination(termination)
+      }
       w.key("counters")
       w.object { w in
         w.member("launches", app.launches)
@@ -186,13 +188,13 @@ extension JSONWriter {
   }
 
   /// How a process ended: `{"cause":…,"jetsamReason":…,"terminationCode":…,"time":…,
-  /// "state":…}`, the reason for jetsam only; `null` before any process has.
-  mutating func termination(_ termination: Termination?) {
-    guard let termination else { return null() }
+  /// "state":…}`, the reason for jetsam only, the code if it has one. Left out before any process has ended, as a
+  /// member absent rather than null, which every client generator reads as optional.
+  mutating func termination(_ termination: Termination) {
     object { w in
       w.member("cause", termination.cause.name)
       if case .jetsam(let reason) = termination.cause { w.member("jetsamReason", reason) }
-      w.member("terminationCode", termination.terminationCode)
+      if let code = termination.terminationCode { w.member("terminationCode", code) }
       w.member("time", time: termination.time)
       w.member("state", termination.state)
     }

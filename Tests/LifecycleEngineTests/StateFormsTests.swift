@@ -32,6 +32,9 @@ import Testing
   @Test func everyFieldOfAnAppsStateHasItsMembers() throws {
     let sim = Simulator()
     sim.add("mail")
+    // Every member written: a process that ended (lastTermination), and one that runs.
+    _ = try sim.post(.launch(), to: "mail")
+    _ = try sim.post(.crash(), to: "mail")
     _ = try sim.post(.launch(), to: "mail")
     let image = try sim.engine.image(of: sim.device, now: .zero)
     let snapshot = try JSON.parse(JSONWriter.encode { $0.snapshot(image, journal: nil) })
