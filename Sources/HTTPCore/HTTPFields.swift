@@ -32,14 +32,25 @@ public struct HTTPFields: Sendable, Sequence {
   /// Adds a field after the others. The name must be a token and the value free of CR and
   /// LF: responses are made of the server's own fields.
   public mutating func append(name: String, value: String) {
-    precondition(
-      !name.isEmpty && name.utf8.allSatisfy(\.isTokenCharacter)
-        && !value.utf8.contains { $0 == .cr || $0 == .lf },
-      "not a field line: \(name): \(value)")
-    lines += name.utf8
-    lines += ": ".utf8
-    lines += value.utf8
-    lines += "\r\n".utf8
+    var name = name
+    var value = value
+    // Read as contiguous bytes: walking a String's UTF-8 view costs tens of instructions a byte.
+    name.withUTF8 { name in
+      value.withUTF8 { value in
+        precondition(
+          !name.isEmpty && name.allSatisfy(\.isTokenCharacter)
+            && !value.contains { $0 == .cr || $0 == .lf },
+          "not a field line: \(String(decoding: name, as: UTF8.self))")
+        // One allocation: a response's fields usually start as shared constant lines.
+        lines.reserveCapacity(lines.count + name.count + value.count + 4)
+        lines.append(contentsOf: name)
+        lines.append(.colon)
+        lines.append(.space)
+        lines.append(contentsOf: value)
+        lines.append(.cr)
+        lines.append(.lf)
+      }
+    }
   }
 
   /// The media type of `Content-Type` (RFC 9110 §8.3.1): `type/subtype` in lowercase, without
@@ -51,11 +62,15 @@ public struct HTTPFields: Sendable, Sequence {
   /// The media type a `Content-Type` value names: `type/subtype` in lowercase, without
   /// parameters or whitespace.
   public static func mediaType(of contentType: String) -> String {
-    var essence = contentType.utf8.prefix { $0 != .semicolon }
-    while let last = essence.last, last.isOWS { essence = essence.dropLast() }
-    let isLowercase = !essence.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
-    return isLowercase  // nearly always: copied as it is
-      ? String(Substring(essence)) : String(decoding: essence.map(asciiLowercased), as: UTF8.self)
+    var contentType = contentType
+    return contentType.withUTF8 { bytes in
+      var essence = bytes.prefix { $0 != .semicolon }
+      while let last = essence.last, last.isOWS { essence = essence.dropLast() }
+      let isLowercase = !essence.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+      return isLowercase  // nearly always: copied as it is
+        ? String(decoding: essence, as: UTF8.self)
+        : String(decoding: essence.map(asciiLowercased), as: UTF8.self)
+    }
   }
 
   /// The first value of the field `name`, compared without regard to case.
