@@ -55,7 +55,7 @@ struct DeadlineOrder: Comparable {
 }
 
 /// Jetsam's priority bands for apps not in the foreground, lowest (killed first) first
-/// (XNU's `kern_memoryh` priority bands: BACKGROUND 3 < AUDIO_AND_ACCESSORY 12).
+/// (XNU's `kern_memorystatus.h` priority bands: BACKGROUND 3 < AUDIO_AND_ACCESSORY 12).
 enum JetsamBand: Int, Comparable {
   case background, audioAndAccessory
   /// The foreground app: never a victim of pressure, but last when UIKit reclaims scenes.

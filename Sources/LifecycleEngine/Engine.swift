@@ -252,8 +252,8 @@ public final class Engine {
   /// there is no such device.
   public func lastVersion(of id: String) -> DeviceVersion? { devices[id]?.version }
 
-  /// The devices in id order: those after `after`, at most `limit` of them.
-  /// The devices in id order, after `after`, with the label `label` if given.
+  /// The devices in id order: those after `after` with the label `label` if given, at most
+  /// `limit` of them.
   public func devices(
     after: String? = nil, label: DeviceLabel? = nil, limit: Int = .max, now: Instant
   ) -> [DeviceSnapshot] {
