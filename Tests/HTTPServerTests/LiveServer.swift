@@ -274,12 +274,24 @@ final class RawClient {
   }
 }
 
-/// Open sockets whose local port is `port`: a server's listener and accepted connections.
+/// Open sockets of this process whose local port is `port`: a server's listener and accepted
+/// connections.
 ///
-/// Read from /proc/net/tcp and tcp6; sockets in TIME_WAIT belong to no process (inode 0) and
-/// are not counted. Tests in other suites run alongside, and a client of theirs may be given
+/// Read from /proc/net/tcp and tcp6; sockets in TIME_WAIT belong to no process (inode 0), and
+/// another process's (a test run beside this one) are not this server's: neither is counted.
+/// Tests in other suites run alongside in this process, and a client of theirs may be given
 /// `port` as its own ephemeral port: a socket whose peer is another listener is theirs.
 func openSockets(onPort port: Int) -> Int {
+  let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+  let ownInodes = Set(
+    descriptors.compactMap { descriptor -> Substring? in
+      guard
+        let target = try? FileManager.default.destinationOfSymbolicLink(
+          atPath: "/proc/self/fd/\(descriptor)"),
+        target.hasPrefix("socket:[")
+      else { return nil }
+      return Substring(target.dropFirst("socket:[".count).dropLast())
+    })
   /// Local port, remote port, state and inode of every socket.
   let sockets = ["/proc/net/tcp", "/proc/net/tcp6"].flatMap { table in
     let lines = (try? String(contentsOfFile: table, encoding: .utf8))?.split(separator: "\n") ?? []
@@ -295,7 +307,7 @@ func openSockets(onPort port: Int) -> Int {
   }
   let listeners = Set(sockets.filter { $0.state == "0A" }.map(\.local))
   return sockets.filter { socket in
-    socket.local == port && socket.inode != "0" && !listeners.contains(socket.remote)
+    socket.local == port && ownInodes.contains(socket.inode) && !listeners.contains(socket.remote)
   }.count
 }
 

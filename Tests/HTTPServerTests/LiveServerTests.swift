@@ -16,6 +16,7 @@ import Testing
     _ body: (LiveServer) throws -> Void
   ) throws {
     let live = try LiveServer(configure)
+    #expect(openSockets(onPort: live.port) >= 1)  // its listener: the count sees this server
     try body(live)
     #expect(live.stop() == 0)
     #expect(openSockets(onPort: live.port) == 0)
