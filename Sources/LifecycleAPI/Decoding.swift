@@ -487,16 +487,18 @@ extension Fields: EventParameterReader {
     bool(name)
   }
 
+  /// Every choice an event takes is `NamedCases` here (`JSONWriter+Engine.swift`): it is read
+  /// as every other choice of a request is.
   mutating func choice<T: RawRepresentable<String> & CaseIterable>(
     _ name: StaticString, _: T.Type, required: Bool
   ) -> T? {
-    guard let index = member(name, required: required) else { return nil }
-    let text = document[index].kind == .string ? document.string(at: index) : nil
-    guard let choice = T.allCases.first(where: { $0.rawValue == text }) else {
-      reject(name, "must be one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
-      return nil
+    func read<Named: NamedCases>(_ type: Named.Type) -> T? {
+      choice(name, type, required: required) as? T
     }
-    return choice
+    guard let named = T.self as? any NamedCases.Type else {
+      preconditionFailure("\(T.self) is read by name: it must be NamedCases")
+    }
+    return read(named)
   }
 }
 
