@@ -66,11 +66,9 @@ extension LifecycleAPI {
   func showCallbacks(_ request: borrowing RouteRequest) throws -> APIResponse {
     let query = request.query
     let limit = try query.pageLimit()
-    let (device, now) = (request.device, request.now)
     let callbacks = try engine.callbacks(
-      of: request.app, on: device,
-      since: try query.since { try engine.version(of: device, now: now).seq },
-      limit: limit + 1, now: now)
+      of: request.app, on: request.device, since: try journalStart(of: request),
+      limit: limit + 1, now: request.now)
     return json(200) { w in
       w.object { w in w.page("callbacks", callbacks, limit: limit) { $0.callback($1) } }
     }

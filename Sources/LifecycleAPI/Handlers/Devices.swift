@@ -145,8 +145,7 @@ extension LifecycleAPI {
     let limit = try query.pageLimit()
     let filter = try query.journalFilter()
     let device = request.device
-    let now = request.now
-    let since = try query.since { try engine.version(of: device, now: now).seq }
+    let since = try journalStart(of: request)
     let answer = { (api: LifecycleAPI, now: Instant) throws -> APIResponse in
       let page = try api.engine.journal(
         of: device, since: since, filter: filter, limit: limit + 1, now: now)
@@ -166,6 +165,13 @@ extension LifecycleAPI {
       for: request, seconds: try query.waitSeconds("wait"),
       condition: .journalEntry(filter, after: since),
       isMet: page.map { !$0.entries.isEmpty } ?? true, answer: answer)
+  }
+
+  /// The `seq` a journal read starts after (`Query.since`); `latest` is the request's device's
+  /// last.
+  func journalStart(of request: borrowing RouteRequest) throws -> Int {
+    let (device, now) = (request.device, request.now)
+    return try request.query.since { try engine.version(of: device, now: now).seq }
   }
 
   /// The journal as Server-Sent Events (`Streams`), from the entry after `Last-Event-ID`,
