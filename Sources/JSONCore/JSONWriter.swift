@@ -228,6 +228,13 @@ public struct JSONWriter: ~Copyable {
     array(values) { $0.enumCase($1) }
   }
 
+  /// `"name":["…",…]`: a set of cases, in the order their type declares them.
+  public mutating func member<Cases: NamedCases & Hashable>(
+    _ name: StaticString, _ values: Set<Cases>
+  ) {
+    member(name, Cases.allCases.filter(values.contains))
+  }
+
   /// `"name":["…",…]`, each string escaped.
   public mutating func member(_ name: StaticString, _ values: [String]) {
     key(name)

@@ -209,16 +209,11 @@ enum SnapshotFormat {
 
   /// How a process ended, as `JSONWriter.termination` writes it.
   private static func termination(_ fields: inout Fields) -> Termination? {
-    let name = fields.string("cause", required: true, maxBytes: 64)
-    let reason = fields.choice("jetsamReason", JetsamReason.self)
+    let cause = fields.transitionCause()
     let code = fields.choice("terminationCode", TerminationCode.self)
     let time = fields.instant("time", required: true)
     let state = fields.choice("state", AppState.self, required: true)
-    guard let name, let time, let state else { return nil }
-    guard let cause = TransitionCause(name: name, jetsamReason: reason) else {
-      fields.reject("cause", "must be a transition cause (jetsam with its jetsamReason)")
-      return nil
-    }
+    guard let cause, let time, let state else { return nil }
     return Termination(cause: cause, terminationCode: code, time: time, state: state)
   }
 
@@ -229,18 +224,13 @@ enum SnapshotFormat {
     let scene = fields.string("scene", maxBytes: Validation.maxNameBytes)
     let sceneState = fields.choice("sceneState", SceneState.self)
     let taskId = fields.integer("taskId", in: 1...maxCount)
-    let name = fields.string("cause", required: true, maxBytes: 64)
-    let reason = fields.choice("jetsamReason", JetsamReason.self)
+    let cause = fields.transitionCause()
     var arguments: CallbackArguments?? = .some(nil)
     if var details = fields.object("arguments") {
       arguments = details.callbackArguments()
       fields.merge(details)
     }
-    guard let method, let state, let name, let arguments else { return nil }
-    guard let cause = TransitionCause(name: name, jetsamReason: reason) else {
-      fields.reject("cause", "must be a transition cause (jetsam with its jetsamReason)")
-      return nil
-    }
+    guard let method, let state, let cause, let arguments else { return nil }
     return WaitingCallback(
       callback: Callback(
         waitingFor: app, method: method, aggregateNotification: aggregate, state: state,
@@ -253,6 +243,19 @@ extension Fields {
   /// A device time in seconds, to the millisecond.
   mutating func instant(_ key: StaticString, required: Bool = false) -> Instant? {
     seconds(key, max: SnapshotFormat.maxSeconds, required: required).map { .zero + $0 }
+  }
+
+  /// A transition's cause, `cause` and for jetsam its `jetsamReason`, as
+  /// `JSONWriter.members(of:)` writes it.
+  mutating func transitionCause() -> TransitionCause? {
+    let name = string("cause", required: true, maxBytes: 64)
+    let reason = choice("jetsamReason", JetsamReason.self)
+    guard let name else { return nil }
+    guard let cause = TransitionCause(name: name, jetsamReason: reason) else {
+      reject("cause", "must be a transition cause (jetsam with its jetsamReason)")
+      return nil
+    }
+    return cause
   }
 
   /// An app's name.
@@ -317,7 +320,7 @@ extension JSONWriter {
       w.member("lifecycle", app.spec.lifecycle)
       w.member("memoryMB", app.spec.memoryMB)
       w.member("backgroundMemoryMB", app.spec.backgroundMemoryMB ?? app.spec.memoryMB)
-      w.member("backgroundModes", BackgroundMode.allCases.filter(app.spec.backgroundModes.contains))
+      w.member("backgroundModes", app.spec.backgroundModes)
       w.key("behavior")
       w.behavior(app.spec.behavior)
       w.member("supportsMultipleScenes", app.spec.supportsMultipleScenes)
@@ -361,8 +364,7 @@ extension JSONWriter {
             w.member("sceneState", waiting.callback.sceneState)
             w.key("taskId")
             if let taskId = waiting.callback.taskId { w.integer(taskId) } else { w.null() }
-            w.member("cause", waiting.cause.name)
-            if case .jetsam(let reason) = waiting.cause { w.member("jetsamReason", reason) }
+            w.members(of: waiting.cause)
             w.key("arguments")
             if let arguments = waiting.callback.arguments {
               w.snapshotArguments(arguments)
@@ -389,7 +391,7 @@ extension JSONWriter {
         } else {
           w.null()
         }
-        w.member("activities", BackgroundActivity.allCases.filter(process.activities.contains))
+        w.member("activities", process.activities)
         w.member("significantTimeChangePending", process.significantTimeChangePending)
         w.member("protectedDataAvailable", process.protectedDataAvailable)
         w.member("suspendAt", time: process.suspendAt)

@@ -85,9 +85,8 @@ extension JSONWriter {
       w.member("sceneMemoryMB", app.spec.sceneMemoryMB)
       w.member("backgroundMemoryMB", app.backgroundMemoryMB)
       w.member("footprintMB", app.footprintMB)
-      w.member(
-        "backgroundModes", BackgroundMode.allCases.filter(app.spec.backgroundModes.contains))
-      w.member("activities", BackgroundActivity.allCases.filter(app.activities.contains))
+      w.member("backgroundModes", app.spec.backgroundModes)
+      w.member("activities", app.activities)
       w.key("behavior")
       w.behavior(app.spec.behavior)
       w.member("allowedEvents", app.allowedEvents)
@@ -188,16 +187,22 @@ extension JSONWriter {
   }
 
   /// How a process ended: `{"cause":…,"jetsamReason":…,"terminationCode":…,"time":…,
-  /// "state":…}`, the reason for jetsam only, the code if it has one. Left out before any process has ended, as a
-  /// member absent rather than null, which every client generator reads as optional.
+  /// "state":…}`, the reason for jetsam only, the code if it has one. Left out before any
+  /// process has ended, as a member absent rather than null, which every client generator
+  /// reads as optional.
   mutating func termination(_ termination: Termination) {
     object { w in
-      w.member("cause", termination.cause.name)
-      if case .jetsam(let reason) = termination.cause { w.member("jetsamReason", reason) }
+      w.members(of: termination.cause)
       if let code = termination.terminationCode { w.member("terminationCode", code) }
       w.member("time", time: termination.time)
       w.member("state", termination.state)
     }
+  }
+
+  /// `"cause":…`, and for jetsam `"jetsamReason":…`: a cause kept beside what it caused.
+  mutating func members(of cause: TransitionCause) {
+    member("cause", cause.name)
+    if case .jetsam(let reason) = cause { member("jetsamReason", reason) }
   }
 
   /// A transition: `{"seq":…,"time":…,"app":…,"from":…,"to":…,"cause":…}`, then
