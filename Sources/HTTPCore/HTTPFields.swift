@@ -63,14 +63,20 @@ public struct HTTPFields: Sendable, Sequence {
   /// parameters or whitespace.
   public static func mediaType(of contentType: String) -> String {
     var contentType = contentType
-    return contentType.withUTF8 { bytes in
-      var essence = bytes.prefix { $0 != .semicolon }
-      while let last = essence.last, last.isOWS { essence = essence.dropLast() }
-      let isLowercase = !essence.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
-      return isLowercase  // nearly always: copied as it is
-        ? String(decoding: essence, as: UTF8.self)
-        : String(decoding: essence.map(asciiLowercased), as: UTF8.self)
-    }
+    return contentType.withUTF8(mediaType(of:))
+  }
+
+  /// The media type of a `Content-Type` value given as its bytes. JSON, which nearly every
+  /// request sends, comes back as a literal: a String of 16 bytes or more is an allocation.
+  public static func mediaType(of contentType: UnsafeBufferPointer<UInt8>) -> String {
+    var essence = contentType.prefix { $0 != .semicolon }
+    while let last = essence.last, last.isOWS { essence = essence.dropLast() }
+    let essenceBytes = UnsafeBufferPointer(rebasing: essence)
+    if essenceBytes.equalsIgnoringASCIICase("application/json") { return "application/json" }
+    let isLowercase = !essence.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+    return isLowercase  // nearly always: copied as it is
+      ? String(decoding: essence, as: UTF8.self)
+      : String(decoding: essence.map(asciiLowercased), as: UTF8.self)
   }
 
   /// The first value of the field `name`, compared without regard to case.
@@ -89,16 +95,17 @@ public struct HTTPFields: Sendable, Sequence {
 
   /// Calls `body` with the first value of each field in `names` (at most 64, compared without
   /// regard to case) and the name's index, in one pass over the fields: what a server that
-  /// reads several fields of every request asks.
+  /// reads several fields of every request asks. The value is lent, not made a String: the
+  /// caller makes one only of what it keeps.
   public func forFirstValues(
-    of names: [StaticString], _ body: (_ index: Int, _ value: String) -> Void
+    of names: [StaticString], _ body: (_ index: Int, _ value: UnsafeBufferPointer<UInt8>) -> Void
   ) {
     precondition(names.count <= 64, "at most 64 names")
     var missing: UInt64 = names.count == 64 ? ~0 : (1 << names.count) - 1
     forEachField { fieldName, value in
       for index in names.indices where missing & (1 << index) != 0 {
         guard fieldName.equalsIgnoringASCIICase(names[index]) else { continue }
-        body(index, String(decoding: value, as: UTF8.self))
+        body(index, value)
         missing &= ~(1 << index)
         break
       }

@@ -100,7 +100,7 @@ final class Connection {
     guard !isClosing else { return }
     isClosing = true
     server.connectionIsClosing(self)
-    if let (exchange, _, _) = deferred {
+    if let exchange = deferred?.exchange {  // the field alone: binding the tuple copies it
       endExchange(exchange)
       server.responder.abandoned(exchange: exchange)
     }
@@ -131,7 +131,7 @@ final class Connection {
     followMachine()
   }
 
-  private func respond(to request: HTTPRequest, at now: Moment) {
+  private func respond(to request: consuming HTTPRequest, at now: Moment) {
     let started = server.requestLog == nil ? 0 : uv_hrtime()
     let exchange = server.newExchange()
     let response = server.responder.respond(
@@ -196,7 +196,7 @@ final class Connection {
 
   /// Tells the machine, and the server if a stream's client now has everything it was sent.
   private func writeCompleted(now: UInt64) {
-    if machine.writeCompleted(now: now), let (exchange, _, _) = deferred {
+    if machine.writeCompleted(now: now), let exchange = deferred?.exchange {
       server.drainedStreams.append(exchange)
     }
   }

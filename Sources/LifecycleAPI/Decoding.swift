@@ -266,7 +266,7 @@ struct Fields {
 
   /// Records every member no reader asked for.
   mutating func checkUnknownMembers() {
-    guard let object else { return }
+    guard let object, hasUnaskedMembers else { return }  // nearly always: every one was asked
     // A large object's asked keys, sorted, are met in turn: keys come in document order.
     var askedKeys = askedKeys.sorted()[...]
     for (ordinal, key) in document.children(of: object).enumerated() {

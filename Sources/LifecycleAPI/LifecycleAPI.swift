@@ -77,7 +77,7 @@ public final class LifecycleAPI {
   public func fireDeadlines(now: Instant) {
     let generation = engine.devicesGeneration
     for activity in engine.advance(to: now) {
-      record(activity.outcome, device: activity.device)
+      record(activity.outcome.transitions, device: activity.device)
     }
     // Devices left idle past their timeout are gone.
     if engine.devicesGeneration != generation { forgetStaleIdempotencyKeys() }
@@ -154,9 +154,9 @@ public final class LifecycleAPI {
   }
 
   /// Counts what an outcome did, and reports its kills.
-  func record(_ outcome: EventOutcome, device: String) {
-    metrics.count(outcome)
-    for transition in outcome.transitions where transition.isKill {
+  func record(_ transitions: [Transition], device: String) {
+    metrics.count(transitions: transitions)
+    for transition in transitions where transition.isKill {
       metrics.count(kill: transition)
       onKill?(device, transition)
     }
@@ -423,9 +423,19 @@ extension LifecycleAPI {
 
   /// A JSON response whose body `write` writes.
   func json(_ status: Int, _ write: (inout JSONWriter) -> Void) -> APIResponse {
+    withWriter { writer in
+      write(&writer)
+      return APIResponse(status: status, contentType: "application/json", body: writer.bytes)
+    }
+  }
+
+  /// Calls `body` with the API's writer, emptied: every response is written into the same
+  /// buffer, which keeps the capacity the largest needed.
+  func withWriter<Result, Failure>(
+    _ body: (inout JSONWriter) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     writer.removeAll()
-    write(&writer)
-    return APIResponse(status: status, contentType: "application/json", body: writer.bytes)
+    return try body(&writer)
   }
 
   /// 201: the resource `write` writes was created at `location`.

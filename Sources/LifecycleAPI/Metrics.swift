@@ -41,8 +41,8 @@ struct Metrics {
     events[event.caseIndex] += 1
   }
 
-  mutating func count(_ outcome: EventOutcome) {
-    transitions += outcome.transitions.count
+  mutating func count(transitions: [Transition]) {
+    self.transitions += transitions.count
   }
 
   mutating func count(kill transition: Transition) {

@@ -74,9 +74,10 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
     var message = APIRequest(
       method: request.method, path: path, query: query, body: request.body,
       exchange: context.exchange)
-    request.headers.forFirstValues(of: Self.fieldNames) { index, value in
+    request.headers.forFirstValues(of: Self.fieldNames) { index, bytes in
+      if index == 0 { return message.mediaType = HTTPFields.mediaType(of: bytes) }
+      let value = String(decoding: bytes, as: UTF8.self)
       switch index {
-      case 0: message.mediaType = HTTPFields.mediaType(of: value)
       case 1: message.host = value
       case 2: message.origin = value
       case 3: message.authorization = value

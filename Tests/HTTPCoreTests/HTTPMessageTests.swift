@@ -55,7 +55,7 @@ import Testing
     var found: [Int: String] = [:]
     headers.forFirstValues(of: ["content-type", "origin", "host", "if-match"]) { index, value in
       #expect(found[index] == nil, "each name is reported once")
-      found[index] = value
+      found[index] = String(decoding: value, as: UTF8.self)
     }
     #expect(found == [0: "text/plain", 2: "a", 3: "\"1\""])
   }

@@ -57,8 +57,8 @@ extension LifecycleAPI {
         guard let subject = outcome.subject else { preconditionFailure("an app event's outcome") }
         write(
           AppliedEvent(
-            event: .app(event), outcome: outcome, previousState: .app(subject.previousState),
-            state: .app(subject.state)))
+            event: .app(event), previousState: .app(subject.previousState),
+            state: .app(subject.state)), outcome)
       }
     }
   }

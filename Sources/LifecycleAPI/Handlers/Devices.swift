@@ -82,8 +82,8 @@ extension LifecycleAPI {
         event, outcome, state in
         write(
           AppliedEvent(
-            event: .device(event), outcome: outcome,
-            previousState: .device(state.before), state: .device(state.after)))
+            event: .device(event), previousState: .device(state.before),
+            state: .device(state.after)), outcome)
       }
     }
   }
@@ -123,7 +123,7 @@ extension LifecycleAPI {
     }
     try checkPrecondition(request)
     let outcome = try engine.advanceClock(of: request.device, by: seconds, now: request.now)
-    record(outcome, device: request.device)
+    record(outcome.transitions, device: request.device)
     let device = try engine.device(request.device, now: request.now)
     return json(200) { w in
       w.object { w in
