@@ -75,7 +75,10 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
       method: request.method, path: path, query: query, body: request.body,
       exchange: context.exchange)
     request.headers.forFirstValues(of: Self.fieldNames) { index, bytes in
-      if index == 0 { return message.mediaType = HTTPFields.mediaType(of: bytes) }
+      guard index > 0 else {
+        message.mediaType = HTTPFields.mediaType(of: bytes)
+        return
+      }
       let value = String(decoding: bytes, as: UTF8.self)
       switch index {
       case 1: message.host = value
