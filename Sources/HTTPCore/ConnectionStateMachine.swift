@@ -350,6 +350,7 @@ public struct ConnectionStateMachine {
   }
 
   /// When the shell must call `deadlineReached`, in monotonic milliseconds.
+  @inline(__always)  // read in place by `waiting`: a call would copy the machine
   public var deadline: UInt64? {
     switch phase {
     case .reading:
@@ -375,6 +376,7 @@ public struct ConnectionStateMachine {
 
   /// Whether the shell should read: between responses, while a response is deferred or
   /// streamed, and not past the buffer limit.
+  @inline(__always)  // read in place by `waiting`: a call would copy the machine
   public var wantsToRead: Bool {
     let hasRoom = !peerHasClosed && parser.bufferedByteCount < configuration.maxBufferedBytes
     switch phase {
@@ -388,6 +390,7 @@ public struct ConnectionStateMachine {
   /// How the connection is idle, if it is: then the server may close it to make room for
   /// another (RFC 9112 §9.3: a client must expect an idle connection to close). Nil while a
   /// request is under way: a request begun is never cut.
+  @inline(__always)  // read in place by `waiting`: a call would copy the machine
   public var idleKind: IdleKind? {
     switch phase {
     case .reading:
