@@ -27,7 +27,7 @@ public struct HTTPRequest: Hashable, Sendable {
 
   /// The target split at its first `?`: the path, and the query after it if there is one.
   public var pathAndQuery: (path: Substring, query: Substring?) {
-    guard let mark = queryMark else { return (target[...], nil) }
+    guard let mark = queryMark else { return (Substring(target), nil) }
     return (target[..<mark], target[target.utf8.index(after: mark)...])
   }
 

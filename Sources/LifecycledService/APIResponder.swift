@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import HTTPCore
 import HTTPServer
 import LifecycleAPI
@@ -15,6 +20,7 @@ public enum Version {
 final class APIResponder: HTTPResponder, HTTPTimerClient {
   let api: LifecycleAPI
   private var heap = HeapTrimmer()
+  private var lastHost = ""
 
   /// - Parameters:
   ///   - streamBacklogBytes: what the server holds unsent for a stream before closing it.
@@ -75,18 +81,15 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
       method: request.method, path: path, query: query, body: request.body,
       exchange: context.exchange)
     request.headers.forFirstValues(of: Self.fieldNames) { index, bytes in
-      guard index > 0 else {
-        message.mediaType = HTTPFields.mediaType(of: bytes)
-        return
-      }
-      let value = String(decoding: bytes, as: UTF8.self)
+      let text = { String(decoding: bytes, as: UTF8.self) }
       switch index {
-      case 1: message.host = value
-      case 2: message.origin = value
-      case 3: message.authorization = value
-      case 4: message.ifMatch = value
-      case 5: message.idempotencyKey = value
-      default: message.lastEventID = value
+      case 0: message.mediaType = HTTPFields.mediaType(of: bytes)
+      case 1: message.host = host(bytes)
+      case 2: message.origin = text()
+      case 3: message.authorization = text()
+      case 4: message.ifMatch = text()
+      case 5: message.idempotencyKey = text()
+      default: message.lastEventID = text()
       }
     }
     let response = api.handle(
@@ -95,6 +98,18 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
     heap.observe(retainedBytes: api.engine.retainedBytes)
     guard let response else { return nil }
     return Self.http(consume response)
+  }
+
+  /// `Host` as text: the last one made, when a request sends the same bytes, as clients do
+  /// with every request (making a String checks the bytes as UTF-8, which costs more).
+  private func host(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    var last = lastHost
+    let isSame = last.withUTF8 { last in
+      last.count == bytes.count
+        && (bytes.isEmpty || memcmp(last.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+    }
+    if !isSame { lastHost = String(decoding: bytes, as: UTF8.self) }
+    return lastHost
   }
 
   func takeLateResponses() -> [LateResponse] {
