@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import HTTPCore
 import HTTPServer
 import LifecycleAPI
 import LifecycleEngine
 import Logging
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The service's version, as `--version` and `/health` report it.
 public enum Version {
