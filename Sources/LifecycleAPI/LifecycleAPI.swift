@@ -329,8 +329,11 @@ extension LifecycleAPI {
 
   /// The `ETag` of a device version: strong, opaque to clients.
   static func entityTag(_ version: DeviceVersion) -> String {
-    // Written byte by byte, with no intermediate strings: nearly every response has one.
-    String(unsafeUninitializedCapacity: 43) { buffer in
+    // Written byte by byte, with no intermediate strings: nearly every response has one. Made
+    // exactly as long as it is, it fits in the String itself (up to 15 bytes): no allocation.
+    func digits(_ number: Int) -> Int { number < 10 ? 1 : 1 + digits(number / 10) }
+    let length = digits(version.incarnation) + digits(version.seq) + 3
+    return String(unsafeUninitializedCapacity: length) { buffer in
       var count = 0
       func write(_ number: Int) {
         let start = count

@@ -18,9 +18,10 @@ public struct EventOutcome: Hashable, Sendable {
 
   /// Empties the outcome for another operation, keeping its arrays' storage.
   mutating func removeAll() {
-    callbacks.removeAll(keepingCapacity: true)
-    waitingCallbacks.removeAll(keepingCapacity: true)
-    transitions.removeAll(keepingCapacity: true)
+    // Emptied only when not empty already: each call costs more than the elements it drops.
+    if !callbacks.isEmpty { callbacks.removeAll(keepingCapacity: true) }
+    if !waitingCallbacks.isEmpty { waitingCallbacks.removeAll(keepingCapacity: true) }
+    if !transitions.isEmpty { transitions.removeAll(keepingCapacity: true) }
     result = nil
     subject = nil
   }
