@@ -6,13 +6,19 @@ public protocol RetainedSize {
   var retainedBytes: Int { get }
 }
 
+/// What a `BoundedLog` keeps: a value that knows its size, and has an empty value that holds
+/// nothing on the heap, left in the place of an element dropped before the place is reused.
+public protocol BoundedLogElement: RetainedSize {
+  static var vacancy: Self { get }
+}
+
 /// An append-only log that keeps the newest elements within `capacity` elements and
 /// `byteCapacity` bytes, and counts what it dropped.
 ///
 /// Backs each device's journal and jetsam log: memory stays bounded however long a device
 /// lives and however large its entries, and a reader can tell that it missed entries. An
 /// element larger than `byteCapacity` on its own is still kept, alone.
-public struct BoundedLog<Element: RetainedSize>: Sequence {
+public struct BoundedLog<Element: BoundedLogElement>: Sequence {
   public let capacity: Int
   public let byteCapacity: Int
   /// How many of the oldest elements were dropped to make room.
@@ -20,8 +26,10 @@ public struct BoundedLog<Element: RetainedSize>: Sequence {
   /// The kept elements' `retainedBytes`.
   public private(set) var bytes = 0
   public private(set) var count = 0
-  /// A ring: the oldest element at `head`, the others after it, wrapping around.
-  private var storage: [Element?] = []
+  /// A ring: the oldest element at `head`, the others after it, wrapping around; places not
+  /// in use hold `Element.vacancy`. (Not optionals: an optional element is destroyed, when
+  /// replaced, through the generic value witness, at twice the cost.)
+  private var storage: [Element] = []
   /// Each stored element's `retainedBytes`, at the same place in a ring of its own: dropping
   /// the oldest neither copies nor measures it again.
   private var sizes: [Int] = []
@@ -52,7 +60,7 @@ public struct BoundedLog<Element: RetainedSize>: Sequence {
     while count > 0, count == capacity || bytes + size > byteCapacity { dropOldest() }
     if count == storage.count, storage.count < capacity {
       if head != 0 {  // the ring wrapped after byte drops: straighten it before growing
-        storage = Array(self).map(Optional.some)
+        storage = Array(self)
         sizes = Array(sizes[head...] + sizes[..<head])
         head = 0
       }
@@ -70,7 +78,7 @@ public struct BoundedLog<Element: RetainedSize>: Sequence {
 
   private mutating func dropOldest() {
     bytes -= sizes[head]
-    storage[head] = nil
+    storage[head] = .vacancy
     head = advanced(head)
     count -= 1
     dropped += 1
@@ -87,7 +95,7 @@ public struct BoundedLog<Element: RetainedSize>: Sequence {
   /// The kept elements from the `offset`-th oldest (0 for the oldest) on.
   public func elements(from offset: Int) -> some Sequence<Element> {
     (Swift.min(Swift.max(offset, 0), count)..<count).lazy.map {
-      storage[(head + $0) % storage.count]!
+      storage[(head + $0) % storage.count]
     }
   }
 

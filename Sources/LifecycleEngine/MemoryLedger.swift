@@ -45,7 +45,11 @@ extension BackgroundTask: RetainedSize {
   public var retainedBytes: Int { MemoryLayout<Self>.stride + textBytes(name) }
 }
 
-extension JournalEntry: RetainedSize {
+extension JournalEntry: BoundedLogElement {
+  public static var vacancy: Self {
+    .event(seq: 0, time: .zero, app: nil, event: .device(.lock))
+  }
+
   public var retainedBytes: Int {
     var held = 0
     switch self {
@@ -102,6 +106,10 @@ extension CallbackArguments {
   }
 }
 
-extension JetsamRecord: RetainedSize {
+extension JetsamRecord: BoundedLogElement {
+  public static var vacancy: Self {
+    JetsamRecord(time: .zero, app: "", reason: .vmPageshortage, footprintMB: 0, state: .suspended)
+  }
+
   public var retainedBytes: Int { MemoryLayout<Self>.stride }
 }

@@ -5,8 +5,17 @@ import Testing
 /// A client cannot make the engine hold more than its limits: tasks per app, journal bytes,
 /// the memory budget; and the engine's count of what it holds stays exact.
 @Suite struct LimitsTests {
-  struct Entry: RetainedSize {
+  struct Entry: BoundedLogElement {
     var retainedBytes: Int
+    /// What the entry holds on the heap, if anything.
+    var held: AnyObject?
+
+    init(retainedBytes: Int, held: AnyObject? = nil) {
+      self.retainedBytes = retainedBytes
+      self.held = held
+    }
+
+    static var vacancy: Entry { Entry(retainedBytes: 0) }
   }
 
   @Test func logKeepsTheNewestWithinItsCountAndItsBytes() {
@@ -23,6 +32,34 @@ import Testing
     log.append(Entry(retainedBytes: 500))  // larger than the bound: kept alone
     #expect(log.map(\.retainedBytes) == [500])
     #expect((log.bytes, log.dropped) == (500, 6))
+  }
+
+  /// The memory an element holds is given back when it is dropped, for bytes as for the
+  /// count, not when its place is reused.
+  @Test func aDroppedElementHoldsNothing() {
+    final class Held {}
+    var log = BoundedLog<Entry>(capacity: 4, byteCapacity: 100)
+    weak var droppedForBytes: Held?
+    weak var droppedForCount: Held?
+    do {
+      let second = Held()
+      droppedForBytes = second
+      log.append(Entry(retainedBytes: 30))
+      log.append(Entry(retainedBytes: 30, held: second))
+      log.append(Entry(retainedBytes: 30))
+      // 150 bytes: the first two go; the new one takes the first's place, not the second's.
+      log.append(Entry(retainedBytes: 60))
+    }
+    #expect(droppedForBytes == nil)
+    #expect(log.map(\.retainedBytes) == [30, 60])
+    do {
+      let held = Held()
+      droppedForCount = held
+      log.append(Entry(retainedBytes: 1, held: held))
+      for _ in 0..<4 { log.append(Entry(retainedBytes: 1)) }  // a fifth pushes it out
+    }
+    #expect(droppedForCount == nil)
+    #expect(log.map(\.retainedBytes) == [1, 1, 1, 1])
   }
 
   @Test func logThatWrappedAfterByteDropsStillGrowsInOrder() {
