@@ -13,8 +13,11 @@ import Logging
 /// so no callback ever finds it gone. Bytes handed to `uv_write` are its own copy, freed in the
 /// write callback, which libuv calls even when the connection is closed underneath.
 final class Connection {
-  /// The server outlives its connections (it holds each until both handles are closed).
-  unowned(unsafe) let server: HTTPServer
+  /// The server, which holds each connection until both its handles are closed. A strong
+  /// `let`, not `unowned(unsafe)`: the compiler lends a `let` reference without a retain,
+  /// where every use of an unowned one was a retain and a release. (The cycle ends when the
+  /// server lets the closed connection go.)
+  let server: HTTPServer
   let tcp: UnsafeMutablePointer<uv_tcp_t>
   private let timer: UnsafeMutablePointer<uv_timer_t>
   private let writeRequest: UnsafeMutablePointer<uv_write_t>

@@ -88,7 +88,7 @@ final class App {
   /// counted in the device's ledger.
   private(set) var heldBytes = 0
   /// The device's ledger: what the app holds beside its object counts in it.
-  private unowned let ledger: MemoryLedger
+  private let ledger: MemoryLedger
 
   init(spec: AppSpec, slot: Int, ledger: MemoryLedger) {
     name = AppName(spec.name)!  // validated by Engine.createApp
