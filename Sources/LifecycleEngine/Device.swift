@@ -309,7 +309,7 @@ final class Device {
         reschedule(app)
       }
     } else {
-      emit(callback, to: app)
+      emit(consume callback, to: app)
       if new != old { changeState(app, to: new, cause: cause) }
     }
   }

@@ -48,12 +48,12 @@ extension LifecycleAPI {
     let posted = try Decode.events(try request.jsonBody(), Decode.appEvent)
     let mode = try request.query.scenarioMode(posted)
     try checkPrecondition(request)
-    return try results(
-      isScenario: posted.isScenario, mode: mode, device: request.device, app: request.app
-    ) { write throws(EngineError) in
-      try engine.apply(
-        posted.events, to: request.app, on: request.device, mode: mode, now: request.now
-      ) { event, outcome in
+    // Read out of the request first: a closure that used the request would copy it whole.
+    let (device, app, now) = (request.device, request.app, request.now)
+    return try results(isScenario: posted.isScenario, mode: mode, device: device, app: app) {
+      write throws(EngineError) in
+      try engine.apply(posted.events, to: app, on: device, mode: mode, now: now) {
+        event, outcome in
         guard let subject = outcome.subject else { preconditionFailure("an app event's outcome") }
         write(
           AppliedEvent(

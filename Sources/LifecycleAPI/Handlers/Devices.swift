@@ -76,10 +76,11 @@ extension LifecycleAPI {
     let posted = try Decode.events(try request.jsonBody(), Decode.deviceEvent)
     let mode = try request.query.scenarioMode(posted)
     try checkPrecondition(request)
-    return try results(isScenario: posted.isScenario, mode: mode, device: request.device, app: nil)
-    { write throws(EngineError) in
-      try engine.apply(posted.events, on: request.device, mode: mode, now: request.now) {
-        event, outcome, state in
+    // Read out of the request first: a closure that used the request would copy it whole.
+    let (device, now) = (request.device, request.now)
+    return try results(isScenario: posted.isScenario, mode: mode, device: device, app: nil) {
+      write throws(EngineError) in
+      try engine.apply(posted.events, on: device, mode: mode, now: now) { event, outcome, state in
         write(
           AppliedEvent(
             event: .device(event), previousState: .device(state.before),
