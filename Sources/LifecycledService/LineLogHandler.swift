@@ -139,14 +139,18 @@ struct LogLineWriter {
 
   /// A field's string value, after its key (`start`).
   func value(_ value: some StringProtocol, into line: inout JSONWriter) {
-    let copied = value.utf8.withContiguousStorageIfAvailable { bytes in
-      let needsQuotes =
-        format == .json || bytes.isEmpty
-        || bytes.contains { $0 <= 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "=") }
-      if !needsQuotes { line.raw(bytes) }
-      return !needsQuotes
+    let copied: Void? = value.utf8.withContiguousStorageIfAvailable {
+      self.value(utf8: $0, into: &line)
     }
-    if copied != true { line.quoted(value) }
+    if copied == nil { line.quoted(value) }
+  }
+
+  /// A field's value given as UTF-8, after its key (`start`).
+  func value(utf8 bytes: UnsafeBufferPointer<UInt8>, into line: inout JSONWriter) {
+    let needsQuotes =
+      format == .json || bytes.isEmpty
+      || bytes.contains { $0 <= 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "=") }
+    if needsQuotes { line.quoted(utf8: bytes) } else { line.raw(bytes) }
   }
 
   /// An integer field, a number in JSON too.

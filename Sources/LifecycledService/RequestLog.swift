@@ -37,20 +37,28 @@ final class RequestLog: HTTPRequestLog {
   }
 
   func requestAnswered(_ request: HTTPRequest, status: HTTPStatus, microseconds: UInt64) {
-    let method = request.method
-    let path = request.path
-    output.append(urgent: false) { time, line in
-      line.raw(beforeTime)
-      line.raw(time)
-      line.raw(beforeDuration)
-      line.rawDecimal(microseconds)
-      line.raw(beforeMethod)
-      writer.value(method, into: &line)
-      line.raw(beforePath)
-      writer.value(path, into: &line)
-      line.raw(beforeStatus)
-      line.rawDecimal(UInt64(status.code))
-      line.raw(end)
+    // The method and the path read as the bytes they are stored as: the path is the target
+    // up to its query, and a Substring's bytes cost more to reach than the line to write.
+    var method = request.method
+    var target = request.target
+    method.withUTF8 { method in
+      target.withUTF8 { target in
+        let path = UnsafeBufferPointer(
+          rebasing: target[..<(target.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex)])
+        output.append(urgent: false) { time, line in
+          line.raw(beforeTime)
+          line.raw(time)
+          line.raw(beforeDuration)
+          line.rawDecimal(microseconds)
+          line.raw(beforeMethod)
+          writer.value(utf8: method, into: &line)
+          line.raw(beforePath)
+          writer.value(utf8: path, into: &line)
+          line.raw(beforeStatus)
+          line.rawDecimal(UInt64(status.code))
+          line.raw(end)
+        }
+      }
     }
   }
 }
