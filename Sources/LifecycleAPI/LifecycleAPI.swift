@@ -6,6 +6,8 @@ public import LifecycleEngine
 public final class LifecycleAPI {
   public let engine: Engine
   let version: String
+  /// `health`'s constant text.
+  let healthOpenings: (ok: [UInt8], draining: [UInt8])
   let startedAt: Instant
   /// Told of every kill (crash, purge, watchdog, background time, jetsam) as it happens,
   /// whether a request or a deadline caused it.
@@ -44,6 +46,7 @@ public final class LifecycleAPI {
   ) {
     self.engine = engine
     self.version = version
+    healthOpenings = Self.healthOpenings(version: version)
     startedAt = now
     self.access = access
     self.streamBacklogBytes = streamBacklogBytes

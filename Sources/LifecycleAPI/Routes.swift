@@ -5,9 +5,10 @@ extension LifecycleAPI {
   static var routes: [Route] {
     [
       // Operations
+      // Health first: the request monitors and harnesses send most often.
+      .get("/health") { api, request in api.health(request) },
       .get("/livez") { api, request in api.livez() },
       .get("/readyz") { api, request in api.readyz(request) },
-      .get("/health") { api, request in api.health(request) },
       .get("/metrics") { api, request in api.metricsExposition(request) },
       .get("/openapi.yaml") { api, request in api.contract() },
       .post("/__admin/reset") { api, request in api.reset(request) },
