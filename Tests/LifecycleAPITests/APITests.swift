@@ -74,6 +74,25 @@ func json(_ text: String) -> JSON? {
         == #"{"status":"ok","version":"9.9.9","uptimeSeconds":0.0,"devices":1,"apps":0}"#)
   }
 
+  /// While the server drains, health says so and readiness fails; the uptime counts from
+  /// the start.
+  @Test func operationalEndpointsWhileDraining() throws {
+    func drainingCall(_ target: Substring) throws -> APIResponse {
+      try #require(
+        api.handle(
+          APIRequest(method: "GET", path: target), now: Instant(milliseconds: 2_125),
+          isDraining: true))
+    }
+    let health = try drainingCall("/health")
+    #expect(
+      String(decoding: health.body, as: UTF8.self)
+        == #"{"status":"draining","version":"9.9.9","uptimeSeconds":2.125,"devices":1,"apps":0}"#
+    )
+    let readiness = try drainingCall("/readyz")
+    #expect(readiness.status == 503)
+    #expect(String(decoding: readiness.body, as: UTF8.self) == #"{"status":"draining"}"#)
+  }
+
   @Test func servesItsContractExactlyAsCommitted() throws {
     let response = call("GET", "/openapi.yaml")
     #expect(response.status == 200)
