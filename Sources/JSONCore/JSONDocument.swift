@@ -246,7 +246,7 @@ extension JSONDocument {
     let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
     var values: [Value] = []
-    var keyIndexes: [Int: KeyIndex] = [:]
+    var keyIndexes: [Int: KeyIndex] = Dictionary()  // not `[:]`: a literal is built per document
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
       self.bytes = bytes

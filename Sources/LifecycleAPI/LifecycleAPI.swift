@@ -11,6 +11,7 @@ public final class LifecycleAPI {
   let startedAt: Instant
   /// Told of every kill (crash, purge, watchdog, background time, jetsam) as it happens,
   /// whether a request or a deadline caused it.
+  @exclusivity(unchecked)  // set before serving, read for every event; one thread
   public var onKill: ((_ device: String, _ transition: Transition) -> Void)?
   @exclusivity(unchecked)  // one thread; see Engine
   var metrics = Metrics()

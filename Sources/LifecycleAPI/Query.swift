@@ -4,7 +4,7 @@ import LifecycleEngine
 /// The parameters of a query string, strictly: only those the route takes, each once, their
 /// values percent-decoded.
 struct Query {
-  private var values: [String: String] = [:]
+  private var values: [String: String] = Dictionary()  // not `[:]`: a literal is built per query
 
   init(_ query: Substring?, allowed: [String]) throws(Problem) {
     guard let query, !query.isEmpty else { return }

@@ -34,8 +34,11 @@ public final class Engine {
   private let hostLedger: MemoryLedger
   /// Changes whenever a device is created, replaced (reset, restored) or removed: what a host
   /// keeps per device incarnation needs checking again only then. Read on every request.
+  public var devicesGeneration: Int { generation }
+  /// (A stored property read from another module is checked there whatever its attribute:
+  /// read through a getter, it is not.)
   @exclusivity(unchecked)
-  public private(set) var devicesGeneration = 0
+  private var generation = 0
 
   public init(configuration: EngineConfiguration = EngineConfiguration(), now: Instant) {
     self.configuration = configuration
@@ -88,7 +91,7 @@ public final class Engine {
   /// Everything back to the configured start: only an empty `default` device remains.
   public func reset(now: Instant) {
     ledger.add(hostLedger.bytes - ledger.bytes)
-    devicesGeneration += 1
+    generation += 1
     devices = [:]
     slots = SlotTable()
     realtimeDeadlines = IndexedHeap()
@@ -158,7 +161,7 @@ public final class Engine {
     }
     try checkMemoryBudget()
     incarnations += 1
-    devicesGeneration += 1
+    generation += 1
     let make = { [self] (slot: Int) in
       Device(
         id: spec.id, slot: slot, incarnation: incarnations, clockMode: spec.clock ?? defaults.clock,
@@ -231,7 +234,7 @@ public final class Engine {
 
   /// Forgets a device and everything it retains.
   private func discard(_ device: Device) {
-    devicesGeneration += 1
+    generation += 1
     devices[device.id] = nil
     ledger.add(-device.ledger.bytes)
     realtimeDeadlines.remove(device.slot)

@@ -1,6 +1,7 @@
 /// Bytes of simulator state as the engine counts them (`RetainedSize`): a device's ledger
 /// adds into the engine's, so that the engine's total is always current without a walk.
 final class MemoryLedger {
+  @exclusivity(unchecked)  // changed by every journal entry; one thread, see Engine
   private(set) var bytes = 0
   private let total: MemoryLedger?
 

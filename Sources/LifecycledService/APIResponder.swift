@@ -20,7 +20,11 @@ public enum Version {
 /// returns memory to the system when the engine's state shrinks.
 final class APIResponder: HTTPResponder, HTTPTimerClient {
   let api: LifecycleAPI
+  // Read and changed by every request, on the loop thread alone: no dynamic exclusivity
+  // checks, which cost more than the reads (see Engine).
+  @exclusivity(unchecked)
   private var heap = HeapTrimmer()
+  @exclusivity(unchecked)
   private var lastHost = ""
 
   /// - Parameters:
