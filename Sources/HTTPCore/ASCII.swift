@@ -26,6 +26,38 @@ extension UnsafeBufferPointer<UInt8> {
       UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
   }
 
+  /// Whether every byte is `allowed`, which must accept every byte from `lowest` (0x20 or
+  /// 0x21) to `~`: runs of those are checked eight bytes at a time, the rest one by one.
+  /// (Request targets and field values are mostly such runs; a loop over their bytes cost
+  /// a dozen instructions a byte.)
+  func allSatisfy(printableFrom lowest: UInt8, orElse allowed: (UInt8) -> Bool) -> Bool {
+    assert(lowest == 0x20 || lowest == 0x21)
+    guard let base = baseAddress else { return true }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highBits: UInt64 = 0x8080_8080_8080_8080
+    var index = 0
+    while index + 8 <= count {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      // With no high bit set, a byte below `lowest` or equal to DEL shows as a high bit in
+      // these (the classic "has less" and "has zero byte" tests).
+      let below = (word &- ones &* UInt64(lowest)) & ~word & highBits
+      let del = word ^ (ones &* 0x7F)
+      let isDel = (del &- ones) & ~del & highBits
+      if word & highBits == 0, below == 0, isDel == 0 {
+        index += 8
+        continue
+      }
+      for byte in UnsafeBufferPointer(rebasing: self[index..<(index + 8)]) where !allowed(byte) {
+        return false
+      }
+      index += 8
+    }
+    for byte in UnsafeBufferPointer(rebasing: self[index...]) where !allowed(byte) {
+      return false
+    }
+    return true
+  }
+
   /// Without leading and trailing spaces and tabs (optional whitespace, RFC 9110 §5.6.3).
   func trimmingOWS() -> UnsafeBufferPointer<UInt8> {
     var start = startIndex

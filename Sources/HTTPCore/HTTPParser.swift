@@ -284,7 +284,9 @@ public struct HTTPParser {
     if method.equals("CONNECT") {
       throw HTTPError(.notImplemented, "CONNECT is not implemented: no tunnels")
     }
-    guard !target.isEmpty, target.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+    guard !target.isEmpty,
+      target.allSatisfy(printableFrom: 0x21, orElse: { $0 > 0x20 && $0 < 0x7F })
+    else {
       throw .badRequest("the request target is empty or has a byte that is not visible ASCII")
     }
     let methodName = commonMethod(method) ?? String(decoding: method, as: UTF8.self)
@@ -337,7 +339,10 @@ public struct HTTPParser {
     var value = line[(colon + 1)...]
     while let first = value.first, first == .space || first == .tab { value = value.dropFirst() }
     while let last = value.last, last == .space || last == .tab { value = value.dropLast() }
-    guard value.allSatisfy({ $0 == .space || $0 == .tab || ($0 > 0x20 && $0 != 0x7F) }) else {
+    let isValue = UnsafeBufferPointer(rebasing: value).allSatisfy(printableFrom: 0x20) {
+      $0 == .tab || ($0 >= 0x20 && $0 != 0x7F)  // and obs-text, 0x80 and above
+    }
+    guard isValue else {
       throw .badRequest("a header field value contains a control character")
     }
     return (name, UnsafeBufferPointer(rebasing: value))

@@ -104,3 +104,26 @@ import Testing
         == #"{"type":"about:blank","title":"Bad Request","status":400,"detail":"a \"quote\"\n"}"#)
   }
 }
+
+/// The parser's check of targets and field values, eight bytes at a time, against the plain
+/// one byte at a time: every byte that matters at every place of a buffer longer than two
+/// words.
+@Test(arguments: [UInt8(0x20), 0x21])
+func wordAtATimeCheckAgreesWithTheByteCheck(lowest: UInt8) {
+  let isValue = { (byte: UInt8) in byte == 0x09 || (byte >= 0x20 && byte != 0x7F) }
+  let allowed = lowest == 0x21 ? { (byte: UInt8) in byte > 0x20 && byte < 0x7F } : isValue
+  let probes: [UInt8] = [0x00, 0x09, 0x0A, 0x1F, 0x20, 0x21, 0x7E, 0x7F, 0x80, 0xC3, 0xFF]
+  for length in [0, 1, 7, 8, 9, 17, 24] {
+    for place in 0..<max(length, 1) {
+      for probe in probes {
+        var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+        if length > 0 { bytes[place] = probe }
+        let expected = bytes.allSatisfy(allowed)
+        let checked = bytes.withUnsafeBufferPointer {
+          $0.allSatisfy(printableFrom: lowest, orElse: allowed)
+        }
+        #expect(checked == expected, "byte \(probe) at \(place) of \(length)")
+      }
+    }
+  }
+}
