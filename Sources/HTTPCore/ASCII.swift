@@ -17,8 +17,13 @@ extension UnsafeBufferPointer<UInt8> {
   /// field names, tokens and media types compare (RFC 9110 §5.1, §5.6.2, §8.3.1): the one
   /// such comparison of the module, which the others call.
   func equalsIgnoringASCIICase(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
-    count == other.count
-      && zip(self, other).allSatisfy { asciiLowercased($0) == asciiLowercased($1) }
+    guard count == other.count else { return false }
+    for index in 0..<count {
+      let (byte, otherByte) = (self[index], other[index])
+      // Equal bytes need no folding: nearly all of them, in the names a server compares.
+      if byte != otherByte, asciiLowercased(byte) != asciiLowercased(otherByte) { return false }
+    }
+    return true
   }
 
   func equalsIgnoringASCIICase(_ literal: StaticString) -> Bool {
