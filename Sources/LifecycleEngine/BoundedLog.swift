@@ -46,6 +46,13 @@ public struct BoundedLog<Element: BoundedLogElement>: Sequence {
   @discardableResult
   public mutating func append(_ element: consuming Element) -> Int {
     let size = element.retainedBytes
+    return append(element, retainedBytes: size)
+  }
+
+  /// Appends `element`, whose `retainedBytes` the caller gives.
+  @discardableResult
+  mutating func append(_ element: consuming Element, retainedBytes size: Int) -> Int {
+    assert(size == element.retainedBytes, "the size of an element is its retainedBytes")
     if count == capacity, bytes - sizes[head] + size <= byteCapacity {
       // Full by count, as a long-lived journal is: the element takes the oldest's place.
       let change = size - sizes[head]

@@ -249,14 +249,16 @@ final class Device {
   // MARK: Recording
 
   func record(_ event: RecordedEvent, app: AppName?) {
-    journal(.event(seq: takeSeq(), time: status.now, app: app, event: event))
+    let size = JournalEntry.retainedBytes(of: event)
+    journal(.event(seq: takeSeq(), time: status.now, app: app, event: event), size: size)
     status.counters.events += 1
   }
 
-  private func journal(_ entry: consuming JournalEntry) {
+  /// Appends `entry`, which retains `size` bytes (`JournalEntry.retainedBytes`).
+  private func journal(_ entry: consuming JournalEntry, size: Int) {
     // Readers find an entry by its seq (`Engine.journal`): each takes the next one.
     assert(entry.seq == nextSeq - 1, "journal entries are recorded as their seqs are taken")
-    ledger.add(journal.append(entry))
+    ledger.add(journal.append(entry, retainedBytes: size))
   }
 
   private func takeSeq() -> Int {
@@ -332,7 +334,8 @@ final class Device {
     let entersBackground =
       callback.method == .didEnterBackground || callback.method == .sceneDidEnterBackground
     outcome.record(callback)
-    journal(.callback(consume callback))  // moved into the journal, not copied again
+    let size = JournalEntry.retainedBytes(of: callback)
+    journal(.callback(consume callback), size: size)  // moved into the journal, not copied
     if entersBackground {
       let duration = app.spec.behavior.didEnterBackgroundDuration
       guard duration > .zero else { return }
@@ -403,7 +406,7 @@ final class Device {
       seq: takeSeq(), time: status.now, app: app.name, from: old, to: state, cause: cause,
       terminationCode: terminationCode)
     outcome.record(transition)
-    journal(.transition(transition))
+    journal(.transition(transition), size: JournalEntry.transitionBytes)
     status.counters.transitions += 1
     reschedule(app)
   }

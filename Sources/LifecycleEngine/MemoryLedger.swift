@@ -52,9 +52,18 @@ extension JournalEntry: BoundedLogElement {
   }
 
   public var retainedBytes: Int {
-    var held = 0
     switch self {
-    case .event(_, _, _, .app(let event)):
+    case .event(_, _, _, let event): Self.retainedBytes(of: event)
+    case .callback(let callback): Self.retainedBytes(of: callback)
+    case .transition: Self.transitionBytes
+    }
+  }
+
+  /// What an entry of each kind retains, for a recorder that knows the kind it records
+  /// (finding the kind of an entry again costs more than the count).
+  static func retainedBytes(of event: RecordedEvent) -> Int {
+    var held = 0
+    if case .app(let event) = event {
       event.forEachParameter { parameter in
         switch parameter.value {
         case .sceneID(let text), .taskName(let text): held += textBytes(text)
@@ -63,11 +72,16 @@ extension JournalEntry: BoundedLogElement {
         case .taskID, .megabytes, .flag, .choice: break  // inline
         }
       }
-    case .callback(let callback): held = callback.heapBytes
-    case .event(_, _, _, .device), .transition: break  // inline
     }
     return MemoryLayout<Self>.stride + held
   }
+
+  static func retainedBytes(of callback: Callback) -> Int {
+    MemoryLayout<Self>.stride + callback.heapBytes
+  }
+
+  /// A transition holds nothing on the heap.
+  static var transitionBytes: Int { MemoryLayout<Self>.stride }
 }
 
 extension Callback {
