@@ -188,12 +188,20 @@ struct PathSegments {
 
   /// Nil unless the path starts with `/` and has no more segments than there is room for.
   init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-    guard bytes.first == UInt8(ascii: "/"), bytes.count <= UInt32.max else { return nil }
+    guard let base = bytes.baseAddress, bytes.first == UInt8(ascii: "/"),
+      bytes.count <= UInt32.max
+    else { return nil }
     self.bytes = bytes
-    for index in 1...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+    var start = 1
+    while true {  // each `/` found by memchr: a loop over the bytes cost more
       guard count < ends.count else { return nil }
-      ends[count] = UInt32(index)
+      let end =
+        memchr(base + start, Int32(UInt8(ascii: "/")), bytes.count - start)
+        .map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? bytes.count
+      ends[count] = UInt32(end)
       count += 1
+      guard end < bytes.count else { return }
+      start = end + 1
     }
   }
 
