@@ -44,6 +44,8 @@ public struct CaseTexts<Cases: NamedCases>: Sendable {
   @usableFromInline let text: [UInt8]
   /// Where each case's text starts, and one past the last.
   @usableFromInline let starts: [Int]
+  /// The length of the longest case's text: what a writer reserves for any of them.
+  public let longest: Int
 
   public init(_ make: (Cases) -> String) {
     precondition(MemoryLayout<Cases>.size == 1, "\(Cases.self) is not a case-only enumeration")
@@ -56,6 +58,7 @@ public struct CaseTexts<Cases: NamedCases>: Sendable {
     }
     self.text = text
     self.starts = starts
+    longest = zip(starts, starts.dropFirst()).map { $1 - $0 }.max() ?? 0
   }
 
   /// Each case's raw value as a JSON string.

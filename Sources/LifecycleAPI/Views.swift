@@ -135,24 +135,43 @@ extension JSONWriter {
 
   /// A callback: `{"seq":…,"time":…,"app":…,"scene":…,"method":…,"notifications":[…],
   /// "state":…,"sceneState":…,"taskId":…}`, the last two when they apply; one still waiting
-  /// for its app's main thread has no `seq` and `time` yet. Responses are mostly callbacks, so
-  /// everything after the scene is copied from text prepared per case.
+  /// for its app's main thread has no `seq` and `time` yet. Responses are mostly callbacks:
+  /// all but the arguments are written into room reserved at once, everything after the
+  /// scene copied from text prepared per case.
   mutating func callback(_ callback: Callback, waiting: Bool = false) {
     beginObject()
-    if !waiting {
-      member("seq", callback.seq)
-      member("time", time: callback.time)
-    }
-    member("app", callback.app)
-    member("scene", unescaped: callback.scene)
-    verbatim(Self.methodAndOwnNotification, callback.method)
-    if let aggregate = callback.aggregateNotification { enumCase(aggregate) }
-    verbatim(Self.endOfNotificationsAndState, callback.state)
-    if let sceneState = callback.sceneState {
-      verbatim(Self.sceneStateMember, sceneState)
-    }
-    if let taskId = callback.taskId {
-      member("taskId", taskId)
+    let names = callback.app.withUTF8(\.count) + (callback.scene?.utf8.count ?? 0)
+    withRoom(Self.callbackRoom + names) { c in
+      if waiting {
+        c.raw(#""app":""#)
+      } else {
+        c.raw(#""seq":"#)
+        c.decimal(UInt64(callback.seq))
+        c.raw(#","time":"#)
+        c.seconds(milliseconds: callback.time.milliseconds)
+        c.raw(#","app":""#)
+      }
+      callback.app.withUTF8 { c.raw($0) }  // names need no escaping (`Validation.namePattern`)
+      if var scene = callback.scene {
+        c.raw(#"","scene":""#)
+        scene.withUTF8 { c.raw($0) }
+        c.raw(UInt8(ascii: "\""))
+      } else {
+        c.raw(#"","scene":null"#)
+      }
+      Self.methodAndOwnNotification.withText(of: callback.method) { c.raw($0) }
+      if let aggregate = callback.aggregateNotification {
+        if callback.method.notification != nil { c.raw(UInt8(ascii: ",")) }
+        UIKitNotification.quotedNames.withText(of: aggregate) { c.raw($0) }
+      }
+      Self.endOfNotificationsAndState.withText(of: callback.state) { c.raw($0) }
+      if let sceneState = callback.sceneState {
+        Self.sceneStateMember.withText(of: sceneState) { c.raw($0) }
+      }
+      if let taskId = callback.taskId {
+        c.raw(#","taskId":"#)
+        c.decimal(UInt64(taskId))
+      }
     }
     if let arguments = callback.arguments {
       key("arguments")
@@ -160,6 +179,14 @@ extension JSONWriter {
     }
     endObject()
   }
+
+  /// The most a callback takes between its braces but its names and arguments
+  /// (`callback(_:waiting:)`).
+  private static let callbackRoom =
+    #""seq":,"time":,"app":"","scene":""#.utf8.count + JSONCursor.decimalRoom
+    + JSONCursor.secondsRoom + methodAndOwnNotification.longest + 1
+    + UIKitNotification.quotedNames.longest + endOfNotificationsAndState.longest
+    + sceneStateMember.longest + #","taskId":"#.utf8.count + JSONCursor.decimalRoom
 
   /// `,"method":"…","notifications":[` and the method's own notification, leaving the array
   /// open for the aggregate one.
@@ -209,11 +236,18 @@ extension JSONWriter {
   /// `terminationCode` and `jetsamReason` when they apply.
   mutating func transition(_ transition: Transition) {
     beginObject()
-    member("seq", transition.seq)
-    member("time", time: transition.time)
-    member("app", transition.app)
-    verbatim(Self.fromMember, transition.from)
-    verbatim(Self.toMember, transition.to)
+    let name = transition.app.withUTF8(\.count)
+    withRoom(Self.transitionRoom + name) { c in  // as a callback is written
+      c.raw(#""seq":"#)
+      c.decimal(UInt64(transition.seq))
+      c.raw(#","time":"#)
+      c.seconds(milliseconds: transition.time.milliseconds)
+      c.raw(#","app":""#)
+      transition.app.withUTF8 { c.raw($0) }
+      c.raw(UInt8(ascii: "\""))
+      Self.fromMember.withText(of: transition.from) { c.raw($0) }
+      Self.toMember.withText(of: transition.to) { c.raw($0) }
+    }
     if case .event(let type) = transition.cause {
       verbatim(Self.eventCauseMember, type)
     } else {
@@ -227,6 +261,11 @@ extension JSONWriter {
     }
     endObject()
   }
+
+  /// The most a transition takes from its `seq` to its `to` but its app's name.
+  private static let transitionRoom =
+    #""seq":,"time":,"app":""#.utf8.count + JSONCursor.decimalRoom + JSONCursor.secondsRoom
+    + fromMember.longest + toMember.longest
 
   /// `,"from":"…"`
   private static let fromMember = CaseTexts<AppState> { #","from":"\#($0.rawValue)""# }
