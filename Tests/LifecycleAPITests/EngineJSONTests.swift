@@ -94,4 +94,33 @@ import Testing
       }
     }
   }
+
+  /// The room a callback or a transition reserves holds its longest: the largest numbers, the
+  /// longest names, every optional member (a debug build traps on writing past the room).
+  @Test func theLongestCallbackAndTransitionFitTheirRoom() throws {
+    func longest<Cases: NamedCases>(_: Cases.Type) -> Cases {
+      Cases.allCases.max { $0.rawValue.utf8.count < $1.rawValue.utf8.count }!
+    }
+    let longName = String(repeating: "n", count: AppName.capacity)
+    let instant = Instant(milliseconds: -Int64.max)
+    for method in CallbackMethod.allCases {
+      let callback = Callback(
+        seq: .max, time: instant, app: AppName(longName)!, method: method,
+        aggregateNotification: longest(UIKitNotification.self), state: longest(AppState.self),
+        scene: longName, sceneState: longest(SceneState.self), taskId: .max, arguments: nil)
+      for waiting in [false, true] {
+        let written = text { $0.callback(callback, waiting: waiting) }
+        let parsed = try JSON.parse(Array(written.utf8))
+        #expect(parsed["app"] == .string(longName))
+        #expect(parsed["taskId"] == .integer(.max))
+        #expect(parsed["seq"] == (waiting ? nil : .integer(.max)))
+      }
+    }
+    let transition = Transition(
+      seq: .max, time: instant, app: AppName(longName)!, from: longest(AppState.self),
+      to: longest(AppState.self), cause: .jetsam(.perProcessLimit), terminationCode: .watchdog)
+    let parsed = try JSON.parse(Array(text { $0.transition(transition) }.utf8))
+    #expect(parsed["seq"] == .integer(.max))
+    #expect(parsed["jetsamReason"] == .string("per-process-limit"))
+  }
 }
