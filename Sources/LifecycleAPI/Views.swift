@@ -279,40 +279,56 @@ extension JSONWriter {
     _ outcome: EventOutcome, device: String, app: String?, event: RecordedEvent,
     previousState: ReportedState, state: ReportedState
   ) {
-    object { w in
-      w.member("device", unescaped: device)
-      w.member("app", unescaped: app)
-      w.key("event")
-      w.event(event)
-      w.member("previousState", previousState)
-      w.member("state", state)
-      w.key("callbacks")
-      w.callbacks(outcome.callbacks)
-      w.key("waitingCallbacks")
-      w.waitingCallbacks(outcome.waitingCallbacks)
-      w.key("transitions")
-      w.transitions(outcome.transitions)
-      w.key("effects")
-      w.array(outcome.effects(excluding: outcome.subject?.app)) { w, effect in
-        w.object { w in
-          w.member("app", effect.app)
-          w.member("previousState", effect.previousState)
-          w.member("state", effect.state)
-        }
+    // Keys written as the text around them, in room reserved at once (as a callback is):
+    // the shape is the same for every event. Names need no escaping.
+    var (device, app) = (device, app)
+    beginObject()
+    withRoom(Self.resultHeadRoom + device.utf8.count + (app?.utf8.count ?? 0)) { c in
+      c.raw(#""device":""#)
+      device.withUTF8 { c.raw($0) }
+      if app != nil {
+        c.raw(#"","app":""#)
+        app!.withUTF8 { c.raw($0) }
+        c.raw(#"","event":"#)
+      } else {
+        c.raw(#"","app":null,"event":"#)
       }
-      w.key("result")
-      w.result(outcome.result)
-      w.member("lastSeq", outcome.lastSeq)
     }
+    self.event(event)
+    withRoom(Self.resultStatesRoom) { c in
+      c.raw(#","previousState":"#)
+      previousState.withQuotedName { c.raw($0) }
+      c.raw(#","state":"#)
+      state.withQuotedName { c.raw($0) }
+      c.raw(#","callbacks":"#)
+    }
+    callbacks(outcome.callbacks)
+    raw(#","waitingCallbacks":"#)
+    waitingCallbacks(outcome.waitingCallbacks)
+    raw(#","transitions":"#)
+    transitions(outcome.transitions)
+    raw(#","effects":"#)
+    array(outcome.effects(excluding: outcome.subject?.app)) { w, effect in
+      w.object { w in
+        w.member("app", effect.app)
+        w.member("previousState", effect.previousState)
+        w.member("state", effect.state)
+      }
+    }
+    raw(#","result":"#)
+    result(outcome.result)
+    raw(#","lastSeq":"#)
+    rawDecimal(UInt64(outcome.lastSeq))
+    endObject()
   }
 
-  /// An event result's state: the app's, or the device's lock state for device events.
-  private mutating func member(_ name: StaticString, _ state: ReportedState) {
-    switch state {
-    case .app(let state): member(name, state)
-    case .device(let state): member(name, state)
-    }
-  }
+  /// The most an event result's text takes up to its event but the names (a null app
+  /// takes two more than its quotes).
+  private static let resultHeadRoom = #""device":"","app":null,"event":"#.utf8.count
+  /// The most its two states and the key after them take.
+  private static let resultStatesRoom =
+    #","previousState":,"state":,"callbacks":"#.utf8.count + 2
+    * max(AppState.quotedNames.longest, DeviceState.quotedNames.longest)
 
   mutating func callbacks(_ callbacks: [Callback]) {
     array(callbacks) { $0.callback($1) }
@@ -404,4 +420,12 @@ extension JSONWriter {
 enum ReportedState {
   case app(AppState)
   case device(DeviceState)
+
+  /// Calls `body` with the state's name in quotes.
+  func withQuotedName(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    switch self {
+    case .app(let state): AppState.quotedNames.withText(of: state, body)
+    case .device(let state): DeviceState.quotedNames.withText(of: state, body)
+    }
+  }
 }

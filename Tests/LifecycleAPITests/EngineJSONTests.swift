@@ -95,9 +95,10 @@ import Testing
     }
   }
 
-  /// The room a callback or a transition reserves holds its longest: the largest numbers, the
-  /// longest names, every optional member (a debug build traps on writing past the room).
-  @Test func theLongestCallbackAndTransitionFitTheirRoom() throws {
+  /// The room a callback, a transition or an event result reserves holds its longest: the
+  /// largest numbers, the longest names and texts, every optional member (a debug build traps
+  /// on writing past the room).
+  @Test func theLongestCallbackTransitionAndEventResultFitTheirRoom() throws {
     func longest<Cases: NamedCases>(_: Cases.Type) -> Cases {
       Cases.allCases.max { $0.rawValue.utf8.count < $1.rawValue.utf8.count }!
     }
@@ -122,5 +123,21 @@ import Testing
     let parsed = try JSON.parse(Array(text { $0.transition(transition) }.utf8))
     #expect(parsed["seq"] == .integer(.max))
     #expect(parsed["jetsamReason"] == .string("per-process-limit"))
+    for app in [nil, longName] {
+      let states: [ReportedState] = [
+        .app(longest(AppState.self)), .device(longest(DeviceState.self)),
+      ]
+      for state in states {
+        let result = try JSON.parse(
+          Array(
+            text {
+              $0.eventResult(
+                EventOutcome(), device: longName, app: app, event: .device(.memoryWarning),
+                previousState: state, state: state)
+            }.utf8))
+        #expect(result["device"] == .string(longName))
+        #expect(result["app"] == (app.map(JSON.string) ?? .null))
+      }
+    }
   }
 }
