@@ -22,10 +22,12 @@ from lifecycled_client.models import (
     DeviceCreate,
     EventResponse,
     EventType,
-    Home,
+    HomeEvent,
+    HomeEventType,
     Journal,
     JournalEntryKind,
-    Launch,
+    LaunchEvent,
+    LaunchEventType,
     Lifecycle,
     Problem,
     RefusalProblem,
@@ -39,7 +41,9 @@ def test_a_launched_app_sent_home_is_suspended_two_seconds_later(client):
     app = create_app.sync("ci-1", client=client, body=AppCreate(name="mail"))
     assert isinstance(app, App) and app.lifecycle == Lifecycle.SCENE
 
-    launched = post_app_event.sync("ci-1", "mail", client=client, body=Launch(type_="launch"))
+    launched = post_app_event.sync(
+        "ci-1", "mail", client=client, body=LaunchEvent(type_=LaunchEventType.LAUNCH)
+    )
     assert isinstance(launched, EventResponse)
     assert (launched.previous_state, launched.state) == (AppState.NOTRUNNING, AppState.ACTIVE)
     assert [(callback.scene, callback.method) for callback in launched.callbacks] == [
@@ -51,7 +55,9 @@ def test_a_launched_app_sent_home_is_suspended_two_seconds_later(client):
         ("main", "sceneDidBecomeActive(_:)"),
     ]
 
-    home = post_app_event.sync("ci-1", "mail", client=client, body=Home(type_="home"))
+    home = post_app_event.sync(
+        "ci-1", "mail", client=client, body=HomeEvent(type_=HomeEventType.HOME)
+    )
     assert isinstance(home, EventResponse) and home.state == AppState.BACKGROUND
     assert [callback.method for callback in home.callbacks] == [
         "sceneWillResignActive(_:)",
@@ -89,13 +95,17 @@ def test_errors_come_back_as_their_problem_types(client):
     create_device.sync(client=client, body=DeviceCreate(id="ci-1", clock=ClockMode.MANUAL))
     create_app.sync("ci-1", client=client, body=AppCreate(name="mail"))
 
-    refused = post_app_event.sync("ci-1", "mail", client=client, body=Home(type_="home"))
+    refused = post_app_event.sync(
+        "ci-1", "mail", client=client, body=HomeEvent(type_=HomeEventType.HOME)
+    )
     assert isinstance(refused, RefusalProblem)
     assert (refused.status, refused.type_) == (409, "urn:lifecycled:problem:event-refused")
     assert (refused.event, refused.current_state) == (EventType.HOME, AppState.NOTRUNNING)
     assert refused.allowed_events == [EventType.LAUNCH, EventType.PREWARM, EventType.BACKGROUNDLAUNCH]
 
-    missing = post_app_event.sync("nope", "mail", client=client, body=Launch(type_="launch"))
+    missing = post_app_event.sync(
+        "nope", "mail", client=client, body=LaunchEvent(type_=LaunchEventType.LAUNCH)
+    )
     assert isinstance(missing, Problem) and not isinstance(missing, RefusalProblem)
     assert (missing.status, missing.type_, missing.detail) == (
         404,

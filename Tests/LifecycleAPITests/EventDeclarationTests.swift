@@ -36,8 +36,8 @@ import Testing
     #expect(Set(Self.events.map(\.type)) == Set(AppEvent.types))
   }
 
-  /// Each event type's schema in `openapi.yaml` (a member of `AppEvent`'s `oneOf`, titled by
-  /// the type) lists as properties every member the samples of that type are written with,
+  /// Each event type's schema in `openapi.yaml` (the one `AppEvent`'s discriminator maps the
+  /// type to) lists as properties every member the samples of that type are written with,
   /// and requires those that a body of its `type` alone is refused for lacking.
   @Test func theContractListsEachEventsMembersAsTheDeclarationWritesAndReadsThem() throws {
     let contract = try Self.appEventSchemas()
@@ -57,38 +57,46 @@ import Testing
     }
   }
 
-  /// The properties and required members of each event's schema under `AppEvent`, read from
-  /// the contract's text (its layout: `- title:` per event, `required: [...]`, one property per
-  /// line under `properties:`).
+  /// The properties and required members of each event's schema, by event type, read from
+  /// the contract's text: `AppEvent`'s discriminator maps each type to a schema of its own
+  /// (`type: "#/components/schemas/…"` under `mapping:`), whose `required: [...]` and
+  /// `properties:`, one per line, follow its name.
   static func appEventSchemas() throws -> [String: (properties: Set<String>, required: Set<String>)]
   {
     let text = try String(
       contentsOfFile: #filePath.components(separatedBy: "/Tests/")[0] + "/openapi.yaml",
       encoding: .utf8)
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    guard let start = lines.firstIndex(of: "    AppEvent:") else { return [:] }
+    /// The lines of the schema `name` (under `components/schemas`), after its name.
+    func schema(_ name: Substring) -> ArraySlice<Substring> {
+      guard let start = lines.firstIndex(of: "    \(name):") else { return [] }
+      let end =
+        lines[(start + 1)...].firstIndex { $0.hasPrefix("    ") && !$0.hasPrefix("     ") }
+        ?? lines.endIndex
+      return lines[(start + 1)..<end]
+    }
     var schemas: [String: (properties: Set<String>, required: Set<String>)] = [:]
-    var title: String?
-    var inProperties = false
-    for line in lines[(start + 1)...] {
-      if line.hasPrefix("    "), !line.hasPrefix("     ") { break }  // the next schema
+    let prefix = "#/components/schemas/"
+    for line in schema("AppEvent") where line.contains(": \"\(prefix)") && !line.contains("$ref") {
       let trimmed = line.drop { $0 == " " }
-      let indent = line.count - trimmed.count
-      if trimmed.hasPrefix("- title: ") {
-        title = String(trimmed.dropFirst("- title: ".count))
-        schemas[title!] = ([], [])
-        inProperties = false
-      } else if let title, trimmed.hasPrefix("required: [") {
-        let list = trimmed.dropFirst("required: [".count).prefix { $0 != "]" }
-        schemas[title]!.required = Set(
-          list.split(separator: ",").map { $0.trimmingPrefix(" ") }.map(String.init))
-      } else if trimmed == "properties:" {
-        inProperties = true
-      } else if let title, inProperties, indent == 12, let colon = trimmed.firstIndex(of: ":") {
-        schemas[title]!.properties.insert(String(trimmed[..<colon]))
-      } else if indent <= 10 {
-        inProperties = false
+      let type = String(trimmed.prefix { $0 != ":" })
+      let name = trimmed.split(separator: "/").last!.dropLast()  // its closing quote
+      var inProperties = false
+      var found: (properties: Set<String>, required: Set<String>) = ([], [])
+      for line in schema(name) {
+        let trimmed = line.drop { $0 == " " }
+        let indent = line.count - trimmed.count
+        if indent == 6, trimmed.hasPrefix("required: [") {
+          let list = trimmed.dropFirst("required: [".count).prefix { $0 != "]" }
+          found.required = Set(
+            list.split(separator: ",").map { $0.trimmingPrefix(" ") }.map(String.init))
+        }
+        if indent == 6 { inProperties = trimmed == "properties:" }
+        if inProperties, indent == 8, let colon = trimmed.firstIndex(of: ":") {
+          found.properties.insert(String(trimmed[..<colon]))
+        }
       }
+      schemas[type] = found
     }
     return schemas
   }
