@@ -26,6 +26,7 @@ from lifecycled_client.models import (
     HomeEventType,
     Journal,
     JournalEntryKind,
+    JournalTransitionEntry,
     LaunchEvent,
     LaunchEventType,
     Lifecycle,
@@ -75,6 +76,7 @@ def test_a_launched_app_sent_home_is_suspended_two_seconds_later(client):
 
     journal = get_journal.sync("ci-1", client=client, kind=JournalEntryKind.TRANSITION)
     assert isinstance(journal, Journal) and not journal.has_more
+    assert all(isinstance(entry, JournalTransitionEntry) for entry in journal.entries)
     assert [(entry.transition.from_, entry.transition.to) for entry in journal.entries] == [
         (AppState.NOTRUNNING, AppState.BACKGROUND),
         (AppState.BACKGROUND, AppState.INACTIVE),
