@@ -15,12 +15,12 @@ from lifecycled_client.models import (
     AdvanceClockSeconds,
     App,
     AppCreate,
+    AppEventResponse,
     AppState,
     ClockAdvance,
     ClockMode,
     Device,
     DeviceCreate,
-    EventResponse,
     EventType,
     HomeEvent,
     HomeEventType,
@@ -45,7 +45,7 @@ def test_a_launched_app_sent_home_is_suspended_two_seconds_later(client):
     launched = post_app_event.sync(
         "ci-1", "mail", client=client, body=LaunchEvent(type_=LaunchEventType.LAUNCH)
     )
-    assert isinstance(launched, EventResponse)
+    assert isinstance(launched, AppEventResponse) and isinstance(launched.event, LaunchEvent)
     assert (launched.previous_state, launched.state) == (AppState.NOTRUNNING, AppState.ACTIVE)
     assert [(callback.scene, callback.method) for callback in launched.callbacks] == [
         (None, "application(_:willFinishLaunchingWithOptions:)"),
@@ -59,7 +59,7 @@ def test_a_launched_app_sent_home_is_suspended_two_seconds_later(client):
     home = post_app_event.sync(
         "ci-1", "mail", client=client, body=HomeEvent(type_=HomeEventType.HOME)
     )
-    assert isinstance(home, EventResponse) and home.state == AppState.BACKGROUND
+    assert isinstance(home, AppEventResponse) and home.state == AppState.BACKGROUND
     assert [callback.method for callback in home.callbacks] == [
         "sceneWillResignActive(_:)",
         "sceneDidEnterBackground(_:)",
