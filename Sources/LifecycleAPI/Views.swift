@@ -315,8 +315,10 @@ extension JSONWriter {
         w.member("state", effect.state)
       }
     }
-    raw(#","result":"#)
-    result(outcome.result)
+    if let result = outcome.result {  // absent for the events that return nothing
+      raw(#","result":"#)
+      self.result(result)
+    }
     raw(#","lastSeq":"#)
     rawDecimal(UInt64(outcome.lastSeq))
     endObject()
@@ -342,7 +344,8 @@ extension JSONWriter {
     array(transitions) { $0.transition($1) }
   }
 
-  mutating func result(_ result: EventResult?) {
+  /// What an event returned: the task `beginBackgroundTask` began, the scene `openScene` opened.
+  mutating func result(_ result: EventResult) {
     switch result {
     case .backgroundTask(let id, let expiresAt):
       object { w in
@@ -351,8 +354,6 @@ extension JSONWriter {
       }
     case .scene(let id):
       object { $0.member("scene", id) }
-    case nil:
-      null()
     }
   }
 

@@ -215,7 +215,7 @@ func json(_ text: String) -> JSON? {
         + #""callbacks":[{"seq":12,"time":0.0,"app":"mail","scene":"main","method":"sceneWillResignActive(_:)","notifications":["UIScene.willDeactivateNotification","UIApplication.willResignActiveNotification"],"state":"inactive","sceneState":"foregroundInactive"},"#
         + #"{"seq":14,"time":0.0,"app":"mail","scene":"main","method":"sceneDidEnterBackground(_:)","notifications":["UIScene.didEnterBackgroundNotification","UIApplication.didEnterBackgroundNotification"],"state":"background","sceneState":"background"}],"#
         + #""waitingCallbacks":[],"transitions":[{"seq":13,"time":0.0,"app":"mail","from":"active","to":"inactive","cause":"home"},{"seq":15,"time":0.0,"app":"mail","from":"inactive","to":"background","cause":"home"}],"#
-        + #""effects":[],"result":null,"lastSeq":15}"#)
+        + #""effects":[],"lastSeq":15}"#)
   }
 
   @Test func scenarioStopsAtTheRefusedEventAndReportsWhatWasApplied() {
