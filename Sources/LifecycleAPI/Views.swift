@@ -76,7 +76,10 @@ extension JSONWriter {
       w.member("device", unescaped: app.device)
       w.member("lifecycle", app.spec.lifecycle)
       w.member("state", app.state)
-      w.member("sceneState", app.sceneState)
+      // Left out where they have no value (an app-delegate app's scene state, background work
+      // not under way), as `lastTermination` is: every client generator reads an absent member
+      // as optional, and some cannot read a null one.
+      if let sceneState = app.sceneState { w.member("sceneState", sceneState) }
       w.member("supportsMultipleScenes", app.spec.supportsMultipleScenes)
       w.member("focusedScene", app.focusedScene)
       w.key("scenes")
@@ -104,15 +107,13 @@ extension JSONWriter {
           w.member("expired", task.expired)
         }
       }
-      w.key("backgroundWork")
       if let work = app.backgroundWork {
+        w.key("backgroundWork")
         w.object { w in
           w.member("reason", work.reason)
           w.member("deadline", time: work.deadline)
           w.member("expired", work.expired)
         }
-      } else {
-        w.null()
       }
       w.member("significantTimeChangePending", app.significantTimeChangePending)
       w.member("protectedDataAvailable", app.protectedDataAvailable)

@@ -52,7 +52,7 @@ import Testing
     post(
       "/v1/apps/mail/events", #"[{"type":"backgroundLaunch","reason":"fetch"},{"type":"launch"}]"#)
     let view = api.call("GET", "/v1/apps/mail").json
-    #expect(view?["backgroundWork"] == .null)
+    #expect(view?["backgroundWork"] == nil)  // absent: none under way
     #expect(view?["killAt"] == .null)
     let advance = post("/v1/devices/default/clock/advance", #"{"seconds":60}"#)
     #expect(advance?["transitions"] == .array([]))
@@ -113,7 +113,7 @@ import Testing
     #expect(work?["expired"] == .bool(false))
     let advance = post("/v1/devices/default/clock/advance", #"{"seconds":30}"#)
     #expect(methods(advance, "callbacks") == ["BGTask.expirationHandler"])
-    #expect(api.call("GET", "/v1/apps/mail").json?["backgroundWork"] == .null)
+    #expect(api.call("GET", "/v1/apps/mail").json?["backgroundWork"] == nil)
   }
 
   @Test func forceQuitOfARunningSceneAppDiscardsItsSessionAtOnce() {
