@@ -282,14 +282,14 @@ extension JSONWriter {
   ) {
     // Keys written as the text around them, in room reserved at once (as a callback is):
     // the shape is the same for every event. Names need no escaping.
-    var (device, app) = (device, app)
     beginObject()
     withRoom(Self.resultHeadRoom + device.utf8.count + (app?.utf8.count ?? 0)) { c in
+      var device = device
       c.raw(#""device":""#)
       device.withUTF8 { c.raw($0) }
-      if app != nil {
+      if var app {
         c.raw(#"","app":""#)
-        app!.withUTF8 { c.raw($0) }
+        app.withUTF8 { c.raw($0) }
         c.raw(#"","event":"#)
       } else {
         c.raw(#"","app":null,"event":"#)
