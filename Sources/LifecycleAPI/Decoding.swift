@@ -170,11 +170,20 @@ struct Fields {
     return choice
   }
 
-  /// Any JSON value, as compact text (`null` included).
+  /// Any JSON value but `null`, as compact text; nil for `null`, which is no value (restoration
+  /// data that is not there).
   mutating func encodedValue(_ key: StaticString, required: Bool = false) -> String? {
-    member(key, required: required).map {
-      String(decoding: JSONText(document.json(at: $0)).bytes, as: UTF8.self)
-    }
+    member(key, required: required).flatMap(encodedValue(at:))
+  }
+
+  /// Member `name`, required: nil if it is not there, `.some(nil)` if it is `null`.
+  mutating func restorationData(_ name: StaticString) -> String?? {
+    member(name, required: true).map(encodedValue(at:))
+  }
+
+  private func encodedValue(at index: Int) -> String? {
+    guard document[index].kind != .null else { return nil }
+    return String(decoding: JSONText(document.json(at: index)).bytes, as: UTF8.self)
   }
 
   mutating func object(_ key: StaticString, required: Bool = false) -> Fields? {
@@ -477,10 +486,6 @@ extension Fields: EventParameterReader {
 
   mutating func megabytes(_ name: StaticString) -> Int? {
     integer(name, in: 0...Validation.maxMemoryMB, required: true)
-  }
-
-  mutating func restorationData(_ name: StaticString) -> String?? {
-    encodedValue(name, required: true).map { $0 == "null" ? nil : $0 }
   }
 
   mutating func flag(_ name: StaticString) -> Bool? {

@@ -4,18 +4,21 @@ import LifecycleEngine
 /// The snapshot document (`openapi.yaml`, `DeviceSnapshotDocument`): a `DeviceImage` as JSON,
 /// written by `GET /v1/devices/{device}/snapshot` and read back by `PUT /v1/devices/{device}`.
 ///
-/// Every member is written, `null` when it has no value (but `lastTermination`, left out until a
-/// process has ended); reading is as strict as any request
-/// body (types, ranges, names, no unknown member), and a member left out reads as `null`.
-/// The engine then checks that a device could be in the state it describes.
+/// A member with no value is left out (a generated client reads an absent member as nil; a
+/// `null` would need a schema most generators cannot read); reading is as strict as any
+/// request body (types, ranges, names, no unknown member, no `null`). The engine then checks
+/// that a device could be in the state it describes.
 ///
-/// Version 2 gives each scene app its `scenes`. Version 1 snapshots, whose scene apps had one
-/// scene (`hasSceneSession`, a process's `sceneState`), are still read: their one session is
-/// `main`, holding the restoration data the app held.
+/// Earlier versions are still read. Version 2 wrote every member, `null` when it had no value:
+/// its nulls read as absent. Version 1's scene apps had one scene (`hasSceneSession`, a
+/// process's `sceneState`): their one session is `main`, holding the restoration data the app
+/// held.
 enum SnapshotFormat {
   static let format = "lifecycled-device-snapshot"
-  static let version = 2
+  static let version = 3
   static let readableVersions = 1...version
+  /// The last version that wrote `null` for a member with no value.
+  static let lastVersionWithNulls = 2
   /// The longest device clock a snapshot may show, in seconds: ten years of advances.
   static let maxSeconds = Validation.maxAdvanceSeconds
   /// The largest `seq` or counter a snapshot may hold: far from overflow.
@@ -41,6 +44,7 @@ enum SnapshotFormat {
         "must be \(readableVersions.lowerBound) to \(readableVersions.upperBound), the versions "
           + "this server reads")
     }
+    fields.nullIsAbsent = version <= lastVersionWithNulls
     var spec: DeviceSpec?
     if var device = fields.object("device", required: true) {
       spec = DeviceSpec(
@@ -272,8 +276,8 @@ extension Fields {
 // MARK: Writing
 
 extension JSONWriter {
-  /// A device's snapshot document; with its journal if given (for reading: a restore refuses
-  /// it).
+  /// A device's snapshot document, with no member that has no value; with its journal if
+  /// given (for reading: a restore refuses it).
   mutating func snapshot(_ image: DeviceImage, journal: JournalPage?) {
     object { w in
       w.member("format", SnapshotFormat.format)
@@ -287,18 +291,19 @@ extension JSONWriter {
         w.member("passcode", image.passcode)
         w.key("labels")
         w.labels(image.labels)
-        w.member("idleTimeoutSeconds", seconds: image.idleTimeout)
+        if let timeout = image.idleTimeout { w.member("idleTimeoutSeconds", seconds: timeout) }
       }
       w.member("now", time: image.status.now)
       w.member("seq", image.seq)
       w.member("poweredOn", image.status.poweredOn)
       w.member("locked", image.status.locked)
       w.member("protectedDataAvailable", image.status.protectedDataAvailable)
-      w.member("protectedDataLocksAt", time: image.status.protectedDataLocksAt)
-      w.member("foregroundApp", image.status.foregroundApp)
-      w.member("appBeforeLock", image.status.appBeforeLock)
-      w.member("memoryPressure", image.status.underPressure)
-      w.member("warningGraceEndsAt", time: image.status.warningGraceEndsAt)
+      let status = image.status
+      if let time = status.protectedDataLocksAt { w.member("protectedDataLocksAt", time: time) }
+      if let app = status.foregroundApp { w.member("foregroundApp", app) }
+      if let app = status.appBeforeLock { w.member("appBeforeLock", app) }
+      w.member("memoryPressure", status.underPressure)
+      if let time = status.warningGraceEndsAt { w.member("warningGraceEndsAt", time: time) }
       w.key("counters")
       w.object { $0.counterMembers(image.status.counters) }
       w.key("apps")
@@ -331,72 +336,84 @@ extension JSONWriter {
       w.member("nextTaskId", app.record.nextTaskID)
       w.member("backgroundLaunchBlocked", app.record.backgroundLaunchBlocked)
       w.member("restorationStateSaved", app.record.restorationStateSaved)
-      w.member("savedRestorationData", json: app.record.savedRestorationData)
+      if let data = app.record.savedRestorationData { w.member("savedRestorationData", json: data) }
       w.key("scenes")
-      w.sceneSessions(app.record.sessions)
-      w.member("focusedScene", app.record.focusedScene)
+      w.array(app.record.sessions) { w, session in
+        w.object { w in
+          w.member("id", session.id)
+          w.member("state", session.state)
+          if let data = session.restorationData { w.member("restorationData", json: data) }
+          if let data = session.savedRestorationData {
+            w.member("savedRestorationData", json: data)
+          }
+        }
+      }
+      if let scene = app.record.focusedScene { w.member("focusedScene", scene) }
       w.member("discardedScenes", app.record.discardedScenes)
       if let termination = app.record.lastTermination {
         w.key("lastTermination")
         w.termination(termination)
       }
-      w.key("process")
-      guard let process = app.process else { return w.null() }
-      w.object { w in
-        w.member("state", process.state)
-        switch process.inactiveCause {
-        case .switcher: w.member("inactiveCause", "switcher")
-        case .interruption(let source): w.member("inactiveCause", source)
-        case nil: w.member("inactiveCause", nil as String?)
+      if let process = app.process {
+        w.key("process")
+        w.processImage(process)
+      }
+    }
+  }
+
+  private mutating func processImage(_ process: ProcessImage) {
+    object { w in
+      w.member("state", process.state)
+      switch process.inactiveCause {
+      case .switcher: w.member("inactiveCause", "switcher")
+      case .interruption(let source): w.member("inactiveCause", source)
+      case nil: break
+      }
+      w.member("memoryMB", process.memoryMB)
+      w.member("backgroundMemoryMB", process.backgroundMemoryMB)
+      if let time = process.backgroundSince { w.member("backgroundSince", time: time) }
+      if let time = process.busyUntil { w.member("busyUntil", time: time) }
+      if let time = process.watchdogKillAt { w.member("watchdogKillAt", time: time) }
+      w.key("waitingCallbacks")
+      w.array(process.waitingCallbacks) { $0.waitingCallback($1) }
+      w.key("backgroundTasks")
+      w.array(process.tasks) { w, task in
+        w.object { w in
+          w.member("id", task.id)
+          if let name = task.name { w.member("name", name) }
+          if let time = task.expiredAt { w.member("expiredAt", time: time) }
         }
-        w.member("memoryMB", process.memoryMB)
-        w.member("backgroundMemoryMB", process.backgroundMemoryMB)
-        w.member("backgroundSince", time: process.backgroundSince)
-        w.member("busyUntil", time: process.busyUntil)
-        w.member("watchdogKillAt", time: process.watchdogKillAt)
-        w.key("waitingCallbacks")
-        w.array(process.waitingCallbacks) { w, waiting in
-          w.object { w in
-            w.member("method", waiting.callback.method)
-            w.member("notification", waiting.callback.aggregateNotification)
-            w.member("state", waiting.callback.state)
-            w.member("scene", waiting.callback.scene)
-            w.member("sceneState", waiting.callback.sceneState)
-            w.key("taskId")
-            if let taskId = waiting.callback.taskId { w.integer(taskId) } else { w.null() }
-            w.members(of: waiting.cause)
-            w.key("arguments")
-            if let arguments = waiting.callback.arguments {
-              w.snapshotArguments(arguments)
-            } else {
-              w.null()
-            }
-          }
-        }
-        w.key("backgroundTasks")
-        w.array(process.tasks) { w, task in
-          w.object { w in
-            w.member("id", task.id)
-            w.member("name", task.name)
-            w.member("expiredAt", time: task.expiredAt)
-          }
-        }
+      }
+      if let work = process.backgroundWork {
         w.key("backgroundWork")
-        if let work = process.backgroundWork {
-          w.object { w in
-            w.member("reason", work.reason)
-            w.member("deadline", time: work.deadline)
-            w.member("expiredAt", time: work.expiredAt)
-          }
-        } else {
-          w.null()
+        w.object { w in
+          w.member("reason", work.reason)
+          w.member("deadline", time: work.deadline)
+          if let time = work.expiredAt { w.member("expiredAt", time: time) }
         }
-        w.member("activities", process.activities)
-        w.member("significantTimeChangePending", process.significantTimeChangePending)
-        w.member("protectedDataAvailable", process.protectedDataAvailable)
-        w.member("suspendAt", time: process.suspendAt)
-        w.member("restorationData", json: process.restorationData)
-        w.member("prewarmed", process.prewarmed)
+      }
+      w.member("activities", process.activities)
+      w.member("significantTimeChangePending", process.significantTimeChangePending)
+      w.member("protectedDataAvailable", process.protectedDataAvailable)
+      if let time = process.suspendAt { w.member("suspendAt", time: time) }
+      if let data = process.restorationData { w.member("restorationData", json: data) }
+      w.member("prewarmed", process.prewarmed)
+    }
+  }
+
+  private mutating func waitingCallback(_ waiting: WaitingCallback) {
+    let callback = waiting.callback
+    object { w in
+      w.member("method", callback.method)
+      if let name = callback.aggregateNotification { w.member("notification", name) }
+      w.member("state", callback.state)
+      if let scene = callback.scene { w.member("scene", scene) }
+      if let state = callback.sceneState { w.member("sceneState", state) }
+      if let taskId = callback.taskId { w.member("taskId", taskId) }
+      w.members(of: waiting.cause)
+      if let arguments = callback.arguments {
+        w.key("arguments")
+        w.snapshotArguments(arguments)
       }
     }
   }

@@ -176,7 +176,7 @@ import Testing
     let saved = api.call("GET", "/v1/devices/default/snapshot").body
     #expect(
       saved.contains(
-        #""waitingCallbacks":[{"method":"application(_:shouldSaveSecureApplicationState:)","notification":null,"state":"background","scene":null,"sceneState":null,"taskId":null,"cause":"home","arguments":{"kind":"restorationData","restorationData":[1,2]}}"#
+        #""waitingCallbacks":[{"method":"application(_:shouldSaveSecureApplicationState:)","state":"background","cause":"home","arguments":{"kind":"restorationData","restorationData":[1,2]}}"#
       ))
     #expect(saved.contains(#""arguments":{"kind":"entry","url":"slow://x"}}"#))
     let other = APITests()
@@ -196,10 +196,10 @@ import Testing
     api.call(
       "POST", "/v1/apps/slow/events", #"[{"type":"launch"},{"type":"home"},{"type":"launch"}]"#)
     let saved = api.call("GET", "/v1/devices/default/snapshot").body
-    let waiting = #""cause":"launch","arguments":null}"#
+    let waiting = #""state":"inactive","cause":"launch"}"#
     #expect(saved.contains(waiting))
     let edited = saved.replacingFirst(
-      waiting, #""cause":"launch","arguments":{"kind":"connectionOptions"}}"#)
+      waiting, #""state":"inactive","cause":"launch","arguments":{"kind":"connectionOptions"}}"#)
     #expect(api.call("PUT", "/v1/devices/default", edited).status == 200)
     #expect(api.call("GET", "/v1/devices/default/snapshot").body == saved)
   }

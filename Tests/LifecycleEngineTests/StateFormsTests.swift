@@ -9,45 +9,52 @@ import Testing
 /// and check that each reaches the forms the state takes beyond the copy (`PropertyTests`):
 /// the snapshot document and the app's view.
 @Suite struct StateFormsTests {
-  /// Images of random walks (every third step) read back from their snapshot documents
-  /// unchanged, and the walks give every field a value other than its first, so that each is
-  /// written and read.
+  /// Images of random walks (every third step): they give every field a value other than its
+  /// first, so that each is written and read.
+  private static let walkedImages: [DeviceImage] = PropertyTests.seeds.flatMap { seed in
+    let walk = RandomWalk(seed: seed)
+    return (0..<PropertyTests.copyingSteps).compactMap { step in
+      walk.step()
+      return step % 3 == 0 ? walk.image : nil
+    }
+  }
+
+  /// The walked images read back from their snapshot documents unchanged, and the walks change
+  /// every field.
   @Test func everyFieldOfAnAppsStateSurvivesTheSnapshotDocument() throws {
     var reached: Set<String> = []
-    for seed in PropertyTests.seeds {
-      let walk = RandomWalk(seed: seed)
-      for step in 0..<PropertyTests.copyingSteps {
-        walk.step()
-        guard step % 3 == 0 else { continue }
-        let image = walk.image
-        #expect(try readBack(image) == image, "seed \(seed), step \(step)")
-        for app in image.apps { reached.formUnion(fieldsChanged(in: app)) }
-      }
+    for image in Self.walkedImages {
+      #expect(try readBack(image) == image)
+      for app in image.apps { reached.formUnion(fieldsChanged(in: app)) }
     }
     #expect(Self.fields.subtracting(reached) == [], "fields the walks never changed")
   }
 
-  /// Each field has one member in the snapshot document, and one in the app's view unless the
-  /// view shows what follows from it instead.
+  /// Each field has one member in the snapshot document (which leaves out a member with no
+  /// value: the walked images' documents show each), and one in the app's view unless the view
+  /// shows what follows from it instead.
   @Test func everyFieldOfAnAppsStateHasItsMembers() throws {
+    var appMembers: Set<String> = []
+    var processMembers: Set<String> = []
+    for image in Self.walkedImages {
+      let snapshot = try JSON.parse(JSONWriter.encode { $0.snapshot(image, journal: nil) })
+      guard case .array(let apps) = snapshot["apps"] else { continue }
+      for app in apps {
+        appMembers.formUnion(Self.members(of: app).subtracting(["process"]))
+        processMembers.formUnion(Self.members(of: app["process"]))
+      }
+    }
+    let spec = AppSpec(name: "a")
+    #expect(appMembers.count == Self.labels(of: spec).count + Self.recordFields.count)
+    #expect(processMembers.count == Self.processFields.count)
+
+    // The view of an app with every member written: a process that ended (lastTermination),
+    // and one that runs with background work under way (the view leaves out what has no value).
     let sim = Simulator()
     sim.add("mail", modes: [.fetch])
-    // Every member written: a process that ended (lastTermination), and one that runs with
-    // background work under way (the view leaves out what has no value).
     _ = try sim.post(.launch(), to: "mail")
     _ = try sim.post(.crash(), to: "mail")
     _ = try sim.post(.backgroundLaunch(.fetch), to: "mail")
-    let image = try sim.engine.image(of: sim.device, now: .zero)
-    let snapshot = try JSON.parse(JSONWriter.encode { $0.snapshot(image, journal: nil) })
-    guard case .array(let apps) = snapshot["apps"], let app = apps.first else {
-      Issue.record("no app in \(snapshot)")
-      return
-    }
-    let appMembers = Self.members(of: app).subtracting(["process"])
-    let processMembers = Self.members(of: app["process"])
-    #expect(appMembers.count == Self.labels(of: image.apps[0].spec).count + Self.recordFields.count)
-    #expect(processMembers.count == Self.processFields.count)
-
     let view = try JSON.parse(JSONWriter.encode { $0.app(sim.app("mail")) })
     let viewMembers = Self.members(of: view).union(Self.members(of: view["counters"]))
     // The view shows when each deadline falls due (`killAt`, a task's `expiresAt`) and the
