@@ -17,6 +17,7 @@ from lifecycled_client.models import (
     AppCreate,
     AppEventResponse,
     AppState,
+    CallbackMethod,
     ClockAdvance,
     ClockMode,
     Device,
@@ -48,21 +49,23 @@ def test_a_launched_app_sent_home_is_suspended_two_seconds_later(client):
     assert isinstance(launched, AppEventResponse) and isinstance(launched.event, LaunchEvent)
     assert (launched.previous_state, launched.state) == (AppState.NOTRUNNING, AppState.ACTIVE)
     assert [(callback.scene, callback.method) for callback in launched.callbacks] == [
-        (None, "application(_:willFinishLaunchingWithOptions:)"),
-        (None, "application(_:didFinishLaunchingWithOptions:)"),
-        (None, "application(_:configurationForConnecting:options:)"),
-        ("main", "scene(_:willConnectTo:options:)"),
-        ("main", "sceneWillEnterForeground(_:)"),
-        ("main", "sceneDidBecomeActive(_:)"),
+        (None, CallbackMethod.WILL_FINISH_LAUNCHING),
+        (None, CallbackMethod.DID_FINISH_LAUNCHING),
+        (None, CallbackMethod.CONFIGURATION_FOR_CONNECTING),
+        ("main", CallbackMethod.SCENE_WILL_CONNECT),
+        ("main", CallbackMethod.SCENE_WILL_ENTER_FOREGROUND),
+        ("main", CallbackMethod.SCENE_DID_BECOME_ACTIVE),
     ]
+    # The names stand for UIKit's selectors, which the wire carries.
+    assert CallbackMethod.SCENE_WILL_CONNECT == "scene(_:willConnectTo:options:)"
 
     home = post_app_event.sync(
         "ci-1", "mail", client=client, body=HomeEvent(type_=HomeEventType.HOME)
     )
     assert isinstance(home, AppEventResponse) and home.state == AppState.BACKGROUND
     assert [callback.method for callback in home.callbacks] == [
-        "sceneWillResignActive(_:)",
-        "sceneDidEnterBackground(_:)",
+        CallbackMethod.SCENE_WILL_RESIGN_ACTIVE,
+        CallbackMethod.SCENE_DID_ENTER_BACKGROUND,
     ]
 
     advanced = advance_clock.sync("ci-1", client=client, body=AdvanceClockSeconds(seconds=10))

@@ -38,6 +38,35 @@ import Testing
     check(UIKitNotification.self)
     check(TerminationCode.self)
   }
+  /// Callback methods and termination codes, whose names on the wire are not identifiers, have
+  /// in the contract the engine's case names beside them (`x-enum-varnames`, which client
+  /// generators name their cases by).
+  @Test func theContractNamesEveryMethodAndCodeAsTheEngineDoes() throws {
+    func check<Cases: NamedCases>(_: Cases.Type, schema: String) throws {
+      let contract = try Self.enumeration(schema)
+      #expect(contract.values == Cases.allCases.map(\.rawValue), "\(schema): enum")
+      #expect(contract.names == Cases.allCases.map { "\($0)" }, "\(schema): x-enum-varnames")
+    }
+    try check(CallbackMethod.self, schema: "CallbackMethod")
+    try check(TerminationCode.self, schema: "TerminationCode")
+  }
+
+  /// The `enum` and `x-enum-varnames` lists of schema `name` in `openapi.yaml`, each written
+  /// on one line as a flow sequence.
+  static func enumeration(_ name: String) throws -> (values: [String], names: [String]) {
+    let contract = try String(
+      contentsOfFile: #filePath.components(separatedBy: "/Tests/")[0] + "/openapi.yaml",
+      encoding: .utf8)
+    let lines = contract.split(separator: "\n").drop { $0 != "    \(name):" }.prefix(6)
+    func list(_ key: String) -> [String] {
+      guard let line = lines.first(where: { $0.hasPrefix("      \(key): [") }) else { return [] }
+      return line.drop { $0 != "[" }.dropFirst().dropLast().split(separator: ", ").map {
+        $0.hasPrefix("\"") ? String($0.dropFirst().dropLast()) : String($0)
+      }
+    }
+    return (list("enum"), list("x-enum-varnames"))
+  }
+
   /// Callbacks and transitions are written from text prepared per case: every combination of
   /// their enumerations comes out as the member-by-member shape `openapi.yaml` describes.
   @Test func callbacksAndTransitionsOfEveryShape() {
