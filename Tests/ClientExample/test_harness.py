@@ -77,6 +77,11 @@ def test_a_launched_app_sent_home_is_suspended_two_seconds_later(client):
         TransitionCause.SUSPENSION,
     )
 
+    # A journal entry's event is typed as the request's was.
+    events = get_journal.sync("ci-1", client=client, kind=JournalEntryKind.EVENT)
+    assert isinstance(events, Journal)
+    assert [type(entry.event) for entry in events.entries] == [LaunchEvent, HomeEvent]
+
     journal = get_journal.sync("ci-1", client=client, kind=JournalEntryKind.TRANSITION)
     assert isinstance(journal, Journal) and not journal.has_more
     assert all(isinstance(entry, JournalTransitionEntry) for entry in journal.entries)
