@@ -7,6 +7,8 @@ let package = Package(
     .library(name: "LifecycleEngine", targets: ["LifecycleEngine"]),
     .library(name: "HTTPCore", targets: ["HTTPCore"]),
     .executable(name: "lifecycled", targets: ["lifecycled"]),
+    // A typed Swift client of the API, for test suites of iOS apps (README, "From Swift").
+    .library(name: "LifecycledClient", targets: ["LifecycledClient"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -19,6 +21,11 @@ let package = Package(
     .package(
       url: "https://github.com/apple/swift-configuration", from: "1.4.0",
       traits: ["CommandLineArguments"]),
+    // LifecycledClient only: the server never builds them.
+    .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
+    .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
   ],
   targets: [
     // The pure simulator core: no I/O, no libuv, no wall clock, no Foundation.
@@ -66,6 +73,24 @@ let package = Package(
       dependencies: [
         "LifecycledService", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "SystemPackage", package: "swift-system"),
+      ]),
+    // The client: generated at build time from `openapi.yaml` (the link beside its sources) by
+    // swift-openapi-generator's plugin, and a small layer that reads like Swift over it.
+    .target(
+      name: "LifecycledClient",
+      dependencies: [
+        .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+        .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
+      plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),
+    // Example tests of an iOS app's lifecycle through the client, against the built server.
+    // The engine's names are the client's (methods, codes).
+    .testTarget(
+      name: "LifecycledClientTests",
+      dependencies: [
+        "LifecycledClient", "LifecycleEngine",
+        .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
       ]),
     // Figures for Benchmarks/README.md; run by `Benchmarks/run`, never by the tests.
     .executableTarget(

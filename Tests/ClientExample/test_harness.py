@@ -12,7 +12,7 @@ from lifecycled_client.api.events import post_app_event
 from lifecycled_client.api.logs import get_journal, stream_journal
 from lifecycled_client.api.time import advance_clock
 from lifecycled_client.models import (
-    AdvanceClockSeconds,
+    AdvanceBySeconds,
     App,
     AppCreate,
     AppEventResponse,
@@ -68,7 +68,7 @@ def test_a_launched_app_sent_home_is_suspended_two_seconds_later(client):
         CallbackMethod.SCENE_DID_ENTER_BACKGROUND,
     ]
 
-    advanced = advance_clock.sync("ci-1", client=client, body=AdvanceClockSeconds(seconds=10))
+    advanced = advance_clock.sync("ci-1", client=client, body=AdvanceBySeconds(seconds=10))
     assert isinstance(advanced, ClockAdvance) and advanced.now == 10
     [suspension] = advanced.transitions
     assert (suspension.time, suspension.to, suspension.cause) == (

@@ -711,7 +711,7 @@ func otherPathsRouteNowhere(path: String) {
   #expect(states("maxItems: \(Validation.maxScenarioEvents)"))
   #expect(
     states(
-      ##"scenes: { type: array, maxItems: \##(Validation.maxScenesPerApp), items: { $ref: "#/components/schemas/SceneSession" } }"##
+      ##"scenes: { type: array, maxItems: \##(Validation.maxScenesPerApp), items: { $ref: "#/components/schemas/SnapshotSceneSession" } }"##
     ))
   #expect(states("schema: { type: integer, minimum: 0, maximum: \(Validation.maxPageSize) }"))
   #expect(

@@ -37,6 +37,31 @@ import Testing
     try run(try Self.steps(of: "harness"), expecting: 5)
   }
 
+  /// Each code block marked `<!-- excerpt: PATH -->` is an excerpt of that file, a test the
+  /// suites run: its lines are lines of the file, in order (indentation aside).
+  @Test func readmeExcerptsAreLinesOfTheExampleSuites() throws {
+    let root = ConfigurationTests.repository
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let marked = readme.components(separatedBy: "<!-- excerpt: ").dropFirst()
+    #expect(marked.count == 2)
+    func lines(_ text: String) -> [Substring] {
+      text.split(separator: "\n").map { $0.drop { $0 == " " } }
+    }
+    for excerpt in marked {
+      let path = String(excerpt.prefix { $0 != " " })
+      let block = String(excerpt.components(separatedBy: "```")[1].drop { $0 != "\n" })
+      var source = lines(
+        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8))[...]
+      for line in lines(block) {
+        guard let found = source.firstIndex(of: line) else {
+          Issue.record("\(path) has no line '\(line)' where the README shows it")
+          break
+        }
+        source = source[(found + 1)...]
+      }
+    }
+  }
+
   private func run(_ steps: [(command: String, output: String)], expecting count: Int) throws {
     #expect(steps.count == count)
     let service = try RunningService(["--port", "0"])

@@ -1,0 +1,127 @@
+import Foundation
+import LifecycledClient
+import Testing
+
+/// What an iOS developer's first tests of an app's lifecycle look like with `LifecycledClient`:
+/// each test has a device of its own (the server picks its id), its clock stepped by the test.
+@Suite(.liveServer) struct ExampleTests {
+  let device: SimulatedDevice
+
+  init() async throws {
+    device = try await LiveServer.lifecycled.createDevice(labels: ["suite": "examples"])
+  }
+
+  /// A cold launch through a universal link: UIKit hands the link to the new scene in its
+  /// connection options, after the app's launch callbacks.
+  @Test func aColdLaunchThroughAUniversalLink() async throws {
+    let shop = try await device.createApp("shop")
+    let launch = try await shop.post(.launch(universalLink: "https://shop.example/item/7"))
+    #expect(launch.previousState == .notRunning)
+    #expect(launch.state == .active)
+    #expect(
+      launch.callbacks.map(\.method) == [
+        .willFinishLaunching, .didFinishLaunching, .configurationForConnecting,
+        .sceneWillConnect, .sceneWillEnterForeground, .sceneDidBecomeActive,
+      ])
+    let connect = try #require(launch.callbacks.first { $0.method == .sceneWillConnect })
+    #expect(connect.scene == "main")
+    #expect(
+      connect.arguments?.connectionOptions?.userActivities?.map(\.webpageURL)
+        == ["https://shop.example/item/7"])
+  }
+
+  /// Home sends the app to the background, and the system suspends it two seconds later; a
+  /// wait on another task sees it happen.
+  @Test func homeThenSuspension() async throws {
+    let mail = try await device.createApp("mail")
+    try await mail.post(.launch())
+    let home = try await mail.post(.home)
+    #expect(home.state == .background)
+    #expect(home.callbacks.map(\.method) == [.sceneWillResignActive, .sceneDidEnterBackground])
+
+    async let suspended = mail.wait(for: .suspended, timeout: .seconds(10))
+    let advance = try await device.advanceClock(by: .seconds(10))
+    #expect(advance.transitions.map(\.to) == [.suspended])
+    #expect(advance.transitions.map(\.cause) == [.suspension])
+    #expect(advance.transitions.map(\.time) == [2])
+    #expect(try await suspended.state == .suspended)
+  }
+
+  /// A background fetch whose completion handler is never called: the system kills the app
+  /// when its 30 seconds are up, with the code a crash report shows (0x2182bad4).
+  @Test func aBackgroundFetchThatTimesOutEndsWithItsCode() async throws {
+    let news = try await device.createApp("news", backgroundModes: [.fetch])
+    let fetch = try await news.post(.backgroundLaunch(for: .fetch))
+    #expect(fetch.state == .background)
+    #expect(
+      fetch.callbacks.map(\.method) == [.willFinishLaunching, .didFinishLaunching, .performFetch])
+
+    let advance = try await device.advanceClock(by: .seconds(60))
+    let kill = try #require(advance.transitions.first)
+    #expect(kill.to == .notRunning)
+    #expect(kill.cause == .backgroundWorkTimeout)
+    #expect(kill.terminationCode == .backgroundFetch)
+    #expect(kill.time == 30)
+    let termination = try #require(try await news.view().lastTermination)
+    #expect(termination.terminationCode == .backgroundFetch)
+    #expect(termination.state == .background)
+  }
+
+  /// Jetsam purges a suspended app; the jetsam log shows it, and the next launch hands the
+  /// scene the state it saved when it entered the background.
+  @Test func jetsamThenRestoration() async throws {
+    let notes = try await device.createApp("notes")
+    try await notes.post([
+      .launch(), try .setRestorationData(to: SavedState(tab: 2), scene: "main"), .home,
+    ])
+    try await device.advanceClock(by: .seconds(5))
+    let purge = try await notes.post(.purge(reason: .highwater))
+    #expect(purge.state == .notRunning)
+    #expect(purge.callbacks.isEmpty)  // a suspended app hears nothing of its end
+    let kills = try await device.jetsamLog().kills
+    #expect(kills.map(\.app) == ["notes"])
+    #expect(kills.map(\.reason) == [.highwater])
+    #expect(kills.map(\.state) == [.suspended])
+
+    let relaunch = try await notes.post(.launch())
+    let connect = try #require(relaunch.callbacks.first { $0.method == .sceneWillConnect })
+    let restored = try #require(connect.arguments?.session?.stateRestorationActivity)
+    #expect(
+      try JSONDecoder().decode(SavedState.self, from: JSONEncoder().encode(restored)).tab == 2)
+  }
+
+  /// What the app saves to restore its user interface.
+  struct SavedState: Codable {
+    var tab: Int
+  }
+
+  /// The journal as it happens, each entry typed as it was recorded: from the launch's last
+  /// entry on (`lastSeq`), so that nothing is missed while the stream connects.
+  @Test func theJournalStreamsWhatHappensNext() async throws {
+    let maps = try await device.createApp("maps")
+    let launch = try await maps.post(.launch())
+    let stream = device.journalStream(since: .after(seq: Int64(launch.lastSeq)), kind: .transition)
+    async let transitions: [Components.Schemas.Transition] = {
+      var seen: [Components.Schemas.Transition] = []
+      for try await event in stream {
+        guard case .entry(.transition(let entry)) = event else { continue }
+        seen.append(entry.transition)
+        if entry.transition.to == .suspended { break }
+      }
+      return seen
+    }()
+    try await maps.post(.home)
+    try await device.advanceClock(by: .seconds(5))
+    #expect(try await transitions.map(\.to) == [.inactive, .background, .suspended])
+  }
+
+  /// A refused event throws the server's problem: the state, and what it allows instead.
+  @Test func aRefusedEventThrowsItsProblem() async throws {
+    let mail = try await device.createApp("mail")
+    let problem = await #expect(throws: LifecycledProblem.self) { try await mail.post(.home) }
+    #expect(problem?.status == 409)
+    #expect(problem?.type == "urn:lifecycled:problem:event-refused")
+    #expect(problem?.currentState == "notRunning")
+    #expect(problem?.allowedEvents == ["launch", "prewarm", "backgroundLaunch"])
+  }
+}
