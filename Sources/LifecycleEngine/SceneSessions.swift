@@ -88,12 +88,20 @@ extension Device {
   }
 
   /// The system disconnects a background scene while the process lives (UIKit "can disconnect
-  /// a background or suspended scene at any time to reclaim its resources"): the scene's code
-  /// hears `sceneDidDisconnect` (a suspended app runs again in the background for it) and is
-  /// gone with what it held; the session, and what it saved, stay.
+  /// a background or suspended scene at any time to reclaim its resources"). A suspended app
+  /// runs again in the background for it; a scene that has state to save is asked for it
+  /// first (`UISceneSession.stateRestorationActivity`: "Before disconnecting a scene, the
+  /// system asks your delegate for an NSUserActivity object containing state information for
+  /// that scene"), then hears `sceneDidDisconnect` and is gone with what it held. The session,
+  /// and what it saved, stay.
   func disconnectScene(_ index: Int, of app: App, cause: TransitionCause) {
     resume(app, cause: cause)
-    app.setRestorationData(nil, ofScene: index)
+    if let data = app.sessions[index].restorationData {
+      deliver(
+        .stateRestorationActivity, to: app, cause: cause, scene: index,
+        arguments: .restorationData(data))
+      app.setRestorationData(nil, ofScene: index)
+    }
     deliver(.sceneDidDisconnect, to: app, cause: cause, scene: index)
   }
 

@@ -66,13 +66,15 @@ import Testing
     #expect(scenes()?.first?["id"] == .string("draft"))
   }
 
+  /// The scene is asked for its state before the system disconnects it
+  /// (`UISceneSession.stateRestorationActivity`), and gets it back when it reconnects.
   @Test func aDisconnectedSceneReconnectsWithWhatItSaved() {
     post(#"{"type":"openScene","scene":"draft"}"#)
     post(#"{"type":"setRestorationData","scene":"draft","data":{"line":3}}"#)
     post(#"{"type":"launch","scene":"main"}"#)
     #expect(
       calls(post(#"{"type":"disconnectScene","scene":"draft"}"#)) == [
-        "sceneDidDisconnect(_:)@draft"
+        "stateRestorationActivity(for:)@draft", "sceneDidDisconnect(_:)@draft",
       ])
     let back = post(#"{"type":"launch","scene":"draft"}"#)
     guard case .array(let callbacks)? = back.json?["callbacks"] else { return }

@@ -150,21 +150,36 @@ import Testing
     #expect(sim.state("docs") == .suspended)
   }
 
+  /// Apple's `UISceneSession.stateRestorationActivity`: "Before disconnecting a scene, the
+  /// system asks your delegate for an NSUserActivity object containing state information for
+  /// that scene": the state it has now, not what it saved when it left the foreground.
   @Test func theSystemDisconnectsABackgroundSceneAndTheSessionReconnectsWithItsState() throws {
     try openTwoWindows()
     try sim.post(.launch(scene: "main"), to: "docs")
     try sim.post(.launch(scene: "w"), to: "docs")
-    try sim.post(.setRestorationData(Self.data, scene: "w"), to: "docs")
+    try sim.post(.setRestorationData(#"{"draft":1}"#, scene: "w"), to: "docs")
     try sim.post(.launch(scene: "main"), to: "docs")  // w saves as it leaves
+    try sim.post(.setRestorationData(Self.data, scene: "w"), to: "docs")  // in the background
     #expect(
       trace(try sim.post(.disconnectScene("w"), to: "docs")) == [
-        "sceneDidDisconnect(_:)@w → active/unattached [UIScene.didDisconnectNotification]"
+        "stateRestorationActivity(for:)@w → active/background {data: \(Self.data)}",
+        "sceneDidDisconnect(_:)@w → active/unattached [UIScene.didDisconnectNotification]",
       ])
     #expect(sim.app("docs").sessions[1] == SceneSession(id: "w", savedRestorationData: Self.data))
     #expect(
       trace(try sim.post(.launch(scene: "w"), to: "docs")).dropFirst(2).first
         == "scene(_:willConnectTo:options:)@w → background/unattached [UIScene.willConnectNotification] {connection: -, restoring \(Self.data)}"
     )
+  }
+
+  /// A scene with nothing to save is not asked: it only hears that it is disconnected.
+  @Test func aSceneWithNoStateIsDisconnectedWithoutBeingAsked() throws {
+    try openTwoWindows()
+    try sim.post(.launch(scene: "main"), to: "docs")
+    #expect(
+      trace(try sim.post(.disconnectScene("w"), to: "docs")) == [
+        "sceneDidDisconnect(_:)@w → active/unattached [UIScene.didDisconnectNotification]"
+      ])
   }
 
   @Test func eachSceneSavesAndRestoresItsOwnState() throws {

@@ -2615,7 +2615,7 @@ extension Components {
                 ])
             }
         }
-        /// The system disconnects a background (or suspended) scene to reclaim its resources while the process lives: sceneDidDisconnect (a suspended app runs again in the background for it). The session and its saved stateRestorationActivity stay; the user's next launch of that scene reconnects it with scene(_:willConnectTo:options:). Jetsam does the same under pressure (README, Memory and jetsam).
+        /// The system disconnects a background (or suspended) scene to reclaim its resources while the process lives: a scene with state to save is asked for it first (stateRestorationActivity(for:), as UISceneSession.stateRestorationActivity documents), then sceneDidDisconnect (a suspended app runs again in the background for it). The session and its saved stateRestorationActivity stay; the user's next launch of that scene reconnects it with scene(_:willConnectTo:options:). Jetsam does the same under pressure (README, Memory and jetsam).
         ///
         /// - Remark: Generated from `#/components/schemas/DisconnectSceneEvent`.
         public struct DisconnectSceneEvent: Codable, Hashable, Sendable {
