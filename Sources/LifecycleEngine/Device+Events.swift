@@ -135,6 +135,14 @@ extension Device {
         status.locked = false
         status.protectedDataLocksAt = nil
         setProtectedData(available: true, cause: cause)
+        // `BGProcessingTask`: "The system terminates any background processing tasks running
+        // when the user starts using the device."
+        for app in liveAppsInOrder {
+          if let work = app.backgroundWork, work.reason == .processing, work.expiredAt == nil {
+            expireBackgroundWork(of: app, cause: cause)
+            reschedule(app)
+          }
+        }
         if let name = status.appBeforeLock, let app = apps[name] {
           status.appBeforeLock = nil
           bringToForeground(app, via: nil, cause: cause)

@@ -72,10 +72,11 @@ extension Device {
     if let reason = refusal(of: event.type, for: app) { return reason }
     switch event {
     case .backgroundLaunch(let reason):
-      guard let mode = reason.requiredMode, !app.spec.backgroundModes.contains(mode) else {
-        return nil
+      if let mode = reason.requiredMode, !app.spec.backgroundModes.contains(mode) {
+        return .backgroundModeMissing(mode)
       }
-      return .backgroundModeMissing(mode)
+      // `BGProcessingTask`: "Processing tasks run only when the device is idle."
+      return reason == .processing && !status.locked ? .deviceInUse : nil
     case .endBackgroundTask(let id) where !app.tasks.contains(where: { $0.id == id }):
       return .unknownBackgroundTask(id)
     case .startActivity(let activity):

@@ -58,7 +58,7 @@ extension Device {
       let code = app.backgroundWork?.reason.terminationCode ?? .backgroundTask
       kill(app, cause: .backgroundWorkTimeout, terminationCode: code)
     case .backgroundWorkExpiry:
-      expireBackgroundWork(of: app)
+      expireBackgroundWork(of: app, cause: .backgroundWorkTimeout)
     }
     reschedule(app)
   }
@@ -75,10 +75,12 @@ extension Device {
     }
   }
 
-  /// A `BGTask`'s time is up: its expiration handler runs and, if the app's code completes
-  /// tasks on expiration (`endsBackgroundTasksOnExpiration`), calls `setTaskCompleted`.
-  private func expireBackgroundWork(of app: App) {
-    deliver(.taskExpirationHandler, to: app, cause: .backgroundWorkTimeout)
+  /// A `BGTask`'s time is up (or, for a processing task, the user started using the device):
+  /// its expiration handler runs and, if the app's code completes tasks on expiration
+  /// (`endsBackgroundTasksOnExpiration`), calls `setTaskCompleted`; otherwise the app is killed
+  /// `expirationGrace` later unless it completes the work.
+  func expireBackgroundWork(of app: App, cause: TransitionCause) {
+    deliver(.taskExpirationHandler, to: app, cause: cause)
     if app.spec.behavior.endsBackgroundTasksOnExpiration {
       app.backgroundWork = nil
     } else {

@@ -136,6 +136,8 @@ public enum RefusalReason: Hashable, Sendable {
   /// The user force-quit the app; the system does not launch it in the background.
   case backgroundLaunchBlocked
   case backgroundWorkInProgress
+  /// A `BGProcessingTask` runs only while the device is idle (locked).
+  case deviceInUse
   case noBackgroundWork
   case backgroundTimeExhausted
   case noBackgroundTasks
@@ -165,6 +167,8 @@ public enum RefusalReason: Hashable, Sendable {
     case .backgroundLaunchBlocked:
       "the user force-quit the app; it is not launched in the background until the user opens it"
     case .backgroundWorkInProgress: "the app's background work is still in progress"
+    case .deviceInUse:
+      "processing tasks run only while the device is idle: it is unlocked (lock it first)"
     case .noBackgroundWork: "the app has no background work in progress"
     case .backgroundTimeExhausted: "the app's background time has run out"
     case .noBackgroundTasks: "the app has no background task"

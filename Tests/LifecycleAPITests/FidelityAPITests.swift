@@ -20,6 +20,27 @@ import Testing
     }
   }
 
+  /// `BGProcessingTask`: processing tasks run only while the device is idle, and end when
+  /// the user starts using it.
+  @Test func aProcessingTaskWaitsForAnIdleDeviceAndEndsWhenItIsUnlocked() {
+    post("/v1/apps", #"{"name":"sync","backgroundModes":["processing"]}"#)
+    let processing = #"{"type":"backgroundLaunch","reason":"processing"}"#
+    let refused = api.call("POST", "/v1/apps/sync/events", processing)
+    #expect(refused.status == 409)
+    #expect(
+      refused.json?["detail"]
+        == .string(
+          "backgroundLaunch refused: processing tasks run only while the device is idle: it is "
+            + "unlocked (lock it first) (state notRunning)"))
+    post("/v1/devices/default/events", #"{"type":"lock"}"#)
+    #expect(
+      methods(post("/v1/apps/sync/events", processing), "callbacks").last
+        == "BGTaskScheduler.launchHandler(_:)")
+    let unlock = post("/v1/devices/default/events", #"{"type":"unlock"}"#)
+    #expect(methods(unlock, "callbacks").contains("BGTask.expirationHandler"))
+    #expect(api.call("GET", "/v1/apps/sync").json?["backgroundWork"] == nil)
+  }
+
   @Test func aLaunchOfABusyAppIsAcceptedAndItsCallbacksWait() {
     post(
       "/v1/apps",

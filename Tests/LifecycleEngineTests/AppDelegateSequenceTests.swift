@@ -40,6 +40,7 @@ import Testing
     (.processing, "BGTaskScheduler.launchHandler(_:) → background"),
   ])
   func launchIntoBackground_2_2a(reason: BackgroundLaunchReason, work: String) throws {
+    if reason == .processing { try sim.post(.lock) }  // processing tasks wait for an idle device
     let outcome = try sim.post(.backgroundLaunch(reason), to: "radio")
     #expect(
       trace(outcome) == [

@@ -38,6 +38,13 @@ struct SplitMix64: RandomNumberGenerator {
     }
     #expect(sceneCallbacks.filter { $0.scene != "main" }.count > 100)
     #expect(sceneCallbacks.filter { $0.method == .sceneDidDisconnect }.count > 10)
+    // ... and processing tasks that ran (while the device was idle: an invariant).
+    let processing = walk.sim.journal.filter {
+      guard case .event(let event) = $0, case .app(.backgroundLaunch(.processing)) = event.event
+      else { return false }
+      return true
+    }
+    #expect(processing.count > 1)
   }
 
   @Test(arguments: seeds)
@@ -223,7 +230,7 @@ final class RandomWalk {
     } catch .refused(let refusal) {
       let parameterRefusal: Bool =
         switch refusal.reason {
-        case .backgroundModeMissing, .unknownBackgroundTask, .activityInProgress,
+        case .backgroundModeMissing, .deviceInUse, .unknownBackgroundTask, .activityInProgress,
           .activityNotInProgress, .unknownScene, .sceneExists, .sceneNotConnected,
           .sceneNotInBackground, .sceneInForeground:
           true
@@ -357,6 +364,10 @@ final class RandomWalk {
         app.state.isLive || app.restorationData == nil && !app.prewarmed,
         "\(app.name) holds process state without a process")
       check(!app.prewarmed || app.state == .suspended, "\(app.name) prewarmed but \(app.state)")
+      // `BGProcessingTask`: processing tasks run only while the device is idle (locked).
+      check(
+        app.backgroundWork.map { $0.reason != .processing || $0.expired || device.locked } ?? true,
+        "\(app.name) runs a processing task on a device in use")
     }
     check(device.pressure == (device.usedMB > device.memoryLimitMB), "pressure flag")
     check(

@@ -235,7 +235,9 @@ import Testing
   func aBGTaskExpiresWithItsHandler(
     reason: BackgroundLaunchReason, mode: BackgroundMode, seconds: Double
   ) throws {
+    let sim = Simulator(passcode: false)  // locked, with no protected-data callbacks
     sim.add("mail", modes: [mode])
+    try sim.post(.lock)  // processing tasks wait for an idle device
     let launch = try sim.post(.backgroundLaunch(reason), to: "mail")
     #expect(launch.callbacks.last?.method == .taskLaunchHandler)
     #expect(sim.app("mail").backgroundWork?.deadline == .seconds(seconds))
@@ -245,6 +247,47 @@ import Testing
     #expect(trace(expiry) == ["BGTask.expirationHandler → background/unattached"])
     #expect(sim.app("mail").backgroundWork == nil)
     #expect(sim.app("mail").suspendAt == .seconds(seconds + 2))
+  }
+
+  /// `BGProcessingTask`: "Processing tasks run only when the device is idle": a processing
+  /// launch is refused while the device is unlocked, and taken once it is locked.
+  @Test func aProcessingTaskRunsOnlyWhileTheDeviceIsIdle() throws {
+    sim.add("mail", modes: [.processing])
+    let refused = refusal { try sim.post(.backgroundLaunch(.processing), to: "mail") }
+    #expect(refused?.reason == .deviceInUse)
+    try sim.post(.lock)
+    try sim.post(.backgroundLaunch(.processing), to: "mail")
+    #expect(sim.app("mail").backgroundWork?.reason == .processing)
+  }
+
+  /// `BGProcessingTask`: "The system terminates any background processing tasks running when
+  /// the user starts using the device": unlocking runs the expiration handler at once; an app
+  /// that completes the task there is suspended as any idle app, one that does not is killed
+  /// `expirationGrace` later (0x2182bad2). Other work goes on.
+  @Test(arguments: [true, false])
+  func unlockingExpiresARunningProcessingTask(completesOnExpiration: Bool) throws {
+    let sim = Simulator(passcode: false)  // locked, with no protected-data callbacks
+    sim.add(
+      "mail", modes: [.processing],
+      behavior: AppBehavior(endsBackgroundTasksOnExpiration: completesOnExpiration))
+    sim.add("news", modes: [.fetch])
+    try sim.post(.lock)
+    try sim.post(.backgroundLaunch(.processing), to: "mail")
+    try sim.post(.backgroundLaunch(.fetch), to: "news")
+    sim.advance(10)
+    let unlock = try sim.post(.unlock)
+    #expect(trace(unlock) == ["BGTask.expirationHandler → background/unattached"])
+    #expect(sim.app("news").backgroundWork?.reason == .fetch)
+    if completesOnExpiration {
+      #expect(sim.app("mail").backgroundWork == nil)
+      #expect(transitions(sim.advance(2)) == ["mail: background → suspended (suspension)"])
+    } else {
+      #expect(sim.app("mail").killAt == .seconds(11))
+      #expect(
+        transitions(sim.advance(1)) == [
+          "mail: background → notRunning (backgroundWorkTimeout) 0x2182bad2"
+        ])
+    }
   }
 
   /// A `BGTask` not completed in its expiration handler gets the app killed `expirationGrace`

@@ -3005,7 +3005,7 @@ extension Components {
                 ])
             }
         }
-        /// The system launches or wakes the app in the background; needs the matching background mode (urlSession needs none). An app-delegate app gets applicationDidEnterBackground before the event's callback, launched or woken; a scene app gets the callback alone.
+        /// The system launches or wakes the app in the background; needs the matching background mode (urlSession needs none). An app-delegate app gets applicationDidEnterBackground before the event's callback, launched or woken; a scene app gets the callback alone. A processing task runs only while the device is idle, locked (409 with the device unlocked); unlocking runs its expirationHandler at once (BGProcessingTask).
         ///
         /// - Remark: Generated from `#/components/schemas/BackgroundLaunchEvent`.
         public struct BackgroundLaunchEvent: Codable, Hashable, Sendable {
@@ -3552,7 +3552,7 @@ extension Components {
                 ])
             }
         }
-        /// The user unlocks the device: the app that was in the foreground comes back, and protected data becomes available.
+        /// The user unlocks the device: protected data becomes available, a running BGProcessingTask expires (its expirationHandler: the user is using the device), and the app that was in the foreground comes back.
         ///
         /// - Remark: Generated from `#/components/schemas/DeviceUnlockEvent`.
         public struct DeviceUnlockEvent: Codable, Hashable, Sendable {
