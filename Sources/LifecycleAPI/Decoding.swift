@@ -181,6 +181,26 @@ struct Fields {
     member(name, required: true).map(encodedValue(at:))
   }
 
+  /// A push's payload, a JSON object with an `aps` object, as compact text: `.some(nil)`
+  /// without one, nil if it is malformed.
+  mutating func payload(_ key: StaticString) -> String?? {
+    guard let index = member(key, required: false) else { return .some(nil) }
+    var payload = Fields(document, at: index, location: .member(path: name(key)))
+    let aps = payload.object("aps", required: true)
+    guard document[index].kind == .object, aps != nil, payload.issues.isEmpty else {
+      issues.append(name(key), "must be a JSON object with an aps object, as APNs delivers it")
+      return nil
+    }
+    return .some(encodedValue(at: index))
+  }
+
+  /// A background `URLSession`'s identifier: `.some(nil)` without one, nil if it is not a
+  /// string (the engine checks its length).
+  mutating func sessionIdentifier(_ key: StaticString) -> String?? {
+    guard has(key) else { return .some(nil) }
+    return string(key, maxBytes: Validation.maxIdentifierBytes + 1).map { .some($0) }
+  }
+
   private func encodedValue(at index: Int) -> String? {
     guard document[index].kind != .null else { return nil }
     return String(decoding: JSONText(document.json(at: index)).bytes, as: UTF8.self)

@@ -116,6 +116,18 @@ extension JSONWriter {
         w.member("restorationData", json: data)
       case .sessions(let ids):
         w.member("sessions", ids)
+      case .backgroundLaunchOptions(let option):
+        w.key("launchOptions")
+        w.object { w in
+          switch option {
+          case .remoteNotification(let payload): w.member("remoteNotification", json: payload)
+          case .location: w.member("location", true)
+          }
+        }
+      case .userInfo(let payload):
+        w.member("userInfo", json: payload)
+      case .sessionIdentifier(let identifier):
+        w.member("identifier", identifier)
       }
     }
   }

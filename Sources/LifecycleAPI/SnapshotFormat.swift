@@ -420,7 +420,7 @@ extension JSONWriter {
 }
 
 // A waiting callback's arguments in a snapshot: their `kind`, the entry as a `launch` event
-// names it, and the restoration data.
+// names it, the restoration data, a push's payload, a URL session's identifier.
 
 extension Fields {
   /// Nil if malformed (the problem is recorded).
@@ -429,8 +429,18 @@ extension Fields {
     let data = encodedValue("restorationData")
     let sessions = strings(
       "sessions", maxCount: Validation.maxScenesPerApp, maxBytes: Validation.maxNameBytes)
-    guard let entry = entry(), let kind else { return nil }
+    let payload = self.payload("payload")
+    let identifier = sessionIdentifier("identifier")
+    guard let entry = entry(), let kind, let payload, let identifier else { return nil }
     if kind == "sessions", entry == nil, data == nil, let sessions { return .sessions(sessions) }
+    switch (kind, payload, identifier) {
+    case ("pushLaunchOptions", let payload?, nil):
+      return .backgroundLaunchOptions(.remoteNotification(payload: payload))
+    case ("locationLaunchOptions", nil, nil): return .backgroundLaunchOptions(.location)
+    case ("userInfo", let payload?, nil): return .userInfo(payload)
+    case ("sessionIdentifier", nil, let identifier?): return .sessionIdentifier(identifier)
+    default: break
+    }
     switch (kind, entry, data) {
     case ("launchOptions", let entry?, nil): return .launchOptions(entry)
     case ("connectionOptions", _, _): return .connecting(with: entry, restorationData: data)
@@ -440,7 +450,8 @@ extension Fields {
       reject(
         "kind",
         "must be launchOptions or entry with an entry, restorationData with restorationData, "
-          + "sessions with sessions, or connectionOptions")
+          + "sessions with sessions, pushLaunchOptions or userInfo with a payload, "
+          + "sessionIdentifier with an identifier, locationLaunchOptions or connectionOptions")
       return nil
     }
   }
@@ -466,6 +477,17 @@ extension JSONWriter {
       case .sessions(let ids):
         w.member("kind", "sessions")
         w.member("sessions", ids)
+      case .backgroundLaunchOptions(.remoteNotification(let payload)):
+        w.member("kind", "pushLaunchOptions")
+        w.member("payload", json: payload)
+      case .backgroundLaunchOptions(.location):
+        w.member("kind", "locationLaunchOptions")
+      case .userInfo(let payload):
+        w.member("kind", "userInfo")
+        w.member("payload", json: payload)
+      case .sessionIdentifier(let identifier):
+        w.member("kind", "sessionIdentifier")
+        w.member("identifier", identifier)
       }
     }
   }

@@ -413,6 +413,8 @@ extension JSONWriter {
     case .flag(let flag): member(parameter.name, flag)
     case .choice(let name): member(parameter.name, unescaped: name)
     case .entry(let entry): members(of: entry)
+    case .payload(let text): member(parameter.name, json: text)
+    case .sessionIdentifier(let text): member(parameter.name, text)
     }
   }
 }

@@ -81,7 +81,8 @@ extension Device {
         kill(app, cause: cause)
       case .purge(let reason): kill(app, cause: cause, jetsamReason: reason)
       case .thermalKill: kill(app, cause: cause, terminationCode: .thermal)
-      case .backgroundLaunch(let reason): launchInBackground(app, for: reason)
+      case .backgroundLaunch(let reason, let payload, let identifier):
+        launchInBackground(app, for: reason, payload: payload, sessionIdentifier: identifier)
       case .backgroundWorkCompleted:
         app.backgroundWork = nil
         reschedule(app)
@@ -184,10 +185,32 @@ extension Device {
           ValidationIssue(field: "memoryMB", message: "must be 0 to \(Validation.maxMemoryMB)"))
       case .restorationData(let data?) where !Validation.isRestorationData(data):
         issues.append(ValidationIssue(field: "data", message: Validation.restorationDataRule))
+      case .payload(let payload) where payload.utf8.count > Validation.maxPushPayloadBytes:
+        issues.append(
+          ValidationIssue(
+            field: "payload",
+            message: "must be at most \(Validation.maxPushPayloadBytes) bytes written compactly"))
+      case .sessionIdentifier(let identifier)
+      where identifier.isEmpty || identifier.utf8.count > Validation.maxIdentifierBytes:
+        issues.append(
+          ValidationIssue(
+            field: "identifier",
+            message: "must be 1 to \(Validation.maxIdentifierBytes) bytes long"))
       case .entry(let entry):
         issues.append(contentsOf: entry.issues())
-      case .sceneID, .taskName, .taskID, .megabytes, .restorationData, .flag, .choice:
+      case .sceneID, .taskName, .taskID, .megabytes, .restorationData, .flag, .choice, .payload,
+        .sessionIdentifier:
         break
+      }
+    }
+    if case .backgroundLaunch(let reason, let payload, let identifier) = event {
+      if payload != nil, reason != .remoteNotification {
+        issues.append(
+          ValidationIssue(field: "payload", message: "only a remoteNotification launch has one"))
+      }
+      if identifier != nil, reason != .urlSession {
+        issues.append(
+          ValidationIssue(field: "identifier", message: "only a urlSession launch has one"))
       }
     }
     return issues
@@ -238,7 +261,8 @@ extension Device {
       connectScene(app, via: entry, newSession: newSession, cause: cause)
       enterForeground(app, via: entry, sceneJustConnected: true, cause: cause)
     } else {
-      finishLaunching(app, into: .inactive, launchOptions: entry, restoresState: true, cause: cause)
+      let options = entry.flatMap { $0.isLaunchOption ? CallbackArguments.launchOptions($0) : nil }
+      finishLaunching(app, into: .inactive, options: options, restoresState: true, cause: cause)
       take(entry, app, sceneJustConnected: false, cause: cause)
       becomeActive(app, cause: cause)
     }
@@ -249,7 +273,7 @@ extension Device {
   /// them when the user opens it, and tells a scene app after them of the sessions discarded
   /// while it was not running.
   private func finishLaunching(
-    _ app: App, into state: AppState, launchOptions entry: Entry? = nil,
+    _ app: App, into state: AppState, options: CallbackArguments? = nil,
     restoresState: Bool = false, cause: TransitionCause
   ) {
     app.launches += 1
@@ -258,7 +282,6 @@ extension Device {
       app.protectedDataAvailable = status.protectedDataAvailable
       changeState(app, to: .background, cause: cause)
     }
-    let options = entry.flatMap { $0.isLaunchOption ? CallbackArguments.launchOptions($0) : nil }
     deliver(.willFinishLaunching, to: app, then: state, cause: cause, arguments: options)
     if restoresState, let data = app.savedRestorationData {
       app.restorationData = data
@@ -429,12 +452,18 @@ extension Device {
   /// execution sequence": "The system resumes the app. UIKit calls the app delegate's
   /// applicationDidEnterBackground(_:) method. UIKit delivers the event"); a scene app, whose
   /// scene is already in the background or not connected, gets the event alone.
-  private func launchInBackground(_ app: App, for reason: BackgroundLaunchReason) {
+  /// A launch passes launch options for a push (its payload) or location services; the push's
+  /// callback gets the payload, a URL session's its identifier.
+  private func launchInBackground(
+    _ app: App, for reason: BackgroundLaunchReason, payload: String?, sessionIdentifier: String?
+  ) {
     let cause = TransitionCause.event(.backgroundLaunch)
     switch app.state {
     case .notRunning,
       .suspended where app.prewarmed:
-      finishLaunching(app, into: .background, cause: cause)
+      let options = reason.launchOption(payload: payload).map(
+        CallbackArguments.backgroundLaunchOptions)
+      finishLaunching(app, into: .background, options: options, cause: cause)
       if !app.isScene { deliver(.didEnterBackground, to: app, cause: cause) }
     case .suspended:
       resume(app, cause: cause)
@@ -446,7 +475,13 @@ extension Device {
       let time = reason == .processing ? scheduler.processingTask : scheduler.backgroundWork
       app.backgroundWork = BackgroundWork(reason: reason, deadline: status.now + time)
     }
-    deliver(reason.callback, to: app, cause: cause)
+    let arguments: CallbackArguments? =
+      switch reason {
+      case .remoteNotification: .userInfo(payload ?? BackgroundLaunchReason.silentPushPayload)
+      case .urlSession: sessionIdentifier.map(CallbackArguments.sessionIdentifier)
+      case .fetch, .location, .appRefresh, .processing: nil
+      }
+    deliver(reason.callback, to: app, cause: cause, arguments: arguments)
     reschedule(app)
   }
 

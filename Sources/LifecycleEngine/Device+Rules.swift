@@ -71,7 +71,7 @@ extension Device {
   func refusal(of event: AppEvent, for app: App) -> RefusalReason? {
     if let reason = refusal(of: event.type, for: app) { return reason }
     switch event {
-    case .backgroundLaunch(let reason):
+    case .backgroundLaunch(let reason, _, _):
       if let mode = reason.requiredMode, !app.spec.backgroundModes.contains(mode) {
         return .backgroundModeMissing(mode)
       }

@@ -110,6 +110,15 @@ public indirect enum CallbackArguments: Hashable, Sendable {
   case restorationData(String)
   /// `application(_:didDiscardSceneSessions:)`: the ids of the sessions discarded.
   case sessions([String])
+  /// `application(_:willFinishLaunchingWithOptions:)` and `didFinishLaunching` of an app the
+  /// system launched in the background, when that passes launch options.
+  case backgroundLaunchOptions(BackgroundLaunchOption)
+  /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`: the push's
+  /// payload, as JSON text.
+  case userInfo(String)
+  /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)`: the identifier
+  /// of the session whose events are done.
+  case sessionIdentifier(String)
 
   /// The connection options of a scene connecting with `entry` and `restorationData`; nil
   /// when both are empty.
@@ -117,4 +126,13 @@ public indirect enum CallbackArguments: Hashable, Sendable {
     entry == nil && restorationData == nil
       ? nil : .connectionOptions(entry, restorationData: restorationData)
   }
+}
+
+/// What a background launch puts in the launch options (`UIApplication.LaunchOptionsKey`).
+public enum BackgroundLaunchOption: Hashable, Sendable {
+  /// `.remoteNotification`: the payload of the push that launched the app, as JSON text.
+  case remoteNotification(payload: String)
+  /// `.location`: location services relaunched the app ("Handling location updates in the
+  /// background": a relaunch after `startMonitoringSignificantLocationChanges()` passes it).
+  case location
 }

@@ -55,6 +55,22 @@ public enum BackgroundLaunchReason: String, CaseIterable, Sendable, Codable {
   /// The events of a background `URLSession` finished.
   case urlSession
 
+  /// What a silent push carries when its event gives no payload: "To send a background
+  /// notification, create a remote notification with an aps dictionary that includes only the
+  /// content-available key" (Apple's "Pushing background updates to your App").
+  public static let silentPushPayload = #"{"aps":{"content-available":1}}"#
+
+  /// What the app finds in its launch options when this launches it (a wake from suspension
+  /// passes none): a push's payload, or that location services relaunched it
+  /// (`UIApplication.LaunchOptionsKey`); nil for the others.
+  func launchOption(payload: String?) -> BackgroundLaunchOption? {
+    switch self {
+    case .remoteNotification: .remoteNotification(payload: payload ?? Self.silentPushPayload)
+    case .location: .location
+    case .fetch, .appRefresh, .processing, .urlSession: nil
+    }
+  }
+
   /// The `UIBackgroundModes` entry the app must declare; background URL sessions need none.
   public var requiredMode: BackgroundMode? {
     switch self {
@@ -166,7 +182,12 @@ public enum AppEvent: Hashable, Sendable {
   case purge(JetsamReason = .vmPageshortage)
   /// The system kills the running app in response to a thermal event (`0xc00010ff`).
   case thermalKill
-  case backgroundLaunch(BackgroundLaunchReason)
+  /// The system launches or wakes the app for `reason`: a silent push with its `payload`
+  /// (the `userInfo` the app gets, JSON text; nil: `BackgroundLaunchReason.silentPushPayload`),
+  /// the events of the background `URLSession` named `sessionIdentifier`. Boxed, so that the
+  /// other events (and a journal entry) stay as small as they were.
+  indirect case backgroundLaunch(
+    BackgroundLaunchReason, payload: String? = nil, sessionIdentifier: String? = nil)
   case backgroundWorkCompleted
   case beginBackgroundTask(name: String? = nil)
   case endBackgroundTask(id: Int)
@@ -233,6 +254,10 @@ public struct EventParameter: Sendable {
     case choice(String)
     /// The way into the app, whose members stand beside the event's own (`url`, ...).
     case entry(Entry)
+    /// A push's payload: a JSON object's text, at most `Validation.maxPushPayloadBytes`.
+    case payload(String)
+    /// A background `URLSession`'s identifier, at most `Validation.maxIdentifierBytes`.
+    case sessionIdentifier(String)
   }
 
   public let name: StaticString
@@ -259,7 +284,10 @@ extension AppEvent {
     case .crash(let atLaunch):
       if atLaunch { pass("atLaunch", .flag(true)) }
     case .purge(let reason): pass("reason", .choice(reason.rawValue))
-    case .backgroundLaunch(let reason): pass("reason", .choice(reason.rawValue))
+    case .backgroundLaunch(let reason, let payload, let identifier):
+      pass("reason", .choice(reason.rawValue))
+      if let payload { pass("payload", .payload(payload)) }
+      if let identifier { pass("identifier", .sessionIdentifier(identifier)) }
     case .beginBackgroundTask(let name):
       if let name { pass("name", .taskName(name)) }
     case .endBackgroundTask(let id): pass("id", .taskID(id))
@@ -298,6 +326,11 @@ public protocol EventParameterReader {
   /// The way into the app, whose members stand beside the event's own: `.some(nil)` without
   /// one, nil if it is malformed.
   mutating func entry() -> Entry??
+  /// A push's payload, a JSON object, as compact text: `.some(nil)` without one, nil if it is
+  /// malformed.
+  mutating func payload(_ name: StaticString) -> String??
+  /// A background `URLSession`'s identifier: `.some(nil)` without one, nil if it is malformed.
+  mutating func sessionIdentifier(_ name: StaticString) -> String??
 }
 
 extension AppEvent {
@@ -331,9 +364,11 @@ extension AppEvent {
     case .purge:
       self = .purge(reader.choice("reason", JetsamReason.self, required: false) ?? .vmPageshortage)
     case .backgroundLaunch:
-      guard let reason = reader.choice("reason", BackgroundLaunchReason.self, required: true)
+      let reason = reader.choice("reason", BackgroundLaunchReason.self, required: true)
+      guard let payload = reader.payload("payload"),
+        let identifier = reader.sessionIdentifier("identifier"), let reason
       else { return nil }
-      self = .backgroundLaunch(reason)
+      self = .backgroundLaunch(reason, payload: payload, sessionIdentifier: identifier)
     case .beginBackgroundTask: self = .beginBackgroundTask(name: reader.taskName("name"))
     case .endBackgroundTask:
       guard let id = reader.taskID("id") else { return nil }

@@ -64,10 +64,13 @@ extension JournalEntry: BoundedLogElement {
   static func retainedBytes(of event: RecordedEvent) -> Int {
     var held = 0
     if case .app(let event) = event {
+      // An indirect case's box: its header, the reason and two optional strings.
+      if event.type == .backgroundLaunch { held += 64 }
       event.forEachParameter { parameter in
         switch parameter.value {
         case .sceneID(let text), .taskName(let text): held += textBytes(text)
         case .restorationData(let text): held += textBytes(text)
+        case .payload(let text), .sessionIdentifier(let text): held += textBytes(text)
         case .entry(let entry): held += entry.retainedBytes
         case .taskID, .megabytes, .flag, .choice: break  // inline
         }
@@ -117,6 +120,10 @@ extension CallbackArguments {
       boxBytes + (entry?.retainedBytes ?? 0) + textBytes(data)
     case .restorationData(let data): boxBytes + textBytes(data)
     case .sessions(let ids): boxBytes + 32 + ids.reduce(0) { $0 + 16 + textBytes($1) }
+    case .backgroundLaunchOptions(.remoteNotification(let payload)), .userInfo(let payload):
+      boxBytes + textBytes(payload)
+    case .backgroundLaunchOptions(.location): boxBytes
+    case .sessionIdentifier(let identifier): boxBytes + textBytes(identifier)
     }
   }
 }

@@ -20,6 +20,9 @@ public enum Validation {
   public static let maxIdentifierBytes = 256
   /// The largest state restoration data an app saves, as compact JSON text, in bytes.
   public static let maxRestorationDataBytes = 4096
+  /// A push notification's payload: APNs takes at most 4 KB ("Sending notification requests to
+  /// APNs").
+  public static let maxPushPayloadBytes = 4096
   /// What `isRestorationData` asks, as a refusal says it.
   public static let restorationDataRule =
     "must be JSON of 1 to \(maxRestorationDataBytes) bytes, compact"

@@ -86,11 +86,13 @@ extension Components.Schemas.AppEvent {
   public static var thermalKill: Self { .thermalKill(.init(_type: .thermalKill)) }
 
   /// The system wakes or launches the app into the background for `reason` (a fetch, a silent
-  /// push, a BGTask, ...).
+  /// push with its `payload`, a BGTask, the events of the URL session `identifier`, ...).
   public static func backgroundLaunch(
-    for reason: Components.Schemas.BackgroundLaunchReason
+    for reason: Components.Schemas.BackgroundLaunchReason,
+    payload: Components.Schemas.PushPayload? = nil, identifier: String? = nil
   ) -> Self {
-    .backgroundLaunch(.init(_type: .backgroundLaunch, reason: reason))
+    .backgroundLaunch(
+      .init(_type: .backgroundLaunch, reason: reason, payload: payload, identifier: identifier))
   }
 
   /// The app calls the completion handler of the background work it was given.

@@ -41,6 +41,41 @@ import Testing
     #expect(api.call("GET", "/v1/apps/sync").json?["backgroundWork"] == nil)
   }
 
+  /// A push launches the app with its payload in the launch options and hands it over as the
+  /// callback's `userInfo`; a URL session's identifier reaches its callback; each detail only
+  /// with its own reason.
+  @Test func backgroundLaunchesHandOverWhatIOSPasses() {
+    post("/v1/apps", #"{"name":"mail","backgroundModes":["remote-notification","location"]}"#)
+    let push = #"{"aps":{"content-available":1},"box":"inbox"}"#
+    let launched = post(
+      "/v1/apps/mail/events",
+      #"{"type":"backgroundLaunch","reason":"remoteNotification","payload":\#(push)}"#)
+    guard case .array(let callbacks)? = launched?["callbacks"], callbacks.count == 3 else {
+      Issue.record("\(String(describing: launched))")
+      return
+    }
+    #expect(
+      callbacks[0]["arguments"] == json(#"{"launchOptions":{"remoteNotification":\#(push)}}"#))
+    #expect(callbacks[2]["arguments"] == json(#"{"userInfo":\#(push)}"#))
+    let session = post(
+      "/v1/apps/mail/events",
+      #"[{"type":"backgroundWorkCompleted"},{"type":"backgroundLaunch","reason":"urlSession","identifier":"upload-1"}]"#
+    )
+    guard case .array(let results)? = session?["results"],
+      case .array(let sessionCallbacks)? = results.last?["callbacks"]
+    else { return }
+    #expect(sessionCallbacks.last?["arguments"] == json(#"{"identifier":"upload-1"}"#))
+    for (body, field) in [
+      (#"{"type":"backgroundLaunch","reason":"fetch","payload":{"aps":{}}}"#, "payload"),
+      (#"{"type":"backgroundLaunch","reason":"remoteNotification","payload":{"a":1}}"#, "payload"),
+      (#"{"type":"backgroundLaunch","reason":"location","identifier":"x"}"#, "identifier"),
+    ] {
+      let refused = api.call("POST", "/v1/apps/mail/events", body)
+      #expect(refused.status == 422, "\(body)")
+      #expect(refused.body.contains(#"{"field":"\#(field)""#), "\(body): \(refused.body)")
+    }
+  }
+
   @Test func aLaunchOfABusyAppIsAcceptedAndItsCallbacksWait() {
     post(
       "/v1/apps",

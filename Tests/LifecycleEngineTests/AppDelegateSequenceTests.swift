@@ -27,25 +27,30 @@ import Testing
     #expect(outcome.callbacks.allSatisfy { $0.scene == nil && $0.sceneState == nil })
   }
 
+  /// A push or location services pass launch options (`UIApplication.LaunchOptionsKey`
+  /// `.remoteNotification`, with the payload, and `.location`); the other reasons none.
   @Test(arguments: [
     (
-      BackgroundLaunchReason.fetch,
+      BackgroundLaunchReason.fetch, "",
       "application(_:performFetchWithCompletionHandler:) → background"
     ),
     (
-      .remoteNotification,
-      "application(_:didReceiveRemoteNotification:fetchCompletionHandler:) → background"
+      .remoteNotification, #" {options: push {"aps":{"content-available":1}}}"#,
+      #"application(_:didReceiveRemoteNotification:fetchCompletionHandler:) → background {userInfo: {"aps":{"content-available":1}}}"#
     ),
-    (.location, "locationManager(_:didUpdateLocations:) → background"),
-    (.processing, "BGTaskScheduler.launchHandler(_:) → background"),
+    (.location, " {options: location}", "locationManager(_:didUpdateLocations:) → background"),
+    (.processing, "", "BGTaskScheduler.launchHandler(_:) → background"),
   ])
-  func launchIntoBackground_2_2a(reason: BackgroundLaunchReason, work: String) throws {
+  func launchIntoBackground_2_2a(
+    reason: BackgroundLaunchReason, options: String, work: String
+  ) throws {
     if reason == .processing { try sim.post(.lock) }  // processing tasks wait for an idle device
     let outcome = try sim.post(.backgroundLaunch(reason), to: "radio")
     #expect(
       trace(outcome) == [
-        "application(_:willFinishLaunchingWithOptions:) → background",
-        "application(_:didFinishLaunchingWithOptions:) → background [UIApplication.didFinishLaunchingNotification]",
+        "application(_:willFinishLaunchingWithOptions:) → background" + options,
+        "application(_:didFinishLaunchingWithOptions:) → background [UIApplication.didFinishLaunchingNotification]"
+          + options,
         "applicationDidEnterBackground(_:) → background [UIApplication.didEnterBackgroundNotification]",
         work,
       ])

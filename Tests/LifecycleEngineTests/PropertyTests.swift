@@ -40,7 +40,8 @@ struct SplitMix64: RandomNumberGenerator {
     #expect(sceneCallbacks.filter { $0.method == .sceneDidDisconnect }.count > 10)
     // ... and processing tasks that ran (while the device was idle: an invariant).
     let processing = walk.sim.journal.filter {
-      guard case .event(let event) = $0, case .app(.backgroundLaunch(.processing)) = event.event
+      guard case .event(let event) = $0,
+        case .app(.backgroundLaunch(.processing, _, _)) = event.event
       else { return false }
       return true
     }

@@ -217,6 +217,44 @@ import Testing
   }
 
   /// A location update has no completion handler, so no work and no deadline to kill by.
+  /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)` receives the
+  /// session's identifier, which the app recreates the session with.
+  @Test func aURLSessionLaunchHandsOverTheSessionsIdentifier() throws {
+    sim.add("mail")
+    let launch = try sim.post(
+      .backgroundLaunch(.urlSession, sessionIdentifier: "com.example.mail.upload"), to: "mail")
+    #expect(
+      trace(launch).last
+        == "application(_:handleEventsForBackgroundURLSession:completionHandler:) → background/unattached {session: com.example.mail.upload}"
+    )
+  }
+
+  /// A push or a session identifier belongs to its own reason; a payload is at most 4 KB.
+  @Test func aLaunchsDetailsMustFitItsReason() throws {
+    sim.add("mail", modes: [.fetch, .remoteNotification])
+    for (event, field) in [
+      (AppEvent.backgroundLaunch(.fetch, payload: "{}"), "payload"),
+      (.backgroundLaunch(.remoteNotification, sessionIdentifier: "s"), "identifier"),
+      (.backgroundLaunch(.urlSession, sessionIdentifier: ""), "identifier"),
+      (
+        .backgroundLaunch(
+          .remoteNotification,
+          payload: #"{"a":""# + String(repeating: "x", count: Validation.maxPushPayloadBytes)
+            + #""}"#),
+        "payload"
+      ),
+    ] {
+      do {
+        try sim.post(event, to: "mail")
+      } catch .invalid(let issues) {
+        #expect(issues.map(\.field) == [field], "\(event)")
+      } catch {
+        Issue.record("\(event): \(error)")
+      }
+    }
+    #expect(sim.state("mail") == .notRunning)
+  }
+
   @Test func aLocationLaunchHasNoWorkToComplete() throws {
     sim.add("maps", modes: [.location])
     let launch = try sim.post(.backgroundLaunch(.location), to: "maps")

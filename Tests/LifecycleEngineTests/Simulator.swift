@@ -89,6 +89,11 @@ func trace(_ callbacks: [Callback]) -> [String] {
     case .entry(let entry): line += " {entry: \(describe(entry))}"
     case .restorationData(let data): line += " {data: \(data)}"
     case .sessions(let ids): line += " {sessions: \(ids.joined(separator: ", "))}"
+    case .backgroundLaunchOptions(.remoteNotification(let payload)):
+      line += " {options: push \(payload)}"
+    case .backgroundLaunchOptions(.location): line += " {options: location}"
+    case .userInfo(let payload): line += " {userInfo: \(payload)}"
+    case .sessionIdentifier(let identifier): line += " {session: \(identifier)}"
     case nil: break
     }
     return line

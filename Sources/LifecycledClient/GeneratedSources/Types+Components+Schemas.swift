@@ -3005,7 +3005,7 @@ extension Components {
                 ])
             }
         }
-        /// The system launches or wakes the app in the background; needs the matching background mode (urlSession needs none). An app-delegate app gets applicationDidEnterBackground before the event's callback, launched or woken; a scene app gets the callback alone. A processing task runs only while the device is idle, locked (409 with the device unlocked); unlocking runs its expirationHandler at once (BGProcessingTask).
+        /// The system launches or wakes the app in the background; needs the matching background mode (urlSession needs none). An app-delegate app gets applicationDidEnterBackground before the event's callback, launched or woken; a scene app gets the callback alone. A processing task runs only while the device is idle, locked (409 with the device unlocked); unlocking runs its expirationHandler at once (BGProcessingTask). A launch (not a wake) for a push or for location passes launch options: remoteNotification with the payload, or location (UIApplication.LaunchOptionsKey).
         ///
         /// - Remark: Generated from `#/components/schemas/BackgroundLaunchEvent`.
         public struct BackgroundLaunchEvent: Codable, Hashable, Sendable {
@@ -3017,21 +3017,37 @@ extension Components {
             public var _type: Components.Schemas.BackgroundLaunchEvent._TypePayload
             /// - Remark: Generated from `#/components/schemas/BackgroundLaunchEvent/reason`.
             public var reason: Components.Schemas.BackgroundLaunchReason
+            /// remoteNotification only: the push, handed to the app as the userInfo of application(_:didReceiveRemoteNotification:fetchCompletionHandler:) (and in the launch options of a launch). Default: {"aps": {"content-available": 1}}.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BackgroundLaunchEvent/payload`.
+            public var payload: Components.Schemas.PushPayload?
+            /// urlSession only: the identifier of the background URLSession whose events are done, handed to application(_:handleEventsForBackgroundURLSession:completionHandler:).
+            ///
+            /// - Remark: Generated from `#/components/schemas/BackgroundLaunchEvent/identifier`.
+            public var identifier: Swift.String?
             /// Creates a new `BackgroundLaunchEvent`.
             ///
             /// - Parameters:
             ///   - _type:
             ///   - reason:
+            ///   - payload: remoteNotification only: the push, handed to the app as the userInfo of application(_:didReceiveRemoteNotification:fetchCompletionHandler:) (and in the launch options of a launch). Default: {"aps": {"content-available": 1}}.
+            ///   - identifier: urlSession only: the identifier of the background URLSession whose events are done, handed to application(_:handleEventsForBackgroundURLSession:completionHandler:).
             public init(
                 _type: Components.Schemas.BackgroundLaunchEvent._TypePayload,
-                reason: Components.Schemas.BackgroundLaunchReason
+                reason: Components.Schemas.BackgroundLaunchReason,
+                payload: Components.Schemas.PushPayload? = nil,
+                identifier: Swift.String? = nil
             ) {
                 self._type = _type
                 self.reason = reason
+                self.payload = payload
+                self.identifier = identifier
             }
             public enum CodingKeys: String, CodingKey {
                 case _type = "type"
                 case reason
+                case payload
+                case identifier
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -3043,9 +3059,19 @@ extension Components {
                     Components.Schemas.BackgroundLaunchReason.self,
                     forKey: .reason
                 )
+                self.payload = try container.decodeIfPresent(
+                    Components.Schemas.PushPayload.self,
+                    forKey: .payload
+                )
+                self.identifier = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .identifier
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "type",
-                    "reason"
+                    "reason",
+                    "payload",
+                    "identifier"
                 ])
             }
         }
@@ -3810,6 +3836,48 @@ extension Components {
                 ])
             }
         }
+        /// A remote notification's payload, as APNs delivers it (its aps dictionary and the app's own keys), at most 4096 bytes written compactly. A background push's aps has only content-available: 1 (Apple's "Pushing background updates to your App").
+        ///
+        /// - Remark: Generated from `#/components/schemas/PushPayload`.
+        public struct PushPayload: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PushPayload/aps`.
+            public var aps: OpenAPIRuntime.OpenAPIObjectContainer
+            /// A container of undocumented properties.
+            public var additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer
+            /// Creates a new `PushPayload`.
+            ///
+            /// - Parameters:
+            ///   - aps:
+            ///   - additionalProperties: A container of undocumented properties.
+            public init(
+                aps: OpenAPIRuntime.OpenAPIObjectContainer,
+                additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer = .init()
+            ) {
+                self.aps = aps
+                self.additionalProperties = additionalProperties
+            }
+            public enum CodingKeys: String, CodingKey {
+                case aps
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.aps = try container.decode(
+                    OpenAPIRuntime.OpenAPIObjectContainer.self,
+                    forKey: .aps
+                )
+                additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [
+                    "aps"
+                ])
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(
+                    self.aps,
+                    forKey: .aps
+                )
+                try encoder.encodeAdditionalProperties(additionalProperties)
+            }
+        }
         /// A UNNotificationResponse.
         ///
         /// - Remark: Generated from `#/components/schemas/NotificationResponse`.
@@ -3944,8 +4012,51 @@ extension Components {
         public struct LaunchOptions: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/LaunchOptions/url`.
             public var url: Swift.String?
+            /// The notification the user tapped to open the app, or the push that launched it in the background (its payload).
+            ///
             /// - Remark: Generated from `#/components/schemas/LaunchOptions/remoteNotification`.
-            public var remoteNotification: Components.Schemas.NotificationResponse?
+            @frozen public enum RemoteNotificationPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/LaunchOptions/remoteNotification/case1`.
+                case NotificationResponse(Components.Schemas.NotificationResponse)
+                /// - Remark: Generated from `#/components/schemas/LaunchOptions/remoteNotification/case2`.
+                case PushPayload(Components.Schemas.PushPayload)
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self = .NotificationResponse(try .init(from: decoder))
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .PushPayload(try .init(from: decoder))
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .NotificationResponse(value):
+                        try value.encode(to: encoder)
+                    case let .PushPayload(value):
+                        try value.encode(to: encoder)
+                    }
+                }
+            }
+            /// The notification the user tapped to open the app, or the push that launched it in the background (its payload).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LaunchOptions/remoteNotification`.
+            public var remoteNotification: Components.Schemas.LaunchOptions.RemoteNotificationPayload?
+            /// Location services relaunched the app in the background.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LaunchOptions/location`.
+            public var location: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/LaunchOptions/userActivityDictionary`.
             public var userActivityDictionary: Components.Schemas.UserActivity?
             /// - Remark: Generated from `#/components/schemas/LaunchOptions/shortcutItem`.
@@ -3954,23 +4065,27 @@ extension Components {
             ///
             /// - Parameters:
             ///   - url:
-            ///   - remoteNotification:
+            ///   - remoteNotification: The notification the user tapped to open the app, or the push that launched it in the background (its payload).
+            ///   - location: Location services relaunched the app in the background.
             ///   - userActivityDictionary:
             ///   - shortcutItem:
             public init(
                 url: Swift.String? = nil,
-                remoteNotification: Components.Schemas.NotificationResponse? = nil,
+                remoteNotification: Components.Schemas.LaunchOptions.RemoteNotificationPayload? = nil,
+                location: Swift.Bool? = nil,
                 userActivityDictionary: Components.Schemas.UserActivity? = nil,
                 shortcutItem: Components.Schemas.ShortcutItem? = nil
             ) {
                 self.url = url
                 self.remoteNotification = remoteNotification
+                self.location = location
                 self.userActivityDictionary = userActivityDictionary
                 self.shortcutItem = shortcutItem
             }
             public enum CodingKeys: String, CodingKey {
                 case url
                 case remoteNotification
+                case location
                 case userActivityDictionary
                 case shortcutItem
             }
@@ -3981,8 +4096,12 @@ extension Components {
                     forKey: .url
                 )
                 self.remoteNotification = try container.decodeIfPresent(
-                    Components.Schemas.NotificationResponse.self,
+                    Components.Schemas.LaunchOptions.RemoteNotificationPayload.self,
                     forKey: .remoteNotification
+                )
+                self.location = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .location
                 )
                 self.userActivityDictionary = try container.decodeIfPresent(
                     Components.Schemas.UserActivity.self,
@@ -3995,6 +4114,7 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "url",
                     "remoteNotification",
+                    "location",
                     "userActivityDictionary",
                     "shortcutItem"
                 ])
@@ -4087,7 +4207,7 @@ extension Components {
                 ])
             }
         }
-        /// What the method receives beyond the application and the scene; absent when it receives nothing (nil launch options, empty connection options): launchOptions (will/didFinishLaunching of an app-delegate app opened through an entry); connectionOptions with the session's stateRestorationActivity (configurationForConnecting, scene(_:willConnectTo:options:)); the entry (url for application(_:open:options:), urlContexts for scene(_:openURLContexts:), userActivity, shortcutItem, or response for userNotificationCenter(_:didReceive:withCompletionHandler:)); restorationData (the state restoration callbacks); sessions (application(_:didDiscardSceneSessions:)).
+        /// What the method receives beyond the application and the scene; absent when it receives nothing (nil launch options, empty connection options): launchOptions (will/didFinishLaunching of an app-delegate app opened through an entry, or of any app launched in the background for a push or for location); connectionOptions with the session's stateRestorationActivity (configurationForConnecting, scene(_:willConnectTo:options:)); the entry (url for application(_:open:options:), urlContexts for scene(_:openURLContexts:), userActivity, shortcutItem, or response for userNotificationCenter(_:didReceive:withCompletionHandler:)); restorationData (the state restoration callbacks); sessions (application(_:didDiscardSceneSessions:)); userInfo (a push's payload) and identifier (a background URLSession's).
         ///
         /// - Remark: Generated from `#/components/schemas/CallbackArguments`.
         public struct CallbackArguments: Codable, Hashable, Sendable {
@@ -4138,6 +4258,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CallbackArguments/sessions`.
             public var sessions: [Components.Schemas.Name]?
+            /// The push that application(_:didReceiveRemoteNotification:fetchCompletionHandler:) receives.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CallbackArguments/userInfo`.
+            public var userInfo: Components.Schemas.PushPayload?
+            /// The background URLSession's identifier that application(_:handleEventsForBackgroundURLSession:completionHandler:) receives.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CallbackArguments/identifier`.
+            public var identifier: Swift.String?
             /// Creates a new `CallbackArguments`.
             ///
             /// - Parameters:
@@ -4151,6 +4279,8 @@ extension Components {
             ///   - response:
             ///   - restorationData:
             ///   - sessions: The ids of the sessions discarded.
+            ///   - userInfo: The push that application(_:didReceiveRemoteNotification:fetchCompletionHandler:) receives.
+            ///   - identifier: The background URLSession's identifier that application(_:handleEventsForBackgroundURLSession:completionHandler:) receives.
             public init(
                 launchOptions: Components.Schemas.LaunchOptions? = nil,
                 connectionOptions: Components.Schemas.ConnectionOptions? = nil,
@@ -4161,7 +4291,9 @@ extension Components {
                 shortcutItem: Components.Schemas.ShortcutItem? = nil,
                 response: Components.Schemas.NotificationResponse? = nil,
                 restorationData: Components.Schemas.RestorationData? = nil,
-                sessions: [Components.Schemas.Name]? = nil
+                sessions: [Components.Schemas.Name]? = nil,
+                userInfo: Components.Schemas.PushPayload? = nil,
+                identifier: Swift.String? = nil
             ) {
                 self.launchOptions = launchOptions
                 self.connectionOptions = connectionOptions
@@ -4173,6 +4305,8 @@ extension Components {
                 self.response = response
                 self.restorationData = restorationData
                 self.sessions = sessions
+                self.userInfo = userInfo
+                self.identifier = identifier
             }
             public enum CodingKeys: String, CodingKey {
                 case launchOptions
@@ -4185,6 +4319,8 @@ extension Components {
                 case response
                 case restorationData
                 case sessions
+                case userInfo
+                case identifier
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -4228,6 +4364,14 @@ extension Components {
                     [Components.Schemas.Name].self,
                     forKey: .sessions
                 )
+                self.userInfo = try container.decodeIfPresent(
+                    Components.Schemas.PushPayload.self,
+                    forKey: .userInfo
+                )
+                self.identifier = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .identifier
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "launchOptions",
                     "connectionOptions",
@@ -4238,7 +4382,9 @@ extension Components {
                     "shortcutItem",
                     "response",
                     "restorationData",
-                    "sessions"
+                    "sessions",
+                    "userInfo",
+                    "identifier"
                 ])
             }
         }
@@ -6217,6 +6363,10 @@ extension Components {
                     case entry = "entry"
                     case restorationData = "restorationData"
                     case sessions = "sessions"
+                    case pushLaunchOptions = "pushLaunchOptions"
+                    case locationLaunchOptions = "locationLaunchOptions"
+                    case userInfo = "userInfo"
+                    case sessionIdentifier = "sessionIdentifier"
                 }
                 /// - Remark: Generated from `#/components/schemas/SnapshotWaitingCallback/arguments/kind`.
                 public var kind: Components.Schemas.SnapshotWaitingCallback.ArgumentsPayload.KindPayload
@@ -6232,6 +6382,10 @@ extension Components {
                 public var restorationData: Components.Schemas.RestorationData?
                 /// - Remark: Generated from `#/components/schemas/SnapshotWaitingCallback/arguments/sessions`.
                 public var sessions: [Components.Schemas.Name]?
+                /// - Remark: Generated from `#/components/schemas/SnapshotWaitingCallback/arguments/payload`.
+                public var payload: Components.Schemas.PushPayload?
+                /// - Remark: Generated from `#/components/schemas/SnapshotWaitingCallback/arguments/identifier`.
+                public var identifier: Swift.String?
                 /// Creates a new `ArgumentsPayload`.
                 ///
                 /// - Parameters:
@@ -6242,6 +6396,8 @@ extension Components {
                 ///   - shortcutItem:
                 ///   - restorationData:
                 ///   - sessions:
+                ///   - payload:
+                ///   - identifier:
                 public init(
                     kind: Components.Schemas.SnapshotWaitingCallback.ArgumentsPayload.KindPayload,
                     url: Swift.String? = nil,
@@ -6249,7 +6405,9 @@ extension Components {
                     userActivity: Components.Schemas.UserActivity? = nil,
                     shortcutItem: Components.Schemas.ShortcutItem? = nil,
                     restorationData: Components.Schemas.RestorationData? = nil,
-                    sessions: [Components.Schemas.Name]? = nil
+                    sessions: [Components.Schemas.Name]? = nil,
+                    payload: Components.Schemas.PushPayload? = nil,
+                    identifier: Swift.String? = nil
                 ) {
                     self.kind = kind
                     self.url = url
@@ -6258,6 +6416,8 @@ extension Components {
                     self.shortcutItem = shortcutItem
                     self.restorationData = restorationData
                     self.sessions = sessions
+                    self.payload = payload
+                    self.identifier = identifier
                 }
                 public enum CodingKeys: String, CodingKey {
                     case kind
@@ -6267,6 +6427,8 @@ extension Components {
                     case shortcutItem
                     case restorationData
                     case sessions
+                    case payload
+                    case identifier
                 }
                 public init(from decoder: any Swift.Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -6298,6 +6460,14 @@ extension Components {
                         [Components.Schemas.Name].self,
                         forKey: .sessions
                     )
+                    self.payload = try container.decodeIfPresent(
+                        Components.Schemas.PushPayload.self,
+                        forKey: .payload
+                    )
+                    self.identifier = try container.decodeIfPresent(
+                        Swift.String.self,
+                        forKey: .identifier
+                    )
                     try decoder.ensureNoAdditionalProperties(knownKeys: [
                         "kind",
                         "url",
@@ -6305,7 +6475,9 @@ extension Components {
                         "userActivity",
                         "shortcutItem",
                         "restorationData",
-                        "sessions"
+                        "sessions",
+                        "payload",
+                        "identifier"
                     ])
                 }
             }
