@@ -188,6 +188,37 @@ import Testing
     #expect(api.call("GET", "/v1/apps/slow").json?["savedRestorationData"] == json("[1,2]"))
   }
 
+  /// A push's payload and a URL session's identifier, handed to callbacks that wait for a
+  /// busy app, are kept in a snapshot and handed over by the restored device.
+  @Test func aSnapshotCarriesWaitingBackgroundWork() {
+    for name in ["slow", "sync"] {
+      api.call(
+        "POST", "/v1/apps",
+        #"{"name":"\#(name)","lifecycle":"appDelegate","backgroundModes":["remote-notification"],"behavior":{"didEnterBackgroundSeconds":3}}"#
+      )
+      api.call("POST", "/v1/apps/\(name)/events", #"[{"type":"launch"},{"type":"home"}]"#)
+    }
+    api.call(
+      "POST", "/v1/apps/slow/events",
+      #"{"type":"backgroundLaunch","reason":"remoteNotification","payload":{"aps":{"content-available":1},"n":1}}"#
+    )
+    api.call(
+      "POST", "/v1/apps/sync/events",
+      #"{"type":"backgroundLaunch","reason":"urlSession","identifier":"up"}"#)
+    let saved = api.call("GET", "/v1/devices/default/snapshot").body
+    #expect(
+      saved.contains(
+        #""arguments":{"kind":"userInfo","payload":{"aps":{"content-available":1},"n":1}}"#))
+    #expect(saved.contains(#""arguments":{"kind":"sessionIdentifier","identifier":"up"}"#))
+    let other = APITests()
+    #expect(other.call("PUT", "/v1/devices/default", saved).status == 200)
+    #expect(other.call("GET", "/v1/devices/default/snapshot").body == saved)
+    let advance = #"{"seconds":3}"#
+    let original = api.call("POST", "/v1/devices/default/clock/advance", advance)
+    #expect(original.body.contains(#""arguments":{"identifier":"up"}"#))
+    #expect(other.call("POST", "/v1/devices/default/clock/advance", advance).body == original.body)
+  }
+
   /// Connection options with nothing in them are no arguments, as the engine holds them.
   @Test func emptyConnectionOptionsInASnapshotReadAsNoArguments() {
     api.call(
