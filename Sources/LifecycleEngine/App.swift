@@ -167,6 +167,12 @@ final class App {
     process.busyUntil.map { now < $0 } ?? false
   }
 
+  /// Whether a `BGProcessingTask` runs, its expiration handler not yet called.
+  var runsProcessingTask: Bool {
+    guard let work = process.backgroundWork else { return false }
+    return work.reason == .processing && work.expiredAt == nil
+  }
+
   /// Whether the process is ending: its `applicationWillTerminate` waits for the main thread.
   var isTerminating: Bool {
     process.waitingCallbacks.contains { $0.callback.state == .notRunning }

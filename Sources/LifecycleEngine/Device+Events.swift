@@ -137,9 +137,9 @@ extension Device {
         status.protectedDataLocksAt = nil
         setProtectedData(available: true, cause: cause)
         // `BGProcessingTask`: "The system terminates any background processing tasks running
-        // when the user starts using the device."
-        for app in liveAppsInOrder {
-          if let work = app.backgroundWork, work.reason == .processing, work.expiredAt == nil {
+        // when the user starts using the device." (Apps in order only when there are some.)
+        if liveApps.contains(where: \.runsProcessingTask) {
+          for app in liveAppsInOrder where app.runsProcessingTask {
             expireBackgroundWork(of: app, cause: cause)
             reschedule(app)
           }
