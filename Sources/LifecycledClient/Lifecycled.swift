@@ -26,7 +26,7 @@ public struct Lifecycled: Sendable {
 
   /// Creates a device: with a manual clock unless told, so that a test steps time itself; with
   /// `id` nil, the server chooses one. Label the devices a test worker creates to remove them
-  /// all at the end (``removeDevices(labeled:)``).
+  /// all at the end (``removeDevices(labeled:value:)``).
   public func createDevice(
     _ id: String? = nil, clock: Components.Schemas.ClockMode = .manual, passcode: Bool? = nil,
     labels: [String: String] = [:], idleTimeout: Duration? = nil
@@ -44,11 +44,12 @@ public struct Lifecycled: Sendable {
     SimulatedDevice(id: id, lifecycled: self)
   }
 
-  /// Removes every device that carries `label` (`"worker": "w7"`); the ids removed.
+  /// Removes every device that carries the label `key` with `value` (what a parallel worker
+  /// cleans up with: the server's other devices stay); the ids removed.
   @discardableResult
-  public func removeDevices(labeled label: (key: String, value: String)) async throws -> [String] {
+  public func removeDevices(labeled key: String, value: String) async throws -> [String] {
     try await send {
-      try await $0.removeDevicesByLabel(query: .init(label: "\(label.key)=\(label.value)"))
+      try await $0.removeDevicesByLabel(query: .init(label: "\(key)=\(value)"))
     }.ok.body.json.removed
   }
 

@@ -102,11 +102,14 @@ public struct SimulatedDevice: Sendable {
     }.ok.body.json
   }
 
-  /// Replaces this device (or creates it) with the one `snapshot` shows, under this id.
+  /// Replaces this device (or creates it) with the one `snapshot` shows, under this id
+  /// whichever device the snapshot was taken of.
   @discardableResult
   public func restore(_ snapshot: Components.Schemas.DeviceSnapshotDocument) async throws
     -> Components.Schemas.Device
   {
+    var snapshot = snapshot
+    snapshot.device.id = nil  // the path's
     let answer = try await lifecycled.send {
       try await $0.putDevice(
         path: .init(device: id), body: .json(.DeviceSnapshotDocument(snapshot)))

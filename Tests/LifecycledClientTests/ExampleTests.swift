@@ -115,6 +115,32 @@ import Testing
     #expect(try await transitions.map(\.to) == [.inactive, .background, .suspended])
   }
 
+  /// A device saved and put back under another id goes on as the original; device events,
+  /// stepping deadline by deadline, the journal by kind; and a worker's cleanup by label.
+  @Test func aDeviceSavedAndRestoredGoesOnAsTheOriginal() async throws {
+    let lifecycled = try LiveServer.lifecycled
+    let mail = try await device.createApp("mail")
+    try await mail.post([.launch(), .home])
+    let copy = lifecycled.device("copy-\(device.id)")
+    #expect(try await copy.restore(try await device.snapshot()).now == 0)
+    for each in [device, copy] {
+      let step = try await each.advanceToNextDeadline()
+      #expect(step.transitions.map(\.to) == [.suspended])
+      #expect(step.now == 2)
+      try await each.post(.lock)
+      // The journal's events: app events and, where `app` is null, device events.
+      let appEvents = try await each.journal(kind: .event).entries.compactMap { entry in
+        if case .event(let event) = entry { event.event.value1 } else { nil }
+      }
+      #expect(appEvents.count == (each.id == device.id ? 2 : 0))  // a restored journal starts anew
+    }
+    let worker = "w-\(device.id)"
+    let leaked = try await lifecycled.createDevice(labels: ["worker": worker])
+    #expect(try await lifecycled.removeDevices(labeled: "worker", value: worker) == [leaked.id])
+    try await copy.remove()
+    await #expect(throws: LifecycledProblem.self) { try await leaked.view() }
+  }
+
   /// A refused event throws the server's problem: the state, and what it allows instead.
   @Test func aRefusedEventThrowsItsProblem() async throws {
     let mail = try await device.createApp("mail")
