@@ -1,0 +1,94 @@
+import Foundation
+import HTTPTypes
+import LifecycledClient
+import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
+import Synchronization
+import Testing
+
+/// The journal stream resumes where a dropped connection left it, with `Last-Event-ID`: no
+/// entry missed, none repeated.
+@Suite(.liveServer) struct JournalStreamTests {
+  @Test func aDroppedStreamResumesAfterItsLastEvent() async throws {
+    let url = try #require(LiveServer.url)
+    let transport = DroppingTransport(after: 700)
+    let lifecycled = Lifecycled(serverURL: url, transport: transport)
+    let device = try await lifecycled.createDevice()
+    let mail = try await device.createApp("mail")
+    let last = try await mail.post([.launch(), .home, .launch(), .home]).last!.lastSeq
+
+    var seqs: [Int] = []
+    for try await event in device.journalStream() {
+      guard case .entry(let entry) = event else { continue }
+      seqs.append(entry.seq)
+      if entry.seq == last { break }
+    }
+    #expect(seqs == Array(1...last))
+    let resumedAfter = try #require(transport.lastEventIDs.last ?? nil)
+    #expect(transport.lastEventIDs.count == 2)
+    #expect(transport.lastEventIDs.first == .some(nil))
+    let resumedSeq = Int(resumedAfter.split(separator: "-").last!)!
+    #expect((1..<last).contains(resumedSeq), "the first connection ended mid-journal")
+  }
+}
+
+extension Components.Schemas.JournalEntry {
+  /// The entry's position in the journal.
+  var seq: Int {
+    switch self {
+    case .event(let entry): entry.seq
+    case .callback(let entry): entry.callback.seq
+    case .transition(let entry): entry.transition.seq
+    }
+  }
+}
+
+/// What the transport throws where it breaks a stream off.
+struct ConnectionDropped: Error {}
+
+/// AsyncHTTPClient, but the first journal stream's body breaks off after `limit` bytes, as a
+/// dropped connection would; each stream request's `Last-Event-ID` is noted.
+final class DroppingTransport: ClientTransport {
+  private let transport = AsyncHTTPClientTransport()
+  private let limit: Int
+  private let streamRequests = Mutex<[String?]>([])
+
+  init(after limit: Int) {
+    self.limit = limit
+  }
+
+  /// Each stream request's `Last-Event-ID`, in order (nil: it had none).
+  var lastEventIDs: [String?] { streamRequests.withLock { $0 } }
+
+  func send(
+    _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
+  ) async throws -> (HTTPResponse, HTTPBody?) {
+    let (response, responseBody) = try await transport.send(
+      request, body: body, baseURL: baseURL, operationID: operationID)
+    guard operationID == "streamJournal", let responseBody else { return (response, responseBody) }
+    let isFirst = streamRequests.withLock { requests in
+      requests.append(request.headerFields[HTTPField.Name("Last-Event-ID")!])
+      return requests.count == 1
+    }
+    guard isFirst else { return (response, responseBody) }
+    let limit = self.limit
+    let cut = AsyncThrowingStream<ArraySlice<UInt8>, any Error> { continuation in
+      let reader = Task {
+        var passed = 0
+        do {
+          for try await chunk in responseBody {
+            let room = limit - passed
+            continuation.yield(chunk.prefix(room))
+            passed += min(room, chunk.count)
+            if passed >= limit { break }
+          }
+          continuation.finish(throwing: ConnectionDropped())
+        } catch {
+          continuation.finish(throwing: error)
+        }
+      }
+      continuation.onTermination = { _ in reader.cancel() }
+    }
+    return (response, HTTPBody(cut, length: .unknown, iterationBehavior: .single))
+  }
+}
