@@ -458,11 +458,11 @@ extension Device {
     _ app: App, for reason: BackgroundLaunchReason, payload: String?, sessionIdentifier: String?
   ) {
     let cause = TransitionCause.event(.backgroundLaunch)
+    let push = payload ?? BackgroundLaunchReason.silentPushPayload  // only a push has one
     switch app.state {
     case .notRunning,
       .suspended where app.prewarmed:
-      let options = reason.launchOption(payload: payload).map(
-        CallbackArguments.backgroundLaunchOptions)
+      let options = reason.launchOption(push: push).map(CallbackArguments.backgroundLaunchOptions)
       finishLaunching(app, into: .background, options: options, cause: cause)
       if !app.isScene { deliver(.didEnterBackground, to: app, cause: cause) }
     case .suspended:
@@ -475,12 +475,7 @@ extension Device {
       let time = reason == .processing ? scheduler.processingTask : scheduler.backgroundWork
       app.backgroundWork = BackgroundWork(reason: reason, deadline: status.now + time)
     }
-    let arguments: CallbackArguments? =
-      switch reason {
-      case .remoteNotification: .userInfo(payload ?? BackgroundLaunchReason.silentPushPayload)
-      case .urlSession: sessionIdentifier.map(CallbackArguments.sessionIdentifier)
-      case .fetch, .location, .appRefresh, .processing: nil
-      }
+    let arguments = reason.callbackArguments(push: push, sessionIdentifier: sessionIdentifier)
     deliver(reason.callback, to: app, cause: cause, arguments: arguments)
     reschedule(app)
   }

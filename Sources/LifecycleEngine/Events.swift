@@ -61,13 +61,23 @@ public enum BackgroundLaunchReason: String, CaseIterable, Sendable, Codable {
   public static let silentPushPayload = #"{"aps":{"content-available":1}}"#
 
   /// What the app finds in its launch options when this launches it (a wake from suspension
-  /// passes none): a push's payload, or that location services relaunched it
+  /// passes none): the push's `payload`, or that location services relaunched it
   /// (`UIApplication.LaunchOptionsKey`); nil for the others.
-  func launchOption(payload: String?) -> BackgroundLaunchOption? {
+  func launchOption(push payload: String) -> BackgroundLaunchOption? {
     switch self {
-    case .remoteNotification: .remoteNotification(payload: payload ?? Self.silentPushPayload)
+    case .remoteNotification: .remoteNotification(payload: payload)
     case .location: .location
     case .fetch, .appRefresh, .processing, .urlSession: nil
+    }
+  }
+
+  /// What `callback` receives: the push's `payload` as its `userInfo`, the URL session's
+  /// identifier if the event gave one; nil for the others.
+  func callbackArguments(push payload: String, sessionIdentifier: String?) -> CallbackArguments? {
+    switch self {
+    case .remoteNotification: .userInfo(payload)
+    case .urlSession: sessionIdentifier.map(CallbackArguments.sessionIdentifier)
+    case .fetch, .location, .appRefresh, .processing: nil
     }
   }
 
