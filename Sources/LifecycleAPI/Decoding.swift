@@ -500,8 +500,9 @@ extension Fields: EventParameterReader {
     string(name, maxBytes: Validation.maxTaskNameBytes)
   }
 
-  mutating func taskID(_ name: StaticString) -> Int? {
-    integer(name, in: 1...Int.max, required: true)
+  mutating func taskID(_ name: StaticString, required: Bool) -> Int?? {
+    guard required || has(name) else { return .some(nil) }
+    return integer(name, in: 1...Int.max, required: true).map { .some($0) }
   }
 
   mutating func megabytes(_ name: StaticString) -> Int? {

@@ -12,13 +12,16 @@ import LifecycleEngine
 /// Earlier versions are still read. Version 2 wrote every member, `null` when it had no value:
 /// its nulls read as absent. Version 1's scene apps had one scene (`hasSceneSession`, a
 /// process's `sceneState`): their one session is `main`, holding the restoration data the app
-/// held.
+/// held. Versions 1 to 3 held at most one piece of background work, an object without an id:
+/// it gets the app's next task id.
 enum SnapshotFormat {
   static let format = "lifecycled-device-snapshot"
-  static let version = 3
+  static let version = 4
   static let readableVersions = 1...version
   /// The last version that wrote `null` for a member with no value.
   static let lastVersionWithNulls = 2
+  /// The last version whose `backgroundWork` was one object, without an id.
+  static let lastVersionWithOneWork = 3
   /// The longest device clock a snapshot may show, in seconds: ten years of advances.
   static let maxSeconds = Validation.maxAdvanceSeconds
   /// The largest `seq` or counter a snapshot may hold: far from overflow.
@@ -102,7 +105,7 @@ enum SnapshotFormat {
     var sceneState: SceneState?
     if var details = fields.object("process") {
       if version == 1 { sceneState = details.choice("sceneState") }
-      process = Self.process(of: name, &details)
+      process = Self.process(of: name, &details, version: version)
       fields.merge(details)
     }
     var record = AppRecord()
@@ -131,6 +134,14 @@ enum SnapshotFormat {
       record.lastTermination = termination(&details)
       fields.merge(details)
     }
+    if version <= lastVersionWithOneWork, let work = process?.backgroundWork.first {
+      process?.backgroundWork = [
+        BackgroundWork(
+          id: record.nextTaskID, reason: work.reason, deadline: work.deadline,
+          expiredAt: work.expiredAt)
+      ]
+      record.nextTaskID += 1
+    }
     var image = AppImage(spec: spec, record: record, process: process)
     if version == 1 { upgradeVersion1(&image, &fields, sceneState: sceneState) }
     return image
@@ -158,7 +169,9 @@ enum SnapshotFormat {
     image.process?.restorationData = nil
   }
 
-  private static func process(of app: AppName, _ fields: inout Fields) -> ProcessImage {
+  private static func process(of app: AppName, _ fields: inout Fields, version: Int)
+    -> ProcessImage
+  {
     var inactiveCause: InactiveCause?
     if let cause = fields.string("inactiveCause", maxBytes: 32) {
       if cause == "switcher" {
@@ -171,16 +184,6 @@ enum SnapshotFormat {
           "must be switcher or an interruption source: "
             + InterruptionSource.allCases.map(\.rawValue).joined(separator: ", "))
       }
-    }
-    var work: BackgroundWork?
-    if var details = fields.object("backgroundWork") {
-      if let reason = details.choice("reason", BackgroundLaunchReason.self, required: true),
-        let deadline = details.instant("deadline", required: true)
-      {
-        work = BackgroundWork(
-          reason: reason, deadline: deadline, expiredAt: details.instant("expiredAt"))
-      }
-      fields.merge(details)
     }
     var process = ProcessImage(
       state: fields.choice("state", required: true) ?? .notRunning,
@@ -201,7 +204,19 @@ enum SnapshotFormat {
           id: id, name: task.string("name", maxBytes: Validation.maxTaskNameBytes),
           expiredAt: task.instant("expiredAt"))
       } ?? []
-    process.backgroundWork = work
+    if version <= lastVersionWithOneWork {
+      if var details = fields.object("backgroundWork") {
+        process.backgroundWork = backgroundWork(&details, id: 0).map { [$0] } ?? []
+        fields.merge(details)
+      }
+    } else {
+      process.backgroundWork =
+        fields.array("backgroundWork", maxCount: maxElements) { work in
+          work.integer("id", in: 1...maxCount, required: true).flatMap {
+            backgroundWork(&work, id: $0)
+          }
+        } ?? []
+    }
     process.activities = Set(fields.choices("activities", BackgroundActivity.self) ?? [])
     process.significantTimeChangePending = fields.bool("significantTimeChangePending") ?? false
     process.protectedDataAvailable = fields.bool("protectedDataAvailable") ?? true
@@ -209,6 +224,17 @@ enum SnapshotFormat {
     process.restorationData = fields.encodedValue("restorationData")
     process.prewarmed = fields.bool("prewarmed") ?? false
     return process
+  }
+
+  /// Background work numbered `id`, as `JSONWriter.snapshotProcess` writes it.
+  private static func backgroundWork(_ fields: inout Fields, id: Int) -> BackgroundWork? {
+    let identifier = fields.string("identifier", maxBytes: Validation.maxIdentifierBytes)
+    guard let reason = fields.choice("reason", BackgroundLaunchReason.self, required: true),
+      let deadline = fields.instant("deadline", required: true)
+    else { return nil }
+    return BackgroundWork(
+      id: id, reason: reason, identifier: identifier, deadline: deadline,
+      expiredAt: fields.instant("expiredAt"))
   }
 
   /// How a process ended, as `JSONWriter.termination` writes it.
@@ -384,10 +410,12 @@ extension JSONWriter {
           if let time = task.expiredAt { w.member("expiredAt", time: time) }
         }
       }
-      if let work = process.backgroundWork {
-        w.key("backgroundWork")
+      w.key("backgroundWork")
+      w.array(process.backgroundWork) { w, work in
         w.object { w in
+          w.member("id", work.id)
           w.member("reason", work.reason)
+          if let identifier = work.identifier { w.member("identifier", identifier) }
           w.member("deadline", time: work.deadline)
           if let time = work.expiredAt { w.member("expiredAt", time: time) }
         }

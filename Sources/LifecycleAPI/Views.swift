@@ -107,10 +107,12 @@ extension JSONWriter {
           w.member("expired", task.expired)
         }
       }
-      if let work = app.backgroundWork {
-        w.key("backgroundWork")
+      w.key("backgroundWork")
+      w.array(app.backgroundWork) { w, work in
         w.object { w in
+          w.member("id", work.id)
           w.member("reason", work.reason)
+          if let identifier = work.identifier { w.member("identifier", identifier) }
           w.member("deadline", time: work.deadline)
           w.member("expired", work.expired)
         }
@@ -345,13 +347,19 @@ extension JSONWriter {
     array(transitions) { $0.transition($1) }
   }
 
-  /// What an event returned: the task `beginBackgroundTask` began, the scene `openScene` opened.
+  /// What an event returned: the task `beginBackgroundTask` began, the work `backgroundLaunch`
+  /// handed over, the scene `openScene` opened.
   mutating func result(_ result: EventResult) {
     switch result {
     case .backgroundTask(let id, let expiresAt):
       object { w in
         w.member("taskId", id)
         w.member("expiresAt", time: expiresAt)
+      }
+    case .backgroundWork(let id, let deadline):
+      object { w in
+        w.member("workId", id)
+        w.member("deadline", time: deadline)
       }
     case .scene(let id):
       object { $0.member("scene", id) }

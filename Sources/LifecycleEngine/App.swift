@@ -40,18 +40,44 @@ public struct WaitingCallbacks: RandomAccessCollection, Hashable, Sendable {
 }
 
 /// Work handed to the app by a background launch, due by `deadline`: the app is killed then,
-/// or for a `BGTask`, its expiration handler runs then.
+/// or for a `BGTask`, its expiration handler runs then. Each push and task is its own work with
+/// its own completion (`application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`).
 public struct BackgroundWork: Hashable, Sendable {
+  /// Numbered from the app's sequence of background task ids (`AppRecord.nextTaskID`).
+  public let id: Int
   public let reason: BackgroundLaunchReason
+  /// The background `URLSession`'s identifier, for `urlSession` work.
+  public let identifier: String?
   public let deadline: Instant
   /// When a `BGTask`'s expiration handler ran without completing it; the app dies
   /// `expirationGrace` later.
   public var expiredAt: Instant?
 
-  public init(reason: BackgroundLaunchReason, deadline: Instant, expiredAt: Instant? = nil) {
+  public init(
+    id: Int, reason: BackgroundLaunchReason, identifier: String? = nil, deadline: Instant,
+    expiredAt: Instant? = nil
+  ) {
+    self.id = id
     self.reason = reason
+    self.identifier = identifier
     self.deadline = deadline
     self.expiredAt = expiredAt
+  }
+
+  /// When its time is up without a completion, the app is killed: at the deadline for a
+  /// completion handler, `grace` after the expiration handler for a `BGTask`; nil for a task
+  /// whose expiration handler has not run yet (its deadline is an expiry, not a kill).
+  func killTime(grace: Duration) -> Instant? {
+    switch (reason.completion, expiredAt) {
+    case (.taskExpiration, let expired?): expired + grace
+    case (.taskExpiration, nil): nil
+    case (.completionHandler, _), (.none, _): deadline
+    }
+  }
+
+  /// When its expiration handler runs: a `BGTask`'s deadline, until it has run.
+  var expiryTime: Instant? {
+    reason.completion == .taskExpiration && expiredAt == nil ? deadline : nil
   }
 }
 
@@ -121,6 +147,15 @@ final class App {
     }
   }
 
+  /// The work of background launches the app has not completed, oldest first.
+  var backgroundWork: [BackgroundWork] {
+    get { process.backgroundWork }
+    set {
+      process.backgroundWork = newValue
+      recountHeldBytes()
+    }
+  }
+
   /// What an app-delegate app's code hands UIKit when asked to save its state (JSON text),
   /// if anything. (A scene app's scenes each hold their own: `SceneSession`.)
   var restorationData: String? {
@@ -144,6 +179,7 @@ final class App {
   private func recountHeldBytes() {
     let bytes =
       process.tasks.reduce(0) { $0 + $1.retainedBytes }
+      + process.backgroundWork.reduce(0) { $0 + $1.retainedBytes }
       + record.sessions.reduce(0) { $0 + $1.retainedBytes }
       + textBytes(process.restorationData) + textBytes(record.savedRestorationData)
       + waitingBytes
@@ -169,8 +205,7 @@ final class App {
 
   /// Whether a `BGProcessingTask` runs, its expiration handler not yet called.
   var runsProcessingTask: Bool {
-    guard let work = process.backgroundWork else { return false }
-    return work.reason == .processing && work.expiredAt == nil
+    process.backgroundWork.contains { $0.reason == .processing && $0.expiredAt == nil }
   }
 
   /// Whether the process is ending: its `applicationWillTerminate` waits for the main thread.
@@ -182,7 +217,7 @@ final class App {
   var isSuspendable: Bool {
     process.state == .background && process.watchdogKillAt == nil
       && process.waitingCallbacks.isEmpty && process.tasks.isEmpty
-      && process.backgroundWork == nil && process.activities.isEmpty
+      && process.backgroundWork.isEmpty && process.activities.isEmpty
   }
 
   /// Takes what `image` shows the system keeps of the app.

@@ -83,8 +83,9 @@ extension Device {
       case .thermalKill: kill(app, cause: cause, terminationCode: .thermal)
       case .backgroundLaunch(let reason, let payload, let identifier):
         launchInBackground(app, for: reason, payload: payload, sessionIdentifier: identifier)
-      case .backgroundWorkCompleted:
-        app.backgroundWork = nil
+      case .backgroundWorkCompleted(let id):
+        let index = id.flatMap { id in app.backgroundWork.firstIndex { $0.id == id } } ?? 0
+        app.backgroundWork.remove(at: index)
         reschedule(app)
       case .beginBackgroundTask(let name): beginBackgroundTask(app, name: name)
       case .endBackgroundTask(let id):
@@ -140,7 +141,10 @@ extension Device {
         // when the user starts using the device." (Apps in order only when there are some.)
         if liveApps.contains(where: \.runsProcessingTask) {
           for app in liveAppsInOrder where app.runsProcessingTask {
-            expireBackgroundWork(of: app, cause: cause)
+            for work in app.backgroundWork where work.reason == .processing && work.expiredAt == nil
+            {
+              expireBackgroundWork(work.id, of: app, cause: cause)
+            }
             reschedule(app)
           }
         }
@@ -307,7 +311,7 @@ extension Device {
     let connects = app.isScene && app.sceneState == .unattached
     if connects { connectScene(app, via: entry, newSession: newSession, cause: cause) }
     for index in app.tasks.indices { app.tasks[index].expiredAt = nil }
-    app.backgroundWork = nil
+    if !app.backgroundWork.isEmpty { app.backgroundWork = [] }
     enterForeground(app, via: entry, sceneJustConnected: connects, cause: cause)
   }
 
@@ -453,7 +457,9 @@ extension Device {
   /// applicationDidEnterBackground(_:) method. UIKit delivers the event"); a scene app, whose
   /// scene is already in the background or not connected, gets the event alone.
   /// A launch passes launch options for a push (its payload) or location services; the push's
-  /// callback gets the payload, a URL session's its identifier.
+  /// callback gets the payload, a URL session's its identifier. Work to complete is numbered
+  /// like background tasks (the callback's `taskId`): each push and task has its own, and the
+  /// app is not suspended until all are completed.
   private func launchInBackground(
     _ app: App, for reason: BackgroundLaunchReason, payload: String?, sessionIdentifier: String?
   ) {
@@ -471,13 +477,19 @@ extension Device {
     default:
       break
     }
+    var work: BackgroundWork?
     if reason.completion != .none {
       let time = reason == .processing ? scheduler.processingTask : scheduler.backgroundWork
-      app.backgroundWork = BackgroundWork(reason: reason, deadline: status.now + time)
+      work = BackgroundWork(
+        id: app.nextTaskID, reason: reason, identifier: sessionIdentifier,
+        deadline: status.now + time)
+      app.nextTaskID += 1
+      app.backgroundWork.append(work!)
     }
     let arguments = reason.callbackArguments(push: push, sessionIdentifier: sessionIdentifier)
-    deliver(reason.callback, to: app, cause: cause, arguments: arguments)
+    deliver(reason.callback, to: app, cause: cause, taskId: work?.id, arguments: arguments)
     reschedule(app)
+    if let work { setResult(.backgroundWork(id: work.id, deadline: work.deadline)) }
   }
 
   /// An activity keeps the app running in the background while it lasts; when the last one

@@ -46,9 +46,11 @@ extension Device {
     case .backgroundLaunch:
       if state.isForeground { return .notAllowedInState }
       if app.backgroundLaunchBlocked { return .backgroundLaunchBlocked }
-      if app.backgroundWork != nil { return .backgroundWorkInProgress }
+      if app.backgroundWork.count >= Validation.maxBackgroundWorkPerApp {
+        return .tooMuchBackgroundWork(limit: Validation.maxBackgroundWorkPerApp)
+      }
     case .backgroundWorkCompleted:
-      if app.backgroundWork == nil { return .noBackgroundWork }
+      if app.backgroundWork.isEmpty { return .noBackgroundWork }
     case .beginBackgroundTask:
       if !state.isRunning { return .notAllowedInState }
       if let since = app.backgroundSince, since + scheduler.backgroundTask <= status.now {
@@ -71,12 +73,22 @@ extension Device {
   func refusal(of event: AppEvent, for app: App) -> RefusalReason? {
     if let reason = refusal(of: event.type, for: app) { return reason }
     switch event {
-    case .backgroundLaunch(let reason, _, _):
+    case .backgroundLaunch(let reason, _, let identifier):
       if let mode = reason.requiredMode, !app.spec.backgroundModes.contains(mode) {
         return .backgroundModeMissing(mode)
       }
+      // Each push has its own completion handler; a task, a fetch or a URL session's events
+      // are not handed over again while the app still works on them.
+      if reason != .remoteNotification,
+        app.backgroundWork.contains(where: { $0.reason == reason && $0.identifier == identifier })
+      {
+        return .backgroundWorkInProgress(reason)
+      }
       // `BGProcessingTask`: "Processing tasks run only when the device is idle."
       return reason == .processing && !status.locked ? .deviceInUse : nil
+    case .backgroundWorkCompleted(let id?)
+    where !app.backgroundWork.contains(where: { $0.id == id }):
+      return .unknownBackgroundWork(id)
     case .endBackgroundTask(let id) where !app.tasks.contains(where: { $0.id == id }):
       return .unknownBackgroundTask(id)
     case .startActivity(let activity):

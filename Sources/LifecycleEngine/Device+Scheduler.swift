@@ -18,13 +18,11 @@ extension Device {
     deadlines.expirationKill =
       inBackground
       ? app.tasks.lazy.compactMap(\.expiredAt).min().map { $0 + scheduler.expirationGrace } : nil
-    if let work = app.backgroundWork {
-      switch (work.reason.completion, work.expiredAt) {
-      case (.taskExpiration, nil): deadlines.backgroundWorkExpiry = work.deadline
-      case (.taskExpiration, let expired?):
-        deadlines.backgroundWorkTimeout = expired + scheduler.expirationGrace
-      default: deadlines.backgroundWorkTimeout = work.deadline
-      }
+    if !app.backgroundWork.isEmpty {
+      let grace = scheduler.expirationGrace
+      deadlines.backgroundWorkExpiry = app.backgroundWork.lazy.compactMap(\.expiryTime).min()
+      deadlines.backgroundWorkTimeout =
+        app.backgroundWork.lazy.compactMap { $0.killTime(grace: grace) }.min()
     }
     app.deadlines = deadlines
     self.deadlines.set(
@@ -55,10 +53,15 @@ extension Device {
     case .expirationKill:
       kill(app, cause: .backgroundTaskExpiration, terminationCode: .backgroundTask)
     case .backgroundWorkTimeout:
-      let code = app.backgroundWork?.reason.terminationCode ?? .backgroundTask
-      kill(app, cause: .backgroundWorkTimeout, terminationCode: code)
+      let grace = scheduler.expirationGrace
+      let late = app.backgroundWork.first { $0.killTime(grace: grace) == order.time }
+      kill(
+        app, cause: .backgroundWorkTimeout,
+        terminationCode: late?.reason.terminationCode ?? .backgroundTask)
     case .backgroundWorkExpiry:
-      expireBackgroundWork(of: app, cause: .backgroundWorkTimeout)
+      for work in app.backgroundWork where work.expiryTime == order.time {
+        expireBackgroundWork(work.id, of: app, cause: .backgroundWorkTimeout)
+      }
     }
     reschedule(app)
   }
@@ -79,12 +82,13 @@ extension Device {
   /// its expiration handler runs and, if the app's code completes tasks on expiration
   /// (`endsBackgroundTasksOnExpiration`), calls `setTaskCompleted`; otherwise the app is killed
   /// `expirationGrace` later unless it completes the work.
-  func expireBackgroundWork(of app: App, cause: TransitionCause) {
-    deliver(.taskExpirationHandler, to: app, cause: cause)
+  func expireBackgroundWork(_ id: Int, of app: App, cause: TransitionCause) {
+    deliver(.taskExpirationHandler, to: app, cause: cause, taskId: id)
+    guard let index = app.backgroundWork.firstIndex(where: { $0.id == id }) else { return }
     if app.spec.behavior.endsBackgroundTasksOnExpiration {
-      app.backgroundWork = nil
+      app.backgroundWork.remove(at: index)
     } else {
-      app.backgroundWork?.expiredAt = status.now
+      app.backgroundWork[index].expiredAt = status.now
     }
   }
 

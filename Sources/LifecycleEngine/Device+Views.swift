@@ -18,7 +18,8 @@ public struct AppSnapshot: Hashable, Sendable {
   /// When the watchdog, an unended expired task or unfinished background work kills the app.
   public var killAt: Instant?
   public var backgroundTasks: [BackgroundTaskSnapshot]
-  public var backgroundWork: BackgroundWorkSnapshot?
+  /// The work of background launches not yet completed, oldest first.
+  public var backgroundWork: [BackgroundWorkSnapshot]
   /// Whether protected data is available as far as the app has been told (a suspended app
   /// is told of a change when it next runs); for an app that is not running, the device's,
   /// which its next process reads.
@@ -53,7 +54,11 @@ public struct BackgroundTaskSnapshot: Hashable, Sendable {
 
 /// Background work handed to an app by a background launch.
 public struct BackgroundWorkSnapshot: Hashable, Sendable {
+  /// What `backgroundWorkCompleted` names it by.
+  public var id: Int
   public var reason: BackgroundLaunchReason
+  /// The background `URLSession`'s identifier, for `urlSession` work.
+  public var identifier: String?
   /// When its time is up: the app is killed then if it has not called its completion handler,
   /// or a `BGTask`'s expiration handler runs.
   public var deadline: Instant
@@ -132,7 +137,8 @@ extension Device {
       },
       backgroundWork: app.backgroundWork.map {
         BackgroundWorkSnapshot(
-          reason: $0.reason, deadline: $0.deadline, expired: $0.expiredAt != nil)
+          id: $0.id, reason: $0.reason, identifier: $0.identifier, deadline: $0.deadline,
+          expired: $0.expiredAt != nil)
       },
       protectedDataAvailable: app.state == .notRunning
         ? status.protectedDataAvailable : app.protectedDataAvailable)

@@ -97,7 +97,7 @@ public struct AppRecord: Hashable, Sendable {
   public var kills = 0
   /// When the app last left the foreground (jetsam's least-recently-used order).
   public var lastUsed = Instant.zero
-  /// The next `beginBackgroundTask` id.
+  /// The next id for a background task (`beginBackgroundTask`) or background work.
   public var nextTaskID = 1
   /// Set by a user force-quit; cleared when the user launches the app.
   public var backgroundLaunchBlocked = false
@@ -158,7 +158,8 @@ public struct ProcessImage: Hashable, Sendable {
   /// Callbacks waiting for the main thread, oldest first.
   public var waitingCallbacks: [WaitingCallback] = []
   public var tasks: [BackgroundTask] = []
-  public var backgroundWork: BackgroundWork?
+  /// The work of background launches not completed, oldest first.
+  public var backgroundWork: [BackgroundWork] = []
   /// What the app is doing that keeps it running in the background.
   public var activities: Set<BackgroundActivity> = []
   /// A significant time change arrived while suspended; it is delivered when the app next runs.
@@ -369,14 +370,27 @@ extension Device {
         $0.expiredAt.map { $0 <= status.now && state == .background } ?? true
       },
       "backgroundTasks", "expire in the background, not after the device's now")
-    if let work = process.backgroundWork {
-      issues.check(state == .background, "backgroundWork", "is for a background app only")
+    let work = process.backgroundWork
+    issues.check(
+      work.isEmpty || state == .background, "backgroundWork", "is for a background app only")
+    issues.check(
+      work.count <= Validation.maxBackgroundWorkPerApp, "backgroundWork",
+      "must hold at most \(Validation.maxBackgroundWorkPerApp) pieces of work")
+    issues.check(
+      Set(work.map(\.id) + process.tasks.map(\.id)).count == work.count + process.tasks.count
+        && work.allSatisfy { (1..<app.nextTaskID).contains($0.id) },
+      "backgroundWork",
+      "needs ids from 1 to below nextTaskId, distinct from each other and the tasks'")
+    for work in work {
       issues.check(
         work.reason.completion != .none, "backgroundWork.reason",
         "\(work.reason) hands the app no work to complete")
       issues.check(
         work.reason.requiredMode.map(app.spec.backgroundModes.contains) ?? true,
         "backgroundWork.reason", "needs the app's \(work.reason.requiredMode?.rawValue ?? "") mode")
+      issues.check(
+        work.identifier == nil || work.reason == .urlSession, "backgroundWork.identifier",
+        "is for urlSession work only")
       issues.check(
         work.expiredAt.map { $0 <= status.now && work.reason.completion == .taskExpiration }
           ?? true,

@@ -135,10 +135,14 @@ public enum RefusalReason: Hashable, Sendable {
   case backgroundModeMissing(BackgroundMode)
   /// The user force-quit the app; the system does not launch it in the background.
   case backgroundLaunchBlocked
-  case backgroundWorkInProgress
+  /// The app still works on what a launch for this reason handed it.
+  case backgroundWorkInProgress(BackgroundLaunchReason)
+  /// The app holds `Validation.maxBackgroundWorkPerApp` pieces of background work.
+  case tooMuchBackgroundWork(limit: Int)
   /// A `BGProcessingTask` runs only while the device is idle (locked).
   case deviceInUse
   case noBackgroundWork
+  case unknownBackgroundWork(Int)
   case backgroundTimeExhausted
   case noBackgroundTasks
   case unknownBackgroundTask(Int)
@@ -166,10 +170,16 @@ public enum RefusalReason: Hashable, Sendable {
       "the app does not declare the '\(mode.rawValue)' background mode"
     case .backgroundLaunchBlocked:
       "the user force-quit the app; it is not launched in the background until the user opens it"
-    case .backgroundWorkInProgress: "the app's background work is still in progress"
+    case .backgroundWorkInProgress(.urlSession):
+      "the app has not yet called the completion handler for this URL session's events"
+    case .backgroundWorkInProgress(let reason):
+      "the app's \(reason.rawValue) work is still in progress: the system hands it over again only once it is completed"
+    case .tooMuchBackgroundWork(let limit):
+      "the app already has \(limit) pieces of background work in progress, the most it holds"
     case .deviceInUse:
       "processing tasks run only while the device is idle: it is unlocked (lock it first)"
     case .noBackgroundWork: "the app has no background work in progress"
+    case .unknownBackgroundWork(let id): "the app has no background work \(id)"
     case .backgroundTimeExhausted: "the app's background time has run out"
     case .noBackgroundTasks: "the app has no background task"
     case .unknownBackgroundTask(let id): "the app has no background task \(id)"

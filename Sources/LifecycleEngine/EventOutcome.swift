@@ -67,6 +67,9 @@ public enum EventResult: Hashable, Sendable {
   /// `beginBackgroundTask`: the task's id, and when it expires (nil while in the foreground,
   /// where background time does not run).
   case backgroundTask(id: Int, expiresAt: Instant?)
+  /// `backgroundLaunch`: the id of the work it handed the app (`backgroundWorkCompleted`
+  /// takes it), and when its time is up.
+  case backgroundWork(id: Int, deadline: Instant)
   /// `openScene`: the id of the session it opened.
   case scene(id: String)
 }

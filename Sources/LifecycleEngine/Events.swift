@@ -198,7 +198,9 @@ public enum AppEvent: Hashable, Sendable {
   /// other events (and a journal entry) stay as small as they were.
   indirect case backgroundLaunch(
     BackgroundLaunchReason, payload: String? = nil, sessionIdentifier: String? = nil)
-  case backgroundWorkCompleted
+  /// The app calls the completion handler of background work `id` (or marks its `BGTask`
+  /// completed); when nil, of its oldest.
+  case backgroundWorkCompleted(id: Int? = nil)
   case beginBackgroundTask(name: String? = nil)
   case endBackgroundTask(id: Int)
   case memoryWarning
@@ -252,7 +254,7 @@ public struct EventParameter: Sendable {
     case sceneID(String)
     /// A background task's name, at most `Validation.maxTaskNameBytes`.
     case taskName(String)
-    /// A background task's number.
+    /// A background task's or background work's number.
     case taskID(Int)
     /// A footprint in megabytes, 0 to `Validation.maxMemoryMB`.
     case megabytes(Int)
@@ -301,14 +303,15 @@ extension AppEvent {
     case .beginBackgroundTask(let name):
       if let name { pass("name", .taskName(name)) }
     case .endBackgroundTask(let id): pass("id", .taskID(id))
+    case .backgroundWorkCompleted(let id):
+      if let id { pass("id", .taskID(id)) }
     case .setMemory(let megabytes): pass("memoryMB", .megabytes(megabytes))
     case .startActivity(let activity), .stopActivity(let activity):
       pass("activity", .choice(activity.rawValue))
     case .setRestorationData(let data, let scene):
       if let scene { pass("scene", .sceneID(scene)) }
       pass("data", .restorationData(data))
-    case .prewarm, .home, .openSwitcher, .closeSwitcher, .terminate, .thermalKill,
-      .backgroundWorkCompleted, .memoryWarning:
+    case .prewarm, .home, .openSwitcher, .closeSwitcher, .terminate, .thermalKill, .memoryWarning:
       break
     }
   }
@@ -322,8 +325,9 @@ public protocol EventParameterReader {
   mutating func sceneID(_ name: StaticString, required: Bool) -> String?
   /// A background task's name.
   mutating func taskName(_ name: StaticString) -> String?
-  /// A background task's number; required.
-  mutating func taskID(_ name: StaticString) -> Int?
+  /// A background task's or background work's number: `.some(nil)` when it is absent and
+  /// not `required`, nil if it is malformed or missing.
+  mutating func taskID(_ name: StaticString, required: Bool) -> Int??
   /// A footprint in megabytes; required.
   mutating func megabytes(_ name: StaticString) -> Int?
   /// JSON text, `.some(nil)` for `null`; required.
@@ -381,8 +385,11 @@ extension AppEvent {
       self = .backgroundLaunch(reason, payload: payload, sessionIdentifier: identifier)
     case .beginBackgroundTask: self = .beginBackgroundTask(name: reader.taskName("name"))
     case .endBackgroundTask:
-      guard let id = reader.taskID("id") else { return nil }
+      guard let id = reader.taskID("id", required: true) ?? nil else { return nil }
       self = .endBackgroundTask(id: id)
+    case .backgroundWorkCompleted:
+      guard let id = reader.taskID("id", required: false) else { return nil }
+      self = .backgroundWorkCompleted(id: id)
     case .setMemory:
       guard let megabytes = reader.megabytes("memoryMB") else { return nil }
       self = .setMemory(memoryMB: megabytes)
@@ -400,7 +407,6 @@ extension AppEvent {
     case .closeSwitcher: self = .closeSwitcher
     case .terminate: self = .terminate
     case .thermalKill: self = .thermalKill
-    case .backgroundWorkCompleted: self = .backgroundWorkCompleted
     case .memoryWarning: self = .memoryWarning
     case .lock, .unlock, .significantTimeChange, .shutdown, .boot: return nil
     }

@@ -46,6 +46,10 @@ extension BackgroundTask: RetainedSize {
   public var retainedBytes: Int { MemoryLayout<Self>.stride + textBytes(name) }
 }
 
+extension BackgroundWork: RetainedSize {
+  public var retainedBytes: Int { MemoryLayout<Self>.stride + textBytes(identifier) }
+}
+
 extension JournalEntry: BoundedLogElement {
   public static var vacancy: Self {
     .event(seq: 0, time: .zero, app: nil, event: .device(.lock))

@@ -28,6 +28,9 @@ public enum Validation {
     "must be JSON of 1 to \(maxRestorationDataBytes) bytes, compact"
   /// The most scene sessions an app keeps (windows the user opened and did not close).
   public static let maxScenesPerApp = 16
+  /// The most background work one app holds at once (pushes and tasks not yet completed):
+  /// iOS sets no documented limit, and throttles pushes long before it.
+  public static let maxBackgroundWorkPerApp = 16
   /// The longest a device may be left idle before it is removed, in seconds: 30 days.
   public static let maxIdleTimeoutSeconds = 2_592_000
   /// The most labels a device carries.

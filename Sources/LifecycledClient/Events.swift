@@ -95,9 +95,15 @@ extension Components.Schemas.AppEvent {
       .init(_type: .backgroundLaunch, reason: reason, payload: payload, identifier: identifier))
   }
 
-  /// The app calls the completion handler of the background work it was given.
+  /// The app calls the completion handler of the oldest background work it was given.
   public static var backgroundWorkCompleted: Self {
     .backgroundWorkCompleted(.init(_type: .backgroundWorkCompleted))
+  }
+
+  /// The app calls the completion handler of background work `id` (a background launch's
+  /// `workId`, its callback's `taskId`).
+  public static func backgroundWorkCompleted(id: Int) -> Self {
+    .backgroundWorkCompleted(.init(_type: .backgroundWorkCompleted, id: id))
   }
 
   /// The app calls beginBackgroundTask(withName:expirationHandler:).

@@ -713,6 +713,11 @@ func otherPathsRouteNowhere(path: String) {
     states(
       ##"scenes: { type: array, maxItems: \##(Validation.maxScenesPerApp), items: { $ref: "#/components/schemas/SnapshotSceneSession" } }"##
     ))
+  #expect(
+    states(
+      ##"backgroundWork: { type: array, maxItems: \##(Validation.maxBackgroundWorkPerApp), items: { $ref: "#/components/schemas/SnapshotBackgroundWork" } }"##
+    ))
+  #expect(states("maxItems: \(Validation.maxBackgroundWorkPerApp)"))
   #expect(states("schema: { type: integer, minimum: 0, maximum: \(Validation.maxPageSize) }"))
   #expect(
     states(

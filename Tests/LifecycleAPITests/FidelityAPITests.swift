@@ -12,6 +12,13 @@ import Testing
     return response.json
   }
 
+  /// The app's background work under way, as its view lists it.
+  private func backgroundWork(of app: String) -> [JSON] {
+    guard case .array(let work)? = api.call("GET", "/v1/apps/\(app)").json?["backgroundWork"]
+    else { return [] }
+    return work
+  }
+
   private func methods(_ json: JSON?, _ key: String) -> [String] {
     guard case .array(let callbacks)? = json?[key] else { return [] }
     return callbacks.compactMap {
@@ -38,7 +45,34 @@ import Testing
         == "BGTaskScheduler.launchHandler(_:)")
     let unlock = post("/v1/devices/default/events", #"{"type":"unlock"}"#)
     #expect(methods(unlock, "callbacks").contains("BGTask.expirationHandler"))
-    #expect(api.call("GET", "/v1/apps/sync").json?["backgroundWork"] == nil)
+    #expect(backgroundWork(of: "sync").isEmpty)
+  }
+
+  /// Each push is its own work with its own completion: the result names it, its callback
+  /// carries it, and `backgroundWorkCompleted` takes it.
+  @Test func overlappingPushesAreEachCompletedByTheirId() {
+    post("/v1/apps", #"{"name":"mail","backgroundModes":["remote-notification"]}"#)
+    let push = #"{"type":"backgroundLaunch","reason":"remoteNotification"}"#
+    #expect(
+      post("/v1/apps/mail/events", push)?["result"]
+        == .object([("workId", .integer(1)), ("deadline", .double(30))]))
+    let second = post("/v1/apps/mail/events", push)
+    #expect(second?["result"] == .object([("workId", .integer(2)), ("deadline", .double(30))]))
+    guard case .array(let callbacks)? = second?["callbacks"] else {
+      Issue.record("no callbacks")
+      return
+    }
+    #expect(callbacks.last?["taskId"] == .integer(2))
+    #expect(backgroundWork(of: "mail").map { $0["id"] } == [.integer(1), .integer(2)])
+    let unknown = api.call(
+      "POST", "/v1/apps/mail/events", #"{"type":"backgroundWorkCompleted","id":3}"#)
+    #expect(unknown.status == 409)
+    #expect(
+      unknown.json?["detail"]
+        == .string(
+          "backgroundWorkCompleted refused: the app has no background work 3 (state background)"))
+    post("/v1/apps/mail/events", #"{"type":"backgroundWorkCompleted","id":2}"#)
+    #expect(backgroundWork(of: "mail").map { $0["id"] } == [.integer(1)])
   }
 
   /// A push launches the app with its payload in the launch options and hands it over as the
@@ -108,7 +142,7 @@ import Testing
     post(
       "/v1/apps/mail/events", #"[{"type":"backgroundLaunch","reason":"fetch"},{"type":"launch"}]"#)
     let view = api.call("GET", "/v1/apps/mail").json
-    #expect(view?["backgroundWork"] == nil)  // absent: none under way
+    #expect(view?["backgroundWork"] == .array([]))  // none under way
     #expect(view?["killAt"] == .null)
     let advance = post("/v1/devices/default/clock/advance", #"{"seconds":60}"#)
     #expect(advance?["transitions"] == .array([]))
@@ -152,7 +186,7 @@ import Testing
       methods(launch, "callbacks").last
         == "application(_:handleEventsForBackgroundURLSession:completionHandler:)")
     #expect(
-      api.call("GET", "/v1/apps/mail").json?["backgroundWork"]?["reason"] == .string("urlSession"))
+      backgroundWork(of: "mail").first?["reason"] == .string("urlSession"))
     let advance = post("/v1/devices/default/clock/advance", #"{"seconds":30}"#)
     guard case .array(let transitions)? = advance?["transitions"] else {
       Issue.record("no transitions")
@@ -164,12 +198,16 @@ import Testing
   @Test func aBGAppRefreshTaskExpiresWithItsHandler() {
     post("/v1/apps", #"{"name":"mail","backgroundModes":["fetch"]}"#)
     post("/v1/apps/mail/events", #"{"type":"backgroundLaunch","reason":"appRefresh"}"#)
-    let work = api.call("GET", "/v1/apps/mail").json?["backgroundWork"]
-    #expect(work?["deadline"] == .double(30))
-    #expect(work?["expired"] == .bool(false))
+    #expect(
+      backgroundWork(of: "mail") == [
+        .object([
+          ("id", .integer(1)), ("reason", .string("appRefresh")), ("deadline", .double(30)),
+          ("expired", .bool(false)),
+        ])
+      ])
     let advance = post("/v1/devices/default/clock/advance", #"{"seconds":30}"#)
     #expect(methods(advance, "callbacks") == ["BGTask.expirationHandler"])
-    #expect(api.call("GET", "/v1/apps/mail").json?["backgroundWork"] == nil)
+    #expect(backgroundWork(of: "mail").isEmpty)
   }
 
   @Test func forceQuitOfARunningSceneAppDiscardsItsSessionAtOnce() {

@@ -43,7 +43,7 @@ import Testing
     let document = api.call("GET", "/v1/devices/phone/snapshot").json
     #expect(document?["format"] == .string("lifecycled-device-snapshot"))
     #expect(snapshot(api).contains("null") == false, "a member with no value is left out")
-    #expect(document?["version"] == .integer(3))
+    #expect(document?["version"] == .integer(4))
     #expect(document?["now"] == .double(2.5))
     #expect(document?["foregroundApp"] == .string("notes"))
     guard case .array(let apps)? = document?["apps"] else {
@@ -149,7 +149,7 @@ import Testing
     (#""foregroundApp":"notes""#, #""foregroundApp":"mail""#, "foregroundApp"),
     (#""foregroundApp":"notes""#, #""foregroundApp":null"#, "foregroundApp"),
     (#""format":"lifecycled-device-snapshot""#, #""format":"other""#, "format"),
-    (#""version":3"#, #""version":4"#, "version"),
+    (#""version":4"#, #""version":5"#, "version"),
     (#""seq":"#, #""extra":1,"seq":"#, "extra"),
     (#""locked":false"#, #""locked":true"#, "foregroundApp"),
     (#""poweredOn":true"#, #""poweredOn":false"#, "poweredOn"),
@@ -162,6 +162,12 @@ import Testing
       "apps[1].process.state"
     ),
     (#""name":"upload""#, #""name":7"#, "apps[0].process.backgroundTasks[0].name"),
+    (
+      #""backgroundTasks":[{"id":1,"name":"upload"}],"backgroundWork":[]"#,
+      #""backgroundTasks":[{"id":1,"name":"upload"}],"#
+        + #""backgroundWork":[{"id":1,"reason":"urlSession","deadline":30}]"#,
+      "apps[0].process.backgroundWork"
+    ),
     (#""activities":["audio"]"#, #""activities":["location"]"#, "apps[2].process.activities"),
     (#""name":"maps""#, #""name":"mail""#, "apps[1].name"),
   ])
@@ -217,6 +223,28 @@ import Testing
     let put = other.call("PUT", "/v1/devices/old", version2)
     #expect(put.status == 201, "\(put.body)")
     #expect(snapshot(other, "old") == snapshot(api, "old"))
+  }
+
+  /// Versions 1 to 3 held one piece of background work, without an id: it takes the app's next
+  /// task id, as the work of a background launch does now.
+  @Test func aVersion3SnapshotsBackgroundWorkTakesTheNextTaskId() {
+    api.call("PUT", "/v1/devices/old", #"{"clock":"manual"}"#)
+    api.call("POST", "/v1/devices/old/apps", #"{"name":"mail","backgroundModes":["fetch"]}"#)
+    api.call(
+      "POST", "/v1/devices/old/apps/mail/events",
+      #"[{"type":"backgroundLaunch","reason":"fetch"}]"#)
+    let current = snapshot(api, "old")
+    let work = #""backgroundWork":[{"id":1,"reason":"fetch","deadline":30.0}]"#
+    #expect(current.contains(work) && current.contains(#""nextTaskId":2"#), "\(current)")
+    let version3 =
+      current
+      .replacingOccurrences(of: #""version":4"#, with: #""version":3"#)
+      .replacingOccurrences(of: work, with: #""backgroundWork":{"reason":"fetch","deadline":30}"#)
+      .replacingOccurrences(of: #""nextTaskId":2"#, with: #""nextTaskId":1"#)
+    let other = APITests()
+    let put = other.call("PUT", "/v1/devices/old", version3)
+    #expect(put.status == 201, "\(put.body)")
+    #expect(snapshot(other, "old") == current)
   }
 
   /// Fixtures of snapshots and declarations are there from the start, and a reset brings

@@ -32,14 +32,14 @@ import Testing
   @Test(arguments: [
     (
       BackgroundLaunchReason.fetch, "",
-      "application(_:performFetchWithCompletionHandler:) → background"
+      "application(_:performFetchWithCompletionHandler:) → background task 1"
     ),
     (
       .remoteNotification, #" {options: push {"aps":{"content-available":1}}}"#,
-      #"application(_:didReceiveRemoteNotification:fetchCompletionHandler:) → background {userInfo: {"aps":{"content-available":1}}}"#
+      #"application(_:didReceiveRemoteNotification:fetchCompletionHandler:) → background task 1 {userInfo: {"aps":{"content-available":1}}}"#
     ),
     (.location, " {options: location}", "locationManager(_:didUpdateLocations:) → background"),
-    (.processing, "", "BGTaskScheduler.launchHandler(_:) → background"),
+    (.processing, "", "BGTaskScheduler.launchHandler(_:) → background task 1"),
   ])
   func launchIntoBackground_2_2a(
     reason: BackgroundLaunchReason, options: String, work: String

@@ -317,7 +317,7 @@ import Testing
       trace(wake) == [
         "applicationSignificantTimeChange(_:) → background [UIApplication.significantTimeChangeNotification]",
         "applicationDidEnterBackground(_:) → background [UIApplication.didEnterBackgroundNotification]",
-        "application(_:performFetchWithCompletionHandler:) → background",
+        "application(_:performFetchWithCompletionHandler:) → background task 1",
       ])
   }
 

@@ -15,7 +15,7 @@ import Testing
     try sim.post(.backgroundLaunch(.fetch), to: "mail")
     #expect(sim.app("mail").killAt == .seconds(30))
     try sim.post(.launch(), to: "mail")
-    #expect(sim.app("mail").backgroundWork == nil)
+    #expect(sim.app("mail").backgroundWork.isEmpty)
     #expect(sim.app("mail").killAt == nil)
     #expect(sim.advance(60).transitions.isEmpty)
     #expect(sim.state("mail") == .active)
@@ -29,7 +29,7 @@ import Testing
     try sim.post(.lock)
     try sim.post(.backgroundLaunch(.remoteNotification), to: "mail")
     try sim.post(.unlock)
-    #expect(sim.app("mail").backgroundWork == nil)
+    #expect(sim.app("mail").backgroundWork.isEmpty)
     #expect(sim.advance(60).transitions.isEmpty)
     #expect(sim.state("mail") == .active)
   }

@@ -46,7 +46,7 @@ import Testing
       trace(try sim.post(.backgroundLaunch(.fetch), to: "mail")) == [
         "application(_:willFinishLaunchingWithOptions:) → background/unattached",
         "application(_:didFinishLaunchingWithOptions:) → background/unattached [UIApplication.didFinishLaunchingNotification]",
-        "application(_:performFetchWithCompletionHandler:) → background/unattached",
+        "application(_:performFetchWithCompletionHandler:) → background/unattached task 1",
       ])
   }
 

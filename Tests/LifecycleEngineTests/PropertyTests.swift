@@ -76,7 +76,7 @@ struct SplitMix64: RandomNumberGenerator {
     #expect(atomic.sim.snapshot == inOrder.sim.snapshot)
     #expect(atomic.views == inOrder.views)
     #expect(atomic.sim.engine.retainedBytes == inOrder.sim.engine.retainedBytes)
-    #expect(atomic.sim.journal.count > 1_000)
+    #expect(atomic.sim.journal.count > 500)
   }
 
   /// A copy, the one a dry run or an atomic scenario works on, is the device: same image, same
@@ -108,7 +108,7 @@ struct SplitMix64: RandomNumberGenerator {
   func aDryRunAnswersWhatTheEventDoesAndChangesNothing(seed: UInt64) {
     let walk = RandomWalk(seed: seed, mode: .dryRun)
     for _ in 0..<Self.copyingSteps { walk.step() }
-    #expect(walk.sim.journal.count > 1_000)
+    #expect(walk.sim.journal.count > 500)
   }
 
   /// A walk whose device is replaced at every step by the one its image restores goes on
@@ -231,7 +231,8 @@ final class RandomWalk {
     } catch .refused(let refusal) {
       let parameterRefusal: Bool =
         switch refusal.reason {
-        case .backgroundModeMissing, .deviceInUse, .unknownBackgroundTask, .activityInProgress,
+        case .backgroundModeMissing, .backgroundWorkInProgress, .deviceInUse,
+          .unknownBackgroundTask, .unknownBackgroundWork, .activityInProgress,
           .activityNotInProgress, .unknownScene, .sceneExists, .sceneNotConnected,
           .sceneNotInBackground, .sceneInForeground:
           true
@@ -312,8 +313,14 @@ final class RandomWalk {
     case 10: .terminate
     case 11: .crash()
     case 12: .purge(JetsamReason.allCases.randomElement(using: &random)!)
-    case 13: .backgroundLaunch(BackgroundLaunchReason.allCases.randomElement(using: &random)!)
-    case 14: .backgroundWorkCompleted
+    case 13:
+      // Processing tasks only run on a locked device: there, they are tried half the time.
+      .backgroundLaunch(
+        sim.snapshot.locked && Bool.random(using: &random)
+          ? .processing : BackgroundLaunchReason.allCases.randomElement(using: &random)!)
+    case 14:
+      .backgroundWorkCompleted(
+        id: Bool.random(using: &random) ? nil : Int.random(in: 1...8, using: &random))
     case 15: .beginBackgroundTask(name: nil)
     case 16: .endBackgroundTask(id: Int.random(in: 1...6, using: &random))
     case 17: .memoryWarning
@@ -367,7 +374,7 @@ final class RandomWalk {
       check(!app.prewarmed || app.state == .suspended, "\(app.name) prewarmed but \(app.state)")
       // `BGProcessingTask`: processing tasks run only while the device is idle (locked).
       check(
-        app.backgroundWork.map { $0.reason != .processing || $0.expired || device.locked } ?? true,
+        app.backgroundWork.allSatisfy { $0.reason != .processing || $0.expired || device.locked },
         "\(app.name) runs a processing task on a device in use")
     }
     check(device.pressure == (device.usedMB > device.memoryLimitMB), "pressure flag")
@@ -382,26 +389,26 @@ final class RandomWalk {
       let appDeadlines =
         [
           app.suspendAt, app.killAt, app.waitingCallbacks.isEmpty ? nil : app.busyUntil,
-          app.backgroundWork.flatMap { $0.expired ? nil : $0.deadline },
         ]
         .compactMap { $0 }
+        + app.backgroundWork.filter { !$0.expired }.map(\.deadline)
         + app.backgroundTasks.filter { !$0.expired }.compactMap(\.expiresAt)
       deadlines += appDeadlines
       if !app.state.isLive {
         check(
-          appDeadlines.isEmpty && app.backgroundTasks.isEmpty && app.backgroundWork == nil
+          appDeadlines.isEmpty && app.backgroundTasks.isEmpty && app.backgroundWork.isEmpty
             && app.busyUntil == nil && app.footprintMB == 0,
           "\(app.name) is not running but holds something")
       }
       if app.state == .suspended {
         check(
-          app.backgroundTasks.isEmpty && app.backgroundWork == nil && app.activities.isEmpty,
+          app.backgroundTasks.isEmpty && app.backgroundWork.isEmpty && app.activities.isEmpty,
           "\(app.name) suspended with work")
       }
       if app.state == .background {
         // Declaring a mode keeps nothing running; only what the app is doing does.
         let idle =
-          app.backgroundTasks.isEmpty && app.backgroundWork == nil && app.activities.isEmpty
+          app.backgroundTasks.isEmpty && app.backgroundWork.isEmpty && app.activities.isEmpty
           && app.killAt == nil && app.waitingCallbacks.isEmpty
         check(idle == (app.suspendAt != nil), "\(app.name) idle is \(idle), suspendAt wrong")
       }
@@ -411,7 +418,7 @@ final class RandomWalk {
         // Background time runs only in the background; the watchdog alone watches the main
         // thread of an app the user reopened while its didEnterBackground still runs.
         check(
-          app.backgroundWork == nil && app.backgroundTasks.allSatisfy { $0.expiresAt == nil }
+          app.backgroundWork.isEmpty && app.backgroundTasks.allSatisfy { $0.expiresAt == nil }
             && (app.killAt == nil || app.busyUntil != nil),
           "\(app.name) has a background-time deadline in \(app.state)")
       }

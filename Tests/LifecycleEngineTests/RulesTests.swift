@@ -66,7 +66,7 @@ import Testing
     (AppEvent.home, "notRunning"), (.openSwitcher, "notRunning"), (.closeSwitcher, "notRunning"),
     (.interruptionBegan(.call), "notRunning"), (.interruptionEnded(), "notRunning"),
     (.terminate, "notRunning"), (.crash(), "notRunning"), (.purge(), "notRunning"),
-    (.backgroundWorkCompleted, "notRunning"), (.beginBackgroundTask(), "notRunning"),
+    (.backgroundWorkCompleted(), "notRunning"), (.beginBackgroundTask(), "notRunning"),
     (.endBackgroundTask(id: 1), "notRunning"), (.memoryWarning, "notRunning"),
     (.setMemory(memoryMB: 1), "notRunning"),
   ])
@@ -105,10 +105,10 @@ import Testing
     try sim.post(.backgroundLaunch(.fetch), to: "mail")
     #expect(
       refusal { try sim.post(.backgroundLaunch(.fetch), to: "mail") }?.reason
-        == .backgroundWorkInProgress)
-    try sim.post(.backgroundWorkCompleted, to: "mail")
+        == .backgroundWorkInProgress(.fetch))
+    try sim.post(.backgroundWorkCompleted(), to: "mail")
     #expect(
-      refusal { try sim.post(.backgroundWorkCompleted, to: "mail") }?.reason == .noBackgroundWork)
+      refusal { try sim.post(.backgroundWorkCompleted(), to: "mail") }?.reason == .noBackgroundWork)
   }
 
   @Test func endingAnUnknownTaskIsRefused() throws {

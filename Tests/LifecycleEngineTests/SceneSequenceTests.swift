@@ -80,7 +80,7 @@ import Testing
       trace(outcome) == [
         "application(_:willFinishLaunchingWithOptions:) → background/unattached {options: push \(payload)}",
         "application(_:didFinishLaunchingWithOptions:) → background/unattached [UIApplication.didFinishLaunchingNotification] {options: push \(payload)}",
-        "application(_:didReceiveRemoteNotification:fetchCompletionHandler:) → background/unattached {userInfo: \(payload)}",
+        "application(_:didReceiveRemoteNotification:fetchCompletionHandler:) → background/unattached task 1 {userInfo: \(payload)}",
       ])
   }
 

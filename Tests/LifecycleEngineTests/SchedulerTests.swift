@@ -180,9 +180,9 @@ import Testing
     #expect(sim.app("mail").killAt == .seconds(30))
     #expect(
       sim.app("mail").backgroundWork
-        == BackgroundWorkSnapshot(reason: .fetch, deadline: .seconds(30)))
+        == [BackgroundWorkSnapshot(id: 1, reason: .fetch, deadline: .seconds(30))])
     sim.advance(5)
-    try sim.post(.backgroundWorkCompleted, to: "mail")
+    try sim.post(.backgroundWorkCompleted(), to: "mail")
     #expect(sim.app("mail").killAt == nil)
     #expect(sim.app("mail").suspendAt == .seconds(7))
   }
@@ -225,7 +225,7 @@ import Testing
       .backgroundLaunch(.urlSession, sessionIdentifier: "com.example.mail.upload"), to: "mail")
     #expect(
       trace(launch).last
-        == "application(_:handleEventsForBackgroundURLSession:completionHandler:) → background/unattached {session: com.example.mail.upload}"
+        == "application(_:handleEventsForBackgroundURLSession:completionHandler:) → background/unattached task 1 {session: com.example.mail.upload}"
     )
   }
 
@@ -259,7 +259,7 @@ import Testing
     sim.add("maps", modes: [.location])
     let launch = try sim.post(.backgroundLaunch(.location), to: "maps")
     #expect(launch.callbacks.last?.method == .didUpdateLocations)
-    #expect(sim.app("maps").backgroundWork == nil)
+    #expect(sim.app("maps").backgroundWork.isEmpty)
     #expect(sim.app("maps").killAt == nil)
     #expect(!sim.app("maps").allowedEvents.contains(.backgroundWorkCompleted))
   }
@@ -278,12 +278,12 @@ import Testing
     try sim.post(.lock)  // processing tasks wait for an idle device
     let launch = try sim.post(.backgroundLaunch(reason), to: "mail")
     #expect(launch.callbacks.last?.method == .taskLaunchHandler)
-    #expect(sim.app("mail").backgroundWork?.deadline == .seconds(seconds))
+    #expect(sim.app("mail").backgroundWork.first?.deadline == .seconds(seconds))
     #expect(sim.app("mail").killAt == nil)
     #expect(sim.advance(seconds - 0.001).callbacks.isEmpty)
     let expiry = sim.advance(0.001)
-    #expect(trace(expiry) == ["BGTask.expirationHandler → background/unattached"])
-    #expect(sim.app("mail").backgroundWork == nil)
+    #expect(trace(expiry) == ["BGTask.expirationHandler → background/unattached task 1"])
+    #expect(sim.app("mail").backgroundWork.isEmpty)
     #expect(sim.app("mail").suspendAt == .seconds(seconds + 2))
   }
 
@@ -295,7 +295,7 @@ import Testing
     #expect(refused?.reason == .deviceInUse)
     try sim.post(.lock)
     try sim.post(.backgroundLaunch(.processing), to: "mail")
-    #expect(sim.app("mail").backgroundWork?.reason == .processing)
+    #expect(sim.app("mail").backgroundWork.first?.reason == .processing)
   }
 
   /// `BGProcessingTask`: "The system terminates any background processing tasks running when
@@ -314,10 +314,10 @@ import Testing
     try sim.post(.backgroundLaunch(.fetch), to: "news")
     sim.advance(10)
     let unlock = try sim.post(.unlock)
-    #expect(trace(unlock) == ["BGTask.expirationHandler → background/unattached"])
-    #expect(sim.app("news").backgroundWork?.reason == .fetch)
+    #expect(trace(unlock) == ["BGTask.expirationHandler → background/unattached task 1"])
+    #expect(sim.app("news").backgroundWork.first?.reason == .fetch)
     if completesOnExpiration {
-      #expect(sim.app("mail").backgroundWork == nil)
+      #expect(sim.app("mail").backgroundWork.isEmpty)
       #expect(transitions(sim.advance(2)) == ["mail: background → suspended (suspension)"])
     } else {
       #expect(sim.app("mail").killAt == .seconds(11))
@@ -354,10 +354,10 @@ import Testing
     #expect(
       trace(wake) == [
         "applicationDidEnterBackground(_:) → background [UIApplication.didEnterBackgroundNotification]",
-        "application(_:performFetchWithCompletionHandler:) → background",
+        "application(_:performFetchWithCompletionHandler:) → background task 1",
       ])
     #expect(transitions(wake) == ["mail: suspended → background (backgroundLaunch)"])
-    try sim.post(.backgroundWorkCompleted, to: "mail")
+    try sim.post(.backgroundWorkCompleted(), to: "mail")
     #expect(transitions(sim.advance(2)) == ["mail: background → suspended (suspension)"])
   }
 
@@ -370,7 +370,9 @@ import Testing
     sim.advance(2)
     let wake = try sim.post(.backgroundLaunch(.fetch), to: "mail")
     #expect(
-      trace(wake) == ["application(_:performFetchWithCompletionHandler:) → background/background"])
+      trace(wake) == [
+        "application(_:performFetchWithCompletionHandler:) → background/background task 1"
+      ])
   }
 
   @Test func thousandAppsDueAtTheSameInstantFireInNameOrder() throws {

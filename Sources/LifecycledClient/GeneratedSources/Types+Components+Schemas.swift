@@ -1563,10 +1563,10 @@ extension Components {
             public var killAt: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/App/backgroundTasks`.
             public var backgroundTasks: [Components.Schemas.BackgroundTask]
-            /// The work of a background launch under way; absent when there is none.
+            /// The work of background launches under way, oldest first: each push and each task its own, with its own completion. The app is not suspended until all are completed.
             ///
             /// - Remark: Generated from `#/components/schemas/App/backgroundWork`.
-            public var backgroundWork: Components.Schemas.BackgroundWork?
+            public var backgroundWork: [Components.Schemas.BackgroundWork]?
             /// - Remark: Generated from `#/components/schemas/App/significantTimeChangePending`.
             public var significantTimeChangePending: Swift.Bool
             /// Whether protected data is available as far as the app has been told. A suspended app is told of a change when it next runs; a change and its reversal meanwhile cancel out. An app that is not running shows the device's, which its next process reads.
@@ -1659,7 +1659,7 @@ extension Components {
             ///   - suspendAt:
             ///   - killAt: When the watchdog, an unended expired task or unfinished background work kills the app.
             ///   - backgroundTasks:
-            ///   - backgroundWork: The work of a background launch under way; absent when there is none.
+            ///   - backgroundWork: The work of background launches under way, oldest first: each push and each task its own, with its own completion. The app is not suspended until all are completed.
             ///   - significantTimeChangePending:
             ///   - protectedDataAvailable: Whether protected data is available as far as the app has been told. A suspended app is told of a change when it next runs; a change and its reversal meanwhile cancel out. An app that is not running shows the device's, which its next process reads.
             ///   - backgroundLaunchBlocked: The user force-quit the app.
@@ -1691,7 +1691,7 @@ extension Components {
                 suspendAt: Swift.Double? = nil,
                 killAt: Swift.Double? = nil,
                 backgroundTasks: [Components.Schemas.BackgroundTask],
-                backgroundWork: Components.Schemas.BackgroundWork? = nil,
+                backgroundWork: [Components.Schemas.BackgroundWork]? = nil,
                 significantTimeChangePending: Swift.Bool,
                 protectedDataAvailable: Swift.Bool,
                 backgroundLaunchBlocked: Swift.Bool,
@@ -1854,7 +1854,7 @@ extension Components {
                     forKey: .backgroundTasks
                 )
                 self.backgroundWork = try container.decodeIfPresent(
-                    Components.Schemas.BackgroundWork.self,
+                    [Components.Schemas.BackgroundWork].self,
                     forKey: .backgroundWork
                 )
                 self.significantTimeChangePending = try container.decode(
@@ -2146,8 +2146,16 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/BackgroundWork`.
         public struct BackgroundWork: Codable, Hashable, Sendable {
+            /// What backgroundWorkCompleted names it by, and the taskId of its callbacks; numbered with the app's background tasks.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BackgroundWork/id`.
+            public var id: Swift.Int
             /// - Remark: Generated from `#/components/schemas/BackgroundWork/reason`.
             public var reason: Components.Schemas.BackgroundLaunchReason
+            /// urlSession work: the background URLSession's identifier.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BackgroundWork/identifier`.
+            public var identifier: Swift.String?
             /// When its time is up: the app is killed then if it has not called its completion handler, or a BGTask's expiration handler runs.
             ///
             /// - Remark: Generated from `#/components/schemas/BackgroundWork/deadline`.
@@ -2159,28 +2167,44 @@ extension Components {
             /// Creates a new `BackgroundWork`.
             ///
             /// - Parameters:
+            ///   - id: What backgroundWorkCompleted names it by, and the taskId of its callbacks; numbered with the app's background tasks.
             ///   - reason:
+            ///   - identifier: urlSession work: the background URLSession's identifier.
             ///   - deadline: When its time is up: the app is killed then if it has not called its completion handler, or a BGTask's expiration handler runs.
             ///   - expired: A BGTask's expiration handler ran without completing it: the app dies at killAt.
             public init(
+                id: Swift.Int,
                 reason: Components.Schemas.BackgroundLaunchReason,
+                identifier: Swift.String? = nil,
                 deadline: Components.Schemas.Time,
                 expired: Swift.Bool
             ) {
+                self.id = id
                 self.reason = reason
+                self.identifier = identifier
                 self.deadline = deadline
                 self.expired = expired
             }
             public enum CodingKeys: String, CodingKey {
+                case id
                 case reason
+                case identifier
                 case deadline
                 case expired
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Swift.Int.self,
+                    forKey: .id
+                )
                 self.reason = try container.decode(
                     Components.Schemas.BackgroundLaunchReason.self,
                     forKey: .reason
+                )
+                self.identifier = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .identifier
                 )
                 self.deadline = try container.decode(
                     Components.Schemas.Time.self,
@@ -2191,7 +2215,9 @@ extension Components {
                     forKey: .expired
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
                     "reason",
+                    "identifier",
                     "deadline",
                     "expired"
                 ])
@@ -3005,7 +3031,7 @@ extension Components {
                 ])
             }
         }
-        /// The system launches or wakes the app in the background; needs the matching background mode (urlSession needs none). An app-delegate app gets applicationDidEnterBackground before the event's callback, launched or woken; a scene app gets the callback alone. A processing task runs only while the device is idle, locked (409 with the device unlocked); unlocking runs its expirationHandler at once (BGProcessingTask). A launch (not a wake) for a push or for location passes launch options: remoteNotification with the payload, or location (UIApplication.LaunchOptionsKey).
+        /// The system launches or wakes the app in the background; needs the matching background mode (urlSession needs none). An app-delegate app gets applicationDidEnterBackground before the event's callback, launched or woken; a scene app gets the callback alone. A processing task runs only while the device is idle, locked (409 with the device unlocked); unlocking runs its expirationHandler at once (BGProcessingTask). A launch (not a wake) for a push or for location passes launch options: remoteNotification with the payload, or location (UIApplication.LaunchOptionsKey). Each push and task is its own work (the result's workId, the callback's taskId) with its own completion, and wakes overlap: a push is handed over while other work runs; a fetch, a BGTask of the same kind or the same URL session's events are not (409) until the app completes them. At most 16 pieces of work per app (409 beyond).
         ///
         /// - Remark: Generated from `#/components/schemas/BackgroundLaunchEvent`.
         public struct BackgroundLaunchEvent: Codable, Hashable, Sendable {
@@ -3075,7 +3101,7 @@ extension Components {
                 ])
             }
         }
-        /// The app calls the completion handler of its background work, or setTaskCompleted on its BGTask.
+        /// The app calls the completion handler of background work, or setTaskCompleted on its BGTask: the work `id` (a backgroundLaunch's result, workId), or without one the oldest. 409 if the app has none, or none with that id.
         ///
         /// - Remark: Generated from `#/components/schemas/BackgroundWorkCompletedEvent`.
         public struct BackgroundWorkCompletedEvent: Codable, Hashable, Sendable {
@@ -3085,15 +3111,23 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/BackgroundWorkCompletedEvent/type`.
             public var _type: Components.Schemas.BackgroundWorkCompletedEvent._TypePayload
+            /// - Remark: Generated from `#/components/schemas/BackgroundWorkCompletedEvent/id`.
+            public var id: Swift.Int?
             /// Creates a new `BackgroundWorkCompletedEvent`.
             ///
             /// - Parameters:
             ///   - _type:
-            public init(_type: Components.Schemas.BackgroundWorkCompletedEvent._TypePayload) {
+            ///   - id:
+            public init(
+                _type: Components.Schemas.BackgroundWorkCompletedEvent._TypePayload,
+                id: Swift.Int? = nil
+            ) {
                 self._type = _type
+                self.id = id
             }
             public enum CodingKeys: String, CodingKey {
                 case _type = "type"
+                case id
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -3101,8 +3135,13 @@ extension Components {
                     Components.Schemas.BackgroundWorkCompletedEvent._TypePayload.self,
                     forKey: ._type
                 )
+                self.id = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .id
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "type"
+                    "type",
+                    "id"
                 ])
             }
         }
@@ -3726,7 +3765,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Callback/sceneState`.
             public var sceneState: Components.Schemas.SceneState?
-            /// The task of an expirationHandler.
+            /// The background task of an expirationHandler; the background work a backgroundLaunch's callback hands over, or a BGTask's expirationHandler ends.
             ///
             /// - Remark: Generated from `#/components/schemas/Callback/taskId`.
             public var taskId: Swift.Int?
@@ -3743,7 +3782,7 @@ extension Components {
             ///   - notifications:
             ///   - state:
             ///   - sceneState: The state after the callback of the scene it names, or for an app callback of a scene app, of the focused scene.
-            ///   - taskId: The task of an expirationHandler.
+            ///   - taskId: The background task of an expirationHandler; the background work a backgroundLaunch's callback hands over, or a BGTask's expirationHandler ends.
             ///   - arguments:
             public init(
                 seq: Swift.Int,
@@ -4635,18 +4674,26 @@ extension Components {
             public var transitions: [Components.Schemas.Transition]
             /// - Remark: Generated from `#/components/schemas/EventResponse/effects`.
             public var effects: [Components.Schemas.Effect]
-            /// What the event returned: for beginBackgroundTask the task it began, for openScene the scene it opened; absent for every other event.
+            /// What the event returned: for beginBackgroundTask the task it began, for a backgroundLaunch the work it handed over (none for location), for openScene the scene it opened; absent for every other event.
             ///
             /// - Remark: Generated from `#/components/schemas/EventResponse/result`.
             @frozen public enum ResultPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/EventResponse/result/case1`.
                 case BegunBackgroundTask(Components.Schemas.BegunBackgroundTask)
                 /// - Remark: Generated from `#/components/schemas/EventResponse/result/case2`.
+                case HandedOverBackgroundWork(Components.Schemas.HandedOverBackgroundWork)
+                /// - Remark: Generated from `#/components/schemas/EventResponse/result/case3`.
                 case OpenedScene(Components.Schemas.OpenedScene)
                 public init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
                         self = .BegunBackgroundTask(try .init(from: decoder))
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .HandedOverBackgroundWork(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -4667,12 +4714,14 @@ extension Components {
                     switch self {
                     case let .BegunBackgroundTask(value):
                         try value.encode(to: encoder)
+                    case let .HandedOverBackgroundWork(value):
+                        try value.encode(to: encoder)
                     case let .OpenedScene(value):
                         try value.encode(to: encoder)
                     }
                 }
             }
-            /// What the event returned: for beginBackgroundTask the task it began, for openScene the scene it opened; absent for every other event.
+            /// What the event returned: for beginBackgroundTask the task it began, for a backgroundLaunch the work it handed over (none for location), for openScene the scene it opened; absent for every other event.
             ///
             /// - Remark: Generated from `#/components/schemas/EventResponse/result`.
             public var result: Components.Schemas.EventResponse.ResultPayload?
@@ -4690,7 +4739,7 @@ extension Components {
             ///   - waitingCallbacks: Callbacks the event caused for apps whose main thread is busy in didEnterBackground: the event is accepted and its state changes are made, and these arrive in the outcome of the clock advance or timer that finds the main thread free, and in the journal.
             ///   - transitions:
             ///   - effects:
-            ///   - result: What the event returned: for beginBackgroundTask the task it began, for openScene the scene it opened; absent for every other event.
+            ///   - result: What the event returned: for beginBackgroundTask the task it began, for a backgroundLaunch the work it handed over (none for location), for openScene the scene it opened; absent for every other event.
             ///   - lastSeq:
             public init(
                 device: Components.Schemas.Name,
@@ -4815,18 +4864,26 @@ extension Components {
             public var transitions: [Components.Schemas.Transition]
             /// - Remark: Generated from `#/components/schemas/AppEventResponse/effects`.
             public var effects: [Components.Schemas.Effect]
-            /// What the event returned: for beginBackgroundTask the task it began, for openScene the scene it opened; absent for every other event.
+            /// What the event returned: for beginBackgroundTask the task it began, for a backgroundLaunch the work it handed over (none for location), for openScene the scene it opened; absent for every other event.
             ///
             /// - Remark: Generated from `#/components/schemas/AppEventResponse/result`.
             @frozen public enum ResultPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/AppEventResponse/result/case1`.
                 case BegunBackgroundTask(Components.Schemas.BegunBackgroundTask)
                 /// - Remark: Generated from `#/components/schemas/AppEventResponse/result/case2`.
+                case HandedOverBackgroundWork(Components.Schemas.HandedOverBackgroundWork)
+                /// - Remark: Generated from `#/components/schemas/AppEventResponse/result/case3`.
                 case OpenedScene(Components.Schemas.OpenedScene)
                 public init(from decoder: any Swift.Decoder) throws {
                     var errors: [any Swift.Error] = []
                     do {
                         self = .BegunBackgroundTask(try .init(from: decoder))
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .HandedOverBackgroundWork(try .init(from: decoder))
                         return
                     } catch {
                         errors.append(error)
@@ -4847,12 +4904,14 @@ extension Components {
                     switch self {
                     case let .BegunBackgroundTask(value):
                         try value.encode(to: encoder)
+                    case let .HandedOverBackgroundWork(value):
+                        try value.encode(to: encoder)
                     case let .OpenedScene(value):
                         try value.encode(to: encoder)
                     }
                 }
             }
-            /// What the event returned: for beginBackgroundTask the task it began, for openScene the scene it opened; absent for every other event.
+            /// What the event returned: for beginBackgroundTask the task it began, for a backgroundLaunch the work it handed over (none for location), for openScene the scene it opened; absent for every other event.
             ///
             /// - Remark: Generated from `#/components/schemas/AppEventResponse/result`.
             public var result: Components.Schemas.AppEventResponse.ResultPayload?
@@ -4870,7 +4929,7 @@ extension Components {
             ///   - waitingCallbacks: Callbacks the event caused for apps whose main thread is busy in didEnterBackground: the event is accepted and its state changes are made, and these arrive in the outcome of the clock advance or timer that finds the main thread free, and in the journal.
             ///   - transitions:
             ///   - effects:
-            ///   - result: What the event returned: for beginBackgroundTask the task it began, for openScene the scene it opened; absent for every other event.
+            ///   - result: What the event returned: for beginBackgroundTask the task it began, for a backgroundLaunch the work it handed over (none for location), for openScene the scene it opened; absent for every other event.
             ///   - lastSeq:
             public init(
                 device: Components.Schemas.Name,
@@ -5242,6 +5301,46 @@ extension Components {
                 ])
             }
         }
+        /// The work a backgroundLaunch handed the app, and when its time is up.
+        ///
+        /// - Remark: Generated from `#/components/schemas/HandedOverBackgroundWork`.
+        public struct HandedOverBackgroundWork: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/HandedOverBackgroundWork/workId`.
+            public var workId: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/HandedOverBackgroundWork/deadline`.
+            public var deadline: Components.Schemas.Time
+            /// Creates a new `HandedOverBackgroundWork`.
+            ///
+            /// - Parameters:
+            ///   - workId:
+            ///   - deadline:
+            public init(
+                workId: Swift.Int,
+                deadline: Components.Schemas.Time
+            ) {
+                self.workId = workId
+                self.deadline = deadline
+            }
+            public enum CodingKeys: String, CodingKey {
+                case workId
+                case deadline
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.workId = try container.decode(
+                    Swift.Int.self,
+                    forKey: .workId
+                )
+                self.deadline = try container.decode(
+                    Components.Schemas.Time.self,
+                    forKey: .deadline
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "workId",
+                    "deadline"
+                ])
+            }
+        }
         /// The session openScene opened.
         ///
         /// - Remark: Generated from `#/components/schemas/OpenedScene`.
@@ -5357,7 +5456,7 @@ extension Components {
                 ])
             }
         }
-        /// A whole device (version 3 of the format). A member with no value is left out, never null; on the way in, a member left out takes its default, and null is refused.
+        /// A whole device (version 4 of the format). A member with no value is left out, never null; on the way in, a member left out takes its default, and null is refused.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/DeviceSnapshotDocument`.
@@ -5370,7 +5469,7 @@ extension Components {
             public var format: Components.Schemas.DeviceSnapshotDocument.FormatPayload
             /// - Remark: Generated from `#/components/schemas/DeviceSnapshotDocument/version`.
             @frozen public enum VersionPayload: Int, Codable, Hashable, Sendable, CaseIterable {
-                case _3 = 3
+                case _4 = 4
             }
             /// - Remark: Generated from `#/components/schemas/DeviceSnapshotDocument/version`.
             public var version: Components.Schemas.DeviceSnapshotDocument.VersionPayload
@@ -5608,7 +5707,7 @@ extension Components {
                 ])
             }
         }
-        /// A snapshot an earlier server wrote, still read (only on the way in). Version 2 is version 3's document but that it wrote every member, null when it had no value: a null reads as the member left out. Version 1's scene apps had one scene (hasSceneSession, discardedSceneSessionPending, the process's sceneState, restoration data at the app's level), which becomes the session `main`. Read as strictly as version 3 otherwise.
+        /// A snapshot an earlier server wrote, still read (only on the way in). Versions 1 to 3 held at most one piece of background work, an object without an id, which takes the app's nextTaskId. Version 2 wrote every member, null when it had no value: a null reads as the member left out. Version 1's scene apps had one scene (hasSceneSession, discardedSceneSessionPending, the process's sceneState, restoration data at the app's level), which becomes the session `main`. Read as strictly as version 4 otherwise.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/EarlierDeviceSnapshotDocument`.
@@ -5623,6 +5722,7 @@ extension Components {
             @frozen public enum VersionPayload: Int, Codable, Hashable, Sendable, CaseIterable {
                 case _1 = 1
                 case _2 = 2
+                case _3 = 3
             }
             /// - Remark: Generated from `#/components/schemas/EarlierDeviceSnapshotDocument/version`.
             public var version: Components.Schemas.EarlierDeviceSnapshotDocument.VersionPayload
@@ -6139,7 +6239,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/SnapshotProcess/backgroundTasks`.
             public var backgroundTasks: [Components.Schemas.SnapshotBackgroundTask]?
             /// - Remark: Generated from `#/components/schemas/SnapshotProcess/backgroundWork`.
-            public var backgroundWork: Components.Schemas.SnapshotBackgroundWork?
+            public var backgroundWork: [Components.Schemas.SnapshotBackgroundWork]?
             /// - Remark: Generated from `#/components/schemas/SnapshotProcess/activities`.
             public var activities: [Components.Schemas.BackgroundActivity]?
             /// - Remark: Generated from `#/components/schemas/SnapshotProcess/significantTimeChangePending`.
@@ -6185,7 +6285,7 @@ extension Components {
                 watchdogKillAt: Components.Schemas.SnapshotTime? = nil,
                 waitingCallbacks: [Components.Schemas.SnapshotWaitingCallback]? = nil,
                 backgroundTasks: [Components.Schemas.SnapshotBackgroundTask]? = nil,
-                backgroundWork: Components.Schemas.SnapshotBackgroundWork? = nil,
+                backgroundWork: [Components.Schemas.SnapshotBackgroundWork]? = nil,
                 activities: [Components.Schemas.BackgroundActivity]? = nil,
                 significantTimeChangePending: Swift.Bool? = nil,
                 protectedDataAvailable: Swift.Bool? = nil,
@@ -6267,7 +6367,7 @@ extension Components {
                     forKey: .backgroundTasks
                 )
                 self.backgroundWork = try container.decodeIfPresent(
-                    Components.Schemas.SnapshotBackgroundWork.self,
+                    [Components.Schemas.SnapshotBackgroundWork].self,
                     forKey: .backgroundWork
                 )
                 self.activities = try container.decodeIfPresent(
@@ -6631,8 +6731,12 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/SnapshotBackgroundWork`.
         public struct SnapshotBackgroundWork: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SnapshotBackgroundWork/id`.
+            public var id: Swift.Int
             /// - Remark: Generated from `#/components/schemas/SnapshotBackgroundWork/reason`.
             public var reason: Components.Schemas.BackgroundLaunchReason
+            /// - Remark: Generated from `#/components/schemas/SnapshotBackgroundWork/identifier`.
+            public var identifier: Swift.String?
             /// - Remark: Generated from `#/components/schemas/SnapshotBackgroundWork/deadline`.
             public var deadline: Swift.Double
             /// - Remark: Generated from `#/components/schemas/SnapshotBackgroundWork/expiredAt`.
@@ -6640,28 +6744,44 @@ extension Components {
             /// Creates a new `SnapshotBackgroundWork`.
             ///
             /// - Parameters:
+            ///   - id:
             ///   - reason:
+            ///   - identifier:
             ///   - deadline:
             ///   - expiredAt:
             public init(
+                id: Swift.Int,
                 reason: Components.Schemas.BackgroundLaunchReason,
+                identifier: Swift.String? = nil,
                 deadline: Swift.Double,
                 expiredAt: Components.Schemas.SnapshotTime? = nil
             ) {
+                self.id = id
                 self.reason = reason
+                self.identifier = identifier
                 self.deadline = deadline
                 self.expiredAt = expiredAt
             }
             public enum CodingKeys: String, CodingKey {
+                case id
                 case reason
+                case identifier
                 case deadline
                 case expiredAt
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Swift.Int.self,
+                    forKey: .id
+                )
                 self.reason = try container.decode(
                     Components.Schemas.BackgroundLaunchReason.self,
                     forKey: .reason
+                )
+                self.identifier = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .identifier
                 )
                 self.deadline = try container.decode(
                     Swift.Double.self,
@@ -6672,7 +6792,9 @@ extension Components {
                     forKey: .expiredAt
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
                     "reason",
+                    "identifier",
                     "deadline",
                     "expiredAt"
                 ])
