@@ -201,6 +201,17 @@ struct Fields {
     return string(key, maxBytes: Validation.maxIdentifierBytes + 1).map { .some($0) }
   }
 
+  /// A `BGTaskScheduler` task identifier; required (the engine checks its length).
+  mutating func taskIdentifier(_ key: StaticString) -> String? {
+    string(key, required: true, maxBytes: Validation.maxIdentifierBytes + 1)
+  }
+
+  /// A time on the device's clock: `.some(nil)` without one, nil if it is malformed.
+  mutating func deviceTime(_ key: StaticString) -> Instant?? {
+    guard has(key) else { return .some(nil) }
+    return seconds(key, max: Validation.maxAdvanceSeconds).map { .some(.zero + $0) }
+  }
+
   private func encodedValue(at index: Int) -> String? {
     guard document[index].kind != .null else { return nil }
     return String(decoding: JSONText(document.json(at: index)).bytes, as: UTF8.self)
@@ -420,7 +431,10 @@ enum Decode {
       name: name, lifecycle: lifecycle, memoryMB: memory, backgroundMemoryMB: backgroundMemory,
       backgroundModes: modes, behavior: behavior,
       supportsMultipleScenes: fields.bool("supportsMultipleScenes") ?? false,
-      sceneMemoryMB: fields.integer("sceneMemoryMB", in: 0...Validation.maxMemoryMB) ?? 0)
+      sceneMemoryMB: fields.integer("sceneMemoryMB", in: 0...Validation.maxMemoryMB) ?? 0,
+      permittedTaskIdentifiers: fields.strings(
+        "permittedTaskIdentifiers", maxCount: Validation.maxPermittedTaskIdentifiers,
+        maxBytes: Validation.maxIdentifierBytes + 1) ?? [])
   }
 
   /// One app event object, such as `{"type": "backgroundLaunch", "reason": "fetch"}`: its

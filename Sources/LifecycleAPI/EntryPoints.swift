@@ -126,7 +126,7 @@ extension JSONWriter {
         }
       case .userInfo(let payload):
         w.member("userInfo", json: payload)
-      case .sessionIdentifier(let identifier):
+      case .sessionIdentifier(let identifier), .taskIdentifier(let identifier):
         w.member("identifier", identifier)
       }
     }

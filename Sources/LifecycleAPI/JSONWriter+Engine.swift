@@ -25,6 +25,10 @@ extension InterruptionOutcome: NamedCases {
 extension BackgroundLaunchReason: NamedCases {
   public static let quotedNames = CaseTexts<Self>.quotedNames()
 }
+extension TaskKind: NamedCases { public static let quotedNames = CaseTexts<Self>.quotedNames() }
+extension TaskSchedulerError: NamedCases {
+  public static let quotedNames = CaseTexts<Self>.quotedNames()
+}
 extension BackgroundActivity: NamedCases {
   public static let quotedNames = CaseTexts<Self>.quotedNames()
 }

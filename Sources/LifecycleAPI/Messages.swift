@@ -110,6 +110,10 @@ struct Problem: Error {
     case limitReached = "limit-reached"
     case permanent
     case eventRefused = "event-refused"
+    /// `BGTaskScheduler.submit(_:)` refusals, one type per `BGTaskScheduler.Error.Code`.
+    case taskNotPermitted = "bgtaskscheduler-not-permitted"
+    case tooManyPendingTaskRequests = "bgtaskscheduler-too-many-pending-task-requests"
+    case taskSchedulingUnavailable = "bgtaskscheduler-unavailable"
     case noDeadline = "no-deadline"
     case preconditionFailed = "precondition-failed"
     case idempotencyKeyReused = "idempotency-key-reused"
@@ -130,7 +134,9 @@ struct Problem: Error {
       case .methodNotAllowed: 405
       case .unsupportedMediaType: 415
       case .validation, .idempotencyKeyReused: 422
-      case .alreadyExists, .limitReached, .permanent, .eventRefused, .noDeadline: 409
+      case .alreadyExists, .limitReached, .permanent, .eventRefused, .noDeadline,
+        .taskNotPermitted, .tooManyPendingTaskRequests, .taskSchedulingUnavailable:
+        409
       case .preconditionFailed: 412
       case .memoryBudgetExhausted: 507
       case .tooManyWaits, .tooManyStreams: 503
@@ -148,6 +154,10 @@ struct Problem: Error {
       case .limitReached: "A limit is reached"
       case .permanent: "The resource cannot be removed"
       case .eventRefused: "The event is impossible in the current state"
+      case .taskNotPermitted: "BGTaskScheduler refused the request: notPermitted"
+      case .tooManyPendingTaskRequests:
+        "BGTaskScheduler refused the request: tooManyPendingTaskRequests"
+      case .taskSchedulingUnavailable: "BGTaskScheduler refused the request: unavailable"
       case .noDeadline: "No deadline is pending"
       case .preconditionFailed: "The device is no longer in the version If-Match names"
       case .idempotencyKeyReused: "The Idempotency-Key was first used for another request"
@@ -238,8 +248,15 @@ extension Problem {
     case .invalid(let issues):
       self = Fields.problem(issues)!
     case .refused(let refusal):
+      let kind: Kind =
+        switch refusal.reason.taskSchedulerError {
+        case .notPermitted: .taskNotPermitted
+        case .tooManyPendingTaskRequests: .tooManyPendingTaskRequests
+        case .unavailable: .taskSchedulingUnavailable
+        case nil: .eventRefused
+        }
       self.init(
-        kind: .eventRefused,
+        kind: kind,
         detail:
           "\(refusal.event.rawValue) refused: \(refusal.reason.detail) (state \(refusal.currentState))",
         extensions: [

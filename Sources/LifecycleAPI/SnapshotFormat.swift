@@ -113,6 +113,8 @@ enum SnapshotFormat {
     record.kills = fields.integer("kills", in: 0...maxCount) ?? 0
     record.lastUsed = fields.instant("lastUsed") ?? .zero
     record.nextTaskID = fields.integer("nextTaskId", in: 1...maxCount) ?? 1
+    record.taskRequests =
+      fields.array("taskRequests", maxCount: maxElements) { taskRequest(&$0) } ?? []
     record.backgroundLaunchBlocked = fields.bool("backgroundLaunchBlocked") ?? false
     record.restorationStateSaved = fields.bool("restorationStateSaved") ?? false
     record.savedRestorationData = fields.encodedValue("savedRestorationData")
@@ -224,6 +226,18 @@ enum SnapshotFormat {
     process.restorationData = fields.encodedValue("restorationData")
     process.prewarmed = fields.bool("prewarmed") ?? false
     return process
+  }
+
+  /// A pending task request, as `JSONWriter.taskRequest` writes it.
+  private static func taskRequest(_ fields: inout Fields) -> TaskRequest? {
+    let identifier = fields.string(
+      "identifier", required: true, maxBytes: Validation.maxIdentifierBytes)
+    let kind = fields.choice("kind", TaskKind.self, required: true)
+    guard let identifier, let kind else { return nil }
+    return TaskRequest(
+      identifier: identifier, kind: kind, earliestBeginDate: fields.instant("earliestBeginDate"),
+      requiresNetworkConnectivity: fields.bool("requiresNetworkConnectivity") ?? false,
+      requiresExternalPower: fields.bool("requiresExternalPower") ?? false)
   }
 
   /// Background work numbered `id`, as `JSONWriter.snapshotProcess` writes it.
@@ -356,10 +370,13 @@ extension JSONWriter {
       w.behavior(app.spec.behavior)
       w.member("supportsMultipleScenes", app.spec.supportsMultipleScenes)
       w.member("sceneMemoryMB", app.spec.sceneMemoryMB)
+      w.member("permittedTaskIdentifiers", app.spec.permittedTaskIdentifiers)
       w.member("launches", app.record.launches)
       w.member("kills", app.record.kills)
       w.member("lastUsed", time: app.record.lastUsed)
       w.member("nextTaskId", app.record.nextTaskID)
+      w.key("taskRequests")
+      w.array(app.record.taskRequests) { $0.taskRequest($1) }
       w.member("backgroundLaunchBlocked", app.record.backgroundLaunchBlocked)
       w.member("restorationStateSaved", app.record.restorationStateSaved)
       if let data = app.record.savedRestorationData { w.member("savedRestorationData", json: data) }
@@ -467,6 +484,7 @@ extension Fields {
     case ("locationLaunchOptions", nil, nil): return .backgroundLaunchOptions(.location)
     case ("userInfo", let payload?, nil): return .userInfo(payload)
     case ("sessionIdentifier", nil, let identifier?): return .sessionIdentifier(identifier)
+    case ("taskIdentifier", nil, let identifier?): return .taskIdentifier(identifier)
     default: break
     }
     switch (kind, entry, data) {
@@ -479,7 +497,8 @@ extension Fields {
         "kind",
         "must be launchOptions or entry with an entry, restorationData with restorationData, "
           + "sessions with sessions, pushLaunchOptions or userInfo with a payload, "
-          + "sessionIdentifier with an identifier, locationLaunchOptions or connectionOptions")
+          + "sessionIdentifier or taskIdentifier with an identifier, locationLaunchOptions or "
+          + "connectionOptions")
       return nil
     }
   }
@@ -515,6 +534,9 @@ extension JSONWriter {
         w.member("payload", json: payload)
       case .sessionIdentifier(let identifier):
         w.member("kind", "sessionIdentifier")
+        w.member("identifier", identifier)
+      case .taskIdentifier(let identifier):
+        w.member("kind", "taskIdentifier")
         w.member("identifier", identifier)
       }
     }

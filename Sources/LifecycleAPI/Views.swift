@@ -62,6 +62,17 @@ extension JSONWriter {
     }
   }
 
+  /// A pending `BGTaskScheduler` request, its `earliestBeginDate` left out when it has none.
+  mutating func taskRequest(_ request: TaskRequest) {
+    object { w in
+      w.member("identifier", request.identifier)
+      w.member("kind", request.kind)
+      if let date = request.earliestBeginDate { w.member("earliestBeginDate", time: date) }
+      w.member("requiresNetworkConnectivity", request.requiresNetworkConnectivity)
+      w.member("requiresExternalPower", request.requiresExternalPower)
+    }
+  }
+
   mutating func behavior(_ behavior: AppBehavior) {
     object { w in
       w.member("didEnterBackgroundSeconds", seconds: behavior.didEnterBackgroundDuration)
@@ -81,6 +92,7 @@ extension JSONWriter {
       // as optional, and some cannot read a null one.
       if let sceneState = app.sceneState { w.member("sceneState", sceneState) }
       w.member("supportsMultipleScenes", app.spec.supportsMultipleScenes)
+      w.member("permittedTaskIdentifiers", app.spec.permittedTaskIdentifiers)
       w.member("focusedScene", app.focusedScene)
       w.key("scenes")
       w.sceneSessions(app.sessions)
@@ -117,6 +129,8 @@ extension JSONWriter {
           w.member("expired", work.expired)
         }
       }
+      w.key("taskRequests")
+      w.array(app.taskRequests) { $0.taskRequest($1) }
       w.member("significantTimeChangePending", app.significantTimeChangePending)
       w.member("protectedDataAvailable", app.protectedDataAvailable)
       w.member("backgroundLaunchBlocked", app.backgroundLaunchBlocked)
@@ -422,7 +436,8 @@ extension JSONWriter {
     case .choice(let name): member(parameter.name, unescaped: name)
     case .entry(let entry): members(of: entry)
     case .payload(let text): member(parameter.name, json: text)
-    case .sessionIdentifier(let text): member(parameter.name, text)
+    case .sessionIdentifier(let text), .taskIdentifier(let text): member(parameter.name, text)
+    case .instant(let time): member(parameter.name, time: time)
     }
   }
 }

@@ -46,7 +46,8 @@ public struct BackgroundWork: Hashable, Sendable {
   /// Numbered from the app's sequence of background task ids (`AppRecord.nextTaskID`).
   public let id: Int
   public let reason: BackgroundLaunchReason
-  /// The background `URLSession`'s identifier, for `urlSession` work.
+  /// The background `URLSession`'s identifier for `urlSession` work; the task request's for a
+  /// `BGTask` the system ran from one.
   public let identifier: String?
   public let deadline: Instant
   /// When a `BGTask`'s expiration handler ran without completing it; the app dies
@@ -75,9 +76,12 @@ public struct BackgroundWork: Hashable, Sendable {
     }
   }
 
+  /// Whether it is a `BGTask` whose expiration handler has not run.
+  var isRunningTask: Bool { reason.completion == .taskExpiration && expiredAt == nil }
+
   /// When its expiration handler runs: a `BGTask`'s deadline, until it has run.
   var expiryTime: Instant? {
-    reason.completion == .taskExpiration && expiredAt == nil ? deadline : nil
+    isRunningTask ? deadline : nil
   }
 }
 
@@ -156,6 +160,15 @@ final class App {
     }
   }
 
+  /// What the app submitted to `BGTaskScheduler` and the system has not run yet.
+  var taskRequests: [TaskRequest] {
+    get { record.taskRequests }
+    set {
+      record.taskRequests = newValue
+      recountHeldBytes()
+    }
+  }
+
   /// What an app-delegate app's code hands UIKit when asked to save its state (JSON text),
   /// if anything. (A scene app's scenes each hold their own: `SceneSession`.)
   var restorationData: String? {
@@ -180,6 +193,7 @@ final class App {
     let bytes =
       process.tasks.reduce(0) { $0 + $1.retainedBytes }
       + process.backgroundWork.reduce(0) { $0 + $1.retainedBytes }
+      + record.taskRequests.reduce(0) { $0 + $1.retainedBytes }
       + record.sessions.reduce(0) { $0 + $1.retainedBytes }
       + textBytes(process.restorationData) + textBytes(record.savedRestorationData)
       + waitingBytes

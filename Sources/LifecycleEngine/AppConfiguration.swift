@@ -38,6 +38,9 @@ public struct AppSpec: Hashable, Sendable {
   /// jetsam reclaims by disconnecting a background scene. 0: scenes are counted in the app's
   /// footprints.
   public var sceneMemoryMB: Int
+  /// `BGTaskSchedulerPermittedIdentifiers`: the task identifiers the app may submit requests
+  /// for, each with a launch handler its code registers during every launch.
+  public var permittedTaskIdentifiers: [String]
 
   public init(
     name: String,
@@ -47,7 +50,8 @@ public struct AppSpec: Hashable, Sendable {
     backgroundModes: Set<BackgroundMode> = [],
     behavior: AppBehavior = AppBehavior(),
     supportsMultipleScenes: Bool = false,
-    sceneMemoryMB: Int = 0
+    sceneMemoryMB: Int = 0,
+    permittedTaskIdentifiers: [String] = []
   ) {
     self.name = name
     self.lifecycle = lifecycle
@@ -57,6 +61,7 @@ public struct AppSpec: Hashable, Sendable {
     self.behavior = behavior
     self.supportsMultipleScenes = supportsMultipleScenes
     self.sceneMemoryMB = sceneMemoryMB
+    self.permittedTaskIdentifiers = permittedTaskIdentifiers
   }
 }
 

@@ -82,7 +82,7 @@ extension Device {
       case .purge(let reason): kill(app, cause: cause, jetsamReason: reason)
       case .thermalKill: kill(app, cause: cause, terminationCode: .thermal)
       case .backgroundLaunch(let reason, let payload, let identifier):
-        launchInBackground(app, for: reason, payload: payload, sessionIdentifier: identifier)
+        launchInBackground(app, for: reason, payload: payload, identifier: identifier)
       case .backgroundWorkCompleted(let id):
         let index = id.flatMap { id in app.backgroundWork.firstIndex { $0.id == id } } ?? 0
         app.backgroundWork.remove(at: index)
@@ -95,6 +95,24 @@ extension Device {
       case .setMemory(let megabytes): setFootprint(of: app, to: megabytes)
       case .startActivity(let activity): setActivity(activity, of: app, on: true)
       case .stopActivity(let activity): setActivity(activity, of: app, on: false)
+      case .submitTaskRequest(let request):
+        if let index = app.taskRequests.firstIndex(where: { $0.identifier == request.identifier }) {
+          app.taskRequests[index] = request
+        } else {
+          app.taskRequests.append(request)
+        }
+      case .cancelTaskRequest(let identifier):
+        // `cancel(taskRequestWithIdentifier:)` of an identifier with no request does nothing.
+        app.taskRequests.removeAll { $0.identifier == identifier }
+      case .launchTask(let identifier):
+        let index = app.taskRequests.firstIndex { $0.identifier == identifier }!
+        let request = app.taskRequests.remove(at: index)
+        launchInBackground(
+          app, for: request.kind.launchReason, payload: nil, identifier: identifier)
+      case .expireTask(let identifier):
+        let work = app.backgroundWork.first { $0.isRunningTask && $0.identifier == identifier }!
+        expireBackgroundWork(work.id, of: app, cause: cause)
+        reschedule(app)
       case .setRestorationData(let data, let scene):
         if app.isScene {
           app.setRestorationData(
@@ -194,16 +212,21 @@ extension Device {
           ValidationIssue(
             field: "payload",
             message: "must be at most \(Validation.maxPushPayloadBytes) bytes written compactly"))
-      case .sessionIdentifier(let identifier)
-      where identifier.isEmpty || identifier.utf8.count > Validation.maxIdentifierBytes:
+      case .sessionIdentifier(let identifier) where !Validation.isIdentifier(identifier),
+        .taskIdentifier(let identifier) where !Validation.isIdentifier(identifier):
         issues.append(
           ValidationIssue(
             field: "identifier",
             message: "must be 1 to \(Validation.maxIdentifierBytes) bytes long"))
+      case .instant(let time) where !(.zero...Validation.latestInstant).contains(time):
+        issues.append(
+          ValidationIssue(
+            field: String(describing: parameter.name),
+            message: "must be 0 to \(Validation.maxAdvanceSeconds) seconds of device time"))
       case .entry(let entry):
         issues.append(contentsOf: entry.issues())
       case .sceneID, .taskName, .taskID, .megabytes, .restorationData, .flag, .choice, .payload,
-        .sessionIdentifier:
+        .sessionIdentifier, .taskIdentifier, .instant:
         break
       }
     }
@@ -215,6 +238,18 @@ extension Device {
       if identifier != nil, reason != .urlSession {
         issues.append(
           ValidationIssue(field: "identifier", message: "only a urlSession launch has one"))
+      }
+    }
+    if case .submitTaskRequest(let request) = event, request.kind != .processing {
+      if request.requiresNetworkConnectivity {
+        issues.append(
+          ValidationIssue(
+            field: "requiresNetworkConnectivity", message: "only a processing request has one"))
+      }
+      if request.requiresExternalPower {
+        issues.append(
+          ValidationIssue(
+            field: "requiresExternalPower", message: "only a processing request has one"))
       }
     }
     return issues
@@ -311,7 +346,7 @@ extension Device {
     let connects = app.isScene && app.sceneState == .unattached
     if connects { connectScene(app, via: entry, newSession: newSession, cause: cause) }
     for index in app.tasks.indices { app.tasks[index].expiredAt = nil }
-    if !app.backgroundWork.isEmpty { app.backgroundWork = [] }
+    if !app.process.backgroundWork.isEmpty { app.backgroundWork = [] }
     enterForeground(app, via: entry, sceneJustConnected: connects, cause: cause)
   }
 
@@ -457,11 +492,11 @@ extension Device {
   /// applicationDidEnterBackground(_:) method. UIKit delivers the event"); a scene app, whose
   /// scene is already in the background or not connected, gets the event alone.
   /// A launch passes launch options for a push (its payload) or location services; the push's
-  /// callback gets the payload, a URL session's its identifier. Work to complete is numbered
+  /// callback gets the payload, a URL session's or a requested task's its identifier. Work to complete is numbered
   /// like background tasks (the callback's `taskId`): each push and task has its own, and the
   /// app is not suspended until all are completed.
   private func launchInBackground(
-    _ app: App, for reason: BackgroundLaunchReason, payload: String?, sessionIdentifier: String?
+    _ app: App, for reason: BackgroundLaunchReason, payload: String?, identifier: String?
   ) {
     let cause = TransitionCause.event(.backgroundLaunch)
     let push = payload ?? BackgroundLaunchReason.silentPushPayload  // only a push has one
@@ -481,12 +516,12 @@ extension Device {
     if reason.completion != .none {
       let time = reason == .processing ? scheduler.processingTask : scheduler.backgroundWork
       work = BackgroundWork(
-        id: app.nextTaskID, reason: reason, identifier: sessionIdentifier,
+        id: app.nextTaskID, reason: reason, identifier: identifier,
         deadline: status.now + time)
       app.nextTaskID += 1
       app.backgroundWork.append(work!)
     }
-    let arguments = reason.callbackArguments(push: push, sessionIdentifier: sessionIdentifier)
+    let arguments = reason.callbackArguments(push: push, identifier: identifier)
     deliver(reason.callback, to: app, cause: cause, taskId: work?.id, arguments: arguments)
     reschedule(app)
     if let work { setResult(.backgroundWork(id: work.id, deadline: work.deadline)) }

@@ -43,7 +43,8 @@ extension Device {
       if !state.isLive || app.prewarmed { return .notAllowedInState }  // no app code ran
     case .purge:
       if !state.isLive { return .notAllowedInState }
-    case .backgroundLaunch:
+    case .backgroundLaunch, .launchTask:
+      if type == .launchTask, app.taskRequests.isEmpty { return .noTaskRequest(nil) }
       if state.isForeground { return .notAllowedInState }
       if app.backgroundLaunchBlocked { return .backgroundLaunchBlocked }
       if app.backgroundWork.count >= Validation.maxBackgroundWorkPerApp {
@@ -65,6 +66,10 @@ extension Device {
       if app.isScene, app.connectedScenes == 0 { return .sceneNotConnected(nil) }
     case .stopActivity:
       if app.activities.isEmpty { return .notAllowedInState }
+    case .submitTaskRequest, .cancelTaskRequest:
+      if !state.isRunning { return .notAllowedInState }  // the app's code calls it
+    case .expireTask:
+      if !app.backgroundWork.contains(where: \.isRunningTask) { return .noRunningTask(nil) }
     }
     return nil
   }
@@ -74,18 +79,18 @@ extension Device {
     if let reason = refusal(of: event.type, for: app) { return reason }
     switch event {
     case .backgroundLaunch(let reason, _, let identifier):
-      if let mode = reason.requiredMode, !app.spec.backgroundModes.contains(mode) {
-        return .backgroundModeMissing(mode)
+      return refusal(ofBackgroundLaunchFor: reason, identifier: identifier, for: app)
+    case .submitTaskRequest(let request):
+      return taskSchedulerRefusal(submitting: request, for: app)
+    case .launchTask(let identifier):
+      guard let request = app.taskRequests.first(where: { $0.identifier == identifier }) else {
+        return .noTaskRequest(identifier)
       }
-      // Each push has its own completion handler; a task, a fetch or a URL session's events
-      // are not handed over again while the app still works on them.
-      if reason != .remoteNotification,
-        app.backgroundWork.contains(where: { $0.reason == reason && $0.identifier == identifier })
-      {
-        return .backgroundWorkInProgress(reason)
-      }
-      // `BGProcessingTask`: "Processing tasks run only when the device is idle."
-      return reason == .processing && !status.locked ? .deviceInUse : nil
+      return refusal(
+        ofBackgroundLaunchFor: request.kind.launchReason, identifier: identifier, for: app)
+    case .expireTask(let identifier)
+    where !app.backgroundWork.contains(where: { $0.isRunningTask && $0.identifier == identifier }):
+      return .noRunningTask(identifier)
     case .backgroundWorkCompleted(let id?)
     where !app.backgroundWork.contains(where: { $0.id == id }):
       return .unknownBackgroundWork(id)
@@ -118,12 +123,32 @@ extension Device {
         return .sceneNotConnected(nil)
       }
       return app.sessions[index].isConnected ? nil : .sceneNotConnected(app.sessions[index].id)
-    case .launch, .openScene, .closeScene, .endBackgroundTask, .stopActivity,
+    case .launch, .openScene, .closeScene, .endBackgroundTask, .stopActivity, .cancelTaskRequest,
+      .expireTask,
       .setRestorationData, .prewarm, .home, .openSwitcher, .closeSwitcher, .interruptionBegan,
       .interruptionEnded, .terminate, .crash, .purge, .thermalKill, .backgroundWorkCompleted,
       .beginBackgroundTask, .memoryWarning, .setMemory:
       return nil  // nothing in their parameters to refuse
     }
+  }
+
+  /// Why the system cannot hand `app` work for `reason` (the URL session's or the task's
+  /// `identifier`), once the event's type is possible.
+  private func refusal(
+    ofBackgroundLaunchFor reason: BackgroundLaunchReason, identifier: String?, for app: App
+  ) -> RefusalReason? {
+    if let mode = reason.requiredMode, !app.spec.backgroundModes.contains(mode) {
+      return .backgroundModeMissing(mode)
+    }
+    // Each push has its own completion handler; a task, a fetch or a URL session's events
+    // are not handed over again while the app still works on them.
+    if reason != .remoteNotification,
+      app.backgroundWork.contains(where: { $0.reason == reason && $0.identifier == identifier })
+    {
+      return .backgroundWorkInProgress(reason)
+    }
+    // `BGProcessingTask`: "Processing tasks run only when the device is idle."
+    return reason == .processing && !status.locked ? .deviceInUse : nil
   }
 
   /// The app events possible for `app` now.

@@ -18,7 +18,7 @@ extension Device {
     deadlines.expirationKill =
       inBackground
       ? app.tasks.lazy.compactMap(\.expiredAt).min().map { $0 + scheduler.expirationGrace } : nil
-    if !app.backgroundWork.isEmpty {
+    if !app.process.backgroundWork.isEmpty {  // read in place: the usual case has none
       let grace = scheduler.expirationGrace
       deadlines.backgroundWorkExpiry = app.backgroundWork.lazy.compactMap(\.expiryTime).min()
       deadlines.backgroundWorkTimeout =

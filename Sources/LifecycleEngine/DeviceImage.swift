@@ -99,6 +99,9 @@ public struct AppRecord: Hashable, Sendable {
   public var lastUsed = Instant.zero
   /// The next id for a background task (`beginBackgroundTask`) or background work.
   public var nextTaskID = 1
+  /// What the app submitted to `BGTaskScheduler` and the system has not run, in the order
+  /// submitted (a resubmission takes the place of the request it replaces).
+  public var taskRequests: [TaskRequest] = []
   /// Set by a user force-quit; cleared when the user launches the app.
   public var backgroundLaunchBlocked = false
   /// State restoration data was saved when the app last went to the background.
@@ -246,6 +249,24 @@ extension Device {
     app.restore(record)
     issues.check(record.lastUsed <= status.now, "lastUsed", "must not be after the device's now")
     issues.check(record.nextTaskID >= 1, "nextTaskId", "must be at least 1")
+    issues.check(
+      Set(record.taskRequests.map(\.identifier)).count == record.taskRequests.count,
+      "taskRequests", "need distinct identifiers")
+    for request in record.taskRequests {
+      issues.check(
+        app.spec.permittedTaskIdentifiers.contains(request.identifier)
+          && app.spec.backgroundModes.contains(request.kind.requiredMode),
+        "taskRequests", "need a permitted identifier and the background mode of their kind")
+      issues.check(
+        request.kind == .processing
+          || !request.requiresNetworkConnectivity && !request.requiresExternalPower,
+        "taskRequests", "require network or power only for processing")
+    }
+    for kind in TaskKind.allCases {
+      issues.check(
+        record.taskRequests.count { $0.kind == kind } <= kind.pendingLimit, "taskRequests",
+        "hold at most \(kind.pendingLimit) \(kind.rawValue) requests")
+    }
     if let termination = record.lastTermination {
       issues.check(
         termination.time <= status.now, "lastTermination.time",
@@ -389,8 +410,8 @@ extension Device {
         work.reason.requiredMode.map(app.spec.backgroundModes.contains) ?? true,
         "backgroundWork.reason", "needs the app's \(work.reason.requiredMode?.rawValue ?? "") mode")
       issues.check(
-        work.identifier == nil || work.reason == .urlSession, "backgroundWork.identifier",
-        "is for urlSession work only")
+        work.identifier == nil || [.urlSession, .appRefresh, .processing].contains(work.reason),
+        "backgroundWork.identifier", "is for urlSession or BGTask work only")
       issues.check(
         work.expiredAt.map { $0 <= status.now && work.reason.completion == .taskExpiration }
           ?? true,

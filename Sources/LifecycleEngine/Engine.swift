@@ -613,6 +613,17 @@ extension AppSpec {
           field: (supportsMultipleScenes ? "supportsMultipleScenes" : "sceneMemoryMB"),
           message: "is for scene apps (lifecycle scene) only"))
     }
+    if permittedTaskIdentifiers.count > Validation.maxPermittedTaskIdentifiers
+      || !permittedTaskIdentifiers.allSatisfy(Validation.isIdentifier)
+      || Set(permittedTaskIdentifiers).count != permittedTaskIdentifiers.count
+    {
+      issues.append(
+        ValidationIssue(
+          field: "permittedTaskIdentifiers",
+          message:
+            "must list at most \(Validation.maxPermittedTaskIdentifiers) distinct identifiers "
+            + "of 1 to \(Validation.maxIdentifierBytes) bytes"))
+    }
     let duration = behavior.didEnterBackgroundDuration
     if duration < .zero || duration > .seconds(Validation.maxBehaviorSeconds) {
       issues.append(
@@ -639,7 +650,7 @@ extension Device {
   func add(_ spec: AppSpec) -> App {
     let app = slots.insert { App(spec: spec, slot: $0, ledger: ledger) }
     apps[app.name] = app
-    ledger.add(App.retainedBytes)
+    ledger.add(App.retainedBytes + spec.retainedBytes)
     return app
   }
 
@@ -654,6 +665,6 @@ extension Device {
     if status.appBeforeLock == app.name { status.appBeforeLock = nil }
     apps[app.name] = nil
     slots.remove(app.slot)
-    ledger.add(-App.retainedBytes - app.heldBytes)
+    ledger.add(-App.retainedBytes - app.spec.retainedBytes - app.heldBytes)
   }
 }

@@ -157,6 +157,25 @@ public enum RefusalReason: Hashable, Sendable {
   case sceneNotConnected(String?)
   case sceneNotInBackground(String)
   case sceneInForeground(String)
+  /// `BGTaskScheduler.Error.Code.notPermitted`: the identifier is not permitted, or (with a
+  /// mode) the app lacks the background mode the request's kind needs.
+  case taskRequestNotPermitted(identifier: String, missingMode: BackgroundMode?)
+  /// `BGTaskScheduler.Error.Code.tooManyPendingTaskRequests`.
+  case tooManyPendingTaskRequests(TaskKind, limit: Int)
+  /// The app has no pending request with this identifier (nil: none at all).
+  case noTaskRequest(String?)
+  /// The app runs no task with this identifier whose expiration handler has not run (nil:
+  /// none at all).
+  case noRunningTask(String?)
+
+  /// The `BGTaskScheduler.Error.Code` that `submit(_:)` throws for this refusal, if it is one.
+  public var taskSchedulerError: TaskSchedulerError? {
+    switch self {
+    case .taskRequestNotPermitted: .notPermitted
+    case .tooManyPendingTaskRequests: .tooManyPendingTaskRequests
+    default: nil
+    }
+  }
 
   public var detail: String {
     switch self {
@@ -195,6 +214,19 @@ public enum RefusalReason: Hashable, Sendable {
     case .sceneNotConnected(nil): "the app has no connected scene"
     case .sceneNotInBackground(let id): "the scene of session '\(id)' is not in the background"
     case .sceneInForeground(let id): "the scene of session '\(id)' is already in the foreground"
+    case .taskRequestNotPermitted(let identifier, nil):
+      "'\(identifier)' is not among the app's permittedTaskIdentifiers "
+        + "(BGTaskSchedulerPermittedIdentifiers)"
+    case .taskRequestNotPermitted(_, let mode?):
+      "the app does not declare the '\(mode.rawValue)' background mode this kind of task needs"
+    case .tooManyPendingTaskRequests(let kind, let limit):
+      "the app already has \(limit) \(kind.rawValue) request\(limit == 1 ? "" : "s") pending, "
+        + "the most BGTaskScheduler keeps"
+    case .noTaskRequest(let identifier?): "the app has no pending task request '\(identifier)'"
+    case .noTaskRequest(nil): "the app has no pending task request"
+    case .noRunningTask(let identifier?):
+      "the app runs no task '\(identifier)' whose expiration handler has not run"
+    case .noRunningTask(nil): "the app runs no task whose expiration handler has not run"
     }
   }
 }

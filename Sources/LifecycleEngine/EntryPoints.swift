@@ -119,6 +119,9 @@ public indirect enum CallbackArguments: Hashable, Sendable {
   /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)`: the identifier
   /// of the session whose events are done.
   case sessionIdentifier(String)
+  /// `BGTaskScheduler.launchHandler(_:)` of a task the app requested: its identifier
+  /// (`BGTask.identifier`).
+  case taskIdentifier(String)
 
   /// The connection options of a scene connecting with `entry` and `restorationData`; nil
   /// when both are empty.

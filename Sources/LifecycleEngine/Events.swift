@@ -8,6 +8,7 @@ public enum EventType: String, CaseIterable, Sendable, Codable {
   case terminate, crash, purge, thermalKill, backgroundLaunch, backgroundWorkCompleted
   case beginBackgroundTask, endBackgroundTask, memoryWarning, setMemory
   case startActivity, stopActivity, setRestorationData
+  case submitTaskRequest, cancelTaskRequest, launchTask, expireTask
   case lock, unlock, significantTimeChange, shutdown, boot
 }
 
@@ -21,7 +22,7 @@ extension EventType {
       .closeSwitcher, .interruptionBegan, .interruptionEnded, .terminate, .crash, .purge,
       .thermalKill, .backgroundLaunch, .backgroundWorkCompleted, .beginBackgroundTask,
       .endBackgroundTask, .memoryWarning, .setMemory, .startActivity, .stopActivity,
-      .setRestorationData:
+      .setRestorationData, .submitTaskRequest, .cancelTaskRequest, .launchTask, .expireTask:
       true
     }
   }
@@ -72,12 +73,13 @@ public enum BackgroundLaunchReason: String, CaseIterable, Sendable, Codable {
   }
 
   /// What `callback` receives: the push's `payload` as its `userInfo`, the URL session's
-  /// identifier if the event gave one; nil for the others.
-  func callbackArguments(push payload: String, sessionIdentifier: String?) -> CallbackArguments? {
+  /// or the task request's `identifier` if there is one; nil for the others.
+  func callbackArguments(push payload: String, identifier: String?) -> CallbackArguments? {
     switch self {
     case .remoteNotification: .userInfo(payload)
-    case .urlSession: sessionIdentifier.map(CallbackArguments.sessionIdentifier)
-    case .fetch, .location, .appRefresh, .processing: nil
+    case .urlSession: identifier.map(CallbackArguments.sessionIdentifier)
+    case .appRefresh, .processing: identifier.map(CallbackArguments.taskIdentifier)
+    case .fetch, .location: nil
     }
   }
 
@@ -213,6 +215,18 @@ public enum AppEvent: Hashable, Sendable {
   /// `stateRestorationActivity(for:)`); nil: it saves none. A scene app's data is its scene's:
   /// `scene`, or when nil the focused one.
   case setRestorationData(String?, scene: String? = nil)
+  /// The app's code submits a request to `BGTaskScheduler` (`submit(_:)`); a request for an
+  /// identifier already pending replaces it. Boxed, like `backgroundLaunch`.
+  indirect case submitTaskRequest(TaskRequest)
+  /// The app's code cancels its pending request `identifier` (`cancel(taskRequestWithIdentifier:)`).
+  case cancelTaskRequest(identifier: String)
+  /// The system runs the pending request `identifier` now, whatever the conditions, as the
+  /// debugger's `_simulateLaunchForTaskWithIdentifier:` does ("Starting and Terminating Tasks
+  /// During Development").
+  case launchTask(identifier: String)
+  /// The running task `identifier`'s time is up now: its expiration handler runs, as the
+  /// debugger's `_simulateExpirationForTaskWithIdentifier:` makes it.
+  case expireTask(identifier: String)
 
   public var type: EventType {
     switch self {
@@ -239,6 +253,10 @@ public enum AppEvent: Hashable, Sendable {
     case .startActivity: .startActivity
     case .stopActivity: .stopActivity
     case .setRestorationData: .setRestorationData
+    case .submitTaskRequest: .submitTaskRequest
+    case .cancelTaskRequest: .cancelTaskRequest
+    case .launchTask: .launchTask
+    case .expireTask: .expireTask
     }
   }
 
@@ -270,6 +288,10 @@ public struct EventParameter: Sendable {
     case payload(String)
     /// A background `URLSession`'s identifier, at most `Validation.maxIdentifierBytes`.
     case sessionIdentifier(String)
+    /// A `BGTaskScheduler` task identifier (`Validation.isIdentifier`).
+    case taskIdentifier(String)
+    /// A time on the device's clock.
+    case instant(Instant)
   }
 
   public let name: StaticString
@@ -311,6 +333,15 @@ extension AppEvent {
     case .setRestorationData(let data, let scene):
       if let scene { pass("scene", .sceneID(scene)) }
       pass("data", .restorationData(data))
+    case .submitTaskRequest(let request):
+      pass("identifier", .taskIdentifier(request.identifier))
+      pass("kind", .choice(request.kind.rawValue))
+      if let date = request.earliestBeginDate { pass("earliestBeginDate", .instant(date)) }
+      if request.requiresNetworkConnectivity { pass("requiresNetworkConnectivity", .flag(true)) }
+      if request.requiresExternalPower { pass("requiresExternalPower", .flag(true)) }
+    case .cancelTaskRequest(let identifier), .launchTask(let identifier),
+      .expireTask(let identifier):
+      pass("identifier", .taskIdentifier(identifier))
     case .prewarm, .home, .openSwitcher, .closeSwitcher, .terminate, .thermalKill, .memoryWarning:
       break
     }
@@ -345,6 +376,11 @@ public protocol EventParameterReader {
   mutating func payload(_ name: StaticString) -> String??
   /// A background `URLSession`'s identifier: `.some(nil)` without one, nil if it is malformed.
   mutating func sessionIdentifier(_ name: StaticString) -> String??
+  /// A `BGTaskScheduler` task identifier; required.
+  mutating func taskIdentifier(_ name: StaticString) -> String?
+  /// A time on the device's clock, in seconds: `.some(nil)` without one, nil if it is
+  /// malformed.
+  mutating func deviceTime(_ name: StaticString) -> Instant??
 }
 
 extension AppEvent {
@@ -401,6 +437,25 @@ extension AppEvent {
       let scene = reader.sceneID("scene", required: false)
       guard let data = reader.restorationData("data") else { return nil }
       self = .setRestorationData(data, scene: scene)
+    case .submitTaskRequest:
+      let identifier = reader.taskIdentifier("identifier")
+      let kind = reader.choice("kind", TaskKind.self, required: true)
+      let date = reader.deviceTime("earliestBeginDate")
+      let network = reader.flag("requiresNetworkConnectivity") ?? false
+      let power = reader.flag("requiresExternalPower") ?? false
+      guard let identifier, let kind, let date else { return nil }
+      self = .submitTaskRequest(
+        TaskRequest(
+          identifier: identifier, kind: kind, earliestBeginDate: date,
+          requiresNetworkConnectivity: network, requiresExternalPower: power))
+    case .cancelTaskRequest, .launchTask, .expireTask:
+      guard let identifier = reader.taskIdentifier("identifier") else { return nil }
+      self =
+        switch type {
+        case .cancelTaskRequest: .cancelTaskRequest(identifier: identifier)
+        case .launchTask: .launchTask(identifier: identifier)
+        default: .expireTask(identifier: identifier)
+        }
     case .prewarm: self = .prewarm
     case .home: self = .home
     case .openSwitcher: self = .openSwitcher

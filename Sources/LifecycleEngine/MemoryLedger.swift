@@ -30,6 +30,18 @@ extension App {
   static let retainedBytes = 640
 }
 
+extension AppSpec {
+  /// What the spec holds beside the app's object: its permitted task identifiers.
+  var retainedBytes: Int {
+    permittedTaskIdentifiers.isEmpty
+      ? 0 : 32 + permittedTaskIdentifiers.reduce(0) { $0 + 16 + textBytes($1) }
+  }
+}
+
+extension TaskRequest: RetainedSize {
+  public var retainedBytes: Int { MemoryLayout<Self>.stride + textBytes(identifier) }
+}
+
 /// What a device's labels cost: their dictionary's storage and their text.
 func labelBytes(_ labels: [String: String]) -> Int {
   labels.isEmpty ? 0 : 64 + labels.reduce(0) { $0 + 48 + textBytes($1.key) + textBytes($1.value) }
@@ -69,14 +81,15 @@ extension JournalEntry: BoundedLogElement {
     var held = 0
     if case .app(let event) = event {
       // An indirect case's box: its header, the reason and two optional strings.
-      if event.type == .backgroundLaunch { held += 64 }
+      if event.type == .backgroundLaunch || event.type == .submitTaskRequest { held += 64 }
       event.forEachParameter { parameter in
         switch parameter.value {
         case .sceneID(let text), .taskName(let text): held += textBytes(text)
         case .restorationData(let text): held += textBytes(text)
-        case .payload(let text), .sessionIdentifier(let text): held += textBytes(text)
+        case .payload(let text), .sessionIdentifier(let text), .taskIdentifier(let text):
+          held += textBytes(text)
         case .entry(let entry): held += entry.retainedBytes
-        case .taskID, .megabytes, .flag, .choice: break  // inline
+        case .taskID, .megabytes, .flag, .choice, .instant: break  // inline
         }
       }
     }
@@ -127,7 +140,8 @@ extension CallbackArguments {
     case .backgroundLaunchOptions(.remoteNotification(let payload)), .userInfo(let payload):
       boxBytes + textBytes(payload)
     case .backgroundLaunchOptions(.location): boxBytes
-    case .sessionIdentifier(let identifier): boxBytes + textBytes(identifier)
+    case .sessionIdentifier(let identifier), .taskIdentifier(let identifier):
+      boxBytes + textBytes(identifier)
     }
   }
 }

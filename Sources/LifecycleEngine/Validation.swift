@@ -11,6 +11,8 @@ public enum Validation {
   public static let maxBehaviorSeconds = 86_400
   /// The longest clock advance: 10 years.
   public static let maxAdvanceSeconds = 315_360_000
+  /// The latest device time an event names (`earliestBeginDate`): `maxAdvanceSeconds`.
+  public static let latestInstant = Instant.seconds(Double(maxAdvanceSeconds))
   /// The longest URL a `launch` opens, in bytes.
   public static let maxURLBytes = 2048
   /// The longest background task name, in bytes.
@@ -31,6 +33,12 @@ public enum Validation {
   /// The most background work one app holds at once (pushes and tasks not yet completed):
   /// iOS sets no documented limit, and throttles pushes long before it.
   public static let maxBackgroundWorkPerApp = 16
+  /// The most task identifiers an app permits (`BGTaskSchedulerPermittedIdentifiers`).
+  public static let maxPermittedTaskIdentifiers = 16
+  /// Whether `identifier` can name a task or a URL session: 1 to `maxIdentifierBytes` bytes.
+  public static func isIdentifier(_ identifier: String) -> Bool {
+    !identifier.isEmpty && identifier.utf8.count <= maxIdentifierBytes
+  }
   /// The longest a device may be left idle before it is removed, in seconds: 30 days.
   public static let maxIdleTimeoutSeconds = 2_592_000
   /// The most labels a device carries.

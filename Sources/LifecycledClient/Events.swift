@@ -142,6 +142,38 @@ extension Components.Schemas.AppEvent {
       OpenAPIValueContainer.self, from: JSONEncoder().encode(data))
     return .setRestorationData(.init(_type: .setRestorationData, scene: scene, data: value))
   }
+  /// The app's code submits a `BGAppRefreshTaskRequest` or `BGProcessingTaskRequest`
+  /// (`BGTaskScheduler.submit(_:)`), to start no earlier than `earliestBeginDate` (device
+  /// seconds). A refusal is thrown as a ``LifecycledProblem`` whose type names the
+  /// `BGTaskScheduler.Error.Code`.
+  public static func submitTaskRequest(
+    identifier: String, kind: Components.Schemas.TaskKind, earliestBeginDate: Double? = nil,
+    requiresNetworkConnectivity: Bool? = nil, requiresExternalPower: Bool? = nil
+  ) -> Self {
+    .submitTaskRequest(
+      .init(
+        _type: .submitTaskRequest, identifier: identifier, kind: kind,
+        earliestBeginDate: earliestBeginDate,
+        requiresNetworkConnectivity: requiresNetworkConnectivity,
+        requiresExternalPower: requiresExternalPower))
+  }
+
+  /// The app's code cancels its pending request (`cancel(taskRequestWithIdentifier:)`).
+  public static func cancelTaskRequest(identifier: String) -> Self {
+    .cancelTaskRequest(.init(_type: .cancelTaskRequest, identifier: identifier))
+  }
+
+  /// The system runs the pending request now, as the debugger's
+  /// `_simulateLaunchForTaskWithIdentifier:` does.
+  public static func launchTask(identifier: String) -> Self {
+    .launchTask(.init(_type: .launchTask, identifier: identifier))
+  }
+
+  /// The running task's time is up now, as the debugger's
+  /// `_simulateExpirationForTaskWithIdentifier:` makes it.
+  public static func expireTask(identifier: String) -> Self {
+    .expireTask(.init(_type: .expireTask, identifier: identifier))
+  }
 }
 
 extension Components.Schemas.DeviceEvent {

@@ -30,6 +30,13 @@ import Testing
     .backgroundLaunch(.remoteNotification, payload: #"{"aps":{"content-available":1},"id":7}"#),
     .backgroundLaunch(.urlSession, sessionIdentifier: "upload"), .backgroundWorkCompleted(),
     .backgroundWorkCompleted(id: 2),
+    .submitTaskRequest(TaskRequest(identifier: "com.example.refresh", kind: .appRefresh)),
+    .submitTaskRequest(
+      TaskRequest(
+        identifier: "com.example.db-cleanup", kind: .processing, earliestBeginDate: .seconds(600),
+        requiresNetworkConnectivity: true, requiresExternalPower: true)),
+    .cancelTaskRequest(identifier: "com.example.refresh"),
+    .launchTask(identifier: "com.example.refresh"), .expireTask(identifier: "com.example.refresh"),
     .beginBackgroundTask(),
     .beginBackgroundTask(name: "upload \u{e9}"), .endBackgroundTask(id: 7), .memoryWarning,
     .setMemory(memoryMB: 250), .startActivity(.audio), .stopActivity(.location),

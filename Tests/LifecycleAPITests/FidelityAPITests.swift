@@ -75,6 +75,47 @@ import Testing
     #expect(backgroundWork(of: "mail").map { $0["id"] } == [.integer(1)])
   }
 
+  /// `BGTaskScheduler`: requests as the app submits them, refusals typed by
+  /// `BGTaskScheduler.Error.Code`, and the debugger's launch of a pending request.
+  @Test func taskRequestsAreListedRefusedByTheirCodeAndLaunched() {
+    post(
+      "/v1/apps",
+      #"{"name":"mail","backgroundModes":["fetch"],"permittedTaskIdentifiers":["refresh"]}"#)
+    post("/v1/apps/mail/events", #"{"type":"launch"}"#)
+    post(
+      "/v1/apps/mail/events",
+      #"{"type":"submitTaskRequest","identifier":"refresh","kind":"appRefresh","earliestBeginDate":600}"#
+    )
+    #expect(
+      api.call("GET", "/v1/apps/mail").json?["taskRequests"]
+        == json(
+          #"[{"identifier":"refresh","kind":"appRefresh","earliestBeginDate":600.0,"requiresNetworkConnectivity":false,"requiresExternalPower":false}]"#
+        ))
+    let refused = api.call(
+      "POST", "/v1/apps/mail/events",
+      #"{"type":"submitTaskRequest","identifier":"feed","kind":"appRefresh"}"#)
+    #expect(refused.status == 409)
+    #expect(
+      refused.body
+        == #"{"type":"urn:lifecycled:problem:bgtaskscheduler-not-permitted","#
+        + #""title":"BGTaskScheduler refused the request: notPermitted","status":409,"#
+        + #""detail":"submitTaskRequest refused: 'feed' is not among the app's "#
+        + #"permittedTaskIdentifiers (BGTaskSchedulerPermittedIdentifiers) (state active)","#
+        + #""event":"submitTaskRequest","currentState":"active","allowedEvents":["closeScene","#
+        + #""home","openSwitcher","interruptionBegan","terminate","crash","purge","thermalKill","#
+        + #""beginBackgroundTask","memoryWarning","setMemory","startActivity","#
+        + #""setRestorationData","submitTaskRequest","cancelTaskRequest"]}"#)
+    post("/v1/apps/mail/events", #"{"type":"home"}"#)
+    let launched = post("/v1/apps/mail/events", #"{"type":"launchTask","identifier":"refresh"}"#)
+    guard case .array(let callbacks)? = launched?["callbacks"] else {
+      Issue.record("no callbacks")
+      return
+    }
+    #expect(callbacks.last?["method"] == .string("BGTaskScheduler.launchHandler(_:)"))
+    #expect(callbacks.last?["arguments"] == json(#"{"identifier":"refresh"}"#))
+    #expect(api.call("GET", "/v1/apps/mail").json?["taskRequests"] == .array([]))
+  }
+
   /// A push launches the app with its payload in the launch options and hands it over as the
   /// callback's `userInfo`; a URL session's identifier reaches its callback; each detail only
   /// with its own reason.

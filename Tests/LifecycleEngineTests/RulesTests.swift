@@ -20,13 +20,14 @@ import Testing
       sim.app("mail").allowedEvents == [
         .closeScene, .home, .openSwitcher, .interruptionBegan, .terminate, .crash, .purge,
         .thermalKill, .beginBackgroundTask, .memoryWarning, .setMemory, .startActivity,
-        .setRestorationData,
+        .setRestorationData, .submitTaskRequest, .cancelTaskRequest,
       ])
     try sim.post(.openSwitcher, to: "mail")
     #expect(
       sim.app("mail").allowedEvents == [
         .closeScene, .home, .closeSwitcher, .terminate, .crash, .purge, .thermalKill,
         .beginBackgroundTask, .memoryWarning, .setMemory, .startActivity, .setRestorationData,
+        .submitTaskRequest, .cancelTaskRequest,
       ])
     try sim.post(.closeSwitcher, to: "mail")
     try sim.post(.interruptionBegan(.siri), to: "mail")
@@ -39,7 +40,7 @@ import Testing
       sim.app("mail").allowedEvents == [
         .launch, .closeScene, .disconnectScene, .terminate, .crash, .purge, .thermalKill,
         .backgroundLaunch, .beginBackgroundTask, .endBackgroundTask, .memoryWarning, .setMemory,
-        .startActivity, .setRestorationData,
+        .startActivity, .setRestorationData, .submitTaskRequest, .cancelTaskRequest,
       ])
     try sim.post(.endBackgroundTask(id: 1), to: "mail")
     sim.advance(2)

@@ -24,13 +24,15 @@ final class Simulator {
   func add(
     _ name: String, _ lifecycle: LifecycleModel = .scene, memoryMB: Int = 100,
     backgroundMemoryMB: Int? = nil, modes: Set<BackgroundMode> = [],
-    behavior: AppBehavior = AppBehavior(), multipleScenes: Bool = false, sceneMemoryMB: Int = 0
+    behavior: AppBehavior = AppBehavior(), multipleScenes: Bool = false, sceneMemoryMB: Int = 0,
+    permittedTasks: [String] = []
   ) -> AppSnapshot {
     try! engine.createApp(
       AppSpec(
         name: name, lifecycle: lifecycle, memoryMB: memoryMB,
         backgroundMemoryMB: backgroundMemoryMB, backgroundModes: modes, behavior: behavior,
-        supportsMultipleScenes: multipleScenes, sceneMemoryMB: sceneMemoryMB),
+        supportsMultipleScenes: multipleScenes, sceneMemoryMB: sceneMemoryMB,
+        permittedTaskIdentifiers: permittedTasks),
       on: device, now: .zero)
   }
 
@@ -94,6 +96,7 @@ func trace(_ callbacks: [Callback]) -> [String] {
     case .backgroundLaunchOptions(.location): line += " {options: location}"
     case .userInfo(let payload): line += " {userInfo: \(payload)}"
     case .sessionIdentifier(let identifier): line += " {session: \(identifier)}"
+    case .taskIdentifier(let identifier): line += " {task: \(identifier)}"
     case nil: break
     }
     return line

@@ -141,6 +141,32 @@ import Testing
     await #expect(throws: LifecycledProblem.self) { try await leaked.view() }
   }
 
+  /// A refresh task as the app requests it: `BGTaskScheduler` keeps one refresh request
+  /// pending, and the harness runs it as the debugger's `_simulateLaunchForTaskWithIdentifier:`
+  /// does.
+  @Test func aRequestedRefreshTaskRunsWhenLaunched() async throws {
+    let news = try await device.createApp(
+      .init(
+        name: "news", backgroundModes: [.fetch],
+        permittedTaskIdentifiers: ["com.example.news.refresh", "com.example.news.feed"]))
+    try await news.post(.launch())
+    try await news.post(
+      .submitTaskRequest(
+        identifier: "com.example.news.refresh", kind: .appRefresh, earliestBeginDate: 900))
+    let second = await #expect(throws: LifecycledProblem.self) {
+      try await news.post(
+        .submitTaskRequest(identifier: "com.example.news.feed", kind: .appRefresh))
+    }
+    #expect(second?.type == "urn:lifecycled:problem:bgtaskscheduler-too-many-pending-task-requests")
+    #expect(try await news.view().taskRequests.map(\.identifier) == ["com.example.news.refresh"])
+
+    try await news.post(.home)
+    let run = try await news.post(.launchTask(identifier: "com.example.news.refresh"))
+    #expect(run.callbacks.map(\.method) == [.taskLaunchHandler])
+    #expect(run.callbacks.last?.arguments?.identifier == "com.example.news.refresh")
+    #expect(try await news.view().taskRequests.isEmpty)
+  }
+
   /// A refused event throws the server's problem: the state, and what it allows instead.
   @Test func aRefusedEventThrowsItsProblem() async throws {
     let mail = try await device.createApp("mail")

@@ -123,6 +123,10 @@ extension Components {
             case startActivity = "startActivity"
             case stopActivity = "stopActivity"
             case setRestorationData = "setRestorationData"
+            case submitTaskRequest = "submitTaskRequest"
+            case cancelTaskRequest = "cancelTaskRequest"
+            case launchTask = "launchTask"
+            case expireTask = "expireTask"
             case lock = "lock"
             case unlock = "unlock"
             case significantTimeChange = "significantTimeChange"
@@ -197,6 +201,10 @@ extension Components {
             case startActivity = "startActivity"
             case stopActivity = "stopActivity"
             case setRestorationData = "setRestorationData"
+            case submitTaskRequest = "submitTaskRequest"
+            case cancelTaskRequest = "cancelTaskRequest"
+            case launchTask = "launchTask"
+            case expireTask = "expireTask"
             case lock = "lock"
             case unlock = "unlock"
             case significantTimeChange = "significantTimeChange"
@@ -731,6 +739,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AppDeclaration/sceneMemoryMB`.
             public var sceneMemoryMB: Swift.Int?
+            /// BGTaskSchedulerPermittedIdentifiers: the task identifiers the app may submit requests for (submitTaskRequest); its code registers each one's launch handler during every launch.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppDeclaration/permittedTaskIdentifiers`.
+            public var permittedTaskIdentifiers: [Swift.String]?
             /// Creates a new `AppDeclaration`.
             ///
             /// - Parameters:
@@ -742,6 +754,7 @@ extension Components {
             ///   - behavior:
             ///   - supportsMultipleScenes: The app declares UIApplicationSupportsMultipleScenes: the user can open more windows (openScene). Scene apps only.
             ///   - sceneMemoryMB: What each connected scene adds to the app's footprint: what UIKit reclaims by disconnecting a background scene under memory pressure. 0: the footprints include the scenes. Scene apps only.
+            ///   - permittedTaskIdentifiers: BGTaskSchedulerPermittedIdentifiers: the task identifiers the app may submit requests for (submitTaskRequest); its code registers each one's launch handler during every launch.
             public init(
                 name: Components.Schemas.Name,
                 lifecycle: Components.Schemas.Lifecycle? = nil,
@@ -750,7 +763,8 @@ extension Components {
                 backgroundModes: [Components.Schemas.BackgroundMode]? = nil,
                 behavior: Components.Schemas.AppBehaviorSettings? = nil,
                 supportsMultipleScenes: Swift.Bool? = nil,
-                sceneMemoryMB: Swift.Int? = nil
+                sceneMemoryMB: Swift.Int? = nil,
+                permittedTaskIdentifiers: [Swift.String]? = nil
             ) {
                 self.name = name
                 self.lifecycle = lifecycle
@@ -760,6 +774,7 @@ extension Components {
                 self.behavior = behavior
                 self.supportsMultipleScenes = supportsMultipleScenes
                 self.sceneMemoryMB = sceneMemoryMB
+                self.permittedTaskIdentifiers = permittedTaskIdentifiers
             }
             public enum CodingKeys: String, CodingKey {
                 case name
@@ -770,6 +785,7 @@ extension Components {
                 case behavior
                 case supportsMultipleScenes
                 case sceneMemoryMB
+                case permittedTaskIdentifiers
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -805,6 +821,10 @@ extension Components {
                     Swift.Int.self,
                     forKey: .sceneMemoryMB
                 )
+                self.permittedTaskIdentifiers = try container.decodeIfPresent(
+                    [Swift.String].self,
+                    forKey: .permittedTaskIdentifiers
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "name",
                     "lifecycle",
@@ -813,7 +833,8 @@ extension Components {
                     "backgroundModes",
                     "behavior",
                     "supportsMultipleScenes",
-                    "sceneMemoryMB"
+                    "sceneMemoryMB",
+                    "permittedTaskIdentifiers"
                 ])
             }
         }
@@ -1218,6 +1239,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AppCreate/sceneMemoryMB`.
             public var sceneMemoryMB: Swift.Int?
+            /// BGTaskSchedulerPermittedIdentifiers: the task identifiers the app may submit requests for (submitTaskRequest); its code registers each one's launch handler during every launch.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppCreate/permittedTaskIdentifiers`.
+            public var permittedTaskIdentifiers: [Swift.String]?
             /// - Remark: Generated from `#/components/schemas/AppCreate/given`.
             public var given: Components.Schemas.GivenState?
             /// Creates a new `AppCreate`.
@@ -1231,6 +1256,7 @@ extension Components {
             ///   - behavior:
             ///   - supportsMultipleScenes: The app declares UIApplicationSupportsMultipleScenes: the user can open more windows (openScene). Scene apps only.
             ///   - sceneMemoryMB: What each connected scene adds to the app's footprint: what UIKit reclaims by disconnecting a background scene under memory pressure. 0: the footprints include the scenes. Scene apps only.
+            ///   - permittedTaskIdentifiers: BGTaskSchedulerPermittedIdentifiers: the task identifiers the app may submit requests for (submitTaskRequest); its code registers each one's launch handler during every launch.
             ///   - given:
             public init(
                 name: Components.Schemas.Name,
@@ -1241,6 +1267,7 @@ extension Components {
                 behavior: Components.Schemas.AppBehaviorSettings? = nil,
                 supportsMultipleScenes: Swift.Bool? = nil,
                 sceneMemoryMB: Swift.Int? = nil,
+                permittedTaskIdentifiers: [Swift.String]? = nil,
                 given: Components.Schemas.GivenState? = nil
             ) {
                 self.name = name
@@ -1251,6 +1278,7 @@ extension Components {
                 self.behavior = behavior
                 self.supportsMultipleScenes = supportsMultipleScenes
                 self.sceneMemoryMB = sceneMemoryMB
+                self.permittedTaskIdentifiers = permittedTaskIdentifiers
                 self.given = given
             }
             public enum CodingKeys: String, CodingKey {
@@ -1262,6 +1290,7 @@ extension Components {
                 case behavior
                 case supportsMultipleScenes
                 case sceneMemoryMB
+                case permittedTaskIdentifiers
                 case given
             }
             public init(from decoder: any Swift.Decoder) throws {
@@ -1298,6 +1327,10 @@ extension Components {
                     Swift.Int.self,
                     forKey: .sceneMemoryMB
                 )
+                self.permittedTaskIdentifiers = try container.decodeIfPresent(
+                    [Swift.String].self,
+                    forKey: .permittedTaskIdentifiers
+                )
                 self.given = try container.decodeIfPresent(
                     Components.Schemas.GivenState.self,
                     forKey: .given
@@ -1311,6 +1344,7 @@ extension Components {
                     "behavior",
                     "supportsMultipleScenes",
                     "sceneMemoryMB",
+                    "permittedTaskIdentifiers",
                     "given"
                 ])
             }
@@ -1519,6 +1553,8 @@ extension Components {
             public var sceneState: Components.Schemas.SceneState?
             /// - Remark: Generated from `#/components/schemas/App/supportsMultipleScenes`.
             public var supportsMultipleScenes: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/App/permittedTaskIdentifiers`.
+            public var permittedTaskIdentifiers: [Swift.String]
             /// The session shown while the app is in the foreground (one window is on screen at a time), and brought back by a launch that names none.
             ///
             /// - Remark: Generated from `#/components/schemas/App/focusedScene`.
@@ -1566,7 +1602,11 @@ extension Components {
             /// The work of background launches under way, oldest first: each push and each task its own, with its own completion. The app is not suspended until all are completed.
             ///
             /// - Remark: Generated from `#/components/schemas/App/backgroundWork`.
-            public var backgroundWork: [Components.Schemas.BackgroundWork]?
+            public var backgroundWork: [Components.Schemas.BackgroundWork]
+            /// What the app submitted to BGTaskScheduler and the system has not run yet, in the order submitted (a resubmission keeps its place).
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/taskRequests`.
+            public var taskRequests: [Components.Schemas.TaskRequest]
             /// - Remark: Generated from `#/components/schemas/App/significantTimeChangePending`.
             public var significantTimeChangePending: Swift.Bool
             /// Whether protected data is available as far as the app has been told. A suspended app is told of a change when it next runs; a change and its reversal meanwhile cancel out. An app that is not running shows the device's, which its next process reads.
@@ -1644,6 +1684,7 @@ extension Components {
             ///   - state:
             ///   - sceneState: The state of the focused scene (unattached without one); absent for app-delegate apps.
             ///   - supportsMultipleScenes:
+            ///   - permittedTaskIdentifiers:
             ///   - focusedScene: The session shown while the app is in the foreground (one window is on screen at a time), and brought back by a launch that names none.
             ///   - scenes: A scene app's sessions (windows the user opened and has not closed), in the order they were opened; empty for app-delegate apps. The app's state is its focused scene's while it is in the foreground; its other connected scenes are in the background (or suspended with the process).
             ///   - memoryMB:
@@ -1660,6 +1701,7 @@ extension Components {
             ///   - killAt: When the watchdog, an unended expired task or unfinished background work kills the app.
             ///   - backgroundTasks:
             ///   - backgroundWork: The work of background launches under way, oldest first: each push and each task its own, with its own completion. The app is not suspended until all are completed.
+            ///   - taskRequests: What the app submitted to BGTaskScheduler and the system has not run yet, in the order submitted (a resubmission keeps its place).
             ///   - significantTimeChangePending:
             ///   - protectedDataAvailable: Whether protected data is available as far as the app has been told. A suspended app is told of a change when it next runs; a change and its reversal meanwhile cancel out. An app that is not running shows the device's, which its next process reads.
             ///   - backgroundLaunchBlocked: The user force-quit the app.
@@ -1676,6 +1718,7 @@ extension Components {
                 state: Components.Schemas.AppState,
                 sceneState: Components.Schemas.SceneState? = nil,
                 supportsMultipleScenes: Swift.Bool,
+                permittedTaskIdentifiers: [Swift.String],
                 focusedScene: Swift.String? = nil,
                 scenes: [Components.Schemas.SceneSession],
                 memoryMB: Swift.Int,
@@ -1691,7 +1734,8 @@ extension Components {
                 suspendAt: Swift.Double? = nil,
                 killAt: Swift.Double? = nil,
                 backgroundTasks: [Components.Schemas.BackgroundTask],
-                backgroundWork: [Components.Schemas.BackgroundWork]? = nil,
+                backgroundWork: [Components.Schemas.BackgroundWork],
+                taskRequests: [Components.Schemas.TaskRequest],
                 significantTimeChangePending: Swift.Bool,
                 protectedDataAvailable: Swift.Bool,
                 backgroundLaunchBlocked: Swift.Bool,
@@ -1708,6 +1752,7 @@ extension Components {
                 self.state = state
                 self.sceneState = sceneState
                 self.supportsMultipleScenes = supportsMultipleScenes
+                self.permittedTaskIdentifiers = permittedTaskIdentifiers
                 self.focusedScene = focusedScene
                 self.scenes = scenes
                 self.memoryMB = memoryMB
@@ -1724,6 +1769,7 @@ extension Components {
                 self.killAt = killAt
                 self.backgroundTasks = backgroundTasks
                 self.backgroundWork = backgroundWork
+                self.taskRequests = taskRequests
                 self.significantTimeChangePending = significantTimeChangePending
                 self.protectedDataAvailable = protectedDataAvailable
                 self.backgroundLaunchBlocked = backgroundLaunchBlocked
@@ -1741,6 +1787,7 @@ extension Components {
                 case state
                 case sceneState
                 case supportsMultipleScenes
+                case permittedTaskIdentifiers
                 case focusedScene
                 case scenes
                 case memoryMB
@@ -1757,6 +1804,7 @@ extension Components {
                 case killAt
                 case backgroundTasks
                 case backgroundWork
+                case taskRequests
                 case significantTimeChangePending
                 case protectedDataAvailable
                 case backgroundLaunchBlocked
@@ -1792,6 +1840,10 @@ extension Components {
                 self.supportsMultipleScenes = try container.decode(
                     Swift.Bool.self,
                     forKey: .supportsMultipleScenes
+                )
+                self.permittedTaskIdentifiers = try container.decode(
+                    [Swift.String].self,
+                    forKey: .permittedTaskIdentifiers
                 )
                 self.focusedScene = try container.decodeIfPresent(
                     Swift.String.self,
@@ -1853,9 +1905,13 @@ extension Components {
                     [Components.Schemas.BackgroundTask].self,
                     forKey: .backgroundTasks
                 )
-                self.backgroundWork = try container.decodeIfPresent(
+                self.backgroundWork = try container.decode(
                     [Components.Schemas.BackgroundWork].self,
                     forKey: .backgroundWork
+                )
+                self.taskRequests = try container.decode(
+                    [Components.Schemas.TaskRequest].self,
+                    forKey: .taskRequests
                 )
                 self.significantTimeChangePending = try container.decode(
                     Swift.Bool.self,
@@ -1900,6 +1956,7 @@ extension Components {
                     "state",
                     "sceneState",
                     "supportsMultipleScenes",
+                    "permittedTaskIdentifiers",
                     "focusedScene",
                     "scenes",
                     "memoryMB",
@@ -1916,6 +1973,7 @@ extension Components {
                     "killAt",
                     "backgroundTasks",
                     "backgroundWork",
+                    "taskRequests",
                     "significantTimeChangePending",
                     "protectedDataAvailable",
                     "backgroundLaunchBlocked",
@@ -2142,6 +2200,88 @@ extension Components {
                 ])
             }
         }
+        /// appRefresh: a BGAppRefreshTaskRequest (fetch mode; at most 1 pending per app); processing: a BGProcessingTaskRequest (processing mode; at most 10 pending).
+        ///
+        /// - Remark: Generated from `#/components/schemas/TaskKind`.
+        @frozen public enum TaskKind: String, Codable, Hashable, Sendable, CaseIterable {
+            case appRefresh = "appRefresh"
+            case processing = "processing"
+        }
+        /// A request the app submitted to BGTaskScheduler, pending until the system runs it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/TaskRequest`.
+        public struct TaskRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/TaskRequest/identifier`.
+            public var identifier: Swift.String
+            /// - Remark: Generated from `#/components/schemas/TaskRequest/kind`.
+            public var kind: Components.Schemas.TaskKind
+            /// Device time before which the task does not start; absent when it may start at once.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TaskRequest/earliestBeginDate`.
+            public var earliestBeginDate: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/TaskRequest/requiresNetworkConnectivity`.
+            public var requiresNetworkConnectivity: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/TaskRequest/requiresExternalPower`.
+            public var requiresExternalPower: Swift.Bool
+            /// Creates a new `TaskRequest`.
+            ///
+            /// - Parameters:
+            ///   - identifier:
+            ///   - kind:
+            ///   - earliestBeginDate: Device time before which the task does not start; absent when it may start at once.
+            ///   - requiresNetworkConnectivity:
+            ///   - requiresExternalPower:
+            public init(
+                identifier: Swift.String,
+                kind: Components.Schemas.TaskKind,
+                earliestBeginDate: Swift.Double? = nil,
+                requiresNetworkConnectivity: Swift.Bool,
+                requiresExternalPower: Swift.Bool
+            ) {
+                self.identifier = identifier
+                self.kind = kind
+                self.earliestBeginDate = earliestBeginDate
+                self.requiresNetworkConnectivity = requiresNetworkConnectivity
+                self.requiresExternalPower = requiresExternalPower
+            }
+            public enum CodingKeys: String, CodingKey {
+                case identifier
+                case kind
+                case earliestBeginDate
+                case requiresNetworkConnectivity
+                case requiresExternalPower
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.identifier = try container.decode(
+                    Swift.String.self,
+                    forKey: .identifier
+                )
+                self.kind = try container.decode(
+                    Components.Schemas.TaskKind.self,
+                    forKey: .kind
+                )
+                self.earliestBeginDate = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .earliestBeginDate
+                )
+                self.requiresNetworkConnectivity = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .requiresNetworkConnectivity
+                )
+                self.requiresExternalPower = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .requiresExternalPower
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "identifier",
+                    "kind",
+                    "earliestBeginDate",
+                    "requiresNetworkConnectivity",
+                    "requiresExternalPower"
+                ])
+            }
+        }
         /// The work of a background launch, under way.
         ///
         /// - Remark: Generated from `#/components/schemas/BackgroundWork`.
@@ -2152,7 +2292,7 @@ extension Components {
             public var id: Swift.Int
             /// - Remark: Generated from `#/components/schemas/BackgroundWork/reason`.
             public var reason: Components.Schemas.BackgroundLaunchReason
-            /// urlSession work: the background URLSession's identifier.
+            /// urlSession work: the background URLSession's identifier; a task the system ran from a request (launchTask): the request's.
             ///
             /// - Remark: Generated from `#/components/schemas/BackgroundWork/identifier`.
             public var identifier: Swift.String?
@@ -2169,7 +2309,7 @@ extension Components {
             /// - Parameters:
             ///   - id: What backgroundWorkCompleted names it by, and the taskId of its callbacks; numbered with the app's background tasks.
             ///   - reason:
-            ///   - identifier: urlSession work: the background URLSession's identifier.
+            ///   - identifier: urlSession work: the background URLSession's identifier; a task the system ran from a request (launchTask): the request's.
             ///   - deadline: When its time is up: the app is killed then if it has not called its completion handler, or a BGTask's expiration handler runs.
             ///   - expired: A BGTask's expiration handler ran without completing it: the app dies at killAt.
             public init(
@@ -2233,6 +2373,8 @@ extension Components {
             case backgroundWorkCompleted(Components.Schemas.BackgroundWorkCompletedEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/BeginBackgroundTaskEvent`.
             case beginBackgroundTask(Components.Schemas.BeginBackgroundTaskEvent)
+            /// - Remark: Generated from `#/components/schemas/AppEvent/CancelTaskRequestEvent`.
+            case cancelTaskRequest(Components.Schemas.CancelTaskRequestEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/CloseSceneEvent`.
             case closeScene(Components.Schemas.CloseSceneEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/CloseSwitcherEvent`.
@@ -2243,6 +2385,8 @@ extension Components {
             case disconnectScene(Components.Schemas.DisconnectSceneEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/EndBackgroundTaskEvent`.
             case endBackgroundTask(Components.Schemas.EndBackgroundTaskEvent)
+            /// - Remark: Generated from `#/components/schemas/AppEvent/ExpireTaskEvent`.
+            case expireTask(Components.Schemas.ExpireTaskEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/HomeEvent`.
             case home(Components.Schemas.HomeEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/InterruptionBeganEvent`.
@@ -2251,6 +2395,8 @@ extension Components {
             case interruptionEnded(Components.Schemas.InterruptionEndedEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/LaunchEvent`.
             case launch(Components.Schemas.LaunchEvent)
+            /// - Remark: Generated from `#/components/schemas/AppEvent/LaunchTaskEvent`.
+            case launchTask(Components.Schemas.LaunchTaskEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/MemoryWarningEvent`.
             case memoryWarning(Components.Schemas.MemoryWarningEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/OpenSceneEvent`.
@@ -2269,6 +2415,8 @@ extension Components {
             case startActivity(Components.Schemas.StartActivityEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/StopActivityEvent`.
             case stopActivity(Components.Schemas.StopActivityEvent)
+            /// - Remark: Generated from `#/components/schemas/AppEvent/SubmitTaskRequestEvent`.
+            case submitTaskRequest(Components.Schemas.SubmitTaskRequestEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/TerminateEvent`.
             case terminate(Components.Schemas.TerminateEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/ThermalKillEvent`.
@@ -2289,6 +2437,8 @@ extension Components {
                     self = .backgroundWorkCompleted(try .init(from: decoder))
                 case "beginBackgroundTask":
                     self = .beginBackgroundTask(try .init(from: decoder))
+                case "cancelTaskRequest":
+                    self = .cancelTaskRequest(try .init(from: decoder))
                 case "closeScene":
                     self = .closeScene(try .init(from: decoder))
                 case "closeSwitcher":
@@ -2299,6 +2449,8 @@ extension Components {
                     self = .disconnectScene(try .init(from: decoder))
                 case "endBackgroundTask":
                     self = .endBackgroundTask(try .init(from: decoder))
+                case "expireTask":
+                    self = .expireTask(try .init(from: decoder))
                 case "home":
                     self = .home(try .init(from: decoder))
                 case "interruptionBegan":
@@ -2307,6 +2459,8 @@ extension Components {
                     self = .interruptionEnded(try .init(from: decoder))
                 case "launch":
                     self = .launch(try .init(from: decoder))
+                case "launchTask":
+                    self = .launchTask(try .init(from: decoder))
                 case "memoryWarning":
                     self = .memoryWarning(try .init(from: decoder))
                 case "openScene":
@@ -2325,6 +2479,8 @@ extension Components {
                     self = .startActivity(try .init(from: decoder))
                 case "stopActivity":
                     self = .stopActivity(try .init(from: decoder))
+                case "submitTaskRequest":
+                    self = .submitTaskRequest(try .init(from: decoder))
                 case "terminate":
                     self = .terminate(try .init(from: decoder))
                 case "thermalKill":
@@ -2345,6 +2501,8 @@ extension Components {
                     try value.encode(to: encoder)
                 case let .beginBackgroundTask(value):
                     try value.encode(to: encoder)
+                case let .cancelTaskRequest(value):
+                    try value.encode(to: encoder)
                 case let .closeScene(value):
                     try value.encode(to: encoder)
                 case let .closeSwitcher(value):
@@ -2355,6 +2513,8 @@ extension Components {
                     try value.encode(to: encoder)
                 case let .endBackgroundTask(value):
                     try value.encode(to: encoder)
+                case let .expireTask(value):
+                    try value.encode(to: encoder)
                 case let .home(value):
                     try value.encode(to: encoder)
                 case let .interruptionBegan(value):
@@ -2362,6 +2522,8 @@ extension Components {
                 case let .interruptionEnded(value):
                     try value.encode(to: encoder)
                 case let .launch(value):
+                    try value.encode(to: encoder)
+                case let .launchTask(value):
                     try value.encode(to: encoder)
                 case let .memoryWarning(value):
                     try value.encode(to: encoder)
@@ -2380,6 +2542,8 @@ extension Components {
                 case let .startActivity(value):
                     try value.encode(to: encoder)
                 case let .stopActivity(value):
+                    try value.encode(to: encoder)
+                case let .submitTaskRequest(value):
                     try value.encode(to: encoder)
                 case let .terminate(value):
                     try value.encode(to: encoder)
@@ -3455,6 +3619,232 @@ extension Components {
                 ])
             }
         }
+        /// The running app's code submits a request to BGTaskScheduler (submit(_:)); a request for an identifier already pending replaces it. Refused (409) as BGTaskScheduler.Error.Code says: bgtaskscheduler-not-permitted (the identifier not in permittedTaskIdentifiers, or the kind's background mode missing: fetch for appRefresh, processing for processing), bgtaskscheduler-too-many-pending-task-requests (1 appRefresh and 10 processing requests pending at most).
+        ///
+        /// - Remark: Generated from `#/components/schemas/SubmitTaskRequestEvent`.
+        public struct SubmitTaskRequestEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubmitTaskRequestEvent/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case submitTaskRequest = "submitTaskRequest"
+            }
+            /// - Remark: Generated from `#/components/schemas/SubmitTaskRequestEvent/type`.
+            public var _type: Components.Schemas.SubmitTaskRequestEvent._TypePayload
+            /// - Remark: Generated from `#/components/schemas/SubmitTaskRequestEvent/identifier`.
+            public var identifier: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SubmitTaskRequestEvent/kind`.
+            public var kind: Components.Schemas.TaskKind
+            /// BGTaskRequest.earliestBeginDate, in device time.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SubmitTaskRequestEvent/earliestBeginDate`.
+            public var earliestBeginDate: Swift.Double?
+            /// processing only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SubmitTaskRequestEvent/requiresNetworkConnectivity`.
+            public var requiresNetworkConnectivity: Swift.Bool?
+            /// processing only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SubmitTaskRequestEvent/requiresExternalPower`.
+            public var requiresExternalPower: Swift.Bool?
+            /// Creates a new `SubmitTaskRequestEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - identifier:
+            ///   - kind:
+            ///   - earliestBeginDate: BGTaskRequest.earliestBeginDate, in device time.
+            ///   - requiresNetworkConnectivity: processing only.
+            ///   - requiresExternalPower: processing only.
+            public init(
+                _type: Components.Schemas.SubmitTaskRequestEvent._TypePayload,
+                identifier: Swift.String,
+                kind: Components.Schemas.TaskKind,
+                earliestBeginDate: Swift.Double? = nil,
+                requiresNetworkConnectivity: Swift.Bool? = nil,
+                requiresExternalPower: Swift.Bool? = nil
+            ) {
+                self._type = _type
+                self.identifier = identifier
+                self.kind = kind
+                self.earliestBeginDate = earliestBeginDate
+                self.requiresNetworkConnectivity = requiresNetworkConnectivity
+                self.requiresExternalPower = requiresExternalPower
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case identifier
+                case kind
+                case earliestBeginDate
+                case requiresNetworkConnectivity
+                case requiresExternalPower
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.SubmitTaskRequestEvent._TypePayload.self,
+                    forKey: ._type
+                )
+                self.identifier = try container.decode(
+                    Swift.String.self,
+                    forKey: .identifier
+                )
+                self.kind = try container.decode(
+                    Components.Schemas.TaskKind.self,
+                    forKey: .kind
+                )
+                self.earliestBeginDate = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .earliestBeginDate
+                )
+                self.requiresNetworkConnectivity = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .requiresNetworkConnectivity
+                )
+                self.requiresExternalPower = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .requiresExternalPower
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "identifier",
+                    "kind",
+                    "earliestBeginDate",
+                    "requiresNetworkConnectivity",
+                    "requiresExternalPower"
+                ])
+            }
+        }
+        /// The running app's code cancels its pending request (cancel(taskRequestWithIdentifier:)); an identifier with none pending changes nothing, as in iOS.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CancelTaskRequestEvent`.
+        public struct CancelTaskRequestEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CancelTaskRequestEvent/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case cancelTaskRequest = "cancelTaskRequest"
+            }
+            /// - Remark: Generated from `#/components/schemas/CancelTaskRequestEvent/type`.
+            public var _type: Components.Schemas.CancelTaskRequestEvent._TypePayload
+            /// - Remark: Generated from `#/components/schemas/CancelTaskRequestEvent/identifier`.
+            public var identifier: Swift.String
+            /// Creates a new `CancelTaskRequestEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - identifier:
+            public init(
+                _type: Components.Schemas.CancelTaskRequestEvent._TypePayload,
+                identifier: Swift.String
+            ) {
+                self._type = _type
+                self.identifier = identifier
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case identifier
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.CancelTaskRequestEvent._TypePayload.self,
+                    forKey: ._type
+                )
+                self.identifier = try container.decode(
+                    Swift.String.self,
+                    forKey: .identifier
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "identifier"
+                ])
+            }
+        }
+        /// The system runs the pending request now, as the debugger's _simulateLaunchForTaskWithIdentifier: does ("Starting and Terminating Tasks During Development"): the request is consumed and the app is launched or woken in the background with BGTaskScheduler.launchHandler(_:), the identifier in its arguments, as a backgroundLaunch for appRefresh or processing is (the same refusals: a foreground or force-quit app, the same task running, a processing task on an unlocked device). The request's earliestBeginDate and requirements are not weighed, as the debugger's command does not.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LaunchTaskEvent`.
+        public struct LaunchTaskEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LaunchTaskEvent/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case launchTask = "launchTask"
+            }
+            /// - Remark: Generated from `#/components/schemas/LaunchTaskEvent/type`.
+            public var _type: Components.Schemas.LaunchTaskEvent._TypePayload
+            /// - Remark: Generated from `#/components/schemas/LaunchTaskEvent/identifier`.
+            public var identifier: Swift.String
+            /// Creates a new `LaunchTaskEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - identifier:
+            public init(
+                _type: Components.Schemas.LaunchTaskEvent._TypePayload,
+                identifier: Swift.String
+            ) {
+                self._type = _type
+                self.identifier = identifier
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case identifier
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.LaunchTaskEvent._TypePayload.self,
+                    forKey: ._type
+                )
+                self.identifier = try container.decode(
+                    Swift.String.self,
+                    forKey: .identifier
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "identifier"
+                ])
+            }
+        }
+        /// The running task's time is up now: its BGTask.expirationHandler runs, as the debugger's _simulateExpirationForTaskWithIdentifier: makes it; then the app completes the task (backgroundWorkCompleted) or is killed expirationGraceSeconds later. 409 if the app runs no such task whose handler has not run.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExpireTaskEvent`.
+        public struct ExpireTaskEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExpireTaskEvent/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case expireTask = "expireTask"
+            }
+            /// - Remark: Generated from `#/components/schemas/ExpireTaskEvent/type`.
+            public var _type: Components.Schemas.ExpireTaskEvent._TypePayload
+            /// - Remark: Generated from `#/components/schemas/ExpireTaskEvent/identifier`.
+            public var identifier: Swift.String
+            /// Creates a new `ExpireTaskEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - identifier:
+            public init(
+                _type: Components.Schemas.ExpireTaskEvent._TypePayload,
+                identifier: Swift.String
+            ) {
+                self._type = _type
+                self.identifier = identifier
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case identifier
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.ExpireTaskEvent._TypePayload.self,
+                    forKey: ._type
+                )
+                self.identifier = try container.decode(
+                    Swift.String.self,
+                    forKey: .identifier
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "identifier"
+                ])
+            }
+        }
         /// One device event: a whole device, every app on it, takes it.
         ///
         /// - Remark: Generated from `#/components/schemas/DeviceEvent`.
@@ -4246,7 +4636,7 @@ extension Components {
                 ])
             }
         }
-        /// What the method receives beyond the application and the scene; absent when it receives nothing (nil launch options, empty connection options): launchOptions (will/didFinishLaunching of an app-delegate app opened through an entry, or of any app launched in the background for a push or for location); connectionOptions with the session's stateRestorationActivity (configurationForConnecting, scene(_:willConnectTo:options:)); the entry (url for application(_:open:options:), urlContexts for scene(_:openURLContexts:), userActivity, shortcutItem, or response for userNotificationCenter(_:didReceive:withCompletionHandler:)); restorationData (the state restoration callbacks); sessions (application(_:didDiscardSceneSessions:)); userInfo (a push's payload) and identifier (a background URLSession's).
+        /// What the method receives beyond the application and the scene; absent when it receives nothing (nil launch options, empty connection options): launchOptions (will/didFinishLaunching of an app-delegate app opened through an entry, or of any app launched in the background for a push or for location); connectionOptions with the session's stateRestorationActivity (configurationForConnecting, scene(_:willConnectTo:options:)); the entry (url for application(_:open:options:), urlContexts for scene(_:openURLContexts:), userActivity, shortcutItem, or response for userNotificationCenter(_:didReceive:withCompletionHandler:)); restorationData (the state restoration callbacks); sessions (application(_:didDiscardSceneSessions:)); userInfo (a push's payload) and identifier (a background URLSession's, or a requested BGTask's).
         ///
         /// - Remark: Generated from `#/components/schemas/CallbackArguments`.
         public struct CallbackArguments: Codable, Hashable, Sendable {
@@ -4301,7 +4691,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CallbackArguments/userInfo`.
             public var userInfo: Components.Schemas.PushPayload?
-            /// The background URLSession's identifier that application(_:handleEventsForBackgroundURLSession:completionHandler:) receives.
+            /// The background URLSession's identifier that application(_:handleEventsForBackgroundURLSession:completionHandler:) receives, or the identifier of the requested task BGTaskScheduler.launchHandler(_:) runs (BGTask.identifier).
             ///
             /// - Remark: Generated from `#/components/schemas/CallbackArguments/identifier`.
             public var identifier: Swift.String?
@@ -4319,7 +4709,7 @@ extension Components {
             ///   - restorationData:
             ///   - sessions: The ids of the sessions discarded.
             ///   - userInfo: The push that application(_:didReceiveRemoteNotification:fetchCompletionHandler:) receives.
-            ///   - identifier: The background URLSession's identifier that application(_:handleEventsForBackgroundURLSession:completionHandler:) receives.
+            ///   - identifier: The background URLSession's identifier that application(_:handleEventsForBackgroundURLSession:completionHandler:) receives, or the identifier of the requested task BGTaskScheduler.launchHandler(_:) runs (BGTask.identifier).
             public init(
                 launchOptions: Components.Schemas.LaunchOptions? = nil,
                 connectionOptions: Components.Schemas.ConnectionOptions? = nil,
@@ -5930,6 +6320,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/sceneMemoryMB`.
             public var sceneMemoryMB: Swift.Int?
+            /// BGTaskSchedulerPermittedIdentifiers: the task identifiers the app may submit requests for (submitTaskRequest); its code registers each one's launch handler during every launch.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SnapshotApp/permittedTaskIdentifiers`.
+            public var permittedTaskIdentifiers: [Swift.String]?
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/launches`.
             public var launches: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/kills`.
@@ -5938,6 +6332,8 @@ extension Components {
             public var lastUsed: Components.Schemas.SnapshotTime?
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/nextTaskId`.
             public var nextTaskId: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/SnapshotApp/taskRequests`.
+            public var taskRequests: [Components.Schemas.TaskRequest]?
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/backgroundLaunchBlocked`.
             public var backgroundLaunchBlocked: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/restorationStateSaved`.
@@ -5969,10 +6365,12 @@ extension Components {
             ///   - behavior:
             ///   - supportsMultipleScenes: The app declares UIApplicationSupportsMultipleScenes: the user can open more windows (openScene). Scene apps only.
             ///   - sceneMemoryMB: What each connected scene adds to the app's footprint: what UIKit reclaims by disconnecting a background scene under memory pressure. 0: the footprints include the scenes. Scene apps only.
+            ///   - permittedTaskIdentifiers: BGTaskSchedulerPermittedIdentifiers: the task identifiers the app may submit requests for (submitTaskRequest); its code registers each one's launch handler during every launch.
             ///   - launches:
             ///   - kills:
             ///   - lastUsed:
             ///   - nextTaskId:
+            ///   - taskRequests:
             ///   - backgroundLaunchBlocked:
             ///   - restorationStateSaved:
             ///   - savedRestorationData:
@@ -5990,10 +6388,12 @@ extension Components {
                 behavior: Components.Schemas.AppBehaviorSettings? = nil,
                 supportsMultipleScenes: Swift.Bool? = nil,
                 sceneMemoryMB: Swift.Int? = nil,
+                permittedTaskIdentifiers: [Swift.String]? = nil,
                 launches: Swift.Int? = nil,
                 kills: Swift.Int? = nil,
                 lastUsed: Components.Schemas.SnapshotTime? = nil,
                 nextTaskId: Swift.Int? = nil,
+                taskRequests: [Components.Schemas.TaskRequest]? = nil,
                 backgroundLaunchBlocked: Swift.Bool? = nil,
                 restorationStateSaved: Swift.Bool? = nil,
                 savedRestorationData: Components.Schemas.RestorationData? = nil,
@@ -6011,10 +6411,12 @@ extension Components {
                 self.behavior = behavior
                 self.supportsMultipleScenes = supportsMultipleScenes
                 self.sceneMemoryMB = sceneMemoryMB
+                self.permittedTaskIdentifiers = permittedTaskIdentifiers
                 self.launches = launches
                 self.kills = kills
                 self.lastUsed = lastUsed
                 self.nextTaskId = nextTaskId
+                self.taskRequests = taskRequests
                 self.backgroundLaunchBlocked = backgroundLaunchBlocked
                 self.restorationStateSaved = restorationStateSaved
                 self.savedRestorationData = savedRestorationData
@@ -6033,10 +6435,12 @@ extension Components {
                 case behavior
                 case supportsMultipleScenes
                 case sceneMemoryMB
+                case permittedTaskIdentifiers
                 case launches
                 case kills
                 case lastUsed
                 case nextTaskId
+                case taskRequests
                 case backgroundLaunchBlocked
                 case restorationStateSaved
                 case savedRestorationData
@@ -6080,6 +6484,10 @@ extension Components {
                     Swift.Int.self,
                     forKey: .sceneMemoryMB
                 )
+                self.permittedTaskIdentifiers = try container.decodeIfPresent(
+                    [Swift.String].self,
+                    forKey: .permittedTaskIdentifiers
+                )
                 self.launches = try container.decodeIfPresent(
                     Swift.Int.self,
                     forKey: .launches
@@ -6095,6 +6503,10 @@ extension Components {
                 self.nextTaskId = try container.decodeIfPresent(
                     Swift.Int.self,
                     forKey: .nextTaskId
+                )
+                self.taskRequests = try container.decodeIfPresent(
+                    [Components.Schemas.TaskRequest].self,
+                    forKey: .taskRequests
                 )
                 self.backgroundLaunchBlocked = try container.decodeIfPresent(
                     Swift.Bool.self,
@@ -6137,10 +6549,12 @@ extension Components {
                     "behavior",
                     "supportsMultipleScenes",
                     "sceneMemoryMB",
+                    "permittedTaskIdentifiers",
                     "launches",
                     "kills",
                     "lastUsed",
                     "nextTaskId",
+                    "taskRequests",
                     "backgroundLaunchBlocked",
                     "restorationStateSaved",
                     "savedRestorationData",
@@ -6467,6 +6881,7 @@ extension Components {
                     case locationLaunchOptions = "locationLaunchOptions"
                     case userInfo = "userInfo"
                     case sessionIdentifier = "sessionIdentifier"
+                    case taskIdentifier = "taskIdentifier"
                 }
                 /// - Remark: Generated from `#/components/schemas/SnapshotWaitingCallback/arguments/kind`.
                 public var kind: Components.Schemas.SnapshotWaitingCallback.ArgumentsPayload.KindPayload

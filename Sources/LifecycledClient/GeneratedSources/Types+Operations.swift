@@ -3099,7 +3099,7 @@ public enum Operations {
                     }
                 }
             }
-            /// An event impossible in the current state (`event-refused`, with the state and the events possible), or past a bound (`limit-reached`): a `beginBackgroundTask` for an app that holds `maxBackgroundTasksPerApp` tasks, or an event that could queue more than `maxWaitingCallbacksPerApp` callbacks behind an app's busy main thread (the app it is posted to or, for a device event, any running app; it is accepted again once `didEnterBackground` returns and they are delivered). Nothing changed (for a scenario in order, the events before it were applied, as `failedIndex` and `results` say; for an atomic one, none was).
+            /// An event impossible in the current state (`event-refused`, with the state and the events possible; a `submitTaskRequest` that BGTaskScheduler refuses has the type naming its `BGTaskScheduler.Error.Code`: `bgtaskscheduler-not-permitted`, `bgtaskscheduler-too-many-pending-task-requests`), or past a bound (`limit-reached`): a `beginBackgroundTask` for an app that holds `maxBackgroundTasksPerApp` tasks, or an event that could queue more than `maxWaitingCallbacksPerApp` callbacks behind an app's busy main thread (the app it is posted to or, for a device event, any running app; it is accepted again once `didEnterBackground` returns and they are delivered). Nothing changed (for a scenario in order, the events before it were applied, as `failedIndex` and `results` say; for an atomic one, none was).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/events/post(postDeviceEvent)/responses/409`.
@@ -6786,7 +6786,7 @@ public enum Operations {
                     }
                 }
             }
-            /// An event impossible in the current state (`event-refused`, with the state and the events possible), or past a bound (`limit-reached`): a `beginBackgroundTask` for an app that holds `maxBackgroundTasksPerApp` tasks, or an event that could queue more than `maxWaitingCallbacksPerApp` callbacks behind an app's busy main thread (the app it is posted to or, for a device event, any running app; it is accepted again once `didEnterBackground` returns and they are delivered). Nothing changed (for a scenario in order, the events before it were applied, as `failedIndex` and `results` say; for an atomic one, none was).
+            /// An event impossible in the current state (`event-refused`, with the state and the events possible; a `submitTaskRequest` that BGTaskScheduler refuses has the type naming its `BGTaskScheduler.Error.Code`: `bgtaskscheduler-not-permitted`, `bgtaskscheduler-too-many-pending-task-requests`), or past a bound (`limit-reached`): a `beginBackgroundTask` for an app that holds `maxBackgroundTasksPerApp` tasks, or an event that could queue more than `maxWaitingCallbacksPerApp` callbacks behind an app's busy main thread (the app it is posted to or, for a device event, any running app; it is accepted again once `didEnterBackground` returns and they are delivered). Nothing changed (for a scenario in order, the events before it were applied, as `failedIndex` and `results` say; for an atomic one, none was).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/apps/{app}/events/post(postAppEvent)/responses/409`.
@@ -8756,7 +8756,7 @@ public enum Operations {
                     }
                 }
             }
-            /// An event impossible in the current state (`event-refused`, with the state and the events possible), or past a bound (`limit-reached`): a `beginBackgroundTask` for an app that holds `maxBackgroundTasksPerApp` tasks, or an event that could queue more than `maxWaitingCallbacksPerApp` callbacks behind an app's busy main thread (the app it is posted to or, for a device event, any running app; it is accepted again once `didEnterBackground` returns and they are delivered). Nothing changed (for a scenario in order, the events before it were applied, as `failedIndex` and `results` say; for an atomic one, none was).
+            /// An event impossible in the current state (`event-refused`, with the state and the events possible; a `submitTaskRequest` that BGTaskScheduler refuses has the type naming its `BGTaskScheduler.Error.Code`: `bgtaskscheduler-not-permitted`, `bgtaskscheduler-too-many-pending-task-requests`), or past a bound (`limit-reached`): a `beginBackgroundTask` for an app that holds `maxBackgroundTasksPerApp` tasks, or an event that could queue more than `maxWaitingCallbacksPerApp` callbacks behind an app's busy main thread (the app it is posted to or, for a device event, any running app; it is accepted again once `didEnterBackground` returns and they are delivered). Nothing changed (for a scenario in order, the events before it were applied, as `failedIndex` and `results` say; for an atomic one, none was).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/apps/{app}/events/post(postAppEventOnDefaultDevice)/responses/409`.

@@ -1,0 +1,180 @@
+import Testing
+
+@testable import LifecycleEngine
+
+/// Requests an app submits to `BGTaskScheduler` (`submit(_:)`, `BGTaskScheduler.Error.Code`),
+/// and the debugger's commands that run and expire them ("Starting and Terminating Tasks During
+/// Development").
+@Suite struct TaskRequestTests {
+  let sim = Simulator(passcode: false)
+
+  init() throws {
+    sim.add("mail", modes: [.fetch, .processing], permittedTasks: ["refresh", "feed", "cleanup"])
+    try sim.post(.launch(), to: "mail")
+  }
+
+  private func submit(
+    _ identifier: String, _ kind: TaskKind = .appRefresh, at date: Instant? = nil
+  ) throws(EngineError) {
+    try sim.post(
+      .submitTaskRequest(TaskRequest(identifier: identifier, kind: kind, earliestBeginDate: date)),
+      to: "mail")
+  }
+
+  /// `notPermitted`: the identifier is not in `BGTaskSchedulerPermittedIdentifiers`, or the
+  /// kind's background mode is missing.
+  @Test func anIdentifierOrModeNotDeclaredIsNotPermitted() throws {
+    let unknown = refusal { try submit("upload") }
+    #expect(unknown?.reason == .taskRequestNotPermitted(identifier: "upload", missingMode: nil))
+    #expect(unknown?.reason.taskSchedulerError == .notPermitted)
+    sim.add("notes", permittedTasks: ["refresh"])
+    try sim.post(.launch(), to: "notes")
+    let noMode = refusal {
+      try sim.post(
+        .submitTaskRequest(TaskRequest(identifier: "refresh", kind: .appRefresh)), to: "notes")
+    }
+    #expect(noMode?.reason == .taskRequestNotPermitted(identifier: "refresh", missingMode: .fetch))
+    #expect(sim.app("mail").taskRequests.isEmpty && sim.app("notes").taskRequests.isEmpty)
+  }
+
+  /// `submit(_:)`: "There can be a total of 1 refresh task and 10 processing tasks scheduled at
+  /// any time"; a request for an identifier already pending replaces it.
+  @Test func oneRefreshRequestIsPendingAtATimeAndAResubmissionReplacesIt() throws {
+    try submit("refresh", at: .seconds(60))
+    let second = refusal { try submit("feed") }
+    #expect(second?.reason == .tooManyPendingTaskRequests(.appRefresh, limit: 1))
+    #expect(second?.reason.taskSchedulerError == .tooManyPendingTaskRequests)
+    try submit("refresh", at: .seconds(900))
+    #expect(
+      sim.app("mail").taskRequests == [
+        TaskRequest(identifier: "refresh", kind: .appRefresh, earliestBeginDate: .seconds(900))
+      ])
+    try submit("cleanup", .processing)
+    #expect(sim.app("mail").taskRequests.map(\.identifier) == ["refresh", "cleanup"])
+  }
+
+  @Test func tenProcessingRequestsArePendingAtMost() throws {
+    let identifiers = (1...11).map { "task\($0)" }
+    sim.add("sync", modes: [.processing], permittedTasks: identifiers)
+    try sim.post(.launch(), to: "sync")
+    for identifier in identifiers.prefix(10) {
+      try sim.post(
+        .submitTaskRequest(TaskRequest(identifier: identifier, kind: .processing)), to: "sync")
+    }
+    #expect(
+      refusal {
+        try sim.post(
+          .submitTaskRequest(TaskRequest(identifier: "task11", kind: .processing)), to: "sync")
+      }?.reason == .tooManyPendingTaskRequests(.processing, limit: 10))
+    #expect(sim.app("sync").taskRequests.count == 10)
+  }
+
+  /// `cancel(taskRequestWithIdentifier:)` removes the request; of an identifier with none
+  /// pending it does nothing, as in iOS.
+  @Test func cancellingRemovesTheRequestAndAnUnknownOneChangesNothing() throws {
+    try submit("refresh")
+    try sim.post(.cancelTaskRequest(identifier: "feed"), to: "mail")
+    #expect(sim.app("mail").taskRequests.count == 1)
+    try sim.post(.cancelTaskRequest(identifier: "refresh"), to: "mail")
+    #expect(sim.app("mail").taskRequests.isEmpty)
+  }
+
+  /// The app's code submits: not while it does not run.
+  @Test func onlyARunningAppSubmits() throws {
+    try sim.post(.terminate, to: "mail")
+    #expect(refusal { try submit("refresh") }?.reason == .notAllowedInState)
+  }
+
+  /// `_simulateLaunchForTaskWithIdentifier:`: the pending request runs now, whatever its date,
+  /// and is consumed; its launch handler gets the task's identifier (`BGTask.identifier`).
+  @Test func launchingARequestRunsItsTaskAndConsumesIt() throws {
+    try submit("refresh", at: .seconds(3600))
+    try sim.post(.home, to: "mail")
+    sim.advance(2)
+    let launch = try sim.post(.launchTask(identifier: "refresh"), to: "mail")
+    #expect(
+      trace(launch) == [
+        "BGTaskScheduler.launchHandler(_:) → background/background task 1 {task: refresh}"
+      ])
+    #expect(launch.result == .backgroundWork(id: 1, deadline: .seconds(32)))
+    #expect(sim.app("mail").taskRequests.isEmpty)
+    #expect(sim.app("mail").backgroundWork.map(\.identifier) == ["refresh"])
+    #expect(
+      refusal { try sim.post(.launchTask(identifier: "refresh"), to: "mail") }?.reason
+        == .noTaskRequest(nil))
+    // The launch handler resubmits, as Apple's samples do; the same task cannot start again
+    // until this one completes.
+    try submit("refresh")
+    #expect(
+      refusal { try sim.post(.launchTask(identifier: "refresh"), to: "mail") }?.reason
+        == .backgroundWorkInProgress(.appRefresh))
+    try sim.post(.backgroundWorkCompleted(id: 1), to: "mail")
+    try sim.post(.launchTask(identifier: "refresh"), to: "mail")
+  }
+
+  /// A processing task is still a processing task: the device must be idle.
+  @Test func aRequestedProcessingTaskWaitsForAnIdleDevice() throws {
+    try submit("cleanup", .processing)
+    try sim.post(.home, to: "mail")
+    #expect(
+      refusal { try sim.post(.launchTask(identifier: "cleanup"), to: "mail") }?.reason
+        == .deviceInUse)
+    try sim.post(.lock)
+    try sim.post(.launchTask(identifier: "cleanup"), to: "mail")
+    #expect(sim.app("mail").backgroundWork.map(\.reason) == [.processing])
+  }
+
+  /// `_simulateExpirationForTaskWithIdentifier:`: the task's expiration handler runs now; an
+  /// app that does not complete it then is killed after the grace (`0x2182bad2`).
+  @Test func expiringATaskRunsItsHandlerNow() throws {
+    sim.add(
+      "feed", modes: [.fetch], behavior: AppBehavior(endsBackgroundTasksOnExpiration: false),
+      permittedTasks: ["refresh"])
+    try sim.post(.launch(), to: "feed")
+    try sim.post(
+      .submitTaskRequest(TaskRequest(identifier: "refresh", kind: .appRefresh)), to: "feed")
+    try sim.post(.home, to: "feed")
+    try sim.post(.launchTask(identifier: "refresh"), to: "feed")
+    #expect(
+      refusal { try sim.post(.expireTask(identifier: "other"), to: "feed") }?.reason
+        == .noRunningTask("other"))
+    sim.advance(5)
+    #expect(
+      trace(try sim.post(.expireTask(identifier: "refresh"), to: "feed")) == [
+        "BGTask.expirationHandler → background/background task 1"
+      ])
+    #expect(
+      refusal { try sim.post(.expireTask(identifier: "refresh"), to: "feed") }?.reason
+        == .noRunningTask(nil))
+    #expect(
+      transitions(sim.advance(1)) == [
+        "feed: background → notRunning (backgroundWorkTimeout) 0x2182bad2"
+      ])
+  }
+
+  /// The system keeps a request across the app's processes.
+  @Test func aRequestOutlivesTheProcess() throws {
+    try submit("refresh")
+    try sim.post(.purge(), to: "mail")
+    #expect(sim.state("mail") == .notRunning)
+    let launch = try sim.post(.launchTask(identifier: "refresh"), to: "mail")
+    #expect(
+      launch.callbacks.map(\.method) == [
+        .willFinishLaunching, .didFinishLaunching, .taskLaunchHandler,
+      ])
+  }
+
+  @Test func aRefreshRequestRequiresNothing() {
+    let issues = engineError {
+      try sim.post(
+        .submitTaskRequest(
+          TaskRequest(identifier: "refresh", kind: .appRefresh, requiresExternalPower: true)),
+        to: "mail")
+    }
+    guard case .invalid(let issues)? = issues else {
+      Issue.record("not invalid: \(String(describing: issues))")
+      return
+    }
+    #expect(issues.listed.map(\.field) == ["requiresExternalPower"])
+  }
+}
