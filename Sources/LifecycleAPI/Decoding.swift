@@ -130,8 +130,30 @@ struct Fields {
 
   /// A number of seconds from 0 to `max`, kept to the millisecond.
   mutating func seconds(_ key: StaticString, max: Int, required: Bool = false) -> Duration? {
-    let range = 0...Double(max)
     guard let index = member(key, required: required) else { return nil }
+    guard let seconds = seconds(at: index, max: max) else {
+      issues.append(name(key), "must be a number from 0.0 to \(Double(max))")
+      return nil
+    }
+    return seconds
+  }
+
+  /// An array of numbers of seconds from 0 to `max`, each as `seconds` reads one.
+  mutating func secondsArray(_ key: StaticString, maxCount: Int, max: Int) -> [Duration]? {
+    guard let index = member(key, required: false) else { return nil }
+    let isArray = document[index].kind == .array
+    let elements = isArray ? Array(document.children(of: index)) : []
+    let values = elements.compactMap { seconds(at: $0, max: max) }
+    guard isArray, values.count == elements.count, values.count <= maxCount else {
+      issues.append(
+        name(key), "must be an array of at most \(maxCount) numbers from 0.0 to \(Double(max))")
+      return nil
+    }
+    return values
+  }
+
+  /// The number at `index` as seconds kept to the millisecond, if it is one from 0 to `max`.
+  private func seconds(at index: Int, max: Int) -> Duration? {
     let value = document[index]
     let number: Double? =
       switch value.kind {
@@ -139,15 +161,12 @@ struct Fields {
       case .double: Double(bitPattern: value.number)
       default: nil
       }
-    guard let number, range.contains(number) else {
-      issues.append(name(key), "must be a number from \(range.lowerBound) to \(range.upperBound)")
-      return nil
-    }
+    guard let number, (0...Double(max)).contains(number) else { return nil }
     return .milliseconds(Int64((number * 1000).rounded()))
   }
 
-  mutating func bool(_ key: StaticString) -> Bool? {
-    guard let index = member(key, required: false) else { return nil }
+  mutating func bool(_ key: StaticString, required: Bool = false) -> Bool? {
+    guard let index = member(key, required: required) else { return nil }
     switch document[index].kind {
     case .true: return true
     case .false: return false
@@ -448,9 +467,15 @@ enum Decode {
     return AppEvent(type, reading: &fields)
   }
 
-  /// One device event object, such as `{"type": "lock"}`.
+  /// One device event object, such as `{"type": "lock"}`: its parameters are read as the
+  /// engine declares them (`DeviceEvent.init(_:reading:)`).
   static func deviceEvent(_ fields: inout Fields) -> DeviceEvent? {
-    fields.choice("type", DeviceEvent.self, required: true)
+    guard let type = fields.choice("type", EventType.self, required: true) else { return nil }
+    guard type.isDeviceEvent else {
+      fields.reject("type", "is an app event: post it to /v1/devices/{device}/apps/{app}/events")
+      return nil
+    }
+    return DeviceEvent(type, reading: &fields)
   }
 
   /// The events of a body: one object, or an array of them applied in order.
@@ -525,6 +550,18 @@ extension Fields: EventParameterReader {
 
   mutating func flag(_ name: StaticString) -> Bool? {
     bool(name)
+  }
+
+  mutating func requiredFlag(_ name: StaticString) -> Bool? {
+    bool(name, required: true)
+  }
+
+  mutating func percent(_ name: StaticString) -> Int? {
+    integer(name, in: 0...100)
+  }
+
+  mutating func appName(_ name: StaticString) -> String? {
+    string(name, required: true, maxBytes: Validation.maxNameBytes + 1)
   }
 
   /// Every choice an event takes is `NamedCases` here (`JSONWriter+Engine.swift`): it is read

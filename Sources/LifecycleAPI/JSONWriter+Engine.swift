@@ -15,7 +15,13 @@ extension DeviceState: NamedCases {
 }
 extension ClockMode: NamedCases { public static let quotedNames = CaseTexts<Self>.quotedNames() }
 extension EventType: NamedCases { public static let quotedNames = CaseTexts<Self>.quotedNames() }
-extension DeviceEvent: NamedCases { public static let quotedNames = CaseTexts<Self>.quotedNames() }
+extension NetworkStatus: NamedCases {
+  public static let quotedNames = CaseTexts<Self>.quotedNames()
+}
+extension TaskSchedulingPolicy: NamedCases {
+  public static let quotedNames = CaseTexts<Self>.quotedNames()
+}
+extension PushKind: NamedCases { public static let quotedNames = CaseTexts<Self>.quotedNames() }
 extension InterruptionSource: NamedCases {
   public static let quotedNames = CaseTexts<Self>.quotedNames()
 }

@@ -73,6 +73,17 @@ enum SnapshotFormat {
     status.appBeforeLock = fields.appName("appBeforeLock")
     status.underPressure = fields.bool("memoryPressure") ?? false
     status.warningGraceEndsAt = fields.instant("warningGraceEndsAt")
+    if var details = fields.object("conditions") {
+      var conditions = BackgroundConditions()
+      conditions.batteryLevel = details.integer("batteryLevel", in: 0...100) ?? 100
+      conditions.charging = details.bool("charging") ?? false
+      conditions.lowPowerMode = details.bool("lowPowerMode") ?? false
+      conditions.network = details.choice("network") ?? .wifi
+      conditions.backgroundAppRefresh = details.bool("backgroundAppRefresh") ?? true
+      conditions.taskScheduling = details.choice("taskScheduling") ?? .eager
+      status.conditions = conditions
+      fields.merge(details)
+    }
     if var details = fields.object("counters") {
       status.counters = DeviceCounters(
         events: details.integer("events", in: 0...maxCount) ?? 0,
@@ -116,6 +127,11 @@ enum SnapshotFormat {
     record.taskRequests =
       fields.array("taskRequests", maxCount: maxElements) { taskRequest(&$0) } ?? []
     record.backgroundLaunchBlocked = fields.bool("backgroundLaunchBlocked") ?? false
+    record.backgroundAppRefresh = fields.bool("backgroundAppRefresh") ?? true
+    record.recentPushes =
+      fields.secondsArray("recentPushes", maxCount: maxElements, max: maxSeconds)?.map {
+        .zero + $0
+      } ?? []
     record.restorationStateSaved = fields.bool("restorationStateSaved") ?? false
     record.savedRestorationData = fields.encodedValue("savedRestorationData")
     record.sessions =
@@ -344,6 +360,8 @@ extension JSONWriter {
       if let app = status.appBeforeLock { w.member("appBeforeLock", app) }
       w.member("memoryPressure", status.underPressure)
       if let time = status.warningGraceEndsAt { w.member("warningGraceEndsAt", time: time) }
+      w.key("conditions")
+      w.conditions(status.conditions)
       w.key("counters")
       w.object { $0.counterMembers(image.status.counters) }
       w.key("apps")
@@ -378,6 +396,9 @@ extension JSONWriter {
       w.key("taskRequests")
       w.array(app.record.taskRequests) { $0.taskRequest($1) }
       w.member("backgroundLaunchBlocked", app.record.backgroundLaunchBlocked)
+      w.member("backgroundAppRefresh", app.record.backgroundAppRefresh)
+      w.key("recentPushes")
+      w.array(app.record.recentPushes) { $0.seconds(milliseconds: $1.milliseconds) }
       w.member("restorationStateSaved", app.record.restorationStateSaved)
       if let data = app.record.savedRestorationData { w.member("savedRestorationData", json: data) }
       w.key("scenes")

@@ -37,6 +37,8 @@ extension JSONWriter {
         w.member("pressure", device.pressure)
         w.member("warningGraceEndsAt", time: device.warningGraceEndsAt)
       }
+      w.key("conditions")
+      w.conditions(device.conditions)
       w.member("allowedEvents", device.allowedEvents)
       w.member("nextDeadline", time: device.nextDeadline)
       w.key("counters")
@@ -62,14 +64,40 @@ extension JSONWriter {
     }
   }
 
-  /// A pending `BGTaskScheduler` request, its `earliestBeginDate` left out when it has none.
-  mutating func taskRequest(_ request: TaskRequest) {
+  /// Why the system holds background work back: `[{"reason": …, "detail": …}]`.
+  mutating func holdReasons(_ reasons: [HoldReason]) {
+    array(reasons) { w, reason in
+      w.object { w in
+        w.member("reason", reason.name)
+        w.member("detail", reason.detail)
+      }
+    }
+  }
+
+  /// A pending `BGTaskScheduler` request, its `earliestBeginDate` left out when it has none,
+  /// then what `more` writes.
+  mutating func taskRequest(
+    _ request: TaskRequest, more: (inout JSONWriter) -> Void = { _ in }
+  ) {
     object { w in
       w.member("identifier", request.identifier)
       w.member("kind", request.kind)
       if let date = request.earliestBeginDate { w.member("earliestBeginDate", time: date) }
       w.member("requiresNetworkConnectivity", request.requiresNetworkConnectivity)
       w.member("requiresExternalPower", request.requiresExternalPower)
+      more(&w)
+    }
+  }
+
+  /// A device's background conditions and scheduling policy.
+  mutating func conditions(_ conditions: BackgroundConditions) {
+    object { w in
+      w.member("batteryLevel", conditions.batteryLevel)
+      w.member("charging", conditions.charging)
+      w.member("lowPowerMode", conditions.lowPowerMode)
+      w.member("network", conditions.network)
+      w.member("backgroundAppRefresh", conditions.backgroundAppRefresh)
+      w.member("taskScheduling", conditions.taskScheduling)
     }
   }
 
@@ -130,7 +158,14 @@ extension JSONWriter {
         }
       }
       w.key("taskRequests")
-      w.array(app.taskRequests) { $0.taskRequest($1) }
+      w.array(app.taskRequests) { w, pending in
+        w.taskRequest(pending.request) { w in
+          w.member("eligible", pending.heldBy.isEmpty)
+          w.key("heldBy")
+          w.holdReasons(pending.heldBy)
+        }
+      }
+      w.member("backgroundAppRefresh", app.backgroundAppRefresh)
       w.member("significantTimeChangePending", app.significantTimeChangePending)
       w.member("protectedDataAvailable", app.protectedDataAvailable)
       w.member("backgroundLaunchBlocked", app.backgroundLaunchBlocked)
@@ -375,6 +410,20 @@ extension JSONWriter {
         w.member("workId", id)
         w.member("deadline", time: deadline)
       }
+    case .push(let delivery):
+      object { w in
+        switch delivery {
+        case .delivered(let workId):
+          w.member("delivery", "delivered")
+          if let workId { w.member("workId", workId) }
+        case .displayed:
+          w.member("delivery", "displayed")
+        case .dropped(let reasons):
+          w.member("delivery", "dropped")
+          w.key("reasons")
+          w.holdReasons(reasons)
+        }
+      }
     case .scene(let id):
       object { $0.member("scene", id) }
     }
@@ -418,7 +467,8 @@ extension JSONWriter {
       w.key("type")
       switch event {
       case .device(let event):
-        w.enumCase(event)
+        w.enumCase(event.type)
+        event.forEachParameter { w.parameter($0) }
       case .app(let event):
         w.enumCase(event.type)
         event.forEachParameter { w.parameter($0) }
@@ -436,7 +486,9 @@ extension JSONWriter {
     case .choice(let name): member(parameter.name, unescaped: name)
     case .entry(let entry): members(of: entry)
     case .payload(let text): member(parameter.name, json: text)
-    case .sessionIdentifier(let text), .taskIdentifier(let text): member(parameter.name, text)
+    case .sessionIdentifier(let text), .taskIdentifier(let text), .appName(let text):
+      member(parameter.name, text)
+    case .percent(let number): member(parameter.name, number)
     case .instant(let time): member(parameter.name, time: time)
     }
   }

@@ -169,6 +169,15 @@ final class App {
     }
   }
 
+  /// When the background pushes of the last hour were delivered.
+  var recentPushes: [Instant] {
+    get { record.recentPushes }
+    set {
+      record.recentPushes = newValue
+      recountHeldBytes()
+    }
+  }
+
   /// What an app-delegate app's code hands UIKit when asked to save its state (JSON text),
   /// if anything. (A scene app's scenes each hold their own: `SceneSession`.)
   var restorationData: String? {
@@ -194,6 +203,7 @@ final class App {
       process.tasks.reduce(0) { $0 + $1.retainedBytes }
       + process.backgroundWork.reduce(0) { $0 + $1.retainedBytes }
       + record.taskRequests.reduce(0) { $0 + $1.retainedBytes }
+      + record.recentPushes.count * MemoryLayout<Instant>.stride
       + record.sessions.reduce(0) { $0 + $1.retainedBytes }
       + textBytes(process.restorationData) + textBytes(record.savedRestorationData)
       + waitingBytes

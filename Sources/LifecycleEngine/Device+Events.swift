@@ -82,7 +82,9 @@ extension Device {
       case .purge(let reason): kill(app, cause: cause, jetsamReason: reason)
       case .thermalKill: kill(app, cause: cause, terminationCode: .thermal)
       case .backgroundLaunch(let reason, let payload, let identifier):
-        launchInBackground(app, for: reason, payload: payload, identifier: identifier)
+        let work = launchInBackground(
+          app, for: reason, payload: payload, identifier: identifier, cause: cause)
+        if let work { setResult(.backgroundWork(id: work.id, deadline: work.deadline)) }
       case .backgroundWorkCompleted(let id):
         let index = id.flatMap { id in app.backgroundWork.firstIndex { $0.id == id } } ?? 0
         app.backgroundWork.remove(at: index)
@@ -95,20 +97,13 @@ extension Device {
       case .setMemory(let megabytes): setFootprint(of: app, to: megabytes)
       case .startActivity(let activity): setActivity(activity, of: app, on: true)
       case .stopActivity(let activity): setActivity(activity, of: app, on: false)
-      case .submitTaskRequest(let request):
-        if let index = app.taskRequests.firstIndex(where: { $0.identifier == request.identifier }) {
-          app.taskRequests[index] = request
-        } else {
-          app.taskRequests.append(request)
-        }
+      case .submitTaskRequest(let request): submit(request, for: app)
       case .cancelTaskRequest(let identifier):
         // `cancel(taskRequestWithIdentifier:)` of an identifier with no request does nothing.
-        app.taskRequests.removeAll { $0.identifier == identifier }
+        changeTaskRequests(of: app) { $0.removeAll { $0.identifier == identifier } }
       case .launchTask(let identifier):
-        let index = app.taskRequests.firstIndex { $0.identifier == identifier }!
-        let request = app.taskRequests.remove(at: index)
-        launchInBackground(
-          app, for: request.kind.launchReason, payload: nil, identifier: identifier)
+        let work = launchTask(identifier, of: app, cause: cause)
+        setResult(.backgroundWork(id: work.id, deadline: work.deadline))
       case .expireTask(let identifier):
         let work = app.backgroundWork.first { $0.isRunningTask && $0.identifier == identifier }!
         expireBackgroundWork(work.id, of: app, cause: cause)
@@ -127,7 +122,18 @@ extension Device {
   }
 
   func apply(_ event: DeviceEvent) throws(EngineError) -> EventOutcome {
-    if let reason = refusal(of: event) {
+    let issues = Self.issues(in: event.forEachParameter)
+    if !issues.isEmpty { throw .invalid(issues) }
+    var addressee: App?
+    if let name = event.app {
+      addressee = AppName(name).flatMap { apps[$0] }
+      if addressee == nil {
+        throw .invalid([
+          ValidationIssue(field: "app", message: "must name an app of the device: no '\(name)'")
+        ])
+      }
+    }
+    if let reason = refusal(ofDeviceEvent: event.type) {
       throw .refused(
         Refusal(
           event: event.type, app: nil, currentState: state.rawValue,
@@ -135,7 +141,7 @@ extension Device {
     }
     try checkRoomForWaitingCallbacks(of: liveApps)
     return try perform {
-      record(.device(event), app: nil)
+      record(.device(event), app: addressee?.name)
       let cause = TransitionCause.event(event.type)
       switch event {
       case .home:
@@ -182,6 +188,9 @@ extension Device {
       case .boot:
         status.poweredOn = true
         status.protectedDataAvailable = !passcode  // until the first unlock
+      case .setConditions(let change): setConditions(change)
+      case .setBackgroundAppRefresh(_, let enabled): addressee!.backgroundAppRefresh = enabled
+      case .push(_, let kind, let payload): deliverPush(to: addressee!, kind, payload: payload)
       }
     }
   }
@@ -191,10 +200,13 @@ extension Device {
     if !issues.isEmpty { throw .invalid(issues) }
   }
 
-  /// What is wrong with the event's parameters, each named by its field.
-  private static func issues(of event: AppEvent) -> ValidationIssues {
+  /// What is wrong with the parameters an event passes to `forEachParameter`, each named by
+  /// its field.
+  private static func issues(
+    in forEachParameter: ((EventParameter) -> Void) -> Void
+  ) -> ValidationIssues {
     var issues = ValidationIssues()
-    event.forEachParameter { parameter in
+    forEachParameter { parameter in
       switch parameter.value {
       case .sceneID(let scene) where !Validation.isValidName(scene):
         issues.append(.name("scene"))
@@ -225,11 +237,22 @@ extension Device {
             message: "must be 0 to \(Validation.maxAdvanceSeconds) seconds of device time"))
       case .entry(let entry):
         issues.append(contentsOf: entry.issues())
+      case .percent(let level) where !(0...100).contains(level):
+        issues.append(
+          ValidationIssue(field: String(describing: parameter.name), message: "must be 0 to 100"))
+      case .appName(let name) where !Validation.isValidName(name):
+        issues.append(.name(String(describing: parameter.name)))
       case .sceneID, .taskName, .taskID, .megabytes, .restorationData, .flag, .choice, .payload,
-        .sessionIdentifier, .taskIdentifier, .instant:
+        .sessionIdentifier, .taskIdentifier, .instant, .percent, .appName:
         break
       }
     }
+    return issues
+  }
+
+  /// What is wrong with the app event's parameters, alone and together.
+  private static func issues(of event: AppEvent) -> ValidationIssues {
+    var issues = issues(in: event.forEachParameter)
     if case .backgroundLaunch(let reason, let payload, let identifier) = event {
       if payload != nil, reason != .remoteNotification {
         issues.append(
@@ -495,10 +518,11 @@ extension Device {
   /// callback gets the payload, a URL session's or a requested task's its identifier. Work to complete is numbered
   /// like background tasks (the callback's `taskId`): each push and task has its own, and the
   /// app is not suspended until all are completed.
-  private func launchInBackground(
-    _ app: App, for reason: BackgroundLaunchReason, payload: String?, identifier: String?
-  ) {
-    let cause = TransitionCause.event(.backgroundLaunch)
+  @discardableResult
+  func launchInBackground(
+    _ app: App, for reason: BackgroundLaunchReason, payload: String?, identifier: String?,
+    cause: TransitionCause
+  ) -> BackgroundWork? {
     let push = payload ?? BackgroundLaunchReason.silentPushPayload  // only a push has one
     switch app.state {
     case .notRunning,
@@ -524,7 +548,7 @@ extension Device {
     let arguments = reason.callbackArguments(push: push, identifier: identifier)
     deliver(reason.callback, to: app, cause: cause, taskId: work?.id, arguments: arguments)
     reschedule(app)
-    if let work { setResult(.backgroundWork(id: work.id, deadline: work.deadline)) }
+    return work
   }
 
   /// An activity keeps the app running in the background while it lasts; when the last one

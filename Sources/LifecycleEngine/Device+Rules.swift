@@ -27,7 +27,8 @@ extension Device {
       if !app.sessions.contains(where: \.isInBackground) { return .notAllowedInState }
     case .home:
       if !state.isForeground { return .notAllowedInState }
-    case .lock, .unlock, .significantTimeChange, .shutdown, .boot:
+    case .lock, .unlock, .significantTimeChange, .shutdown, .boot, .setConditions,
+      .setBackgroundAppRefresh, .push:
       return .notAllowedInState  // device events, never addressed to an app
     case .openSwitcher, .interruptionBegan:
       if state != .active { return .notAllowedInState }
@@ -156,10 +157,10 @@ extension Device {
     AppEvent.types.filter { refusal(of: $0, for: app) == nil }
   }
 
-  /// Why a device event is impossible now, or nil if it is possible.
-  func refusal(of event: DeviceEvent) -> RefusalReason? {
-    if !status.poweredOn { return event == .boot ? nil : .deviceOff }
-    switch event {
+  /// Why a device event of `type` is impossible now, or nil if it is possible.
+  func refusal(ofDeviceEvent type: EventType) -> RefusalReason? {
+    if !status.poweredOn { return type == .boot ? nil : .deviceOff }
+    switch type {
     case .home:
       if status.locked { return .deviceLocked }
       if status.foregroundApp == nil { return .noForegroundApp }
@@ -167,17 +168,20 @@ extension Device {
       if status.locked { return .deviceLocked }
     case .unlock:
       if !status.locked { return .deviceNotLocked }
-    case .memoryWarning, .significantTimeChange, .shutdown:
-      break
     case .boot:
       return .deviceOn
+    case .memoryWarning, .significantTimeChange, .shutdown, .setConditions,
+      .setBackgroundAppRefresh, .push:
+      break
+    default:
+      return .notAllowedInState  // app events, never addressed to a device
     }
     return nil
   }
 
   /// The device events possible now.
   var allowedDeviceEvents: [EventType] {
-    DeviceEvent.allCases.filter { refusal(of: $0) == nil }.map(\.type)
+    DeviceEvent.types.filter { refusal(ofDeviceEvent: $0) == nil }
   }
 
   /// Whether the device is on and locked, as device events report it.

@@ -24,6 +24,7 @@ extension Device {
       deadlines.backgroundWorkTimeout =
         app.backgroundWork.lazy.compactMap { $0.killTime(grace: grace) }.min()
     }
+    if !app.record.taskRequests.isEmpty { deadlines.taskDue = nextTaskDate(of: app) }
     app.deadlines = deadlines
     self.deadlines.set(
       app.slot,
@@ -62,6 +63,8 @@ extension Device {
       for work in app.backgroundWork where work.expiryTime == order.time {
         expireBackgroundWork(work.id, of: app, cause: .backgroundWorkTimeout)
       }
+    case .taskDue:
+      break  // the requests are weighed after every deadline (`advance(to:)`)
     }
     reschedule(app)
   }

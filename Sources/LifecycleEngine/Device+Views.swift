@@ -20,6 +20,8 @@ public struct AppSnapshot: Hashable, Sendable {
   public var backgroundTasks: [BackgroundTaskSnapshot]
   /// The work of background launches not yet completed, oldest first.
   public var backgroundWork: [BackgroundWorkSnapshot]
+  /// The app's pending task requests, each with what holds it back.
+  public var taskRequests: [PendingTaskRequest]
   /// Whether protected data is available as far as the app has been told (a suspended app
   /// is told of a change when it next runs); for an app that is not running, the device's,
   /// which its next process reads.
@@ -50,6 +52,13 @@ public struct BackgroundTaskSnapshot: Hashable, Sendable {
   public var expiresAt: Instant?
   /// Its expiration handler ran without ending it.
   public var expired: Bool
+}
+
+/// A pending task request and why it has not run ("why hasn't my task run?").
+public struct PendingTaskRequest: Hashable, Sendable {
+  public var request: TaskRequest
+  /// Empty when nothing holds it back: under `eager` it runs at once.
+  public var heldBy: [HoldReason]
 }
 
 /// Background work handed to an app by a background launch.
@@ -139,6 +148,9 @@ extension Device {
         BackgroundWorkSnapshot(
           id: $0.id, reason: $0.reason, identifier: $0.identifier, deadline: $0.deadline,
           expired: $0.expiredAt != nil)
+      },
+      taskRequests: app.taskRequests.map {
+        PendingTaskRequest(request: $0, heldBy: holdReasons(for: $0, of: app))
       },
       protectedDataAvailable: app.state == .notRunning
         ? status.protectedDataAvailable : app.protectedDataAvailable)

@@ -1,7 +1,7 @@
 /// The kinds of deadline an app can have, in the order they fire when due together.
 enum DeadlineKind: Int, Comparable, CaseIterable {
   case watchdogKill, mainThreadFree, backgroundWorkTimeout, expirationKill, backgroundWorkExpiry
-  case backgroundTimeExpiry, suspend
+  case backgroundTimeExpiry, suspend, taskDue
 
   static func < (lhs: DeadlineKind, rhs: DeadlineKind) -> Bool { lhs.rawValue < rhs.rawValue }
 }
@@ -17,6 +17,8 @@ struct AppDeadlines: Hashable {
   var backgroundWorkExpiry: Instant?
   var backgroundTimeExpiry: Instant?
   var suspend: Instant?
+  /// A pending task request's `earliestBeginDate` passes: the scheduler looks again.
+  var taskDue: Instant?
 
   /// The earliest pending deadline; among equal times, the kind that comes first.
   var next: (time: Instant, kind: DeadlineKind)? {
@@ -31,6 +33,7 @@ struct AppDeadlines: Hashable {
     consider(backgroundWorkExpiry, .backgroundWorkExpiry)
     consider(backgroundTimeExpiry, .backgroundTimeExpiry)
     consider(suspend, .suspend)
+    consider(taskDue, .taskDue)
     return next
   }
 }
@@ -143,6 +146,9 @@ final class Device {
   private(set) var jetsamLog: BoundedLog<JetsamRecord>
   @exclusivity(unchecked)  // one thread; see Engine
   private var nextSeq = 1
+  /// The apps with pending task requests, which the scheduler weighs after each operation.
+  @exclusivity(unchecked)  // one thread; see Engine
+  var taskRequesters: Set<AppName> = []
   /// What the operation under way has done so far.
   @exclusivity(unchecked)  // one thread; see Engine
   private var outcome = EventOutcome()
@@ -216,6 +222,10 @@ final class Device {
     outcome.removeAll()
     try body()
     relieveMemoryPressure()
+    if !taskRequesters.isEmpty {
+      runEligibleTasks()
+      relieveMemoryPressure()
+    }
     outcome.lastSeq = nextSeq - 1
     var done = EventOutcome()
     swap(&done, &outcome)  // moved out, not copied
@@ -236,6 +246,10 @@ final class Device {
       while let due = nextDeadline, due <= target {
         fireNextDeadline()
         relieveMemoryPressure()
+        if !taskRequesters.isEmpty {
+          runEligibleTasks()
+          relieveMemoryPressure()
+        }
       }
       status.now = max(status.now, target)
     }

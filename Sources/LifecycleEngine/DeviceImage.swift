@@ -70,6 +70,8 @@ public struct DeviceStatus: Hashable, Sendable {
   /// When the episode's grace ends: background-running apps are killed then if pressure
   /// persists. Nil once it has ended (they are killed at once) or with no episode.
   public var warningGraceEndsAt: Instant?
+  /// What the system weighs before it runs background work, and its policy.
+  public var conditions = BackgroundConditions()
   public var counters = DeviceCounters()
 
   public init() {}
@@ -104,6 +106,11 @@ public struct AppRecord: Hashable, Sendable {
   public var taskRequests: [TaskRequest] = []
   /// Set by a user force-quit; cleared when the user launches the app.
   public var backgroundLaunchBlocked = false
+  /// The app's Background App Refresh switch in Settings.
+  public var backgroundAppRefresh = true
+  /// When the background pushes of the last hour were delivered, oldest first: at most
+  /// `backgroundPushesPerHour`.
+  public var recentPushes: [Instant] = []
   /// State restoration data was saved when the app last went to the background.
   public var restorationStateSaved = false
   /// The restoration data UIKit keeps for an app-delegate app's next launch (JSON text):
@@ -222,6 +229,9 @@ extension Device {
     status = image.status
     continueRecording(after: image.seq)
     var issues = ValidationIssues()
+    issues.check(
+      (0...100).contains(status.conditions.batteryLevel), "conditions.batteryLevel",
+      "must be 0 to 100")
     if image.apps.count > limits.maxAppsPerDevice {
       issues.append("apps", "must hold at most \(limits.maxAppsPerDevice) apps")
       return issues
@@ -247,6 +257,13 @@ extension Device {
   ) {
     let record = image.record
     app.restore(record)
+    if !record.taskRequests.isEmpty { taskRequesters.insert(app.name) }
+    issues.check(
+      record.recentPushes.count <= scheduler.backgroundPushesPerHour
+        && record.recentPushes.allSatisfy { $0 <= status.now },
+      "recentPushes",
+      "hold at most backgroundPushesPerHour (\(scheduler.backgroundPushesPerHour)) times, "
+        + "none after the device's now")
     issues.check(record.lastUsed <= status.now, "lastUsed", "must not be after the device's now")
     issues.check(record.nextTaskID >= 1, "nextTaskId", "must be at least 1")
     issues.check(
@@ -285,7 +302,10 @@ extension Device {
       !app.isScene || record.savedRestorationData == nil,
       "savedRestorationData", "is for app-delegate apps: a scene app's is its scenes'")
     checkSessions(of: app, image, &issues)
-    guard var process = image.process else { return }
+    guard var process = image.process else {
+      if !record.taskRequests.isEmpty { reschedule(app) }  // when its requests fall due
+      return
+    }
     issues.at("process.") { issues in
       guard process.state != .notRunning else {
         return issues.append("state", "must be a running or suspended state (no process otherwise)")

@@ -662,6 +662,7 @@ extension Device {
     backgroundVictims.remove(app.slot)
     deadlines.remove(app.slot)
     if status.foregroundApp == app.name { status.foregroundApp = nil }
+    taskRequesters.remove(app.name)
     if status.appBeforeLock == app.name { status.appBeforeLock = nil }
     apps[app.name] = nil
     slots.remove(app.slot)

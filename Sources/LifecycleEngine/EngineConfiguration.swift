@@ -13,6 +13,10 @@ public struct SchedulerSettings: Hashable, Sendable {
   public var backgroundWork: Duration = .seconds(30)
   /// Time a `BGProcessingTask` runs before it expires.
   public var processingTask: Duration = .seconds(300)
+  /// Background pushes delivered to one app in any hour; the system drops the rest (Apple's
+  /// "Pushing background updates to your App": "don't try to send more than two or three per
+  /// hour"). A policy, not iOS's documented number.
+  public var backgroundPushesPerHour = 3
   /// With a passcode, protected data becomes unavailable this long after the device locks.
   public var protectedDataLockDelay: Duration = .seconds(10)
   /// Under memory pressure, background-running apps are killed this long after the memory

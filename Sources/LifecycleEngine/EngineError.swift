@@ -160,6 +160,9 @@ public enum RefusalReason: Hashable, Sendable {
   /// `BGTaskScheduler.Error.Code.notPermitted`: the identifier is not permitted, or (with a
   /// mode) the app lacks the background mode the request's kind needs.
   case taskRequestNotPermitted(identifier: String, missingMode: BackgroundMode?)
+  /// `BGTaskScheduler.Error.Code.unavailable`: Background App Refresh is off for the app, or
+  /// for the device.
+  case taskSchedulingUnavailable(forApp: Bool)
   /// `BGTaskScheduler.Error.Code.tooManyPendingTaskRequests`.
   case tooManyPendingTaskRequests(TaskKind, limit: Int)
   /// The app has no pending request with this identifier (nil: none at all).
@@ -173,6 +176,7 @@ public enum RefusalReason: Hashable, Sendable {
     switch self {
     case .taskRequestNotPermitted: .notPermitted
     case .tooManyPendingTaskRequests: .tooManyPendingTaskRequests
+    case .taskSchedulingUnavailable: .unavailable
     default: nil
     }
   }
@@ -219,6 +223,8 @@ public enum RefusalReason: Hashable, Sendable {
         + "(BGTaskSchedulerPermittedIdentifiers)"
     case .taskRequestNotPermitted(_, let mode?):
       "the app does not declare the '\(mode.rawValue)' background mode this kind of task needs"
+    case .taskSchedulingUnavailable(let forApp):
+      "Background App Refresh is off for \(forApp ? "this app" : "the device")"
     case .tooManyPendingTaskRequests(let kind, let limit):
       "the app already has \(limit) \(kind.rawValue) request\(limit == 1 ? "" : "s") pending, "
         + "the most BGTaskScheduler keeps"

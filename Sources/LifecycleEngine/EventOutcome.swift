@@ -70,8 +70,20 @@ public enum EventResult: Hashable, Sendable {
   /// `backgroundLaunch`: the id of the work it handed the app (`backgroundWorkCompleted`
   /// takes it), and when its time is up.
   case backgroundWork(id: Int, deadline: Instant)
+  /// `push`: what became of it.
+  case push(PushDelivery)
   /// `openScene`: the id of the session it opened.
   case scene(id: String)
+}
+
+/// What became of a push.
+public enum PushDelivery: Hashable, Sendable {
+  /// The app got it, as the background work `workId` when it was not in the foreground.
+  case delivered(workId: Int?)
+  /// An alert the user sees; the app gets nothing until the user taps it.
+  case displayed
+  /// The system did not deliver it, for these reasons.
+  case dropped([HoldReason])
 }
 
 /// Another app an event changed.

@@ -9,7 +9,8 @@ public enum EventType: String, CaseIterable, Sendable, Codable {
   case beginBackgroundTask, endBackgroundTask, memoryWarning, setMemory
   case startActivity, stopActivity, setRestorationData
   case submitTaskRequest, cancelTaskRequest, launchTask, expireTask
-  case lock, unlock, significantTimeChange, shutdown, boot
+  case lock, unlock, significantTimeChange, shutdown, boot, setConditions
+  case setBackgroundAppRefresh, push
 }
 
 extension EventType {
@@ -17,13 +18,25 @@ extension EventType {
   /// device events too): no default, so a new type must say.
   public var isAppEvent: Bool {
     switch self {
-    case .lock, .unlock, .significantTimeChange, .shutdown, .boot: false
+    case .lock, .unlock, .significantTimeChange, .shutdown, .boot, .setConditions,
+      .setBackgroundAppRefresh, .push:
+      false
     case .launch, .prewarm, .openScene, .closeScene, .disconnectScene, .home, .openSwitcher,
       .closeSwitcher, .interruptionBegan, .interruptionEnded, .terminate, .crash, .purge,
       .thermalKill, .backgroundLaunch, .backgroundWorkCompleted, .beginBackgroundTask,
       .endBackgroundTask, .memoryWarning, .setMemory, .startActivity, .stopActivity,
       .setRestorationData, .submitTaskRequest, .cancelTaskRequest, .launchTask, .expireTask:
       true
+    }
+  }
+
+  /// Whether events of this type are addressed to a whole device.
+  public var isDeviceEvent: Bool {
+    switch self {
+    case .home, .memoryWarning, .lock, .unlock, .significantTimeChange, .shutdown, .boot,
+      .setConditions, .setBackgroundAppRefresh, .push:
+      true
+    default: false
     }
   }
 }
@@ -292,6 +305,10 @@ public struct EventParameter: Sendable {
     case taskIdentifier(String)
     /// A time on the device's clock.
     case instant(Instant)
+    /// A battery level in percent, 0 to 100.
+    case percent(Int)
+    /// An app's name (`Validation.isValidName`).
+    case appName(String)
   }
 
   public let name: StaticString
@@ -364,6 +381,7 @@ public protocol EventParameterReader {
   /// JSON text, `.some(nil)` for `null`; required.
   mutating func restorationData(_ name: StaticString) -> String??
   mutating func flag(_ name: StaticString) -> Bool?
+  mutating func requiredFlag(_ name: StaticString) -> Bool?
   /// One of `T`'s raw values.
   mutating func choice<T: RawRepresentable<String> & CaseIterable>(
     _ name: StaticString, _ type: T.Type, required: Bool
@@ -381,6 +399,10 @@ public protocol EventParameterReader {
   /// A time on the device's clock, in seconds: `.some(nil)` without one, nil if it is
   /// malformed.
   mutating func deviceTime(_ name: StaticString) -> Instant??
+  /// A battery level in percent.
+  mutating func percent(_ name: StaticString) -> Int?
+  /// An app's name; required.
+  mutating func appName(_ name: StaticString) -> String?
 }
 
 extension AppEvent {
@@ -463,13 +485,33 @@ extension AppEvent {
     case .terminate: self = .terminate
     case .thermalKill: self = .thermalKill
     case .memoryWarning: self = .memoryWarning
-    case .lock, .unlock, .significantTimeChange, .shutdown, .boot: return nil
+    case .lock, .unlock, .significantTimeChange, .shutdown, .boot, .setConditions,
+      .setBackgroundAppRefresh, .push:
+      return nil
+    }
+  }
+}
+
+/// What kind of push APNs delivers.
+public enum PushKind: String, CaseIterable, Sendable, Codable {
+  /// A background notification (`content-available`, `apns-push-type: background`): it wakes
+  /// or launches the app in the background.
+  case background
+  /// A notification the user sees: the app gets nothing until the user taps it (a `launch`
+  /// with its notification's response).
+  case alert
+
+  /// What the push carries when its event gives no payload.
+  public var defaultPayload: String {
+    switch self {
+    case .background: BackgroundLaunchReason.silentPushPayload
+    case .alert: #"{"aps":{"alert":"New message"}}"#
     }
   }
 }
 
 /// An event addressed to a whole device.
-public enum DeviceEvent: String, CaseIterable, Sendable, Codable {
+public enum DeviceEvent: Hashable, Sendable {
   /// The user goes to the home screen from the foreground app.
   case home
   /// Every running app receives a memory warning.
@@ -481,6 +523,14 @@ public enum DeviceEvent: String, CaseIterable, Sendable, Codable {
   case shutdown
   /// The device starts again, locked, with protected data unavailable until the first unlock.
   case boot
+  /// The battery, the charger, Low Power Mode, the network, the Background App Refresh switch
+  /// or the scheduling policy change: the ones the change names.
+  case setConditions(ConditionsChange)
+  /// The user turns Background App Refresh on or off for `app` in Settings.
+  case setBackgroundAppRefresh(app: String, enabled: Bool)
+  /// APNs delivers a push for `app`, with its `payload` (JSON text; nil: the kind's default).
+  /// Boxed, so that a journal entry stays as small as it was.
+  indirect case push(app: String, PushKind, payload: String? = nil)
 
   public var type: EventType {
     switch self {
@@ -491,6 +541,80 @@ public enum DeviceEvent: String, CaseIterable, Sendable, Codable {
     case .significantTimeChange: .significantTimeChange
     case .shutdown: .shutdown
     case .boot: .boot
+    case .setConditions: .setConditions
+    case .setBackgroundAppRefresh: .setBackgroundAppRefresh
+    case .push: .push
+    }
+  }
+
+  /// The event types that can be addressed to a device.
+  public static let types = EventType.allCases.filter(\.isDeviceEvent)
+
+  /// The app a device event is about, if it is about one.
+  public var app: String? {
+    switch self {
+    case .setBackgroundAppRefresh(let app, _), .push(let app, _, _): app
+    default: nil
+    }
+  }
+
+  /// Calls `body` with each parameter the event carries, in the order the API writes them
+  /// (as `AppEvent.forEachParameter` does).
+  public func forEachParameter(_ body: (EventParameter) -> Void) {
+    func pass(_ name: StaticString, _ value: EventParameter.Value) {
+      body(EventParameter(name: name, value: value))
+    }
+    switch self {
+    case .setConditions(let change):
+      if let level = change.batteryLevel { pass("batteryLevel", .percent(level)) }
+      if let charging = change.charging { pass("charging", .flag(charging)) }
+      if let lowPowerMode = change.lowPowerMode { pass("lowPowerMode", .flag(lowPowerMode)) }
+      if let network = change.network { pass("network", .choice(network.rawValue)) }
+      if let refresh = change.backgroundAppRefresh { pass("backgroundAppRefresh", .flag(refresh)) }
+      if let policy = change.taskScheduling { pass("taskScheduling", .choice(policy.rawValue)) }
+    case .setBackgroundAppRefresh(let app, let enabled):
+      pass("app", .appName(app))
+      pass("enabled", .flag(enabled))
+    case .push(let app, let kind, let payload):
+      pass("app", .appName(app))
+      pass("pushType", .choice(kind.rawValue))
+      if let payload { pass("payload", .payload(payload)) }
+    case .home, .memoryWarning, .lock, .unlock, .significantTimeChange, .shutdown, .boot:
+      break
+    }
+  }
+
+  /// The event of `type` with the parameters `reader` gives; nil if a required one is missing
+  /// or `type` is not a device event's.
+  public init?(_ type: EventType, reading reader: inout some EventParameterReader) {
+    switch type {
+    case .home: self = .home
+    case .memoryWarning: self = .memoryWarning
+    case .lock: self = .lock
+    case .unlock: self = .unlock
+    case .significantTimeChange: self = .significantTimeChange
+    case .shutdown: self = .shutdown
+    case .boot: self = .boot
+    case .setConditions:
+      self = .setConditions(
+        ConditionsChange(
+          batteryLevel: reader.percent("batteryLevel"), charging: reader.flag("charging"),
+          lowPowerMode: reader.flag("lowPowerMode"),
+          network: reader.choice("network", NetworkStatus.self, required: false),
+          backgroundAppRefresh: reader.flag("backgroundAppRefresh"),
+          taskScheduling: reader.choice(
+            "taskScheduling", TaskSchedulingPolicy.self, required: false)
+        ))
+    case .setBackgroundAppRefresh:
+      let app = reader.appName("app")
+      guard let enabled = reader.requiredFlag("enabled"), let app else { return nil }
+      self = .setBackgroundAppRefresh(app: app, enabled: enabled)
+    case .push:
+      let app = reader.appName("app")
+      let kind = reader.choice("pushType", PushKind.self, required: false) ?? .background
+      guard let payload = reader.payload("payload"), let app else { return nil }
+      self = .push(app: app, kind, payload: payload)
+    default: return nil
     }
   }
 }

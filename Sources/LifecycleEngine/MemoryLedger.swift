@@ -79,19 +79,24 @@ extension JournalEntry: BoundedLogElement {
   /// (finding the kind of an entry again costs more than the count).
   static func retainedBytes(of event: RecordedEvent) -> Int {
     var held = 0
-    if case .app(let event) = event {
-      // An indirect case's box: its header, the reason and two optional strings.
-      if event.type == .backgroundLaunch || event.type == .submitTaskRequest { held += 64 }
-      event.forEachParameter { parameter in
-        switch parameter.value {
-        case .sceneID(let text), .taskName(let text): held += textBytes(text)
-        case .restorationData(let text): held += textBytes(text)
-        case .payload(let text), .sessionIdentifier(let text), .taskIdentifier(let text):
-          held += textBytes(text)
-        case .entry(let entry): held += entry.retainedBytes
-        case .taskID, .megabytes, .flag, .choice, .instant: break  // inline
-        }
+    func count(_ parameter: EventParameter) {
+      switch parameter.value {
+      case .sceneID(let text), .taskName(let text), .appName(let text): held += textBytes(text)
+      case .restorationData(let text): held += textBytes(text)
+      case .payload(let text), .sessionIdentifier(let text), .taskIdentifier(let text):
+        held += textBytes(text)
+      case .entry(let entry): held += entry.retainedBytes
+      case .taskID, .megabytes, .flag, .choice, .instant, .percent: break  // inline
       }
+    }
+    // An indirect case's box: its header and its payload.
+    switch event {
+    case .app(let event):
+      if event.type == .backgroundLaunch || event.type == .submitTaskRequest { held += 64 }
+      event.forEachParameter(count)
+    case .device(let event):
+      if event.type == .push { held += 64 }
+      event.forEachParameter(count)
     }
     return MemoryLayout<Self>.stride + held
   }

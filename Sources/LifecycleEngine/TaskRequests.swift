@@ -78,6 +78,9 @@ extension Device {
     if !app.spec.backgroundModes.contains(mode) {
       return .taskRequestNotPermitted(identifier: request.identifier, missingMode: mode)
     }
+    // `BGTaskScheduler.Error.Code.unavailable`: "the user disabled Background App Refresh".
+    if !status.conditions.backgroundAppRefresh { return .taskSchedulingUnavailable(forApp: false) }
+    if !app.backgroundAppRefresh { return .taskSchedulingUnavailable(forApp: true) }
     let others = app.taskRequests.lazy.filter {
       $0.kind == request.kind && $0.identifier != request.identifier
     }

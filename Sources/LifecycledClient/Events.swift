@@ -187,4 +187,31 @@ extension Components.Schemas.DeviceEvent {
   }
   public static var shutdown: Self { .shutdown(.init(_type: .shutdown)) }
   public static var boot: Self { .boot(.init(_type: .boot)) }
+
+  /// What the system weighs before it runs background work changes: the ones given.
+  public static func setConditions(
+    batteryLevel: Int? = nil, charging: Bool? = nil, lowPowerMode: Bool? = nil,
+    network: Components.Schemas.NetworkStatus? = nil, backgroundAppRefresh: Bool? = nil,
+    taskScheduling: Components.Schemas.TaskSchedulingPolicy? = nil
+  ) -> Self {
+    .setConditions(
+      .init(
+        _type: .setConditions, batteryLevel: batteryLevel, charging: charging,
+        lowPowerMode: lowPowerMode, network: network,
+        backgroundAppRefresh: backgroundAppRefresh, taskScheduling: taskScheduling))
+  }
+
+  /// The user turns Background App Refresh on or off for `app` in Settings.
+  public static func setBackgroundAppRefresh(of app: String, enabled: Bool) -> Self {
+    .setBackgroundAppRefresh(.init(_type: .setBackgroundAppRefresh, app: app, enabled: enabled))
+  }
+
+  /// APNs delivers a push for `app`: a background one unless told (the result says whether it
+  /// was delivered, and why not).
+  public static func push(
+    to app: String, type: Components.Schemas.PushEvent.PushTypePayload? = nil,
+    payload: Components.Schemas.PushPayload? = nil
+  ) -> Self {
+    .push(.init(_type: .push, app: app, pushType: type, payload: payload))
+  }
 }

@@ -202,6 +202,10 @@ struct Setting {
       duration(
         "processingTaskSeconds", "time a BGProcessingTask runs before its expiration handler",
         \.engine.scheduler.processingTask),
+      integer(
+        "backgroundPushesPerHour",
+        "background pushes delivered to one app in any hour; the system drops the rest",
+        \.engine.scheduler.backgroundPushesPerHour, 1...1_000),
       duration(
         "protectedDataLockDelaySeconds",
         "with a passcode, protected data becomes unavailable this long after a lock",

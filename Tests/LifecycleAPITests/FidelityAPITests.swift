@@ -89,7 +89,7 @@ import Testing
     #expect(
       api.call("GET", "/v1/apps/mail").json?["taskRequests"]
         == json(
-          #"[{"identifier":"refresh","kind":"appRefresh","earliestBeginDate":600.0,"requiresNetworkConnectivity":false,"requiresExternalPower":false}]"#
+          #"[{"identifier":"refresh","kind":"appRefresh","earliestBeginDate":600.0,"requiresNetworkConnectivity":false,"requiresExternalPower":false,"eligible":false,"heldBy":[{"reason":"earliestBeginDate","detail":"earliestBeginDate is 600 s away"},{"reason":"appInForeground","detail":"the app is in the foreground: its tasks run in the background"}]}]"#
         ))
     let refused = api.call(
       "POST", "/v1/apps/mail/events",
@@ -114,6 +114,61 @@ import Testing
     #expect(callbacks.last?["method"] == .string("BGTaskScheduler.launchHandler(_:)"))
     #expect(callbacks.last?["arguments"] == json(#"{"identifier":"refresh"}"#))
     #expect(api.call("GET", "/v1/apps/mail").json?["taskRequests"] == .array([]))
+  }
+
+  /// The conditions a harness sets, the "why hasn't it run?" that follows, and a push's fate,
+  /// over HTTP.
+  @Test func conditionsHoldARequestBackAndAPushSaysWhatBecameOfIt() {
+    post(
+      "/v1/apps",
+      #"{"name":"mail","backgroundModes":["processing","remote-notification"],"permittedTaskIdentifiers":["cleanup"]}"#
+    )
+    post("/v1/apps/mail/events", #"{"type":"launch"}"#)
+    post(
+      "/v1/apps/mail/events",
+      #"{"type":"submitTaskRequest","identifier":"cleanup","kind":"processing","requiresExternalPower":true}"#
+    )
+    post("/v1/apps/mail/events", #"{"type":"home"}"#)
+    let conditions = post(
+      "/v1/devices/default/events", #"{"type":"setConditions","batteryLevel":15,"network":"none"}"#)
+    #expect(
+      conditions?["event"] == json(#"{"type":"setConditions","batteryLevel":15,"network":"none"}"#))
+    #expect(
+      api.call("GET", "/v1/devices/default").json?["conditions"]
+        == json(
+          #"{"batteryLevel":15,"charging":false,"lowPowerMode":false,"network":"none","backgroundAppRefresh":true,"taskScheduling":"eager"}"#
+        ))
+    guard case .array(let requests)? = api.call("GET", "/v1/apps/mail").json?["taskRequests"] else {
+      Issue.record("no task requests")
+      return
+    }
+    #expect(
+      requests.first?["heldBy"]
+        == json(
+          #"[{"reason":"batteryCritical","detail":"the battery is at 15%, not charging: the system runs only essential work"},{"reason":"notCharging","detail":"requires external power: the device is not charging"},{"reason":"deviceInUse","detail":"processing tasks wait until the device is idle (locked)"}]"#
+        ))
+    let plugged = post("/v1/devices/default/events", #"{"type":"setConditions","charging":true}"#)
+    #expect(methods(plugged, "callbacks").isEmpty)  // still in use
+    let lock = post("/v1/devices/default/events", #"{"type":"lock"}"#)
+    #expect(methods(lock, "callbacks").last == "BGTaskScheduler.launchHandler(_:)")
+
+    let push = post("/v1/devices/default/events", #"{"type":"push","app":"mail"}"#)
+    #expect(push?["result"] == json(#"{"delivery":"delivered","workId":2}"#))
+    post(
+      "/v1/devices/default/events",
+      #"{"type":"setBackgroundAppRefresh","app":"mail","enabled":false}"#)
+    let dropped = post("/v1/devices/default/events", #"{"type":"push","app":"mail"}"#)
+    #expect(
+      dropped?["result"]
+        == json(
+          #"{"delivery":"dropped","reasons":[{"reason":"backgroundAppRefreshOffForApp","detail":"Background App Refresh is off for this app"}]}"#
+        ))
+    let unknown = api.call(
+      "POST", "/v1/devices/default/events", #"{"type":"push","app":"maps"}"#)
+    #expect(unknown.status == 422)
+    #expect(
+      unknown.body.contains(
+        #"{"field":"app","message":"must name an app of the device: no 'maps'"}"#))
   }
 
   /// A push launches the app with its payload in the launch options and hands it over as the

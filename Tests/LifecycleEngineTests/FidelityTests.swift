@@ -375,7 +375,10 @@ import Testing
     #expect(sim.snapshot.locked)
     #expect(sim.snapshot.protectedDataAvailable == false)
     #expect(
-      sim.snapshot.allowedEvents == [.memoryWarning, .unlock, .significantTimeChange, .shutdown])
+      sim.snapshot.allowedEvents == [
+        .memoryWarning, .unlock, .significantTimeChange, .shutdown, .setConditions,
+        .setBackgroundAppRefresh, .push,
+      ])
     #expect(refusal { try sim.post(.launch(), to: "mail") }?.reason == .deviceLocked)
     try sim.post(.backgroundLaunch(.fetch), to: "mail")
     #expect(sim.app("mail").protectedDataAvailable == false)

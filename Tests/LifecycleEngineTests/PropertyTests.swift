@@ -187,6 +187,28 @@ final class RandomWalk {
   }
 
   func step() {
+    let manualBefore = sim.snapshot.conditions.taskScheduling == .manual
+    let requestsBefore = manualBefore ? pendingRequests() : []
+    let seqBefore = sim.snapshot.lastSeq
+    defer {
+      stepViolations = []
+      // Under `manual`, nothing runs unasked: a request goes only by launchTask or cancel.
+      if manualBefore, sim.snapshot.conditions.taskScheduling == .manual {
+        let gone = requestsBefore.subtracting(pendingRequests())
+        if !gone.isEmpty {
+          let asked = Set(
+            sim.journal.reversed().prefix { $0.seq > seqBefore }.compactMap { entry -> String? in
+              guard case .event(let event) = entry, let app = event.app else { return nil }
+              switch event.event {
+              case .app(.launchTask(let identifier)), .app(.cancelTaskRequest(let identifier)):
+                return "\(app)/\(identifier)"
+              default: return nil
+              }
+            })
+          stepViolations = gone.subtracting(asked).map { "\($0) ran unasked under manual" }
+        }
+      }
+    }
     switch Int.random(in: 0..<100, using: &random) {
     case 0..<65: lastOutcome = postAppEvent()
     case 65..<75:
@@ -205,6 +227,16 @@ final class RandomWalk {
 
   /// What the last step did, if it did anything.
   private(set) var lastOutcome: EventOutcome?
+  /// What the last step did that no step may (a request run unasked under `manual`).
+  private(set) var stepViolations: [String] = []
+
+  /// Every pending request, as `app/identifier`.
+  private func pendingRequests() -> Set<String> {
+    Set(
+      try! sim.engine.apps(on: sim.device, now: .zero).flatMap { app in
+        app.taskRequests.map { "\(app.name)/\($0.request.identifier)" }
+      })
+  }
   /// How many processing tasks the walk started (a background launch or a requested task's).
   private(set) var processingTasksStarted = 0
 
@@ -241,7 +273,7 @@ final class RandomWalk {
           .unknownBackgroundTask, .unknownBackgroundWork, .activityInProgress,
           .activityNotInProgress, .unknownScene, .sceneExists, .sceneNotConnected,
           .sceneNotInBackground, .sceneInForeground, .taskRequestNotPermitted,
-          .tooManyPendingTaskRequests, .noTaskRequest, .noRunningTask:
+          .tooManyPendingTaskRequests, .taskSchedulingUnavailable, .noTaskRequest, .noRunningTask:
           true
         default: false
         }
@@ -289,8 +321,27 @@ final class RandomWalk {
   private func randomDeviceEvent() -> DeviceEvent {
     if !sim.snapshot.poweredOn { return .boot }
     if Int.random(in: 0..<20, using: &random) == 0 { return .shutdown }
-    let others: [DeviceEvent] = [.home, .memoryWarning, .lock, .unlock, .significantTimeChange]
-    return others.randomElement(using: &random)!
+    let app = names.randomElement(using: &random)!
+    switch Int.random(in: 0..<12, using: &random) {
+    case 0:
+      // The conditions the scheduler weighs, one or two at a time.
+      return .setConditions(
+        ConditionsChange(
+          batteryLevel: Bool.random(using: &random)
+            ? [5, 20, 21, 80].randomElement(using: &random)! : nil,
+          charging: Bool.random(using: &random) ? Bool.random(using: &random) : nil,
+          lowPowerMode: Int.random(in: 0..<4, using: &random) == 0
+            ? Bool.random(using: &random) : nil,
+          network: Int.random(in: 0..<3, using: &random) == 0
+            ? NetworkStatus.allCases.randomElement(using: &random)! : nil,
+          taskScheduling: Int.random(in: 0..<4, using: &random) == 0
+            ? TaskSchedulingPolicy.allCases.randomElement(using: &random)! : nil))
+    case 1: return .setBackgroundAppRefresh(app: app, enabled: Bool.random(using: &random))
+    case 2: return .push(app: app, PushKind.allCases.randomElement(using: &random)!)
+    default:
+      let others: [DeviceEvent] = [.home, .memoryWarning, .lock, .unlock, .significantTimeChange]
+      return others.randomElement(using: &random)!
+    }
   }
 
   /// A scene id for `app`: mostly one of its sessions', else one the walk makes up.
@@ -372,6 +423,7 @@ final class RandomWalk {
       if !holds { violations.append(invariant()) }
     }
     violations += violatedJournalInvariants(apps: apps)
+    violations += stepViolations
     violations += undeliveredWaitingCallbacks(apps: apps)
     let foreground = apps.filter(\.state.isForeground).map(\.name)
     check(foreground.count <= 1, "more than one foreground app: \(foreground)")
@@ -418,6 +470,19 @@ final class RandomWalk {
         + app.backgroundWork.filter { !$0.expired }.map(\.deadline)
         + app.backgroundTasks.filter { !$0.expired }.compactMap(\.expiresAt)
       deadlines += appDeadlines
+      if device.conditions.taskScheduling == .eager {
+        deadlines += app.taskRequests.compactMap(\.request.earliestBeginDate).filter {
+          $0 > device.now
+        }
+        // Every request nothing holds back has run.
+        check(
+          app.taskRequests.allSatisfy { !$0.heldBy.isEmpty },
+          "\(app.name) has a request eligible under eager that has not run")
+      }
+      check(
+        app.taskRequests.allSatisfy {
+          $0.heldBy.contains(.manualScheduling) == (device.conditions.taskScheduling == .manual)
+        }, "\(app.name): manualScheduling holds a request exactly under manual")
       if !app.state.isLive {
         check(
           appDeadlines.isEmpty && app.backgroundTasks.isEmpty && app.backgroundWork.isEmpty

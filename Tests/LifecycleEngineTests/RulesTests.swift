@@ -122,7 +122,10 @@ import Testing
 
   @Test func deviceEventsFollowTheLockState_decision13() throws {
     #expect(
-      sim.snapshot.allowedEvents == [.memoryWarning, .lock, .significantTimeChange, .shutdown])
+      sim.snapshot.allowedEvents == [
+        .memoryWarning, .lock, .significantTimeChange, .shutdown, .setConditions,
+        .setBackgroundAppRefresh, .push,
+      ])
     #expect(refusal { try sim.post(DeviceEvent.home) }?.reason == .noForegroundApp)
     let unlock = refusal { try sim.post(DeviceEvent.unlock) }
     #expect(unlock?.reason == .deviceNotLocked)
@@ -131,11 +134,15 @@ import Testing
     try sim.post(.launch(), to: "mail")
     #expect(
       sim.snapshot.allowedEvents == [
-        .home, .memoryWarning, .lock, .significantTimeChange, .shutdown,
+        .home, .memoryWarning, .lock, .significantTimeChange, .shutdown, .setConditions,
+        .setBackgroundAppRefresh, .push,
       ])
     try sim.post(DeviceEvent.lock)
     #expect(
-      sim.snapshot.allowedEvents == [.memoryWarning, .unlock, .significantTimeChange, .shutdown])
+      sim.snapshot.allowedEvents == [
+        .memoryWarning, .unlock, .significantTimeChange, .shutdown, .setConditions,
+        .setBackgroundAppRefresh, .push,
+      ])
     #expect(refusal { try sim.post(DeviceEvent.lock) }?.reason == .deviceLocked)
     #expect(refusal { try sim.post(DeviceEvent.home) }?.reason == .deviceLocked)
     #expect(refusal { try sim.post(.launch(), to: "notes") }?.reason == .deviceLocked)

@@ -167,6 +167,24 @@ import Testing
     #expect(try await news.view().taskRequests.isEmpty)
   }
 
+  /// "Why hasn't my task run?": the app view says what holds each request back, and the
+  /// `eager` policy runs it the instant nothing does.
+  @Test func aHeldBackTaskSaysWhyAndRunsWhenNothingHoldsIt() async throws {
+    let sync = try await device.createApp(
+      .init(name: "sync", backgroundModes: [.processing], permittedTaskIdentifiers: ["cleanup"]))
+    try await sync.post(.launch())
+    try await sync.post(
+      .submitTaskRequest(identifier: "cleanup", kind: .processing, requiresExternalPower: true))
+    try await sync.post(.home)
+    let held = try #require(try await sync.view().taskRequests.first)
+    #expect(!held.eligible)
+    #expect(held.heldBy.map(\.reason) == [.notCharging, .deviceInUse])
+    try await device.post(.setConditions(charging: true))
+    let lock = try await device.post(.lock)
+    #expect(lock.callbacks.last?.method == .taskLaunchHandler)
+    #expect(try await sync.view().taskRequests.isEmpty)
+  }
+
   /// A refused event throws the server's problem: the state, and what it allows instead.
   @Test func aRefusedEventThrowsItsProblem() async throws {
     let mail = try await device.createApp("mail")

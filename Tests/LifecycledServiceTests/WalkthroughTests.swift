@@ -37,6 +37,12 @@ import Testing
     try run(try Self.steps(of: "harness"), expecting: 5)
   }
 
+  /// A processing task held back by its date, the charger and the device in use, then run by
+  /// the `eager` policy when the clock reaches its date on a locked, charging device.
+  @Test func readmeBackgroundExamplePrintsWhatItShows() throws {
+    try run(try Self.steps(of: "background"), expecting: 6)
+  }
+
   /// Each code block marked `<!-- excerpt: PATH -->` is an excerpt of that file, a test the
   /// suites run: its lines are lines of the file, in order (indentation aside).
   @Test func readmeExcerptsAreLinesOfTheExampleSuites() throws {

@@ -132,6 +132,9 @@ extension Components {
             case significantTimeChange = "significantTimeChange"
             case shutdown = "shutdown"
             case boot = "boot"
+            case setConditions = "setConditions"
+            case setBackgroundAppRefresh = "setBackgroundAppRefresh"
+            case push = "push"
         }
         /// A UIKit method the simulator delivers, named as Swift names its selector; x-enum-varnames gives each a name generators can use as an identifier.
         ///
@@ -210,6 +213,9 @@ extension Components {
             case significantTimeChange = "significantTimeChange"
             case shutdown = "shutdown"
             case boot = "boot"
+            case setConditions = "setConditions"
+            case setBackgroundAppRefresh = "setBackgroundAppRefresh"
+            case push = "push"
             case suspension = "suspension"
             case watchdog = "watchdog"
             case backgroundTaskExpiration = "backgroundTaskExpiration"
@@ -949,6 +955,8 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/Device/memory`.
             public var memory: Components.Schemas.Device.MemoryPayload
+            /// - Remark: Generated from `#/components/schemas/Device/conditions`.
+            public var conditions: Components.Schemas.BackgroundConditions
             /// - Remark: Generated from `#/components/schemas/Device/allowedEvents`.
             public var allowedEvents: [Components.Schemas.EventType]
             /// - Remark: Generated from `#/components/schemas/Device/nextDeadline`.
@@ -1065,6 +1073,7 @@ extension Components {
             ///   - apps:
             ///   - lastSeq:
             ///   - memory:
+            ///   - conditions:
             ///   - allowedEvents:
             ///   - nextDeadline:
             ///   - counters:
@@ -1083,6 +1092,7 @@ extension Components {
                 apps: Swift.Int,
                 lastSeq: Components.Schemas.LastSeq,
                 memory: Components.Schemas.Device.MemoryPayload,
+                conditions: Components.Schemas.BackgroundConditions,
                 allowedEvents: [Components.Schemas.EventType],
                 nextDeadline: Swift.Double? = nil,
                 counters: Components.Schemas.Device.CountersPayload
@@ -1101,6 +1111,7 @@ extension Components {
                 self.apps = apps
                 self.lastSeq = lastSeq
                 self.memory = memory
+                self.conditions = conditions
                 self.allowedEvents = allowedEvents
                 self.nextDeadline = nextDeadline
                 self.counters = counters
@@ -1120,6 +1131,7 @@ extension Components {
                 case apps
                 case lastSeq
                 case memory
+                case conditions
                 case allowedEvents
                 case nextDeadline
                 case counters
@@ -1182,6 +1194,10 @@ extension Components {
                     Components.Schemas.Device.MemoryPayload.self,
                     forKey: .memory
                 )
+                self.conditions = try container.decode(
+                    Components.Schemas.BackgroundConditions.self,
+                    forKey: .conditions
+                )
                 self.allowedEvents = try container.decode(
                     [Components.Schemas.EventType].self,
                     forKey: .allowedEvents
@@ -1209,6 +1225,7 @@ extension Components {
                     "apps",
                     "lastSeq",
                     "memory",
+                    "conditions",
                     "allowedEvents",
                     "nextDeadline",
                     "counters"
@@ -1603,10 +1620,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/App/backgroundWork`.
             public var backgroundWork: [Components.Schemas.BackgroundWork]
-            /// What the app submitted to BGTaskScheduler and the system has not run yet, in the order submitted (a resubmission keeps its place).
+            /// What the app submitted to BGTaskScheduler and the system has not run yet, in the order submitted (a resubmission keeps its place), each with why it has not run.
             ///
             /// - Remark: Generated from `#/components/schemas/App/taskRequests`.
-            public var taskRequests: [Components.Schemas.TaskRequest]
+            public var taskRequests: [Components.Schemas.PendingTaskRequest]
+            /// The app's Background App Refresh switch (setBackgroundAppRefresh).
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/backgroundAppRefresh`.
+            public var backgroundAppRefresh: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/App/significantTimeChangePending`.
             public var significantTimeChangePending: Swift.Bool
             /// Whether protected data is available as far as the app has been told. A suspended app is told of a change when it next runs; a change and its reversal meanwhile cancel out. An app that is not running shows the device's, which its next process reads.
@@ -1701,7 +1722,8 @@ extension Components {
             ///   - killAt: When the watchdog, an unended expired task or unfinished background work kills the app.
             ///   - backgroundTasks:
             ///   - backgroundWork: The work of background launches under way, oldest first: each push and each task its own, with its own completion. The app is not suspended until all are completed.
-            ///   - taskRequests: What the app submitted to BGTaskScheduler and the system has not run yet, in the order submitted (a resubmission keeps its place).
+            ///   - taskRequests: What the app submitted to BGTaskScheduler and the system has not run yet, in the order submitted (a resubmission keeps its place), each with why it has not run.
+            ///   - backgroundAppRefresh: The app's Background App Refresh switch (setBackgroundAppRefresh).
             ///   - significantTimeChangePending:
             ///   - protectedDataAvailable: Whether protected data is available as far as the app has been told. A suspended app is told of a change when it next runs; a change and its reversal meanwhile cancel out. An app that is not running shows the device's, which its next process reads.
             ///   - backgroundLaunchBlocked: The user force-quit the app.
@@ -1735,7 +1757,8 @@ extension Components {
                 killAt: Swift.Double? = nil,
                 backgroundTasks: [Components.Schemas.BackgroundTask],
                 backgroundWork: [Components.Schemas.BackgroundWork],
-                taskRequests: [Components.Schemas.TaskRequest],
+                taskRequests: [Components.Schemas.PendingTaskRequest],
+                backgroundAppRefresh: Swift.Bool,
                 significantTimeChangePending: Swift.Bool,
                 protectedDataAvailable: Swift.Bool,
                 backgroundLaunchBlocked: Swift.Bool,
@@ -1770,6 +1793,7 @@ extension Components {
                 self.backgroundTasks = backgroundTasks
                 self.backgroundWork = backgroundWork
                 self.taskRequests = taskRequests
+                self.backgroundAppRefresh = backgroundAppRefresh
                 self.significantTimeChangePending = significantTimeChangePending
                 self.protectedDataAvailable = protectedDataAvailable
                 self.backgroundLaunchBlocked = backgroundLaunchBlocked
@@ -1805,6 +1829,7 @@ extension Components {
                 case backgroundTasks
                 case backgroundWork
                 case taskRequests
+                case backgroundAppRefresh
                 case significantTimeChangePending
                 case protectedDataAvailable
                 case backgroundLaunchBlocked
@@ -1910,8 +1935,12 @@ extension Components {
                     forKey: .backgroundWork
                 )
                 self.taskRequests = try container.decode(
-                    [Components.Schemas.TaskRequest].self,
+                    [Components.Schemas.PendingTaskRequest].self,
                     forKey: .taskRequests
+                )
+                self.backgroundAppRefresh = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .backgroundAppRefresh
                 )
                 self.significantTimeChangePending = try container.decode(
                     Swift.Bool.self,
@@ -1974,6 +2003,7 @@ extension Components {
                     "backgroundTasks",
                     "backgroundWork",
                     "taskRequests",
+                    "backgroundAppRefresh",
                     "significantTimeChangePending",
                     "protectedDataAvailable",
                     "backgroundLaunchBlocked",
@@ -2279,6 +2309,101 @@ extension Components {
                     "earliestBeginDate",
                     "requiresNetworkConnectivity",
                     "requiresExternalPower"
+                ])
+            }
+        }
+        /// A pending request and why it has not run ("why hasn't my task run?"): every reason that holds it back, in a fixed order; eligible when there is none (under eager it has then already run, so a pending request is eligible only under manual's launchTask).
+        ///
+        /// - Remark: Generated from `#/components/schemas/PendingTaskRequest`.
+        public struct PendingTaskRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PendingTaskRequest/identifier`.
+            public var identifier: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PendingTaskRequest/kind`.
+            public var kind: Components.Schemas.TaskKind
+            /// - Remark: Generated from `#/components/schemas/PendingTaskRequest/earliestBeginDate`.
+            public var earliestBeginDate: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/PendingTaskRequest/requiresNetworkConnectivity`.
+            public var requiresNetworkConnectivity: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/PendingTaskRequest/requiresExternalPower`.
+            public var requiresExternalPower: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/PendingTaskRequest/eligible`.
+            public var eligible: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/PendingTaskRequest/heldBy`.
+            public var heldBy: [Components.Schemas.HoldReason]
+            /// Creates a new `PendingTaskRequest`.
+            ///
+            /// - Parameters:
+            ///   - identifier:
+            ///   - kind:
+            ///   - earliestBeginDate:
+            ///   - requiresNetworkConnectivity:
+            ///   - requiresExternalPower:
+            ///   - eligible:
+            ///   - heldBy:
+            public init(
+                identifier: Swift.String,
+                kind: Components.Schemas.TaskKind,
+                earliestBeginDate: Swift.Double? = nil,
+                requiresNetworkConnectivity: Swift.Bool,
+                requiresExternalPower: Swift.Bool,
+                eligible: Swift.Bool,
+                heldBy: [Components.Schemas.HoldReason]
+            ) {
+                self.identifier = identifier
+                self.kind = kind
+                self.earliestBeginDate = earliestBeginDate
+                self.requiresNetworkConnectivity = requiresNetworkConnectivity
+                self.requiresExternalPower = requiresExternalPower
+                self.eligible = eligible
+                self.heldBy = heldBy
+            }
+            public enum CodingKeys: String, CodingKey {
+                case identifier
+                case kind
+                case earliestBeginDate
+                case requiresNetworkConnectivity
+                case requiresExternalPower
+                case eligible
+                case heldBy
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.identifier = try container.decode(
+                    Swift.String.self,
+                    forKey: .identifier
+                )
+                self.kind = try container.decode(
+                    Components.Schemas.TaskKind.self,
+                    forKey: .kind
+                )
+                self.earliestBeginDate = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .earliestBeginDate
+                )
+                self.requiresNetworkConnectivity = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .requiresNetworkConnectivity
+                )
+                self.requiresExternalPower = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .requiresExternalPower
+                )
+                self.eligible = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .eligible
+                )
+                self.heldBy = try container.decode(
+                    [Components.Schemas.HoldReason].self,
+                    forKey: .heldBy
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "identifier",
+                    "kind",
+                    "earliestBeginDate",
+                    "requiresNetworkConnectivity",
+                    "requiresExternalPower",
+                    "eligible",
+                    "heldBy"
                 ])
             }
         }
@@ -3857,6 +3982,12 @@ extension Components {
             case lock(Components.Schemas.DeviceLockEvent)
             /// - Remark: Generated from `#/components/schemas/DeviceEvent/DeviceMemoryWarningEvent`.
             case memoryWarning(Components.Schemas.DeviceMemoryWarningEvent)
+            /// - Remark: Generated from `#/components/schemas/DeviceEvent/PushEvent`.
+            case push(Components.Schemas.PushEvent)
+            /// - Remark: Generated from `#/components/schemas/DeviceEvent/SetBackgroundAppRefreshEvent`.
+            case setBackgroundAppRefresh(Components.Schemas.SetBackgroundAppRefreshEvent)
+            /// - Remark: Generated from `#/components/schemas/DeviceEvent/SetConditionsEvent`.
+            case setConditions(Components.Schemas.SetConditionsEvent)
             /// - Remark: Generated from `#/components/schemas/DeviceEvent/DeviceShutdownEvent`.
             case shutdown(Components.Schemas.DeviceShutdownEvent)
             /// - Remark: Generated from `#/components/schemas/DeviceEvent/DeviceSignificantTimeChangeEvent`.
@@ -3881,6 +4012,12 @@ extension Components {
                     self = .lock(try .init(from: decoder))
                 case "memoryWarning":
                     self = .memoryWarning(try .init(from: decoder))
+                case "push":
+                    self = .push(try .init(from: decoder))
+                case "setBackgroundAppRefresh":
+                    self = .setBackgroundAppRefresh(try .init(from: decoder))
+                case "setConditions":
+                    self = .setConditions(try .init(from: decoder))
                 case "shutdown":
                     self = .shutdown(try .init(from: decoder))
                 case "significantTimeChange":
@@ -3905,6 +4042,12 @@ extension Components {
                     try value.encode(to: encoder)
                 case let .memoryWarning(value):
                     try value.encode(to: encoder)
+                case let .push(value):
+                    try value.encode(to: encoder)
+                case let .setBackgroundAppRefresh(value):
+                    try value.encode(to: encoder)
+                case let .setConditions(value):
+                    try value.encode(to: encoder)
                 case let .shutdown(value):
                     try value.encode(to: encoder)
                 case let .significantTimeChange(value):
@@ -3912,6 +4055,448 @@ extension Components {
                 case let .unlock(value):
                     try value.encode(to: encoder)
                 }
+            }
+        }
+        /// What the system weighs before it runs background work changes: the members given, the others as they are (see BackgroundConditions). Pending task requests that nothing holds back any more run at once under eager, in this event's outcome.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SetConditionsEvent`.
+        public struct SetConditionsEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SetConditionsEvent/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case setConditions = "setConditions"
+            }
+            /// - Remark: Generated from `#/components/schemas/SetConditionsEvent/type`.
+            public var _type: Components.Schemas.SetConditionsEvent._TypePayload
+            /// - Remark: Generated from `#/components/schemas/SetConditionsEvent/batteryLevel`.
+            public var batteryLevel: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/SetConditionsEvent/charging`.
+            public var charging: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/SetConditionsEvent/lowPowerMode`.
+            public var lowPowerMode: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/SetConditionsEvent/network`.
+            public var network: Components.Schemas.NetworkStatus?
+            /// The device's Background App Refresh switch.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SetConditionsEvent/backgroundAppRefresh`.
+            public var backgroundAppRefresh: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/SetConditionsEvent/taskScheduling`.
+            public var taskScheduling: Components.Schemas.TaskSchedulingPolicy?
+            /// Creates a new `SetConditionsEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - batteryLevel:
+            ///   - charging:
+            ///   - lowPowerMode:
+            ///   - network:
+            ///   - backgroundAppRefresh: The device's Background App Refresh switch.
+            ///   - taskScheduling:
+            public init(
+                _type: Components.Schemas.SetConditionsEvent._TypePayload,
+                batteryLevel: Swift.Int? = nil,
+                charging: Swift.Bool? = nil,
+                lowPowerMode: Swift.Bool? = nil,
+                network: Components.Schemas.NetworkStatus? = nil,
+                backgroundAppRefresh: Swift.Bool? = nil,
+                taskScheduling: Components.Schemas.TaskSchedulingPolicy? = nil
+            ) {
+                self._type = _type
+                self.batteryLevel = batteryLevel
+                self.charging = charging
+                self.lowPowerMode = lowPowerMode
+                self.network = network
+                self.backgroundAppRefresh = backgroundAppRefresh
+                self.taskScheduling = taskScheduling
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case batteryLevel
+                case charging
+                case lowPowerMode
+                case network
+                case backgroundAppRefresh
+                case taskScheduling
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.SetConditionsEvent._TypePayload.self,
+                    forKey: ._type
+                )
+                self.batteryLevel = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .batteryLevel
+                )
+                self.charging = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .charging
+                )
+                self.lowPowerMode = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .lowPowerMode
+                )
+                self.network = try container.decodeIfPresent(
+                    Components.Schemas.NetworkStatus.self,
+                    forKey: .network
+                )
+                self.backgroundAppRefresh = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .backgroundAppRefresh
+                )
+                self.taskScheduling = try container.decodeIfPresent(
+                    Components.Schemas.TaskSchedulingPolicy.self,
+                    forKey: .taskScheduling
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "batteryLevel",
+                    "charging",
+                    "lowPowerMode",
+                    "network",
+                    "backgroundAppRefresh",
+                    "taskScheduling"
+                ])
+            }
+        }
+        /// The user turns Background App Refresh on or off for one app in Settings: off, its task requests wait, its background pushes are dropped, and submitTaskRequest is refused (bgtaskscheduler-unavailable). 422 if the device has no such app.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SetBackgroundAppRefreshEvent`.
+        public struct SetBackgroundAppRefreshEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SetBackgroundAppRefreshEvent/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case setBackgroundAppRefresh = "setBackgroundAppRefresh"
+            }
+            /// - Remark: Generated from `#/components/schemas/SetBackgroundAppRefreshEvent/type`.
+            public var _type: Components.Schemas.SetBackgroundAppRefreshEvent._TypePayload
+            /// - Remark: Generated from `#/components/schemas/SetBackgroundAppRefreshEvent/app`.
+            public var app: Components.Schemas.Name
+            /// - Remark: Generated from `#/components/schemas/SetBackgroundAppRefreshEvent/enabled`.
+            public var enabled: Swift.Bool
+            /// Creates a new `SetBackgroundAppRefreshEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - app:
+            ///   - enabled:
+            public init(
+                _type: Components.Schemas.SetBackgroundAppRefreshEvent._TypePayload,
+                app: Components.Schemas.Name,
+                enabled: Swift.Bool
+            ) {
+                self._type = _type
+                self.app = app
+                self.enabled = enabled
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case app
+                case enabled
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.SetBackgroundAppRefreshEvent._TypePayload.self,
+                    forKey: ._type
+                )
+                self.app = try container.decode(
+                    Components.Schemas.Name.self,
+                    forKey: .app
+                )
+                self.enabled = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .enabled
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "app",
+                    "enabled"
+                ])
+            }
+        }
+        /// APNs delivers a push for the app ("Pushing background updates to your App"). An alert is displayed: the app gets nothing until the user taps it (a launch with its notification). A background push reaches a foreground app's application(_:didReceiveRemoteNotification:fetchCompletionHandler:) at once; otherwise it wakes or launches the app in the background with its own completion (backgroundWork), unless something holds it back: the app swiped away, the remote-notification mode missing, Background App Refresh off, Low Power Mode, a critically low battery, backgroundPushesPerHour spent (the result says dropped, and why; iOS may also defer and coalesce, which is not modelled). 422 if the device has no such app.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PushEvent`.
+        public struct PushEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PushEvent/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case push = "push"
+            }
+            /// - Remark: Generated from `#/components/schemas/PushEvent/type`.
+            public var _type: Components.Schemas.PushEvent._TypePayload
+            /// - Remark: Generated from `#/components/schemas/PushEvent/app`.
+            public var app: Components.Schemas.Name
+            /// - Remark: Generated from `#/components/schemas/PushEvent/pushType`.
+            @frozen public enum PushTypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case background = "background"
+                case alert = "alert"
+            }
+            /// - Remark: Generated from `#/components/schemas/PushEvent/pushType`.
+            public var pushType: Components.Schemas.PushEvent.PushTypePayload?
+            /// Default: {"aps": {"content-available": 1}} for background, {"aps": {"alert": "New message"}} for alert.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushEvent/payload`.
+            public var payload: Components.Schemas.PushPayload?
+            /// Creates a new `PushEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - app:
+            ///   - pushType:
+            ///   - payload: Default: {"aps": {"content-available": 1}} for background, {"aps": {"alert": "New message"}} for alert.
+            public init(
+                _type: Components.Schemas.PushEvent._TypePayload,
+                app: Components.Schemas.Name,
+                pushType: Components.Schemas.PushEvent.PushTypePayload? = nil,
+                payload: Components.Schemas.PushPayload? = nil
+            ) {
+                self._type = _type
+                self.app = app
+                self.pushType = pushType
+                self.payload = payload
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case app
+                case pushType
+                case payload
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.PushEvent._TypePayload.self,
+                    forKey: ._type
+                )
+                self.app = try container.decode(
+                    Components.Schemas.Name.self,
+                    forKey: .app
+                )
+                self.pushType = try container.decodeIfPresent(
+                    Components.Schemas.PushEvent.PushTypePayload.self,
+                    forKey: .pushType
+                )
+                self.payload = try container.decodeIfPresent(
+                    Components.Schemas.PushPayload.self,
+                    forKey: .payload
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "app",
+                    "pushType",
+                    "payload"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NetworkStatus`.
+        @frozen public enum NetworkStatus: String, Codable, Hashable, Sendable, CaseIterable {
+            case none = "none"
+            case wifi = "wifi"
+            case cellular = "cellular"
+        }
+        /// eager: a pending request runs at the first instant nothing holds it back (its earliestBeginDate passed, every condition met), apps in name order, each app's requests in the order submitted; a policy, not iOS's, which also weighs app usage, energy and data budgets and rate limits. manual: requests run only by launchTask, as the debugger's _simulateLaunchForTaskWithIdentifier: does.
+        ///
+        /// - Remark: Generated from `#/components/schemas/TaskSchedulingPolicy`.
+        @frozen public enum TaskSchedulingPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+            case eager = "eager"
+            case manual = "manual"
+        }
+        /// What the system weighs before it runs background work (WWDC 2020, "Background execution demystified"), as setConditions sets it, and its policy. A battery at 20% or below, not charging, is critically low: background work waits. Not modelled: app usage, energy and data budgets, rate limiting.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BackgroundConditions`.
+        public struct BackgroundConditions: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackgroundConditions/batteryLevel`.
+            public var batteryLevel: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/BackgroundConditions/charging`.
+            public var charging: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/BackgroundConditions/lowPowerMode`.
+            public var lowPowerMode: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/BackgroundConditions/network`.
+            public var network: Components.Schemas.NetworkStatus
+            /// - Remark: Generated from `#/components/schemas/BackgroundConditions/backgroundAppRefresh`.
+            public var backgroundAppRefresh: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/BackgroundConditions/taskScheduling`.
+            public var taskScheduling: Components.Schemas.TaskSchedulingPolicy
+            /// Creates a new `BackgroundConditions`.
+            ///
+            /// - Parameters:
+            ///   - batteryLevel:
+            ///   - charging:
+            ///   - lowPowerMode:
+            ///   - network:
+            ///   - backgroundAppRefresh:
+            ///   - taskScheduling:
+            public init(
+                batteryLevel: Swift.Int,
+                charging: Swift.Bool,
+                lowPowerMode: Swift.Bool,
+                network: Components.Schemas.NetworkStatus,
+                backgroundAppRefresh: Swift.Bool,
+                taskScheduling: Components.Schemas.TaskSchedulingPolicy
+            ) {
+                self.batteryLevel = batteryLevel
+                self.charging = charging
+                self.lowPowerMode = lowPowerMode
+                self.network = network
+                self.backgroundAppRefresh = backgroundAppRefresh
+                self.taskScheduling = taskScheduling
+            }
+            public enum CodingKeys: String, CodingKey {
+                case batteryLevel
+                case charging
+                case lowPowerMode
+                case network
+                case backgroundAppRefresh
+                case taskScheduling
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.batteryLevel = try container.decode(
+                    Swift.Int.self,
+                    forKey: .batteryLevel
+                )
+                self.charging = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .charging
+                )
+                self.lowPowerMode = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .lowPowerMode
+                )
+                self.network = try container.decode(
+                    Components.Schemas.NetworkStatus.self,
+                    forKey: .network
+                )
+                self.backgroundAppRefresh = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .backgroundAppRefresh
+                )
+                self.taskScheduling = try container.decode(
+                    Components.Schemas.TaskSchedulingPolicy.self,
+                    forKey: .taskScheduling
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "batteryLevel",
+                    "charging",
+                    "lowPowerMode",
+                    "network",
+                    "backgroundAppRefresh",
+                    "taskScheduling"
+                ])
+            }
+        }
+        /// Why the system holds background work back, in words a developer can act on (detail).
+        ///
+        /// - Remark: Generated from `#/components/schemas/HoldReason`.
+        public struct HoldReason: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/HoldReason/reason`.
+            @frozen public enum ReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case earliestBeginDate = "earliestBeginDate"
+                case deviceOff = "deviceOff"
+                case appSwipedAway = "appSwipedAway"
+                case backgroundModeMissing = "backgroundModeMissing"
+                case backgroundAppRefreshOffForDevice = "backgroundAppRefreshOffForDevice"
+                case backgroundAppRefreshOffForApp = "backgroundAppRefreshOffForApp"
+                case lowPowerMode = "lowPowerMode"
+                case batteryCritical = "batteryCritical"
+                case noNetwork = "noNetwork"
+                case notCharging = "notCharging"
+                case deviceInUse = "deviceInUse"
+                case appInForeground = "appInForeground"
+                case stillRunning = "stillRunning"
+                case tooMuchBackgroundWork = "tooMuchBackgroundWork"
+                case manualScheduling = "manualScheduling"
+                case pushBudgetSpent = "pushBudgetSpent"
+            }
+            /// - Remark: Generated from `#/components/schemas/HoldReason/reason`.
+            public var reason: Components.Schemas.HoldReason.ReasonPayload
+            /// - Remark: Generated from `#/components/schemas/HoldReason/detail`.
+            public var detail: Swift.String
+            /// Creates a new `HoldReason`.
+            ///
+            /// - Parameters:
+            ///   - reason:
+            ///   - detail:
+            public init(
+                reason: Components.Schemas.HoldReason.ReasonPayload,
+                detail: Swift.String
+            ) {
+                self.reason = reason
+                self.detail = detail
+            }
+            public enum CodingKeys: String, CodingKey {
+                case reason
+                case detail
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.reason = try container.decode(
+                    Components.Schemas.HoldReason.ReasonPayload.self,
+                    forKey: .reason
+                )
+                self.detail = try container.decode(
+                    Swift.String.self,
+                    forKey: .detail
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "reason",
+                    "detail"
+                ])
+            }
+        }
+        /// What became of a push: delivered (workId: the background work it handed over, absent for a foreground app), displayed (an alert), or dropped with the reasons.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PushDelivery`.
+        public struct PushDelivery: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PushDelivery/delivery`.
+            @frozen public enum DeliveryPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case delivered = "delivered"
+                case displayed = "displayed"
+                case dropped = "dropped"
+            }
+            /// - Remark: Generated from `#/components/schemas/PushDelivery/delivery`.
+            public var delivery: Components.Schemas.PushDelivery.DeliveryPayload
+            /// - Remark: Generated from `#/components/schemas/PushDelivery/workId`.
+            public var workId: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/PushDelivery/reasons`.
+            public var reasons: [Components.Schemas.HoldReason]?
+            /// Creates a new `PushDelivery`.
+            ///
+            /// - Parameters:
+            ///   - delivery:
+            ///   - workId:
+            ///   - reasons:
+            public init(
+                delivery: Components.Schemas.PushDelivery.DeliveryPayload,
+                workId: Swift.Int? = nil,
+                reasons: [Components.Schemas.HoldReason]? = nil
+            ) {
+                self.delivery = delivery
+                self.workId = workId
+                self.reasons = reasons
+            }
+            public enum CodingKeys: String, CodingKey {
+                case delivery
+                case workId
+                case reasons
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.delivery = try container.decode(
+                    Components.Schemas.PushDelivery.DeliveryPayload.self,
+                    forKey: .delivery
+                )
+                self.workId = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .workId
+                )
+                self.reasons = try container.decodeIfPresent(
+                    [Components.Schemas.HoldReason].self,
+                    forKey: .reasons
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "delivery",
+                    "workId",
+                    "reasons"
+                ])
             }
         }
         /// The user goes to the home screen from the foreground app: it leaves the foreground as the app event home sends it.
@@ -5446,6 +6031,10 @@ extension Components {
             public var transitions: [Components.Schemas.Transition]
             /// - Remark: Generated from `#/components/schemas/DeviceEventResponse/effects`.
             public var effects: [Components.Schemas.Effect]
+            /// A push's delivery; absent for every other device event.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceEventResponse/result`.
+            public var result: Components.Schemas.PushDelivery?
             /// - Remark: Generated from `#/components/schemas/DeviceEventResponse/lastSeq`.
             public var lastSeq: Components.Schemas.LastSeq
             /// Creates a new `DeviceEventResponse`.
@@ -5460,6 +6049,7 @@ extension Components {
             ///   - waitingCallbacks: Callbacks the event caused for apps whose main thread is busy in didEnterBackground: the event is accepted and its state changes are made, and these arrive in the outcome of the clock advance or timer that finds the main thread free, and in the journal.
             ///   - transitions:
             ///   - effects:
+            ///   - result: A push's delivery; absent for every other device event.
             ///   - lastSeq:
             public init(
                 device: Components.Schemas.Name,
@@ -5471,6 +6061,7 @@ extension Components {
                 waitingCallbacks: [Components.Schemas.WaitingCallback],
                 transitions: [Components.Schemas.Transition],
                 effects: [Components.Schemas.Effect],
+                result: Components.Schemas.PushDelivery? = nil,
                 lastSeq: Components.Schemas.LastSeq
             ) {
                 self.device = device
@@ -5482,6 +6073,7 @@ extension Components {
                 self.waitingCallbacks = waitingCallbacks
                 self.transitions = transitions
                 self.effects = effects
+                self.result = result
                 self.lastSeq = lastSeq
             }
             public enum CodingKeys: String, CodingKey {
@@ -5494,6 +6086,7 @@ extension Components {
                 case waitingCallbacks
                 case transitions
                 case effects
+                case result
                 case lastSeq
             }
             public init(from decoder: any Swift.Decoder) throws {
@@ -5534,6 +6127,10 @@ extension Components {
                     [Components.Schemas.Effect].self,
                     forKey: .effects
                 )
+                self.result = try container.decodeIfPresent(
+                    Components.Schemas.PushDelivery.self,
+                    forKey: .result
+                )
                 self.lastSeq = try container.decode(
                     Components.Schemas.LastSeq.self,
                     forKey: .lastSeq
@@ -5548,6 +6145,7 @@ extension Components {
                     "waitingCallbacks",
                     "transitions",
                     "effects",
+                    "result",
                     "lastSeq"
                 ])
             }
@@ -5891,6 +6489,8 @@ extension Components {
             public var memoryPressure: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/DeviceSnapshotDocument/warningGraceEndsAt`.
             public var warningGraceEndsAt: Components.Schemas.SnapshotTime?
+            /// - Remark: Generated from `#/components/schemas/DeviceSnapshotDocument/conditions`.
+            public var conditions: Components.Schemas.BackgroundConditions?
             /// - Remark: Generated from `#/components/schemas/DeviceSnapshotDocument/counters`.
             public var counters: Components.Schemas.SnapshotCounters?
             /// - Remark: Generated from `#/components/schemas/DeviceSnapshotDocument/apps`.
@@ -5955,6 +6555,7 @@ extension Components {
             ///   - appBeforeLock: The app unlock brings back.
             ///   - memoryPressure: A pressure episode is under way, its warning sent.
             ///   - warningGraceEndsAt:
+            ///   - conditions:
             ///   - counters:
             ///   - apps:
             ///   - journal: Only with `?journal=true`; a restore refuses it.
@@ -5972,6 +6573,7 @@ extension Components {
                 appBeforeLock: Components.Schemas.Name? = nil,
                 memoryPressure: Swift.Bool? = nil,
                 warningGraceEndsAt: Components.Schemas.SnapshotTime? = nil,
+                conditions: Components.Schemas.BackgroundConditions? = nil,
                 counters: Components.Schemas.SnapshotCounters? = nil,
                 apps: [Components.Schemas.SnapshotApp],
                 journal: Components.Schemas.DeviceSnapshotDocument.JournalPayload? = nil
@@ -5989,6 +6591,7 @@ extension Components {
                 self.appBeforeLock = appBeforeLock
                 self.memoryPressure = memoryPressure
                 self.warningGraceEndsAt = warningGraceEndsAt
+                self.conditions = conditions
                 self.counters = counters
                 self.apps = apps
                 self.journal = journal
@@ -6007,6 +6610,7 @@ extension Components {
                 case appBeforeLock
                 case memoryPressure
                 case warningGraceEndsAt
+                case conditions
                 case counters
                 case apps
                 case journal
@@ -6065,6 +6669,10 @@ extension Components {
                     Components.Schemas.SnapshotTime.self,
                     forKey: .warningGraceEndsAt
                 )
+                self.conditions = try container.decodeIfPresent(
+                    Components.Schemas.BackgroundConditions.self,
+                    forKey: .conditions
+                )
                 self.counters = try container.decodeIfPresent(
                     Components.Schemas.SnapshotCounters.self,
                     forKey: .counters
@@ -6091,6 +6699,7 @@ extension Components {
                     "appBeforeLock",
                     "memoryPressure",
                     "warningGraceEndsAt",
+                    "conditions",
                     "counters",
                     "apps",
                     "journal"
@@ -6336,6 +6945,12 @@ extension Components {
             public var taskRequests: [Components.Schemas.TaskRequest]?
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/backgroundLaunchBlocked`.
             public var backgroundLaunchBlocked: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/SnapshotApp/backgroundAppRefresh`.
+            public var backgroundAppRefresh: Swift.Bool?
+            /// When the background pushes of the last hour were delivered: at most the restoring server's backgroundPushesPerHour.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SnapshotApp/recentPushes`.
+            public var recentPushes: [Swift.Double]?
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/restorationStateSaved`.
             public var restorationStateSaved: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/savedRestorationData`.
@@ -6372,6 +6987,8 @@ extension Components {
             ///   - nextTaskId:
             ///   - taskRequests:
             ///   - backgroundLaunchBlocked:
+            ///   - backgroundAppRefresh:
+            ///   - recentPushes: When the background pushes of the last hour were delivered: at most the restoring server's backgroundPushesPerHour.
             ///   - restorationStateSaved:
             ///   - savedRestorationData:
             ///   - scenes:
@@ -6395,6 +7012,8 @@ extension Components {
                 nextTaskId: Swift.Int? = nil,
                 taskRequests: [Components.Schemas.TaskRequest]? = nil,
                 backgroundLaunchBlocked: Swift.Bool? = nil,
+                backgroundAppRefresh: Swift.Bool? = nil,
+                recentPushes: [Swift.Double]? = nil,
                 restorationStateSaved: Swift.Bool? = nil,
                 savedRestorationData: Components.Schemas.RestorationData? = nil,
                 scenes: [Components.Schemas.SnapshotSceneSession]? = nil,
@@ -6418,6 +7037,8 @@ extension Components {
                 self.nextTaskId = nextTaskId
                 self.taskRequests = taskRequests
                 self.backgroundLaunchBlocked = backgroundLaunchBlocked
+                self.backgroundAppRefresh = backgroundAppRefresh
+                self.recentPushes = recentPushes
                 self.restorationStateSaved = restorationStateSaved
                 self.savedRestorationData = savedRestorationData
                 self.scenes = scenes
@@ -6442,6 +7063,8 @@ extension Components {
                 case nextTaskId
                 case taskRequests
                 case backgroundLaunchBlocked
+                case backgroundAppRefresh
+                case recentPushes
                 case restorationStateSaved
                 case savedRestorationData
                 case scenes
@@ -6512,6 +7135,14 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .backgroundLaunchBlocked
                 )
+                self.backgroundAppRefresh = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .backgroundAppRefresh
+                )
+                self.recentPushes = try container.decodeIfPresent(
+                    [Swift.Double].self,
+                    forKey: .recentPushes
+                )
                 self.restorationStateSaved = try container.decodeIfPresent(
                     Swift.Bool.self,
                     forKey: .restorationStateSaved
@@ -6556,6 +7187,8 @@ extension Components {
                     "nextTaskId",
                     "taskRequests",
                     "backgroundLaunchBlocked",
+                    "backgroundAppRefresh",
+                    "recentPushes",
                     "restorationStateSaved",
                     "savedRestorationData",
                     "scenes",

@@ -1,0 +1,157 @@
+/// How the system decides on background work the app asked for or was sent: task requests
+/// (`BGTaskScheduler`) and background pushes, weighed against the device's
+/// `BackgroundConditions`.
+extension Device {
+  // MARK: Task requests
+
+  /// `BGTaskScheduler.submit(_:)`: a request for an identifier already pending replaces it,
+  /// keeping its place.
+  func submit(_ request: TaskRequest, for app: App) {
+    changeTaskRequests(of: app) { requests in
+      if let index = requests.firstIndex(where: { $0.identifier == request.identifier }) {
+        requests[index] = request
+      } else {
+        requests.append(request)
+      }
+    }
+  }
+
+  /// Changes `app`'s pending requests, keeping the set of apps that have some and the app's
+  /// deadline (the next `earliestBeginDate`) in step.
+  func changeTaskRequests(of app: App, _ change: (inout [TaskRequest]) -> Void) {
+    change(&app.taskRequests)
+    if app.taskRequests.isEmpty {
+      taskRequesters.remove(app.name)
+    } else {
+      taskRequesters.insert(app.name)
+    }
+    reschedule(app)
+  }
+
+  /// Runs the pending request `identifier` now: it is consumed, and the app launched or woken
+  /// for its kind, the identifier handed to the launch handler.
+  func launchTask(_ identifier: String, of app: App, cause: TransitionCause) -> BackgroundWork {
+    var request: TaskRequest?
+    changeTaskRequests(of: app) { requests in
+      request = requests.remove(at: requests.firstIndex { $0.identifier == identifier }!)
+    }
+    return launchInBackground(
+      app, for: request!.kind.launchReason, payload: nil, identifier: identifier, cause: cause)!
+  }
+
+  /// Why `request` of `app` has not run, in a fixed order; empty when nothing holds it back
+  /// (under `eager` it runs then). Each reason that `launchTask` refuses for is among them.
+  func holdReasons(for request: TaskRequest, of app: App) -> [HoldReason] {
+    var reasons: [HoldReason] = []
+    let conditions = status.conditions
+    if let date = request.earliestBeginDate, date > status.now {
+      reasons.append(.earliestBeginDate(in: date - status.now))
+    }
+    if !status.poweredOn { reasons.append(.deviceOff) }
+    reasons += systemHolds(for: app)
+    if request.requiresNetworkConnectivity, conditions.network == .none {
+      reasons.append(.noNetwork)
+    }
+    if request.requiresExternalPower, !conditions.charging { reasons.append(.notCharging) }
+    // `BGProcessingTask`: "Processing tasks run only when the device is idle."
+    if request.kind == .processing, !status.locked { reasons.append(.deviceInUse) }
+    if app.state.isForeground { reasons.append(.appInForeground) }
+    let reason = request.kind.launchReason
+    if app.backgroundWork.contains(where: {
+      $0.reason == reason && $0.identifier == request.identifier
+    }) {
+      reasons.append(.stillRunning)
+    }
+    if app.backgroundWork.count >= Validation.maxBackgroundWorkPerApp {
+      reasons.append(.tooMuchBackgroundWork)
+    }
+    if conditions.taskScheduling == .manual { reasons.append(.manualScheduling) }
+    return reasons
+  }
+
+  /// What holds back any background launch of `app` the system decides on (WWDC 2020,
+  /// "Background execution demystified": the app switcher, the Background App Refresh switch,
+  /// Low Power Mode, a critically low battery).
+  private func systemHolds(for app: App) -> [HoldReason] {
+    var reasons: [HoldReason] = []
+    let conditions = status.conditions
+    if app.backgroundLaunchBlocked { reasons.append(.appSwipedAway) }
+    if !conditions.backgroundAppRefresh { reasons.append(.backgroundAppRefreshOffForDevice) }
+    if !app.backgroundAppRefresh { reasons.append(.backgroundAppRefreshOffForApp) }
+    if conditions.lowPowerMode { reasons.append(.lowPowerMode) }
+    if conditions.batteryCritical { reasons.append(.batteryCritical(conditions.batteryLevel)) }
+    return reasons
+  }
+
+  /// Under `eager`, runs every pending request nothing holds back: apps in name order, each
+  /// app's requests in the order submitted. The journal records each as the system's
+  /// `launchTask`.
+  func runEligibleTasks() {
+    guard status.conditions.taskScheduling == .eager, !taskRequesters.isEmpty else { return }
+    for name in taskRequesters.sorted() {
+      guard let app = apps[name] else { continue }
+      while let request = app.taskRequests.first(where: { holdReasons(for: $0, of: app).isEmpty }) {
+        let event = AppEvent.launchTask(identifier: request.identifier)
+        record(.app(event), app: name)
+        launchTask(request.identifier, of: app, cause: .event(.launchTask))
+      }
+    }
+  }
+
+  /// The next `earliestBeginDate` still ahead among `app`'s requests, under `eager`: the
+  /// scheduler looks again then.
+  func nextTaskDate(of app: App) -> Instant? {
+    guard status.conditions.taskScheduling == .eager else { return nil }
+    let now = status.now
+    return app.taskRequests.lazy.compactMap(\.earliestBeginDate).filter { $0 > now }.min()
+  }
+
+  /// The conditions change; a change of policy moves every requesting app's deadline.
+  func setConditions(_ change: ConditionsChange) {
+    status.conditions.apply(change)
+    if change.taskScheduling != nil {
+      for name in taskRequesters { apps[name].map(reschedule) }
+    }
+  }
+
+  // MARK: Pushes
+
+  /// APNs delivers a push for `app` ("Pushing background updates to your App"). An alert is
+  /// displayed: the app gets nothing until the user taps it. A background push reaches a
+  /// foreground app's `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`
+  /// at once; otherwise it wakes or launches the app, unless something holds it back (it is
+  /// then dropped: iOS may also defer and coalesce, which is not modelled), its budget of
+  /// `backgroundPushesPerHour` among them.
+  func deliverPush(to app: App, _ kind: PushKind, payload: String?) {
+    let payload = payload ?? kind.defaultPayload
+    let cause = TransitionCause.event(.push)
+    guard kind == .background else { return setResult(.push(.displayed)) }
+    if app.state.isForeground {
+      deliver(.didReceiveRemoteNotification, to: app, cause: cause, arguments: .userInfo(payload))
+      return setResult(.push(.delivered(workId: nil)))
+    }
+    app.recentPushes.removeAll { $0 + .seconds(3600) <= status.now }  // older than an hour
+    let holds = pushHolds(for: app)
+    guard holds.isEmpty else { return setResult(.push(.dropped(holds))) }
+    app.recentPushes.append(status.now)
+    let work = launchInBackground(
+      app, for: .remoteNotification, payload: payload, identifier: nil, cause: cause)
+    setResult(.push(.delivered(workId: work?.id)))
+  }
+
+  /// Why a background push to `app` in the background is not delivered (`recentPushes` holds
+  /// the last hour's).
+  private func pushHolds(for app: App) -> [HoldReason] {
+    var reasons: [HoldReason] = []
+    if !app.spec.backgroundModes.contains(.remoteNotification) {
+      reasons.append(.backgroundModeMissing(.remoteNotification))
+    }
+    reasons += systemHolds(for: app)
+    let budget = scheduler.backgroundPushesPerHour
+    if app.recentPushes.count >= budget { reasons.append(.pushBudgetSpent(perHour: budget)) }
+    if app.backgroundWork.count >= Validation.maxBackgroundWorkPerApp {
+      reasons.append(.tooMuchBackgroundWork)
+    }
+    return reasons
+  }
+}

@@ -1,0 +1,179 @@
+import Testing
+
+@testable import LifecycleEngine
+
+/// The system decides: pending task requests run under the `eager` policy once nothing holds
+/// them back, each reason said in words ("why hasn't my task run?"), and background pushes are
+/// delivered or dropped by the same conditions and a budget (WWDC 2020, "Background execution
+/// demystified"; "Pushing background updates to your App").
+@Suite struct BackgroundSchedulingTests {
+  let sim = Simulator(passcode: false)
+
+  init() throws {
+    sim.add(
+      "mail", modes: [.fetch, .processing, .remoteNotification],
+      permittedTasks: ["refresh", "cleanup"])
+    try sim.post(.launch(), to: "mail")
+  }
+
+  private func submit(_ request: TaskRequest) throws(EngineError) {
+    try sim.post(.submitTaskRequest(request), to: "mail")
+  }
+
+  private func heldBy(_ index: Int = 0) -> [String] {
+    sim.app("mail").taskRequests[index].heldBy.map(\.detail)
+  }
+
+  /// A refresh request runs at its `earliestBeginDate` once the app is in the background: the
+  /// suspended app is woken, its launch handler gets the identifier, and the journal records
+  /// the system's `launchTask`.
+  @Test func aDueRequestRunsAtItsDate() throws {
+    try submit(
+      TaskRequest(identifier: "refresh", kind: .appRefresh, earliestBeginDate: .seconds(600)))
+    #expect(
+      heldBy() == [
+        "earliestBeginDate is 600 s away",
+        "the app is in the foreground: its tasks run in the background",
+      ])
+    try sim.post(.home, to: "mail")
+    sim.advance(260)
+    #expect(sim.state("mail") == .suspended)
+    #expect(heldBy() == ["earliestBeginDate is 340 s away"])
+    #expect(sim.snapshot.nextDeadline == .seconds(600))
+    let run = sim.advance(340)
+    #expect(
+      trace(run) == [
+        "BGTaskScheduler.launchHandler(_:) → background/background task 1 {task: refresh}"
+      ])
+    #expect(run.callbacks.first?.time == .seconds(600))
+    #expect(transitions(run) == ["mail: suspended → background (launchTask)"])
+    #expect(sim.app("mail").taskRequests.isEmpty)
+    let recorded = sim.journal.last { entry in
+      guard case .event = entry else { return false }
+      return entry.seq < run.callbacks[0].seq
+    }
+    guard case .event(let event)? = recorded else {
+      Issue.record("no event before the launch handler")
+      return
+    }
+    #expect(event.app == "mail")
+    #expect(event.event == .app(.launchTask(identifier: "refresh")))
+  }
+
+  /// Every reason holds the request back, in a fixed order, each in words; the request runs
+  /// the instant the last one is lifted, in the outcome of the event that lifted it.
+  @Test func everyReasonIsSaidAndTheLastOneLiftedRunsTheTask() throws {
+    try submit(
+      TaskRequest(
+        identifier: "cleanup", kind: .processing, requiresNetworkConnectivity: true,
+        requiresExternalPower: true))
+    try sim.post(.home, to: "mail")
+    try sim.post(
+      .setConditions(
+        ConditionsChange(batteryLevel: 12, lowPowerMode: true, network: NetworkStatus.none)))
+    try sim.post(.setBackgroundAppRefresh(app: "mail", enabled: false))
+    #expect(
+      heldBy() == [
+        "Background App Refresh is off for this app",
+        "Low Power Mode is on",
+        "the battery is at 12%, not charging: the system runs only essential work",
+        "requires network connectivity: the device has no network",
+        "requires external power: the device is not charging",
+        "processing tasks wait until the device is idle (locked)",
+      ])
+    #expect(
+      sim.app("mail").taskRequests[0].heldBy.map(\.name).first == "backgroundAppRefreshOffForApp")
+    try sim.post(.setBackgroundAppRefresh(app: "mail", enabled: true))
+    try sim.post(
+      .setConditions(ConditionsChange(charging: true, lowPowerMode: false, network: .wifi)))
+    #expect(heldBy() == ["processing tasks wait until the device is idle (locked)"])
+    let lock = try sim.post(.lock)
+    #expect(lock.callbacks.last?.method == .taskLaunchHandler)
+    #expect(sim.app("mail").backgroundWork.map(\.identifier) == ["cleanup"])
+  }
+
+  /// The app swiped away gets no background launches until the user opens it.
+  @Test func aSwipedAwayAppsRequestWaitsForTheUser() throws {
+    try submit(TaskRequest(identifier: "refresh", kind: .appRefresh))
+    try sim.post(.terminate, to: "mail")
+    #expect(
+      heldBy() == ["the user swiped the app away: no background launches until it is opened"])
+    try sim.post(.launch(), to: "mail")
+    #expect(heldBy() == ["the app is in the foreground: its tasks run in the background"])
+    #expect(try sim.post(.home, to: "mail").callbacks.last?.method == .taskLaunchHandler)
+  }
+
+  /// Under `manual` nothing runs unasked; switching to `eager` runs what is due at once.
+  @Test func manualRunsNothingUntilEagerRunsWhatIsDue() throws {
+    try sim.post(.setConditions(ConditionsChange(taskScheduling: .manual)))
+    try submit(TaskRequest(identifier: "refresh", kind: .appRefresh))
+    try sim.post(.home, to: "mail")
+    sim.advance(3600)
+    #expect(heldBy() == ["the device's taskScheduling is manual: launchTask runs it"])
+    let eager = try sim.post(.setConditions(ConditionsChange(taskScheduling: .eager)))
+    #expect(eager.callbacks.map(\.method) == [.taskLaunchHandler])
+  }
+
+  /// `BGTaskScheduler.Error.Code.unavailable`: Background App Refresh is off.
+  @Test func submittingWithBackgroundAppRefreshOffIsUnavailable() throws {
+    try sim.post(.setConditions(ConditionsChange(backgroundAppRefresh: false)))
+    let refused = refusal { try submit(TaskRequest(identifier: "refresh", kind: .appRefresh)) }
+    #expect(refused?.reason == .taskSchedulingUnavailable(forApp: false))
+    #expect(refused?.reason.taskSchedulerError == .unavailable)
+  }
+
+  /// A background push wakes the suspended app with its own completion; past the budget of
+  /// the last hour the system drops it, and an hour later it delivers again.
+  @Test func backgroundPushesAreDeliveredWithinTheirBudget() throws {
+    try sim.post(.home, to: "mail")
+    sim.advance(2)
+    let first = try sim.post(.push(app: "mail", .background))
+    #expect(first.result == .push(.delivered(workId: 1)))
+    #expect(
+      trace(first) == [
+        #"application(_:didReceiveRemoteNotification:fetchCompletionHandler:) → background/background task 1 {userInfo: {"aps":{"content-available":1}}}"#
+      ])
+    try sim.post(.push(app: "mail", .background))
+    try sim.post(.push(app: "mail", .background))
+    let fourth = try sim.post(.push(app: "mail", .background))
+    #expect(fourth.result == .push(.dropped([.pushBudgetSpent(perHour: 3)])))
+    #expect(fourth.callbacks.isEmpty)
+    sim.advance(3600)
+    #expect(try sim.post(.push(app: "mail", .background)).result == .push(.delivered(workId: 4)))
+  }
+
+  @Test func aPushTheSystemHoldsBackIsDroppedWithItsReasons() throws {
+    sim.add("notes")
+    try sim.post(.terminate, to: "mail")
+    try sim.post(.setConditions(ConditionsChange(lowPowerMode: true)))
+    #expect(
+      try sim.post(.push(app: "mail", .background)).result
+        == .push(.dropped([.appSwipedAway, .lowPowerMode])))
+    #expect(
+      try sim.post(.push(app: "notes", .background)).result
+        == .push(.dropped([.backgroundModeMissing(.remoteNotification), .lowPowerMode])))
+    #expect(sim.state("mail") == .notRunning && sim.state("notes") == .notRunning)
+  }
+
+  /// An alert is displayed: the app hears nothing until the user taps it. A background push
+  /// reaches a foreground app's method at once, with no background work.
+  @Test func anAlertIsDisplayedAndAForegroundAppGetsThePushAtOnce() throws {
+    let alert = try sim.post(.push(app: "mail", .alert))
+    #expect(alert.result == .push(.displayed))
+    #expect(alert.callbacks.isEmpty)
+    let push = try sim.post(.push(app: "mail", .background))
+    #expect(push.result == .push(.delivered(workId: nil)))
+    #expect(push.callbacks.map(\.method) == [.didReceiveRemoteNotification])
+    #expect(sim.app("mail").backgroundWork.isEmpty)
+  }
+
+  @Test func aPushToAnUnknownAppIsInvalid() {
+    guard
+      case .invalid(let issues)? = engineError({ try sim.post(.push(app: "maps", .background)) })
+    else {
+      Issue.record("not invalid")
+      return
+    }
+    #expect(issues.listed.map(\.field) == ["app"])
+  }
+}
