@@ -46,6 +46,11 @@ public struct CaseTexts<Cases: NamedCases>: Sendable {
   @usableFromInline let starts: [Int]
   /// The length of the longest case's text: what a writer reserves for any of them.
   public let longest: Int
+  /// The case indices in the order of their texts' lengths, and where the run of each length
+  /// starts in that order (`lengthStarts[n]..<lengthStarts[n + 1]`): a lookup compares only
+  /// texts of the length it looks for, however many cases there are.
+  @usableFromInline let indicesByLength: [Int]
+  @usableFromInline let lengthStarts: [Int]
 
   public init(_ make: (Cases) -> String) {
     precondition(MemoryLayout<Cases>.size == 1, "\(Cases.self) is not a case-only enumeration")
@@ -58,7 +63,10 @@ public struct CaseTexts<Cases: NamedCases>: Sendable {
     }
     self.text = text
     self.starts = starts
-    longest = zip(starts, starts.dropFirst()).map { $1 - $0 }.max() ?? 0
+    let lengths = zip(starts, starts.dropFirst()).map { $1 - $0 }
+    longest = lengths.max() ?? 0
+    indicesByLength = lengths.indices.sorted { (lengths[$0], $0) < (lengths[$1], $1) }
+    lengthStarts = (0...longest + 1).map { length in lengths.count { $0 < length } }
   }
 
   /// Each case's raw value as a JSON string.
@@ -69,8 +77,11 @@ public struct CaseTexts<Cases: NamedCases>: Sendable {
   /// The index of the case whose text is `name` in quotes.
   @inlinable
   func indexOfQuoted(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
-    text.withUnsafeBufferPointer { all in
-      for index in 0..<starts.count - 1 {
+    let length = name.count + 2  // with its quotes
+    guard length <= longest else { return nil }
+    return text.withUnsafeBufferPointer { all in
+      for position in lengthStarts[length]..<lengthStarts[length + 1] {
+        let index = indicesByLength[position]
         let start = starts[index] + 1  // past the quote
         let end = starts[index + 1] - 1  // at the closing quote
         guard end - start == name.count, all[start - 1] == UInt8(ascii: "\""),

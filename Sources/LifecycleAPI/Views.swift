@@ -463,16 +463,17 @@ extension JSONWriter {
 
   /// An event as its request body wrote it.
   mutating func event(_ event: RecordedEvent) {
+    switch event {
+    case .device(let event): self.event(event)
+    case .app(let event): self.event(event)
+    }
+  }
+
+  private mutating func event(_ event: some ParameterizedEvent) {
     object { w in
       w.key("type")
-      switch event {
-      case .device(let event):
-        w.enumCase(event.type)
-        event.forEachParameter { w.parameter($0) }
-      case .app(let event):
-        w.enumCase(event.type)
-        event.forEachParameter { w.parameter($0) }
-      }
+      w.enumCase(event.type)
+      event.forEachParameter { w.parameter($0) }
     }
   }
 

@@ -229,7 +229,8 @@ final class App {
 
   /// Whether a `BGProcessingTask` runs, its expiration handler not yet called.
   var runsProcessingTask: Bool {
-    process.backgroundWork.contains { $0.reason == .processing && $0.expiredAt == nil }
+    !process.backgroundWork.isEmpty  // the usual case: no work at all
+      && process.backgroundWork.contains { $0.reason == .processing && $0.expiredAt == nil }
   }
 
   /// Whether the process is ending: its `applicationWillTerminate` waits for the main thread.

@@ -122,17 +122,9 @@ extension Device {
   }
 
   func apply(_ event: DeviceEvent) throws(EngineError) -> EventOutcome {
-    let issues = Self.issues(in: event.forEachParameter)
+    let issues = Self.parameterIssues(of: event)
     if !issues.isEmpty { throw .invalid(issues) }
-    var addressee: App?
-    if let name = event.app {
-      addressee = AppName(name).flatMap { apps[$0] }
-      if addressee == nil {
-        throw .invalid([
-          ValidationIssue(field: "app", message: "must name an app of the device: no '\(name)'")
-        ])
-      }
-    }
+    let addressee = try app(addressedBy: event)
     if let reason = refusal(ofDeviceEvent: event.type) {
       throw .refused(
         Refusal(
@@ -195,18 +187,27 @@ extension Device {
     }
   }
 
+  /// The app a device event names (a push's, a switch's), if it names one.
+  private func app(addressedBy event: DeviceEvent) throws(EngineError) -> App? {
+    guard let name = event.app else { return nil }
+    guard let app = AppName(name).flatMap({ apps[$0] }) else {
+      throw .invalid([
+        ValidationIssue(field: "app", message: "must name an app of the device: no '\(name)'")
+      ])
+    }
+    return app
+  }
+
   private static func validate(_ event: AppEvent) throws(EngineError) {
     let issues = issues(of: event)
     if !issues.isEmpty { throw .invalid(issues) }
   }
 
-  /// What is wrong with the parameters an event passes to `forEachParameter`, each named by
+  /// What is wrong with the parameters the event passes to `forEachParameter`, each named by
   /// its field.
-  private static func issues(
-    in forEachParameter: ((EventParameter) -> Void) -> Void
-  ) -> ValidationIssues {
+  private static func parameterIssues(of event: some ParameterizedEvent) -> ValidationIssues {
     var issues = ValidationIssues()
-    forEachParameter { parameter in
+    event.forEachParameter { parameter in
       switch parameter.value {
       case .sceneID(let scene) where !Validation.isValidName(scene):
         issues.append(.name("scene"))
@@ -252,7 +253,7 @@ extension Device {
 
   /// What is wrong with the app event's parameters, alone and together.
   private static func issues(of event: AppEvent) -> ValidationIssues {
-    var issues = issues(in: event.forEachParameter)
+    var issues = parameterIssues(of: event)
     if case .backgroundLaunch(let reason, let payload, let identifier) = event {
       if payload != nil, reason != .remoteNotification {
         issues.append(

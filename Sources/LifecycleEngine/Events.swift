@@ -365,6 +365,16 @@ extension AppEvent {
   }
 }
 
+/// An event that lists its parameters (`AppEvent`, `DeviceEvent`): what validation, the
+/// journal's writer and the memory ledger read.
+public protocol ParameterizedEvent {
+  var type: EventType { get }
+  func forEachParameter(_ body: (EventParameter) -> Void)
+}
+
+extension AppEvent: ParameterizedEvent {}
+extension DeviceEvent: ParameterizedEvent {}
+
 /// Where an app event's parameters come from, by name and kind: `AppEvent.init(_:reading:)`
 /// asks for each parameter its type takes. A reader answers nil for a parameter that is
 /// absent or malformed, and records why when it matters (a request body answers 422).

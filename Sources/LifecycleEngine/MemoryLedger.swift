@@ -79,24 +79,29 @@ extension JournalEntry: BoundedLogElement {
   /// (finding the kind of an entry again costs more than the count).
   static func retainedBytes(of event: RecordedEvent) -> Int {
     var held = 0
-    func count(_ parameter: EventParameter) {
-      switch parameter.value {
-      case .sceneID(let text), .taskName(let text), .appName(let text): held += textBytes(text)
-      case .restorationData(let text): held += textBytes(text)
-      case .payload(let text), .sessionIdentifier(let text), .taskIdentifier(let text):
-        held += textBytes(text)
-      case .entry(let entry): held += entry.retainedBytes
-      case .taskID, .megabytes, .flag, .choice, .instant, .percent: break  // inline
-      }
-    }
     // An indirect case's box: its header and its payload.
     switch event {
     case .app(let event):
-      if event.type == .backgroundLaunch || event.type == .submitTaskRequest { held += 64 }
-      event.forEachParameter(count)
-    case .device(let event):
-      if event.type == .push { held += 64 }
-      event.forEachParameter(count)
+      switch event {
+      case .backgroundLaunch, .submitTaskRequest: held += 64
+      default: break
+      }
+      event.forEachParameter { parameter in
+        switch parameter.value {
+        case .sceneID(let text), .taskName(let text), .appName(let text): held += textBytes(text)
+        case .restorationData(let text): held += textBytes(text)
+        case .payload(let text), .sessionIdentifier(let text), .taskIdentifier(let text):
+          held += textBytes(text)
+        case .entry(let entry): held += entry.retainedBytes
+        case .taskID, .megabytes, .flag, .choice, .instant, .percent: break  // inline
+        }
+      }
+    case .device(.push(let app, _, let payload)):
+      held += 64 + textBytes(app) + textBytes(payload)
+    case .device(.setBackgroundAppRefresh(let app, _)):
+      held += textBytes(app)
+    case .device:
+      break  // inline
     }
     return MemoryLayout<Self>.stride + held
   }

@@ -163,6 +163,17 @@ import Testing
         == json(
           #"{"delivery":"dropped","reasons":[{"reason":"backgroundAppRefreshOffForApp","detail":"Background App Refresh is off for this app"}]}"#
         ))
+    let unavailable = api.call(
+      "POST", "/v1/apps/mail/events",
+      #"{"type":"submitTaskRequest","identifier":"cleanup","kind":"processing"}"#)
+    #expect(unavailable.status == 409)
+    #expect(
+      unavailable.json?["type"] == .string("urn:lifecycled:problem:bgtaskscheduler-unavailable"))
+    #expect(
+      unavailable.json?["detail"]
+        == .string(
+          "submitTaskRequest refused: Background App Refresh is off for this app (state background)"
+        ))
     let unknown = api.call(
       "POST", "/v1/devices/default/events", #"{"type":"push","app":"maps"}"#)
     #expect(unknown.status == 422)

@@ -208,6 +208,7 @@ final class RandomWalk {
           stepViolations = gone.subtracting(asked).map { "\($0) ran unasked under manual" }
         }
       }
+      stepViolations += tasksRunDespiteConditions(since: seqBefore)
     }
     switch Int.random(in: 0..<100, using: &random) {
     case 0..<65: lastOutcome = postAppEvent()
@@ -229,6 +230,29 @@ final class RandomWalk {
   private(set) var lastOutcome: EventOutcome?
   /// What the last step did that no step may (a request run unasked under `manual`).
   private(set) var stepViolations: [String] = []
+
+  /// The system's task runs (`launchTask` in the journal) after `seq` that a condition held
+  /// back: the conditions only change by events, so those at the end of the step held when it
+  /// ran. (A processing task on a device in use is an invariant of its own.)
+  private func tasksRunDespiteConditions(since seq: Int) -> [String] {
+    guard lastOutcome?.callbacks.contains(where: { $0.method == .taskLaunchHandler }) == true
+    else { return [] }
+    let device = sim.snapshot
+    let conditions = device.conditions
+    var violations: [String] = []
+    for entry in sim.journal.reversed().prefix(while: { $0.seq > seq }) {
+      guard case .event(let event) = entry, case .app(.launchTask) = event.event,
+        let name = event.app
+      else { continue }
+      let app = sim.app(String(name))
+      if !device.poweredOn || !conditions.backgroundAppRefresh || !app.backgroundAppRefresh
+        || conditions.lowPowerMode || conditions.batteryCritical || app.backgroundLaunchBlocked
+      {
+        violations.append("\(name)'s task ran while a condition held it back: \(conditions)")
+      }
+    }
+    return violations
+  }
 
   /// Every pending request, as `app/identifier`.
   private func pendingRequests() -> Set<String> {
