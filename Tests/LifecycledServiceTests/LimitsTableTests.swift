@@ -37,6 +37,16 @@ import Testing
         grouped(engine.maxBackgroundTasksPerApp),
       ],
       "scene sessions per app": ["\(Validation.maxScenesPerApp)"],
+      "background work per app (pushes and tasks not completed)": [
+        "\(Validation.maxBackgroundWorkPerApp), counted in `maxMemoryMB`"
+      ],
+      "task requests per app / permitted identifiers": [
+        "\(TaskKind.appRefresh.pendingLimit) refresh and \(TaskKind.processing.pendingLimit) processing",
+        "\(Validation.maxPermittedTaskIdentifiers) of \(Validation.maxIdentifierBytes) bytes",
+      ],
+      "background pushes remembered per app": [
+        "`backgroundPushesPerHour` (\(SchedulerSettings().backgroundPushesPerHour))"
+      ],
       "callbacks waiting behind a busy main thread": [
         "\(grouped(engine.maxWaitingCallbacksPerApp)) per app", "`maxMemoryMB`",
       ],
