@@ -43,6 +43,10 @@ extension LifecycleAPI {
         query: ["since", "kind", "app", "scene", "method", "cause", "heartbeat", "timeout"]
       ) { api, request in try api.streamJournal(request) },
       .get("/v1/devices/{device}/jetsam") { api, request in try api.showJetsamLog(request) },
+      .get(
+        "/v1/devices/{device}/timeline.svg",
+        query: ["since", "kind", "app", "scene", "method", "cause", "from", "to"]
+      ) { api, request in try api.showTimeline(request) },
       // Apps (also under /v1/apps for the default device)
       .get("/v1/devices/{device}/apps", query: ["after", "limit"]) { api, request in
         try api.listApps(request)
@@ -58,6 +62,10 @@ extension LifecycleAPI {
       .get("/v1/devices/{device}/apps/{app}/callbacks", query: ["since", "limit"]) {
         api, request in try api.showCallbacks(request)
       },
+      .get(
+        "/v1/devices/{device}/apps/{app}/timeline.svg",
+        query: ["since", "kind", "scene", "method", "cause", "from", "to"]
+      ) { api, request in try api.showTimeline(request) },
     ]
   }
 }

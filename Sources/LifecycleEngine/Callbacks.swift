@@ -295,6 +295,15 @@ public enum JournalEntry: Hashable, Sendable {
     }
   }
 
+  /// When it happened, in device time.
+  public var time: Instant {
+    switch self {
+    case .event(_, let time, _, _): time
+    case .callback(let callback): callback.time
+    case .transition(let transition): transition.time
+    }
+  }
+
   /// The app the entry concerns; nil for device events.
   public var app: AppName? {
     switch self {

@@ -94,6 +94,18 @@ public struct SimulatedDevice: Sendable {
     try await lifecycled.send { try await $0.getJetsamLog(path: .init(device: id)) }.ok.body.json
   }
 
+  /// The journal drawn as an SVG picture: a lane per app, its states as bands, its callbacks
+  /// as marks (`openapi.yaml`, `getTimeline`), to attach to a failed test's report.
+  public func timeline() async throws -> String {
+    let answer = try await lifecycled.send {
+      try await $0.getTimeline(path: .init(device: id))
+    }
+    guard case .imageSvgXml(let body) = try answer.ok.body else {
+      throw LifecycledClientError.unexpectedAnswer("an SVG picture")
+    }
+    return try await String(collecting: body, upTo: 16 << 20)
+  }
+
   /// The whole device as one document, to restore it later (``restore(_:)``), here or on
   /// another server.
   public func snapshot() async throws -> Components.Schemas.DeviceSnapshotDocument {

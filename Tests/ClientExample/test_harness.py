@@ -9,7 +9,7 @@ here is a typed model of the generated package; errors come back as their proble
 from lifecycled_client.api.apps import create_app
 from lifecycled_client.api.devices import create_device
 from lifecycled_client.api.events import post_app_event
-from lifecycled_client.api.logs import get_journal, stream_journal
+from lifecycled_client.api.logs import get_journal, get_timeline, stream_journal
 from lifecycled_client.api.time import advance_clock
 from lifecycled_client.models import (
     AdvanceBySeconds,
@@ -99,6 +99,10 @@ def test_a_launched_app_sent_home_is_suspended_two_seconds_later(client):
     assert [line for line in stream.splitlines() if line.startswith(("id:", "event:"))] == [
         "id: 3-3", "id: 3-8", "id: 3-10", "id: 3-13", "id: 3-15", "id: 3-16", "event: end",
     ]
+    # The journal drawn, to attach to a report: an SVG, read as text.
+    picture = get_timeline.sync("ci-1", client=client)
+    assert isinstance(picture, str) and picture.startswith("<svg ")
+    assert ">suspension</text>" in picture
 
 
 def test_errors_come_back_as_their_problem_types(client):

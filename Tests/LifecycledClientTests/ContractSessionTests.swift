@@ -72,6 +72,9 @@ import Testing
     _ = try await client.streamJournal(path: .init(device: "s1"), query: .init(timeout: 0))
       .ok.body.textEventStream
     _ = try await client.getJetsamLog(path: .init(device: "s1")).ok.body.json
+    _ = try await client.getTimeline(path: .init(device: "s1")).ok.body.imageSvgXml
+    _ = try await client.getAppTimeline(path: .init(device: "s1", app: "mail")).ok.body
+      .imageSvgXml
     _ = try await client.getDeviceSnapshot(path: .init(device: "s1")).ok.body.json
 
     // A snapshot put back, the device reset, apps and devices removed.
@@ -94,6 +97,8 @@ import Testing
     ).ok.body.json
     _ = try await client.getAppOnDefaultDevice(path: .init(app: "music")).ok.body.json
     _ = try await client.getCallbacksOnDefaultDevice(path: .init(app: "music")).ok.body.json
+    _ = try await client.getAppTimelineOnDefaultDevice(path: .init(app: "music")).ok.body
+      .imageSvgXml
     _ = try await client.deleteAppOnDefaultDevice(path: .init(app: "music")).noContent
 
     #expect(answered.operations == Set(try Self.contractOperations()))

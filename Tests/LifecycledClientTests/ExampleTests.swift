@@ -65,6 +65,10 @@ import Testing
     let termination = try #require(try await news.view().lastTermination)
     #expect(termination.terminationCode == .backgroundFetch)
     #expect(termination.state == .background)
+    // The picture to attach to the report: the kill marked with its code.
+    let timeline = try await device.timeline()
+    #expect(timeline.hasPrefix("<svg "))
+    #expect(timeline.contains(">backgroundWorkTimeout 0x2182bad4</text>"))
   }
 
   /// Jetsam purges a suspended app; the jetsam log shows it, and the next launch hands the

@@ -28,7 +28,7 @@ import Testing
   }
 
   @Test func readmeWalkthroughPrintsWhatItShows() throws {
-    try run(try Self.steps(), expecting: 15)
+    try run(try Self.steps(), expecting: 16)
   }
 
   /// A realtime device: the wait for suspension is answered by the server's own timer, and

@@ -168,6 +168,33 @@ extension LifecycleAPI {
       isMet: page.map { !$0.entries.isEmpty } ?? true, answer: answer)
   }
 
+  /// The journal drawn (`TimelineSVG`): the entries the journal's filters select (an app's
+  /// alone under its path), between `from` and `to` (device seconds; by default the first
+  /// entry and the device's now).
+  func showTimeline(_ request: borrowing RouteRequest) throws -> APIResponse {
+    let query = request.query
+    var filter = try query.journalFilter()
+    if !request.app.isEmpty {
+      filter.app = AppName(try engine.app(request.app, on: request.device, now: request.now).name)
+    }
+    let range = 0...Double(Validation.maxAdvanceSeconds)
+    let from = query.has("from") ? try query.seconds("from", in: range, default: 0) : nil
+    let to = query.has("to") ? try query.seconds("to", in: range, default: 0) : nil
+    let page = try engine.journal(
+      of: request.device, since: try journalStart(of: request), filter: filter,
+      limit: Validation.maxPageSize, now: request.now)
+    let now = try engine.device(request.device, now: request.now).now
+    let entries = page.entries.filter { entry in
+      let time = entry.time
+      return from.map { .zero + $0 <= time } ?? true && to.map { time <= .zero + $0 } ?? true
+    }
+    let picture = TimelineSVG(
+      title: "\(request.device): \(entries.count) journal entries",
+      entries: entries, start: from.map { .zero + $0 } ?? entries.first?.time ?? .zero,
+      end: to.map { .zero + $0 } ?? now)
+    return APIResponse(status: 200, contentType: "image/svg+xml", body: picture.bytes)
+  }
+
   /// The `seq` a journal read starts after (`Query.since`); `latest` is the request's device's
   /// last.
   func journalStart(of request: borrowing RouteRequest) throws -> Int {

@@ -5253,6 +5253,336 @@ public enum Operations {
             }
         }
     }
+    /// The journal drawn as a picture, as Instruments draws a trace.
+    ///
+    /// An SVG a browser, a CI artifact viewer or a pull request shows as it is: a lane for the device's events, then one per app (at most 64, in name order; the picture says how many more there were), each app's state as coloured bands over device time, each callback a tick labelled with its method (and its scene), kills (with their cause and code) and the deadlines that fired (suspension, watchdog, expirations) marked where they happened, and a legend. The entries are the journal's, as its filters select them (the first 10,000 after `since`), between `from` and `to`. Marks closer than a pixel are drawn as one with their count, a label that would overlap the one before it is left out (each mark keeps it as a tooltip): a full journal's picture stays readable and under 4 MB. The same journal always draws the same bytes; text is escaped, and the picture loads no script and no external resource.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/devices/{device}/timeline.svg`.
+    /// - Remark: Generated from `#/paths//v1/devices/{device}/timeline.svg/get(getTimeline)`.
+    public enum GetTimeline {
+        public static let id: Swift.String = "getTimeline"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/devices/{device}/timeline.svg/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/timeline.svg/GET/path/device`.
+                public var device: Components.Parameters.Device
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - device:
+                public init(device: Components.Parameters.Device) {
+                    self.device = device
+                }
+            }
+            public var path: Operations.GetTimeline.Input.Path
+            /// - Remark: Generated from `#/paths/v1/devices/{device}/timeline.svg/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/parameters/Since`.
+                @frozen public enum Since: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/parameters/Since/case1`.
+                    case Seq(Components.Schemas.Seq)
+                    /// - Remark: Generated from `#/components/parameters/Since/case2`.
+                    case Latest(Components.Schemas.Latest)
+                    public init(from decoder: any Swift.Decoder) throws {
+                        var errors: [any Swift.Error] = []
+                        do {
+                            self = .Seq(try decoder.decodeFromSingleValueContainer())
+                            return
+                        } catch {
+                            errors.append(error)
+                        }
+                        do {
+                            self = .Latest(try decoder.decodeFromSingleValueContainer())
+                            return
+                        } catch {
+                            errors.append(error)
+                        }
+                        throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                            type: Self.self,
+                            codingPath: decoder.codingPath,
+                            errors: errors
+                        )
+                    }
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        switch self {
+                        case let .Seq(value):
+                            try encoder.encodeToSingleValueContainer(value)
+                        case let .Latest(value):
+                            try encoder.encodeToSingleValueContainer(value)
+                        }
+                    }
+                }
+                /// Only entries whose `seq` is greater; `latest`: after the device's last entry as the request finds it, so only what happens from then on (with `wait`, the next entry that matches; on the stream, each new entry).
+                ///
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/timeline.svg/GET/query/since`.
+                public var since: Components.Parameters.Since?
+                /// Only entries of this kind.
+                ///
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/timeline.svg/GET/query/kind`.
+                public var kind: Components.Schemas.JournalEntryKind?
+                /// Only this app's entries (the device's own events are left out).
+                ///
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/timeline.svg/GET/query/app`.
+                public var app: Components.Schemas.Name?
+                /// Only callbacks delivered to this scene.
+                ///
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/timeline.svg/GET/query/scene`.
+                public var scene: Components.Schemas.Name?
+                /// Only callbacks of this method.
+                ///
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/timeline.svg/GET/query/method`.
+                public var method: Components.Schemas.CallbackMethod?
+                /// Only transitions with this cause.
+                ///
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/timeline.svg/GET/query/cause`.
+                public var cause: Components.Schemas.TransitionCause?
+                /// Device seconds the picture starts at; by default its first entry's time.
+                ///
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/timeline.svg/GET/query/from`.
+                public var from: Swift.Double?
+                /// Device seconds the picture ends at; by default the device's now.
+                ///
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/timeline.svg/GET/query/to`.
+                public var to: Swift.Double?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - since: Only entries whose `seq` is greater; `latest`: after the device's last entry as the request finds it, so only what happens from then on (with `wait`, the next entry that matches; on the stream, each new entry).
+                ///   - kind: Only entries of this kind.
+                ///   - app: Only this app's entries (the device's own events are left out).
+                ///   - scene: Only callbacks delivered to this scene.
+                ///   - method: Only callbacks of this method.
+                ///   - cause: Only transitions with this cause.
+                ///   - from: Device seconds the picture starts at; by default its first entry's time.
+                ///   - to: Device seconds the picture ends at; by default the device's now.
+                public init(
+                    since: Components.Parameters.Since? = nil,
+                    kind: Components.Schemas.JournalEntryKind? = nil,
+                    app: Components.Schemas.Name? = nil,
+                    scene: Components.Schemas.Name? = nil,
+                    method: Components.Schemas.CallbackMethod? = nil,
+                    cause: Components.Schemas.TransitionCause? = nil,
+                    from: Swift.Double? = nil,
+                    to: Swift.Double? = nil
+                ) {
+                    self.since = since
+                    self.kind = kind
+                    self.app = app
+                    self.scene = scene
+                    self.method = method
+                    self.cause = cause
+                    self.from = from
+                    self.to = to
+                }
+            }
+            public var query: Operations.GetTimeline.Input.Query
+            /// - Remark: Generated from `#/paths/v1/devices/{device}/timeline.svg/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetTimeline.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetTimeline.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetTimeline.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.GetTimeline.Input.Path,
+                query: Operations.GetTimeline.Input.Query = .init(),
+                headers: Operations.GetTimeline.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/timeline.svg/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/devices/{device}/timeline.svg/GET/responses/200/content/image\/svg+xml`.
+                    case imageSvgXml(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.imageSvgXml`.
+                    ///
+                    /// - Throws: An error if `self` is not `.imageSvgXml`.
+                    /// - SeeAlso: `.imageSvgXml`.
+                    public var imageSvgXml: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .imageSvgXml(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetTimeline.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetTimeline.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The picture.
+            ///
+            /// - Remark: Generated from `#/paths//v1/devices/{device}/timeline.svg/get(getTimeline)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetTimeline.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetTimeline.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such route, device or app.
+            ///
+            /// - Remark: Generated from `#/paths//v1/devices/{device}/timeline.svg/get(getTimeline)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The resource does not answer this method; `Allow` lists those it does.
+            ///
+            /// - Remark: Generated from `#/paths//v1/devices/{device}/timeline.svg/get(getTimeline)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            public var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Well-formed JSON with fields that are missing, unknown, of the wrong type or out of range; each is named.
+            ///
+            /// - Remark: Generated from `#/paths//v1/devices/{device}/timeline.svg/get(getTimeline)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Validation)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Validation {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Refused by the HTTP layer, with `Connection: close`: 400 malformed request, 408 request timeout, 413 body too large, 414 request line too long, 417 unsupported expectation, 431 header fields too large, 501 CONNECT or a transfer coding not implemented, 505 HTTP version not supported.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/devices/{device}/timeline.svg/get(getTimeline)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses.ProtocolError)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses.ProtocolError {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case imageSvgXml
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "image/svg+xml":
+                    self = .imageSvgXml
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .imageSvgXml:
+                    return "image/svg+xml"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .imageSvgXml,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// The apps of the device, in name order, a page at a time.
     ///
     /// - Remark: HTTP `GET /v1/devices/{device}/apps`.
@@ -7276,6 +7606,333 @@ public enum Operations {
             }
         }
     }
+    /// The app's journal entries drawn as a picture (see getTimeline).
+    ///
+    /// - Remark: HTTP `GET /v1/devices/{device}/apps/{app}/timeline.svg`.
+    /// - Remark: Generated from `#/paths//v1/devices/{device}/apps/{app}/timeline.svg/get(getAppTimeline)`.
+    public enum GetAppTimeline {
+        public static let id: Swift.String = "getAppTimeline"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/{app}/timeline.svg/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/{app}/timeline.svg/GET/path/device`.
+                public var device: Components.Parameters.Device
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/{app}/timeline.svg/GET/path/app`.
+                public var app: Components.Parameters.App
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - device:
+                ///   - app:
+                public init(
+                    device: Components.Parameters.Device,
+                    app: Components.Parameters.App
+                ) {
+                    self.device = device
+                    self.app = app
+                }
+            }
+            public var path: Operations.GetAppTimeline.Input.Path
+            /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/{app}/timeline.svg/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/parameters/Since`.
+                @frozen public enum Since: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/parameters/Since/case1`.
+                    case Seq(Components.Schemas.Seq)
+                    /// - Remark: Generated from `#/components/parameters/Since/case2`.
+                    case Latest(Components.Schemas.Latest)
+                    public init(from decoder: any Swift.Decoder) throws {
+                        var errors: [any Swift.Error] = []
+                        do {
+                            self = .Seq(try decoder.decodeFromSingleValueContainer())
+                            return
+                        } catch {
+                            errors.append(error)
+                        }
+                        do {
+                            self = .Latest(try decoder.decodeFromSingleValueContainer())
+                            return
+                        } catch {
+                            errors.append(error)
+                        }
+                        throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                            type: Self.self,
+                            codingPath: decoder.codingPath,
+                            errors: errors
+                        )
+                    }
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        switch self {
+                        case let .Seq(value):
+                            try encoder.encodeToSingleValueContainer(value)
+                        case let .Latest(value):
+                            try encoder.encodeToSingleValueContainer(value)
+                        }
+                    }
+                }
+                /// Only entries whose `seq` is greater; `latest`: after the device's last entry as the request finds it, so only what happens from then on (with `wait`, the next entry that matches; on the stream, each new entry).
+                ///
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/{app}/timeline.svg/GET/query/since`.
+                public var since: Components.Parameters.Since?
+                /// Only entries of this kind.
+                ///
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/{app}/timeline.svg/GET/query/kind`.
+                public var kind: Components.Schemas.JournalEntryKind?
+                /// Only callbacks delivered to this scene.
+                ///
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/{app}/timeline.svg/GET/query/scene`.
+                public var scene: Components.Schemas.Name?
+                /// Only callbacks of this method.
+                ///
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/{app}/timeline.svg/GET/query/method`.
+                public var method: Components.Schemas.CallbackMethod?
+                /// Only transitions with this cause.
+                ///
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/{app}/timeline.svg/GET/query/cause`.
+                public var cause: Components.Schemas.TransitionCause?
+                /// Device seconds the picture starts at; by default its first entry's time.
+                ///
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/{app}/timeline.svg/GET/query/from`.
+                public var from: Swift.Double?
+                /// Device seconds the picture ends at; by default the device's now.
+                ///
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/{app}/timeline.svg/GET/query/to`.
+                public var to: Swift.Double?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - since: Only entries whose `seq` is greater; `latest`: after the device's last entry as the request finds it, so only what happens from then on (with `wait`, the next entry that matches; on the stream, each new entry).
+                ///   - kind: Only entries of this kind.
+                ///   - scene: Only callbacks delivered to this scene.
+                ///   - method: Only callbacks of this method.
+                ///   - cause: Only transitions with this cause.
+                ///   - from: Device seconds the picture starts at; by default its first entry's time.
+                ///   - to: Device seconds the picture ends at; by default the device's now.
+                public init(
+                    since: Components.Parameters.Since? = nil,
+                    kind: Components.Schemas.JournalEntryKind? = nil,
+                    scene: Components.Schemas.Name? = nil,
+                    method: Components.Schemas.CallbackMethod? = nil,
+                    cause: Components.Schemas.TransitionCause? = nil,
+                    from: Swift.Double? = nil,
+                    to: Swift.Double? = nil
+                ) {
+                    self.since = since
+                    self.kind = kind
+                    self.scene = scene
+                    self.method = method
+                    self.cause = cause
+                    self.from = from
+                    self.to = to
+                }
+            }
+            public var query: Operations.GetAppTimeline.Input.Query
+            /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/{app}/timeline.svg/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAppTimeline.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAppTimeline.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetAppTimeline.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.GetAppTimeline.Input.Path,
+                query: Operations.GetAppTimeline.Input.Query = .init(),
+                headers: Operations.GetAppTimeline.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/{app}/timeline.svg/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/{app}/timeline.svg/GET/responses/200/content/image\/svg+xml`.
+                    case imageSvgXml(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.imageSvgXml`.
+                    ///
+                    /// - Throws: An error if `self` is not `.imageSvgXml`.
+                    /// - SeeAlso: `.imageSvgXml`.
+                    public var imageSvgXml: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .imageSvgXml(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetAppTimeline.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetAppTimeline.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The picture.
+            ///
+            /// - Remark: Generated from `#/paths//v1/devices/{device}/apps/{app}/timeline.svg/get(getAppTimeline)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetAppTimeline.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetAppTimeline.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such route, device or app.
+            ///
+            /// - Remark: Generated from `#/paths//v1/devices/{device}/apps/{app}/timeline.svg/get(getAppTimeline)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The resource does not answer this method; `Allow` lists those it does.
+            ///
+            /// - Remark: Generated from `#/paths//v1/devices/{device}/apps/{app}/timeline.svg/get(getAppTimeline)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            public var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Well-formed JSON with fields that are missing, unknown, of the wrong type or out of range; each is named.
+            ///
+            /// - Remark: Generated from `#/paths//v1/devices/{device}/apps/{app}/timeline.svg/get(getAppTimeline)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Validation)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Validation {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Refused by the HTTP layer, with `Connection: close`: 400 malformed request, 408 request timeout, 413 body too large, 414 request line too long, 417 unsupported expectation, 431 header fields too large, 501 CONNECT or a transfer coding not implemented, 505 HTTP version not supported.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/devices/{device}/apps/{app}/timeline.svg/get(getAppTimeline)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses.ProtocolError)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses.ProtocolError {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case imageSvgXml
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "image/svg+xml":
+                    self = .imageSvgXml
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .imageSvgXml:
+                    return "image/svg+xml"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .imageSvgXml,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// The apps of the device, in name order, a page at a time.
     ///
     /// - Remark: HTTP `GET /v1/apps`.
@@ -9234,6 +9891,326 @@ public enum Operations {
             public static var allCases: [Self] {
                 [
                     .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The app's journal entries on the default device drawn as a picture (see getTimeline).
+    ///
+    /// - Remark: HTTP `GET /v1/apps/{app}/timeline.svg`.
+    /// - Remark: Generated from `#/paths//v1/apps/{app}/timeline.svg/get(getAppTimelineOnDefaultDevice)`.
+    public enum GetAppTimelineOnDefaultDevice {
+        public static let id: Swift.String = "getAppTimelineOnDefaultDevice"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/apps/{app}/timeline.svg/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/apps/{app}/timeline.svg/GET/path/app`.
+                public var app: Components.Parameters.App
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - app:
+                public init(app: Components.Parameters.App) {
+                    self.app = app
+                }
+            }
+            public var path: Operations.GetAppTimelineOnDefaultDevice.Input.Path
+            /// - Remark: Generated from `#/paths/v1/apps/{app}/timeline.svg/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/parameters/Since`.
+                @frozen public enum Since: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/parameters/Since/case1`.
+                    case Seq(Components.Schemas.Seq)
+                    /// - Remark: Generated from `#/components/parameters/Since/case2`.
+                    case Latest(Components.Schemas.Latest)
+                    public init(from decoder: any Swift.Decoder) throws {
+                        var errors: [any Swift.Error] = []
+                        do {
+                            self = .Seq(try decoder.decodeFromSingleValueContainer())
+                            return
+                        } catch {
+                            errors.append(error)
+                        }
+                        do {
+                            self = .Latest(try decoder.decodeFromSingleValueContainer())
+                            return
+                        } catch {
+                            errors.append(error)
+                        }
+                        throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                            type: Self.self,
+                            codingPath: decoder.codingPath,
+                            errors: errors
+                        )
+                    }
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        switch self {
+                        case let .Seq(value):
+                            try encoder.encodeToSingleValueContainer(value)
+                        case let .Latest(value):
+                            try encoder.encodeToSingleValueContainer(value)
+                        }
+                    }
+                }
+                /// Only entries whose `seq` is greater; `latest`: after the device's last entry as the request finds it, so only what happens from then on (with `wait`, the next entry that matches; on the stream, each new entry).
+                ///
+                /// - Remark: Generated from `#/paths/v1/apps/{app}/timeline.svg/GET/query/since`.
+                public var since: Components.Parameters.Since?
+                /// Only entries of this kind.
+                ///
+                /// - Remark: Generated from `#/paths/v1/apps/{app}/timeline.svg/GET/query/kind`.
+                public var kind: Components.Schemas.JournalEntryKind?
+                /// Only callbacks delivered to this scene.
+                ///
+                /// - Remark: Generated from `#/paths/v1/apps/{app}/timeline.svg/GET/query/scene`.
+                public var scene: Components.Schemas.Name?
+                /// Only callbacks of this method.
+                ///
+                /// - Remark: Generated from `#/paths/v1/apps/{app}/timeline.svg/GET/query/method`.
+                public var method: Components.Schemas.CallbackMethod?
+                /// Only transitions with this cause.
+                ///
+                /// - Remark: Generated from `#/paths/v1/apps/{app}/timeline.svg/GET/query/cause`.
+                public var cause: Components.Schemas.TransitionCause?
+                /// Device seconds the picture starts at; by default its first entry's time.
+                ///
+                /// - Remark: Generated from `#/paths/v1/apps/{app}/timeline.svg/GET/query/from`.
+                public var from: Swift.Double?
+                /// Device seconds the picture ends at; by default the device's now.
+                ///
+                /// - Remark: Generated from `#/paths/v1/apps/{app}/timeline.svg/GET/query/to`.
+                public var to: Swift.Double?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - since: Only entries whose `seq` is greater; `latest`: after the device's last entry as the request finds it, so only what happens from then on (with `wait`, the next entry that matches; on the stream, each new entry).
+                ///   - kind: Only entries of this kind.
+                ///   - scene: Only callbacks delivered to this scene.
+                ///   - method: Only callbacks of this method.
+                ///   - cause: Only transitions with this cause.
+                ///   - from: Device seconds the picture starts at; by default its first entry's time.
+                ///   - to: Device seconds the picture ends at; by default the device's now.
+                public init(
+                    since: Components.Parameters.Since? = nil,
+                    kind: Components.Schemas.JournalEntryKind? = nil,
+                    scene: Components.Schemas.Name? = nil,
+                    method: Components.Schemas.CallbackMethod? = nil,
+                    cause: Components.Schemas.TransitionCause? = nil,
+                    from: Swift.Double? = nil,
+                    to: Swift.Double? = nil
+                ) {
+                    self.since = since
+                    self.kind = kind
+                    self.scene = scene
+                    self.method = method
+                    self.cause = cause
+                    self.from = from
+                    self.to = to
+                }
+            }
+            public var query: Operations.GetAppTimelineOnDefaultDevice.Input.Query
+            /// - Remark: Generated from `#/paths/v1/apps/{app}/timeline.svg/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAppTimelineOnDefaultDevice.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAppTimelineOnDefaultDevice.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetAppTimelineOnDefaultDevice.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.GetAppTimelineOnDefaultDevice.Input.Path,
+                query: Operations.GetAppTimelineOnDefaultDevice.Input.Query = .init(),
+                headers: Operations.GetAppTimelineOnDefaultDevice.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/apps/{app}/timeline.svg/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/apps/{app}/timeline.svg/GET/responses/200/content/image\/svg+xml`.
+                    case imageSvgXml(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.imageSvgXml`.
+                    ///
+                    /// - Throws: An error if `self` is not `.imageSvgXml`.
+                    /// - SeeAlso: `.imageSvgXml`.
+                    public var imageSvgXml: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .imageSvgXml(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetAppTimelineOnDefaultDevice.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetAppTimelineOnDefaultDevice.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The picture.
+            ///
+            /// - Remark: Generated from `#/paths//v1/apps/{app}/timeline.svg/get(getAppTimelineOnDefaultDevice)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetAppTimelineOnDefaultDevice.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetAppTimelineOnDefaultDevice.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such route, device or app.
+            ///
+            /// - Remark: Generated from `#/paths//v1/apps/{app}/timeline.svg/get(getAppTimelineOnDefaultDevice)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The resource does not answer this method; `Allow` lists those it does.
+            ///
+            /// - Remark: Generated from `#/paths//v1/apps/{app}/timeline.svg/get(getAppTimelineOnDefaultDevice)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            public var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Well-formed JSON with fields that are missing, unknown, of the wrong type or out of range; each is named.
+            ///
+            /// - Remark: Generated from `#/paths//v1/apps/{app}/timeline.svg/get(getAppTimelineOnDefaultDevice)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Validation)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Validation {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Refused by the HTTP layer, with `Connection: close`: 400 malformed request, 408 request timeout, 413 body too large, 414 request line too long, 417 unsupported expectation, 431 header fields too large, 501 CONNECT or a transfer coding not implemented, 505 HTTP version not supported.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/apps/{app}/timeline.svg/get(getAppTimelineOnDefaultDevice)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses.ProtocolError)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses.ProtocolError {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case imageSvgXml
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "image/svg+xml":
+                    self = .imageSvgXml
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .imageSvgXml:
+                    return "image/svg+xml"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .imageSvgXml,
                     .applicationProblemJson
                 ]
             }

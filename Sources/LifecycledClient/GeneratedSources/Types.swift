@@ -133,6 +133,14 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/devices/{device}/jetsam`.
     /// - Remark: Generated from `#/paths//v1/devices/{device}/jetsam/get(getJetsamLog)`.
     func getJetsamLog(_ input: Operations.GetJetsamLog.Input) async throws -> Operations.GetJetsamLog.Output
+    /// The journal drawn as a picture, as Instruments draws a trace.
+    ///
+    /// An SVG a browser, a CI artifact viewer or a pull request shows as it is: a lane for the device's events, then one per app (at most 64, in name order; the picture says how many more there were), each app's state as coloured bands over device time, each callback a tick labelled with its method (and its scene), kills (with their cause and code) and the deadlines that fired (suspension, watchdog, expirations) marked where they happened, and a legend. The entries are the journal's, as its filters select them (the first 10,000 after `since`), between `from` and `to`. Marks closer than a pixel are drawn as one with their count, a label that would overlap the one before it is left out (each mark keeps it as a tooltip): a full journal's picture stays readable and under 4 MB. The same journal always draws the same bytes; text is escaped, and the picture loads no script and no external resource.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/devices/{device}/timeline.svg`.
+    /// - Remark: Generated from `#/paths//v1/devices/{device}/timeline.svg/get(getTimeline)`.
+    func getTimeline(_ input: Operations.GetTimeline.Input) async throws -> Operations.GetTimeline.Output
     /// The apps of the device, in name order, a page at a time.
     ///
     /// - Remark: HTTP `GET /v1/devices/{device}/apps`.
@@ -167,6 +175,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/devices/{device}/apps/{app}/callbacks`.
     /// - Remark: Generated from `#/paths//v1/devices/{device}/apps/{app}/callbacks/get(getCallbacks)`.
     func getCallbacks(_ input: Operations.GetCallbacks.Input) async throws -> Operations.GetCallbacks.Output
+    /// The app's journal entries drawn as a picture (see getTimeline).
+    ///
+    /// - Remark: HTTP `GET /v1/devices/{device}/apps/{app}/timeline.svg`.
+    /// - Remark: Generated from `#/paths//v1/devices/{device}/apps/{app}/timeline.svg/get(getAppTimeline)`.
+    func getAppTimeline(_ input: Operations.GetAppTimeline.Input) async throws -> Operations.GetAppTimeline.Output
     /// The apps of the device, in name order, a page at a time.
     ///
     /// - Remark: HTTP `GET /v1/apps`.
@@ -201,6 +214,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/apps/{app}/callbacks`.
     /// - Remark: Generated from `#/paths//v1/apps/{app}/callbacks/get(getCallbacksOnDefaultDevice)`.
     func getCallbacksOnDefaultDevice(_ input: Operations.GetCallbacksOnDefaultDevice.Input) async throws -> Operations.GetCallbacksOnDefaultDevice.Output
+    /// The app's journal entries on the default device drawn as a picture (see getTimeline).
+    ///
+    /// - Remark: HTTP `GET /v1/apps/{app}/timeline.svg`.
+    /// - Remark: Generated from `#/paths//v1/apps/{app}/timeline.svg/get(getAppTimelineOnDefaultDevice)`.
+    func getAppTimelineOnDefaultDevice(_ input: Operations.GetAppTimelineOnDefaultDevice.Input) async throws -> Operations.GetAppTimelineOnDefaultDevice.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -456,6 +474,24 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// The journal drawn as a picture, as Instruments draws a trace.
+    ///
+    /// An SVG a browser, a CI artifact viewer or a pull request shows as it is: a lane for the device's events, then one per app (at most 64, in name order; the picture says how many more there were), each app's state as coloured bands over device time, each callback a tick labelled with its method (and its scene), kills (with their cause and code) and the deadlines that fired (suspension, watchdog, expirations) marked where they happened, and a legend. The entries are the journal's, as its filters select them (the first 10,000 after `since`), between `from` and `to`. Marks closer than a pixel are drawn as one with their count, a label that would overlap the one before it is left out (each mark keeps it as a tooltip): a full journal's picture stays readable and under 4 MB. The same journal always draws the same bytes; text is escaped, and the picture loads no script and no external resource.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/devices/{device}/timeline.svg`.
+    /// - Remark: Generated from `#/paths//v1/devices/{device}/timeline.svg/get(getTimeline)`.
+    public func getTimeline(
+        path: Operations.GetTimeline.Input.Path,
+        query: Operations.GetTimeline.Input.Query = .init(),
+        headers: Operations.GetTimeline.Input.Headers = .init()
+    ) async throws -> Operations.GetTimeline.Output {
+        try await getTimeline(Operations.GetTimeline.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
     /// The apps of the device, in name order, a page at a time.
     ///
     /// - Remark: HTTP `GET /v1/devices/{device}/apps`.
@@ -550,6 +586,21 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// The app's journal entries drawn as a picture (see getTimeline).
+    ///
+    /// - Remark: HTTP `GET /v1/devices/{device}/apps/{app}/timeline.svg`.
+    /// - Remark: Generated from `#/paths//v1/devices/{device}/apps/{app}/timeline.svg/get(getAppTimeline)`.
+    public func getAppTimeline(
+        path: Operations.GetAppTimeline.Input.Path,
+        query: Operations.GetAppTimeline.Input.Query = .init(),
+        headers: Operations.GetAppTimeline.Input.Headers = .init()
+    ) async throws -> Operations.GetAppTimeline.Output {
+        try await getAppTimeline(Operations.GetAppTimeline.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
     /// The apps of the device, in name order, a page at a time.
     ///
     /// - Remark: HTTP `GET /v1/apps`.
@@ -635,6 +686,21 @@ extension APIProtocol {
         headers: Operations.GetCallbacksOnDefaultDevice.Input.Headers = .init()
     ) async throws -> Operations.GetCallbacksOnDefaultDevice.Output {
         try await getCallbacksOnDefaultDevice(Operations.GetCallbacksOnDefaultDevice.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The app's journal entries on the default device drawn as a picture (see getTimeline).
+    ///
+    /// - Remark: HTTP `GET /v1/apps/{app}/timeline.svg`.
+    /// - Remark: Generated from `#/paths//v1/apps/{app}/timeline.svg/get(getAppTimelineOnDefaultDevice)`.
+    public func getAppTimelineOnDefaultDevice(
+        path: Operations.GetAppTimelineOnDefaultDevice.Input.Path,
+        query: Operations.GetAppTimelineOnDefaultDevice.Input.Query = .init(),
+        headers: Operations.GetAppTimelineOnDefaultDevice.Input.Headers = .init()
+    ) async throws -> Operations.GetAppTimelineOnDefaultDevice.Output {
+        try await getAppTimelineOnDefaultDevice(Operations.GetAppTimelineOnDefaultDevice.Input(
             path: path,
             query: query,
             headers: headers

@@ -1,0 +1,128 @@
+import Foundation
+import LifecycleEngine
+import Testing
+
+@testable import LifecycleAPI
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// The journal drawn (`GET /v1/devices/{device}/timeline.svg`): byte-exact pictures of a few
+/// scenarios, well-formed XML, escaped text, and a bounded size for a full journal.
+///
+/// The expected pictures are the files in `Timelines/`; after a deliberate change to the
+/// drawing, `LIFECYCLED_RECORD_TIMELINES=1 swift test --filter TimelineTests` writes them
+/// again (then look at them before committing).
+@Suite struct TimelineTests {
+  let api = APITests()
+
+  private func post(_ path: String, _ body: String) {
+    let answer = api.call("POST", path, body)
+    #expect((200...201).contains(answer.status), "\(path) \(body): \(answer.body)")
+  }
+
+  private func timeline(_ query: String = "") -> String {
+    let answer = api.call("GET", "/v1/devices/demo/timeline.svg" + query)
+    #expect(answer.status == 200, "\(answer.body)")
+    return answer.body
+  }
+
+  /// The picture is the expected one, byte for byte, and well-formed.
+  private func expect(_ picture: String, matches name: String) throws {
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Timelines/\(name).svg")
+    if ProcessInfo.processInfo.environment["LIFECYCLED_RECORD_TIMELINES"] != nil {
+      try picture.write(to: file, atomically: true, encoding: .utf8)
+    }
+    #expect(picture == (try String(contentsOf: file, encoding: .utf8)), "\(name).svg")
+    #expect(Self.isWellFormed(picture))
+  }
+
+  static func isWellFormed(_ picture: String) -> Bool {
+    XMLParser(data: Data(picture.utf8)).parse()
+  }
+
+  init() {
+    post("/v1/devices", #"{"id":"demo","clock":"manual","memoryLimitMB":300,"passcode":false}"#)
+  }
+
+  @Test func aLaunchAndHome() throws {
+    post("/v1/devices/demo/apps", #"{"name":"mail"}"#)
+    post("/v1/devices/demo/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
+    post("/v1/devices/demo/clock/advance", #"{"seconds":3}"#)
+    post("/v1/devices/demo/apps/mail/events", #"{"type":"launch"}"#)
+    post("/v1/devices/demo/events", #"{"type":"lock"}"#)
+    post("/v1/devices/demo/clock/advance", #"{"seconds":3}"#)
+    try expect(timeline(), matches: "launch-and-home")
+  }
+
+  @Test func aFetchThatTimesOut() throws {
+    post("/v1/devices/demo/apps", #"{"name":"news","backgroundModes":["fetch"]}"#)
+    post("/v1/devices/demo/apps/news/events", #"{"type":"backgroundLaunch","reason":"fetch"}"#)
+    post("/v1/devices/demo/clock/advance", #"{"seconds":40}"#)
+    try expect(timeline(), matches: "fetch-timeout")
+  }
+
+  @Test func jetsamUnderPressure() throws {
+    post("/v1/devices/demo/apps", #"{"name":"mail","lifecycle":"appDelegate"}"#)
+    post("/v1/devices/demo/apps", #"{"name":"game","memoryMB":250}"#)
+    post("/v1/devices/demo/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
+    post("/v1/devices/demo/clock/advance", #"{"seconds":5}"#)
+    post("/v1/devices/demo/apps/game/events", #"{"type":"launch"}"#)
+    post("/v1/devices/demo/clock/advance", #"{"seconds":5}"#)
+    try expect(timeline(), matches: "jetsam")
+  }
+
+  /// The filters are the journal's, with a window of device time.
+  @Test func filtersAndAWindowSelectWhatIsDrawn() {
+    post("/v1/devices/demo/apps", #"{"name":"mail"}"#)
+    post("/v1/devices/demo/apps", #"{"name":"notes"}"#)
+    post("/v1/devices/demo/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
+    post("/v1/devices/demo/clock/advance", #"{"seconds":10}"#)
+    post("/v1/devices/demo/apps/notes/events", #"{"type":"launch"}"#)
+    let mail = timeline("?app=mail&to=5")
+    #expect(mail.contains(">mail</text>") && !mail.contains(">notes</text>"))
+    #expect(mail.contains(">suspension</text>"))
+    #expect(mail.contains(">end 5 s</text>") && !mail.contains(">10 s</text>"))
+    let refused = api.call("GET", "/v1/devices/demo/timeline.svg?from=-1")
+    #expect(refused.status == 422)
+    #expect(refused.body.contains(#"{"field":"from""#))
+    #expect(api.call("GET", "/v1/devices/nowhere/timeline.svg").status == 404)
+  }
+
+  @Test func textIsEscaped() {
+    let picture = String(
+      decoding: TimelineSVG(
+        title: #"<script>alert("x & 'y'")</script>"#, entries: [], start: .zero, end: .seconds(1)
+      ).bytes, as: UTF8.self)
+    #expect(!picture.contains("<script>"))
+    #expect(
+      picture.contains(">&lt;script&gt;alert(&quot;x &amp; &apos;y&apos;&quot;)&lt;/script&gt;<"))
+    #expect(Self.isWellFormed(picture))
+  }
+
+  /// A full journal (10,000 entries, 80 apps) draws 64 lanes and says how many more there
+  /// were, in under 4 MB.
+  @Test func aFullJournalStaysBounded() {
+    for index in 0..<80 {
+      post("/v1/devices/demo/apps", #"{"name":"app\#(index)","memoryMB":1}"#)
+    }
+    var posts = 0
+    while api.call("GET", "/v1/devices/demo").json?["counters"]?["journalEntries"]
+      != .integer(10_000)
+    {
+      let app = "app\(posts % 80)"
+      post(
+        "/v1/devices/demo/apps/\(app)/events",
+        #"[{"type":"launch"},{"type":"home"},{"type":"beginBackgroundTask"}]"#)
+      post("/v1/devices/demo/clock/advance", #"{"seconds":0.5}"#)
+      posts += 1
+    }
+    let picture = timeline()
+    #expect(picture.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg""#))
+    #expect(picture.utf8.count < 4 << 20)
+    #expect(picture.contains(">and 16 more apps, not drawn: filter with app=</text>"))
+    #expect(Self.isWellFormed(picture))
+  }
+}
