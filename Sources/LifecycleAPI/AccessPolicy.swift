@@ -11,7 +11,9 @@
 ///   or one of `allowedHosts`. A page that rebinds its own DNS name to 127.0.0.1 sends its
 ///   own name, and gets 421.
 /// - A request with an `Origin` (which browsers add to cross-origin requests and to every
-///   `POST`) must come from one of `allowedOrigins`, none by default; others get 403.
+///   `POST`) must come from one of `allowedOrigins`, none by default, or from this server's own
+///   origin (`http://` and the `Host` it was sent to, which the rule above has checked: a page
+///   this server served); others get 403.
 /// - With `authToken` set, every `/v1` and `/__admin` request needs
 ///   `Authorization: Bearer <token>` (401 without it); the probes never do.
 ///
@@ -50,6 +52,14 @@ public struct AccessPolicy: Sendable, Equatable {
         return lowered == allowed
       }
     }
+  }
+
+  /// Whether a request with `Origin` `origin`, sent to `host`, may be answered: an origin
+  /// allowed, or the server's own (only a page it served has it, once `host` is allowed).
+  func allows(origin: String, host: String?) -> Bool {
+    if allowedOrigins.contains(origin) { return true }
+    guard let host else { return false }
+    return origin.lowercased() == "http://" + host.lowercased()
   }
 
   /// Whether `authorization` (the field's value) carries the token, compared in time that

@@ -244,7 +244,8 @@ extension LifecycleAPI {
   }
 
   /// Refuses a request the `AccessPolicy` does not let through: a foreign `Host` (421), an
-  /// `Origin` not allowed (403), a `/v1` or `/__admin` request without the token (401).
+  /// `Origin` neither allowed nor the server's own (403), a `/v1` or `/__admin` request
+  /// without the token (401).
   private func checkAccess(_ request: borrowing APIRequest) throws(Problem) {
     if let host = request.host, host != lastAllowedHost {
       guard access.allows(host: host) else {
@@ -255,11 +256,11 @@ extension LifecycleAPI {
       }
       lastAllowedHost = host
     }
-    if let origin = request.origin, !access.allowedOrigins.contains(origin) {
+    if let origin = request.origin, !access.allows(origin: origin, host: request.host) {
       throw Problem(
         kind: .forbiddenOrigin,
-        detail: "requests from web pages are refused unless their origin is in allowedOrigins "
-          + "(LIFECYCLED_ALLOWED_ORIGINS); '\(origin)' is not")
+        detail: "requests from web pages are refused unless their origin is this server's or "
+          + "in allowedOrigins (LIFECYCLED_ALLOWED_ORIGINS); '\(origin)' is not")
     }
     if access.authToken != nil, request.path.hasPrefix("/v1") || request.path.hasPrefix("/__admin"),
       !access.authorizes(request.authorization)

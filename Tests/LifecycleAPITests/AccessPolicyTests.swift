@@ -83,9 +83,34 @@ struct AccessPolicyTests {
     #expect(response.status == 403)
     #expect(
       response.body
-        == #"{"type":"urn:lifecycled:problem:forbidden-origin","title":"Requests from this origin are not allowed","status":403,"detail":"requests from web pages are refused unless their origin is in allowedOrigins (LIFECYCLED_ALLOWED_ORIGINS); 'https://attacker.example' is not"}"#
+        == #"{"type":"urn:lifecycled:problem:forbidden-origin","title":"Requests from this origin are not allowed","status":403,"detail":"requests from web pages are refused unless their origin is this server's or in allowedOrigins (LIFECYCLED_ALLOWED_ORIGINS); 'https://attacker.example' is not"}"#
     )
     #expect(call(api, "GET", "/v1/apps/a").status == 200)
+  }
+
+  /// A page this server served (its origin is `http://` and the `Host` it was sent to, which
+  /// is checked first) may call it; the same name on another scheme or port may not, nor a
+  /// page whose own name is not an allowed host.
+  @Test func theServersOwnOriginIsAnswered() {
+    let api = api()
+    let own = call(
+      api, "POST", "/v1/apps", body: #"{"name":"a"}"#, mediaType: "application/json",
+      host: "127.0.0.1:8080", origin: "http://127.0.0.1:8080")
+    #expect(own.status == 201)
+    #expect(
+      call(api, "GET", "/v1/apps", host: "LOCALHOST:8080", origin: "http://localhost:8080").status
+        == 200)
+    #expect(
+      call(api, "GET", "/v1/apps", host: "127.0.0.1:8080", origin: "https://127.0.0.1:8080").status
+        == 403)
+    #expect(
+      call(api, "GET", "/v1/apps", host: "127.0.0.1:8080", origin: "http://127.0.0.1:8081").status
+        == 403)
+    #expect(
+      call(
+        api, "GET", "/v1/apps", host: "rebound.example:8080", origin: "http://rebound.example:8080"
+      )
+      .status == 421)
   }
 
   @Test func anAllowedOriginIsAnswered() {

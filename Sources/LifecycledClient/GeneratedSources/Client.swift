@@ -31,8 +31,9 @@ import HTTPTypes
 /// The paths under `/v1/apps` address the `default` device, which always exists.
 ///
 /// Access (README, "Security"): a request whose `Host` is not an IP address, `localhost` or
-/// one of `allowedHosts` gets 421 (`misdirected-request`); one with an `Origin` not in
-/// `allowedOrigins` (none by default) gets 403 (`forbidden-origin`); a `POST` or `DELETE`
+/// one of `allowedHosts` gets 421 (`misdirected-request`); one with an `Origin` neither in
+/// `allowedOrigins` (none by default) nor the server's own (`http://` and the `Host` it was
+/// sent to) gets 403 (`forbidden-origin`); a `POST` or `DELETE`
 /// with a body that is not `application/json` gets 415; with `authToken` set, `/v1` and
 /// `/__admin` requests without `Authorization: Bearer <token>` get 401 (`unauthorized`, with
 /// `WWW-Authenticate`). API responses carry `X-Content-Type-Options: nosniff` and
