@@ -79,6 +79,10 @@ public struct BackgroundWork: Hashable, Sendable {
   /// Whether it is a `BGTask` whose expiration handler has not run.
   var isRunningTask: Bool { reason.completion == .taskExpiration && expiredAt == nil }
 
+  /// Whether it is a `BGProcessingTask` whose expiration handler has not run: what a user
+  /// starting to use the device ends.
+  var isRunningProcessingTask: Bool { reason == .processing && expiredAt == nil }
+
   /// When its expiration handler runs: a `BGTask`'s deadline, until it has run.
   var expiryTime: Instant? {
     isRunningTask ? deadline : nil
@@ -230,7 +234,19 @@ final class App {
   /// Whether a `BGProcessingTask` runs, its expiration handler not yet called.
   var runsProcessingTask: Bool {
     !process.backgroundWork.isEmpty  // the usual case: no work at all
-      && process.backgroundWork.contains { $0.reason == .processing && $0.expiredAt == nil }
+      && process.backgroundWork.contains(where: \.isRunningProcessingTask)
+  }
+
+  /// Whether the app still works on what a launch for `reason` handed it (the URL session's or
+  /// the task's `identifier`): the system does not hand it over again until it is completed.
+  func isWorking(on reason: BackgroundLaunchReason, identifier: String?) -> Bool {
+    process.backgroundWork.contains { $0.reason == reason && $0.identifier == identifier }
+  }
+
+  /// Whether the app holds as much background work as it may
+  /// (`Validation.maxBackgroundWorkPerApp`).
+  var holdsMostBackgroundWork: Bool {
+    process.backgroundWork.count >= Validation.maxBackgroundWorkPerApp
   }
 
   /// Whether the process is ending: its `applicationWillTerminate` waits for the main thread.

@@ -56,15 +56,10 @@ extension Device {
     // `BGProcessingTask`: "Processing tasks run only when the device is idle."
     if request.kind == .processing, !status.locked { reasons.append(.deviceInUse) }
     if app.state.isForeground { reasons.append(.appInForeground) }
-    let reason = request.kind.launchReason
-    if app.backgroundWork.contains(where: {
-      $0.reason == reason && $0.identifier == request.identifier
-    }) {
+    if app.isWorking(on: request.kind.launchReason, identifier: request.identifier) {
       reasons.append(.stillRunning)
     }
-    if app.backgroundWork.count >= Validation.maxBackgroundWorkPerApp {
-      reasons.append(.tooMuchBackgroundWork)
-    }
+    if app.holdsMostBackgroundWork { reasons.append(.tooMuchBackgroundWork) }
     if conditions.taskScheduling == .manual { reasons.append(.manualScheduling) }
     return reasons
   }
@@ -149,9 +144,7 @@ extension Device {
     reasons += systemHolds(for: app)
     let budget = scheduler.backgroundPushesPerHour
     if app.recentPushes.count >= budget { reasons.append(.pushBudgetSpent(perHour: budget)) }
-    if app.backgroundWork.count >= Validation.maxBackgroundWorkPerApp {
-      reasons.append(.tooMuchBackgroundWork)
-    }
+    if app.holdsMostBackgroundWork { reasons.append(.tooMuchBackgroundWork) }
     return reasons
   }
 }

@@ -157,8 +157,7 @@ extension Device {
         // when the user starts using the device." (Apps in order only when there are some.)
         if liveApps.contains(where: \.runsProcessingTask) {
           for app in liveAppsInOrder where app.runsProcessingTask {
-            for work in app.backgroundWork where work.reason == .processing && work.expiredAt == nil
-            {
+            for work in app.backgroundWork where work.isRunningProcessingTask {
               expireBackgroundWork(work.id, of: app, cause: cause)
             }
             reschedule(app)

@@ -48,7 +48,7 @@ extension Device {
       if type == .launchTask, app.taskRequests.isEmpty { return .noTaskRequest(nil) }
       if state.isForeground { return .notAllowedInState }
       if app.backgroundLaunchBlocked { return .backgroundLaunchBlocked }
-      if app.backgroundWork.count >= Validation.maxBackgroundWorkPerApp {
+      if app.holdsMostBackgroundWork {
         return .tooMuchBackgroundWork(limit: Validation.maxBackgroundWorkPerApp)
       }
     case .backgroundWorkCompleted:
@@ -143,9 +143,7 @@ extension Device {
     }
     // Each push has its own completion handler; a task, a fetch or a URL session's events
     // are not handed over again while the app still works on them.
-    if reason != .remoteNotification,
-      app.backgroundWork.contains(where: { $0.reason == reason && $0.identifier == identifier })
-    {
+    if reason != .remoteNotification, app.isWorking(on: reason, identifier: identifier) {
       return .backgroundWorkInProgress(reason)
     }
     // `BGProcessingTask`: "Processing tasks run only when the device is idle."

@@ -217,15 +217,11 @@ final class Device {
 
   // MARK: Operations
 
-  /// Runs one operation and returns everything it did; memory pressure is relieved last.
+  /// Runs one operation and returns everything it did; the system's own work is done last.
   func perform(_ body: () throws(EngineError) -> Void) throws(EngineError) -> EventOutcome {
     outcome.removeAll()
     try body()
-    relieveMemoryPressure()
-    if !taskRequesters.isEmpty {
-      runEligibleTasks()
-      relieveMemoryPressure()
-    }
+    settle()
     outcome.lastSeq = nextSeq - 1
     var done = EventOutcome()
     swap(&done, &outcome)  // moved out, not copied
@@ -245,13 +241,19 @@ final class Device {
     try! perform {
       while let due = nextDeadline, due <= target {
         fireNextDeadline()
-        relieveMemoryPressure()
-        if !taskRequesters.isEmpty {
-          runEligibleTasks()
-          relieveMemoryPressure()
-        }
+        settle()
       }
       status.now = max(status.now, target)
+    }
+  }
+
+  /// What the system does after every event and deadline: it relieves memory pressure, then
+  /// runs the task requests nothing holds back any more (and relieves what they cost).
+  private func settle() {
+    relieveMemoryPressure()
+    if !taskRequesters.isEmpty {
+      runEligibleTasks()
+      relieveMemoryPressure()
     }
   }
 
