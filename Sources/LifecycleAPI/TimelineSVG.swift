@@ -93,17 +93,23 @@ struct TimelineSVG {
   private func drawAxis(into svg: inout Drawing, bottom: Int) {
     let seconds = Double((end - start) / .milliseconds(1)) / 1000
     let step = Self.tickStep(for: seconds)
-    var tick = (start.seconds / step).rounded(.up) * step
-    while tick < end.seconds {
+    let now = x(end)
+    // Each tick a whole number of steps (a sum of steps drifts), its label left out where the
+    // end's would cover it.
+    var index = (start.seconds / step).rounded(.up)
+    while index * step < end.seconds {
+      let tick = index * step
       let position = x(.seconds(tick))
       svg.line(
         ##"<line x1="\##(format(position))" y1="\##(Self.top - 8)" x2="\##(format(position))" "##
           + ##"y2="\##(bottom)" stroke="#e4e4e4"/>"##)
-      svg.text(
-        x: position, y: Self.top - 12, "\(format(tick)) s", attributes: ##" text-anchor="middle""##)
-      tick += step
+      if now - position >= 24 {
+        svg.text(
+          x: position, y: Self.top - 12, "\(format(tick)) s",
+          attributes: ##" text-anchor="middle""##)
+      }
+      index += 1
     }
-    let now = x(end)
     svg.line(
       ##"<line x1="\##(format(now))" y1="\##(Self.top - 8)" x2="\##(format(now))" "##
         + ##"y2="\##(bottom)" stroke="#999999" stroke-dasharray="4 3"/>"##)

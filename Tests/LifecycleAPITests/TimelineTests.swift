@@ -91,6 +91,28 @@ import Testing
     #expect(api.call("GET", "/v1/devices/nowhere/timeline.svg").status == 404)
   }
 
+  /// Ticks are whole steps (ten steps of 0.2 s are 2 s, not 1.9999…), and the end's label
+  /// takes the place of a tick's it would cover.
+  @Test func theAxisLabelsDoNotOverlap() {
+    let labels = { (seconds: Double) in
+      String(
+        decoding: TimelineSVG(title: "axis", entries: [], start: .zero, end: .seconds(seconds))
+          .bytes, as: UTF8.self
+      )
+      .split(separator: "\n").filter { $0.contains(#"y="44""#) }
+      .map { $0.split(separator: ">")[1].split(separator: "<")[0] }
+    }
+    #expect(
+      labels(2) == [
+        "0 s", "0.2 s", "0.4 s", "0.6 s", "0.8 s", "1 s", "1.2 s", "1.4 s", "1.6 s", "1.8 s",
+        "end 2 s",
+      ])
+    #expect(
+      labels(1.81) == [
+        "0 s", "0.2 s", "0.4 s", "0.6 s", "0.8 s", "1 s", "1.2 s", "1.4 s", "1.6 s", "end 1.8 s",
+      ])
+  }
+
   @Test func textIsEscaped() {
     let picture = String(
       decoding: TimelineSVG(
