@@ -41,10 +41,13 @@ let package = Package(
       name: "JSONReaderFuzzer", dependencies: ["JSONCore"], path: "Tests/Fuzz/JSONReaderFuzzer"),
     // The JSON API over the engine: knows nothing of HTTP framing or sockets.
     // `openapi.yaml` is the contract at the top of the repository; the link beside the sources
-    // embeds it in the binary, served at GET /openapi.yaml.
+    // embeds it in the binary, served at GET /openapi.yaml. `Page/` is the live page, GET /.
     .target(
       name: "LifecycleAPI", dependencies: ["JSONCore", "LifecycleEngine"],
-      resources: [.embedInCode("openapi.yaml")]),
+      resources: [
+        .embedInCode("openapi.yaml"), .embedInCode("Page/index.html"),
+        .embedInCode("Page/page.css"), .embedInCode("Page/page.js"),
+      ]),
     .testTarget(
       name: "LifecycleAPITests", dependencies: ["JSONCore", "LifecycleAPI"],
       exclude: ["Timelines"]),

@@ -11,6 +11,10 @@ extension LifecycleAPI {
       .get("/readyz") { api, request in api.readyz(request) },
       .get("/metrics") { api, request in api.metricsExposition(request) },
       .get("/openapi.yaml") { api, request in api.contract() },
+      // The live page and its two files
+      .get("/") { api, request in api.page() },
+      .get("/page.css") { api, request in api.pageStyle() },
+      .get("/page.js") { api, request in api.pageScript() },
       .post("/__admin/reset") { api, request in api.reset(request) },
       // Devices
       .get("/v1/devices", query: ["after", "limit", "label"]) { api, request in

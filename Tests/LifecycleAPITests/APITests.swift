@@ -624,7 +624,9 @@ private func routing(_ method: String, _ path: String) -> String {
 @Test(arguments: [
   ("GET", "/health", "GET /health device= app="), ("GET", "/livez", "GET /livez device= app="),
   ("GET", "/readyz", "GET /readyz device= app="), ("GET", "/metrics", "GET /metrics device= app="),
-  ("GET", "/openapi.yaml", "GET /openapi.yaml device= app="),
+  ("GET", "/openapi.yaml", "GET /openapi.yaml device= app="), ("GET", "/", "GET / device= app="),
+  ("GET", "/page.css", "GET /page.css device= app="),
+  ("GET", "/page.js", "GET /page.js device= app="),
   ("POST", "/__admin/reset", "POST /__admin/reset device= app="),
   ("GET", "/v1/devices", "GET /v1/devices device= app="),
   ("POST", "/v1/devices", "POST /v1/devices device= app="),
@@ -668,7 +670,7 @@ func everyPathTemplateRoutes(method: String, path: String, expected: String) {
   ("PUT", "/v1/devices", "405 /v1/devices allows GET,POST,DELETE,HEAD"),
   ("POST", "/v1/devices/d1", "405 /v1/devices/{device} allows GET,PUT,DELETE,HEAD"),
   ("GET", "/v1/devices/d1/events", "405 /v1/devices/{device}/events allows POST"),
-  ("DELETE", "/health", "405 /health allows GET,HEAD"),
+  ("DELETE", "/health", "405 /health allows GET,HEAD"), ("POST", "/", "405 / allows GET,HEAD"),
   ("GET", "/__admin/reset", "405 /__admin/reset allows POST"),
   ("PATCH", "/v1/apps/a", "405 /v1/devices/{device}/apps/{app} allows GET,DELETE,HEAD"),
 ])
@@ -677,7 +679,8 @@ func otherMethodsAre405WithTheDeclaredOnes(method: String, path: String, expecte
 }
 
 @Test(arguments: [
-  "", "health", "/", "/health/", "/v1", "/v1/devices/", "/v1/devices//apps", "/v1/apps//events",
+  "", "health", "//", "/index.html", "/page", "/health/", "/v1", "/v1/devices/",
+  "/v1/devices//apps", "/v1/apps//events",
   "/v1/devices/d/apps/a/other", "/v1/devices/d/clock/back", "/v2/devices", "/v1/devices/d/x",
   "/v1/apps/a/events/more", "/__admin/resets", "/HEALTH", "/v1/apps/", "/v1/appsx",
   "/a/b/c/d/e/f/g/h/i/j",

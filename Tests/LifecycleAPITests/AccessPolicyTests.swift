@@ -149,7 +149,8 @@ struct AccessPolicyTests {
     #expect(call(api, "GET", "/v1/apps", authorization: "Bearer s3cret").status == 200)
     #expect(call(api, "GET", "/v1/apps", authorization: "bearer s3cret").status == 200)
     #expect(call(api, "GET", "/v1/apps", authorization: "Bearer s3cret2").status == 401)
-    for probe in ["/livez", "/readyz", "/health", "/metrics", "/openapi.yaml"] {
+    let open = ["/livez", "/readyz", "/health", "/metrics", "/openapi.yaml", "/", "/page.js"]
+    for probe in open {
       #expect(call(api, "GET", probe).status == 200, "\(probe) needs no token")
     }
   }

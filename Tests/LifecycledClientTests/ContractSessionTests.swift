@@ -22,6 +22,9 @@ import Testing
     _ = try await client.health().ok.body.json
     _ = try await client.metrics().ok.body.plainText
     _ = try await client.reset().noContent
+    _ = try await client.getPage().ok.body.html
+    _ = try await client.getPageStyle().ok.body.textCss
+    _ = try await client.getPageScript().ok.body.textJavascript
 
     // A device, a declaration put beside it, and their apps.
     _ = try await client.createDevice(

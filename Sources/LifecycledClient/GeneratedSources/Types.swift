@@ -41,6 +41,24 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /metrics`.
     /// - Remark: Generated from `#/paths//metrics/get(metrics)`.
     func metrics(_ input: Operations.Metrics.Input) async throws -> Operations.Metrics.Output
+    /// The live page, for a person with a browser.
+    ///
+    /// Lists the devices and shows the selected one (the address's fragment, `/#ci-1`; the `default` device without one): its state, its apps' states, its timeline (`timeline.svg`) and its latest journal entries, kept current by its journal stream. Forms post an event to the device or an app (the events its view allows now), move the clock, and create devices and apps. The page is plain HTML with `/page.css` and `/page.js`, embedded in the binary; it loads nothing from elsewhere, and calls this API from the server's own origin as any client does, with the bearer token typed into it (kept for the browser tab's session) when the server has one. Its `Content-Security-Policy` runs only the server's own script and style and forbids framing. The page and its files need no token.
+    ///
+    ///
+    /// - Remark: HTTP `GET /`.
+    /// - Remark: Generated from `#/paths///get(getPage)`.
+    func getPage(_ input: Operations.GetPage.Input) async throws -> Operations.GetPage.Output
+    /// The live page's style sheet.
+    ///
+    /// - Remark: HTTP `GET /page.css`.
+    /// - Remark: Generated from `#/paths//page.css/get(getPageStyle)`.
+    func getPageStyle(_ input: Operations.GetPageStyle.Input) async throws -> Operations.GetPageStyle.Output
+    /// The live page's script (a JavaScript module).
+    ///
+    /// - Remark: HTTP `GET /page.js`.
+    /// - Remark: Generated from `#/paths//page.js/get(getPageScript)`.
+    func getPageScript(_ input: Operations.GetPageScript.Input) async throws -> Operations.GetPageScript.Output
     /// Everything back to the configured start (the `fixtures` devices, else only an empty `default` device). Idempotent.
     ///
     /// - Remark: HTTP `POST /__admin/reset`.
@@ -253,6 +271,30 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//metrics/get(metrics)`.
     public func metrics(headers: Operations.Metrics.Input.Headers = .init()) async throws -> Operations.Metrics.Output {
         try await metrics(Operations.Metrics.Input(headers: headers))
+    }
+    /// The live page, for a person with a browser.
+    ///
+    /// Lists the devices and shows the selected one (the address's fragment, `/#ci-1`; the `default` device without one): its state, its apps' states, its timeline (`timeline.svg`) and its latest journal entries, kept current by its journal stream. Forms post an event to the device or an app (the events its view allows now), move the clock, and create devices and apps. The page is plain HTML with `/page.css` and `/page.js`, embedded in the binary; it loads nothing from elsewhere, and calls this API from the server's own origin as any client does, with the bearer token typed into it (kept for the browser tab's session) when the server has one. Its `Content-Security-Policy` runs only the server's own script and style and forbids framing. The page and its files need no token.
+    ///
+    ///
+    /// - Remark: HTTP `GET /`.
+    /// - Remark: Generated from `#/paths///get(getPage)`.
+    public func getPage(headers: Operations.GetPage.Input.Headers = .init()) async throws -> Operations.GetPage.Output {
+        try await getPage(Operations.GetPage.Input(headers: headers))
+    }
+    /// The live page's style sheet.
+    ///
+    /// - Remark: HTTP `GET /page.css`.
+    /// - Remark: Generated from `#/paths//page.css/get(getPageStyle)`.
+    public func getPageStyle(headers: Operations.GetPageStyle.Input.Headers = .init()) async throws -> Operations.GetPageStyle.Output {
+        try await getPageStyle(Operations.GetPageStyle.Input(headers: headers))
+    }
+    /// The live page's script (a JavaScript module).
+    ///
+    /// - Remark: HTTP `GET /page.js`.
+    /// - Remark: Generated from `#/paths//page.js/get(getPageScript)`.
+    public func getPageScript(headers: Operations.GetPageScript.Input.Headers = .init()) async throws -> Operations.GetPageScript.Output {
+        try await getPageScript(Operations.GetPageScript.Input(headers: headers))
     }
     /// Everything back to the configured start (the `fixtures` devices, else only an empty `default` device). Idempotent.
     ///

@@ -1,0 +1,197 @@
+"""The live page (GET /) in a real browser: headless Chromium, Debian's `chromium`, driven by
+Playwright (both installed by scripts/install-dependencies test).
+
+The built binary (LIFECYCLED_BINARY, else the debug build) serves on a free loopback port with
+a bearer token and a manual device clock. The page is loaded as a user would, the token typed
+into it, an event posted through its form, another posted by a second client (which only the
+journal stream can tell the page of), the clock moved from the page; the page must show each.
+A JavaScript error, a request refused once the token was given, or a failed request fails the
+test. The screenshot is left at .build/test-artifacts/live-page.png.
+"""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+BINARY = os.environ.get("LIFECYCLED_BINARY", os.path.join(ROOT, ".build", "debug", "lifecycled"))
+SCREENSHOT = os.path.join(ROOT, ".build", "test-artifacts", "live-page.png")
+TOKEN = "page-test-token"
+
+expect.set_options(timeout=10_000)
+
+
+def _free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def port():
+    """lifecycled on a free port, with a token and a manual clock; its port."""
+    port = _free_port()
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("LIFECYCLED_")}
+    environment.update(LIFECYCLED_AUTH_TOKEN=TOKEN, LIFECYCLED_LOG_LEVEL="warning")
+    server = subprocess.Popen(
+        [BINARY, "serve", "--port", str(port), "--device-clock", "manual"], env=environment
+    )
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=1):
+                break
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+    yield port
+    server.terminate()
+    server.wait(timeout=10)
+
+
+def api(port, method, path, body=None):
+    """A request of a second client (not the page), with the token; its JSON answer."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}",
+        method=method,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read() or "null")
+
+
+class Watch:
+    """What went wrong in a page: uncaught exceptions and console errors, responses of 400 and
+    above (with whether the request carried the token), and requests that failed."""
+
+    def __init__(self, page):
+        self.errors = []
+        self.refused = []
+        self.failed = []
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on("console", self._console)
+        page.on("response", self._response)
+        page.on("requestfailed", lambda request: self.failed.append(
+            (request.method, request.url, request.failure)))
+
+    def _console(self, message):
+        # Chromium logs every refused response too; `refused` holds those.
+        if message.type == "error" and not message.text.startswith("Failed to load resource"):
+            self.errors.append(message.text)
+
+    def _response(self, response):
+        if response.status >= 400:
+            carried = response.request.headers.get("authorization") == f"Bearer {TOKEN}"
+            self.refused.append((response.status, response.request.method, response.url, carried))
+
+
+@pytest.fixture
+def browser():
+    chromium = shutil.which("chromium")
+    assert chromium, "Debian's chromium is missing: scripts/install-dependencies test installs it"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium)
+        yield browser
+        browser.close()
+
+
+def test_the_page_follows_a_device_and_acts_on_it(port, browser):
+    api(port, "POST", "/__admin/reset")
+    api(port, "POST", "/v1/devices/default/apps", {"name": "mail"})
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    watch = Watch(page)
+
+    page.goto(f"http://127.0.0.1:{port}/")
+    # Without the token, the page says what it needs.
+    expect(page.locator("#status")).to_have_text(
+        "This server needs its bearer token: type it above.")
+    page.fill("#token", TOKEN)
+    page.click("#token-form button")
+    expect(page.locator("#connection")).to_have_text("live")
+    expect(page.locator("#devices")).to_contain_text("default")
+    expect(page.locator("#apps tbody")).to_contain_text("mail")
+    expect(page.locator("#apps tbody .state")).to_have_text(["notRunning"])
+
+    # An event through the form: its result, the app's state, the timeline.
+    page.select_option("#event-target", "mail")
+    page.select_option("#event-type", "launch")
+    page.click("#event-form button")
+    expect(page.locator("#status")).to_have_text("mail launch: notRunning → active, 6 callbacks")
+    expect(page.locator("#apps tbody .state")).to_have_text(["active"])
+    expect(page.locator("#timeline svg")).to_contain_text("willFinishLaunching")
+
+    # An event another client posts reaches the page by the stream alone: the latest entries
+    # are what it streamed, and the timeline is drawn again.
+    api(port, "POST", "/v1/apps/mail/events", {"type": "home"})
+    last = api(port, "GET", "/v1/devices/default")["lastSeq"]
+    expect(page.locator("#latest li").first).to_contain_text("inactive → background (home)")
+    expect(page.locator("#latest")).to_contain_text("sceneDidEnterBackground(_:)")
+    expect(page.locator("#apps tbody .state")).to_have_text(["background"])
+    expect(page.locator("#timeline svg")).to_contain_text(f"default: {last} journal entries")
+
+    # The manual clock, moved from the page to the suspension.
+    expect(page.locator("#device-summary")).to_contain_text("next deadline at")
+    page.click("#to-next-deadline")
+    expect(page.locator("#status")).to_contain_text("The clock moved")
+    expect(page.locator("#apps tbody .state")).to_have_text(["suspended"])
+    expect(page.locator("#timeline svg")).to_contain_text("suspension")
+    expect(page.locator("#latest li").first).to_contain_text("background → suspended (suspension)")
+
+    # A reset ends the stream; the page follows the device's new journal from its start.
+    api(port, "POST", "/v1/devices/default/reset")
+    expect(page.locator("#apps tbody tr")).to_have_count(0)
+    api(port, "POST", "/v1/devices/default/apps", {"name": "maps"})
+    api(port, "POST", "/v1/apps/maps/events", {"type": "launch"})
+    expect(page.locator("#latest li")).to_have_count(10)
+    expect(page.locator("#latest li").last).to_contain_text("maps")
+    expect(page.locator("#latest li").last).to_contain_text("launch")
+    expect(page.locator("#connection")).to_have_text("live")
+    page.select_option("#event-target", "maps")
+    page.select_option("#event-type", "home")
+    page.click("#event-form button")
+    expect(page.locator("#apps tbody .state")).to_have_text(["background"])
+
+    os.makedirs(os.path.dirname(SCREENSHOT), exist_ok=True)
+    page.screenshot(path=SCREENSHOT, full_page=True)
+    assert watch.errors == []
+    # The one stream that ended, the reset's: Chromium reports a stream of a `no-store` response
+    # read to its end as aborted.
+    stream = f"http://127.0.0.1:{port}/v1/devices/default/journal/stream?since=0"
+    assert watch.failed == [("GET", stream, "net::ERR_ABORTED")]
+    # Refused: only the requests made before the token was given, as unauthorized.
+    assert watch.refused, "the page asked for the token before it had one"
+    assert [(status, carried) for status, _, _, carried in watch.refused] == [
+        (401, False)] * len(watch.refused)
+
+
+def test_a_page_of_another_origin_is_refused(port, browser):
+    # The server's page as http://localhost:PORT calls http://127.0.0.1:PORT: another origin.
+    # The browser hides the refusal from the page (and from Playwright); the server counts it.
+    page = browser.new_page()
+    page.goto(f"http://localhost:{port}/page.css")
+    before = forbidden_origins(port)
+    outcome = page.evaluate(
+        """url => fetch(url).then(r => `answered ${r.status}`, e => `refused: ${e.name}`)""",
+        f"http://127.0.0.1:{port}/v1/devices",
+    )
+    assert outcome == "refused: TypeError"
+    assert forbidden_origins(port) == before + 1
+
+
+def forbidden_origins(port):
+    """How many requests the server answered 403, as /metrics counts them."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
+        for line in response.read().decode().splitlines():
+            if line.startswith('lifecycled_http_requests_total{route="unmatched",status="403"}'):
+                return int(line.split()[-1])
+    return 0
