@@ -3,22 +3,28 @@ import LifecycleEngine
 /// A device's journal drawn as an SVG picture, as Instruments draws a trace: a lane for the
 /// device's own events, then one per app, its state as coloured bands over device time, each
 /// callback a tick labelled with its method, kills and the deadlines that fired marked where
-/// they happened, and a legend.
+/// they happened, and a legend. An app with several scenes has a lane under its own for each,
+/// with the scene's state and its callbacks.
 ///
 /// The picture is a pure function of the entries and the window, so the same journal always
 /// draws the same bytes. It stays readable and bounded whatever the journal holds: marks
 /// closer than a pixel are drawn as one, a label is left out where it would overlap the one
-/// before it, and at most `maxAppLanes` apps get a lane (the picture says how many more there
-/// were). Text is escaped; the picture loads no script and no external resource.
+/// before it, at most `maxAppLanes` apps get a lane (the picture says how many more there
+/// were) and at most `maxSceneLanes` scenes of each. Text is escaped; the picture loads no
+/// script and no external resource.
 struct TimelineSVG {
   /// The picture's width in pixels; its height follows from the lanes.
   static let width = 1200
   /// The most apps drawn, each with its lane.
   static let maxAppLanes = 64
+  /// The most scenes of one app drawn on lanes of their own, in the order they first appear
+  /// (as many as an app may have at once); callbacks of others stay on the app's lane.
+  static let maxSceneLanes = Validation.maxScenesPerApp
 
   private static let gutter = 160  // lane names
   private static let right = 24
   private static let laneHeight = 54
+  private static let sceneLaneHeight = 36
   private static let top = 56  // title and axis
   private static let legendHeight = 40
   /// How much room a label takes per character, in pixels (11 px sans-serif).
@@ -42,24 +48,34 @@ struct TimelineSVG {
     var svg = Drawing()
     let apps = appNames
     let drawn = Array(apps.prefix(Self.maxAppLanes))
-    let lanes = 1 + drawn.count
-    let height = Self.top + lanes * Self.laneHeight + Self.legendHeight + 16
+    let scenes = sceneLanes(of: drawn)
+    let bottom =
+      Self.top + (1 + drawn.count) * Self.laneHeight
+      + scenes.values.map(\.count).reduce(0, +) * Self.sceneLaneHeight
+    let height = bottom + Self.legendHeight + 16
     svg.line(
       ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Self.width)" height="\##(height)" "##
         + ##"viewBox="0 0 \##(Self.width) \##(height)" font-family="sans-serif" font-size="11">"##)
     svg.line(##"<rect width="100%" height="100%" fill="#ffffff"/>"##)
     svg.text(x: 12, y: 20, title, attributes: ##" font-size="14" font-weight="bold""##)
-    drawAxis(into: &svg, bottom: Self.top + lanes * Self.laneHeight)
+    drawAxis(into: &svg, bottom: bottom)
     drawDeviceLane(into: &svg)
-    for (index, app) in drawn.enumerated() {
-      drawLane(of: app, at: Self.top + (index + 1) * Self.laneHeight, into: &svg)
+    var top = Self.top + Self.laneHeight
+    for app in drawn {
+      let lanes = scenes[app] ?? []
+      drawLane(of: app, leavingOut: lanes, at: top, into: &svg)
+      top += Self.laneHeight
+      for scene in lanes {
+        drawSceneLane(scene, of: app, at: top, into: &svg)
+        top += Self.sceneLaneHeight
+      }
     }
     if apps.count > drawn.count {
       svg.text(
-        x: 12, y: Self.top + lanes * Self.laneHeight + 12,
+        x: 12, y: bottom + 12,
         "and \(apps.count - drawn.count) more apps, not drawn: filter with app=")
     }
-    drawLegend(into: &svg, top: Self.top + lanes * Self.laneHeight + 18)
+    drawLegend(into: &svg, top: bottom + 18)
     svg.line("</svg>")
     return svg.bytes
   }
@@ -80,7 +96,21 @@ struct TimelineSVG {
     return names.sorted()
   }
 
-  /// Where `time` falls on the x axis.
+  /// The scenes of each app that had several, each to be drawn on its own lane: the first
+  /// `maxSceneLanes` callbacks name, in that order.
+  private func sceneLanes(of apps: [AppName]) -> [AppName: [String]] {
+    var scenes: [AppName: [String]] = [:]
+    let drawn = Set(apps)
+    for case .callback(let callback) in entries {
+      guard let scene = callback.scene, drawn.contains(callback.app) else { continue }
+      var names = scenes[callback.app, default: []]
+      guard names.count < Self.maxSceneLanes, !names.contains(scene) else { continue }
+      names.append(scene)
+      scenes[callback.app] = names
+    }
+    return scenes.filter { $0.value.count > 1 }
+  }
+
   /// Where `time` falls on the x axis. The axis runs a quarter past `end`, so that what
   /// happened last has room for its labels (a manual clock puts much at one instant).
   private func x(_ time: Instant) -> Double {
@@ -137,14 +167,19 @@ struct TimelineSVG {
     marks.draw(into: &svg, y: top + 30, labelsAbove: true)
   }
 
-  private func drawLane(of app: AppName, at top: Int, into svg: inout Drawing) {
+  /// The app's lane: its state, its callbacks but those of the scenes drawn on lanes of
+  /// their own, its kills and the deadlines that fired.
+  private func drawLane(
+    of app: AppName, leavingOut scenes: [String], at top: Int, into svg: inout Drawing
+  ) {
     svg.text(x: 12, y: top + 29, String(app), attributes: ##" font-weight="bold""##)
     drawBands(of: app, top: top, into: &svg)
     var callbacks = Marks()
     var system = Marks()  // kills and the deadlines that fired
     for entry in entries {
       switch entry {
-      case .callback(let callback) where callback.app == app:
+      case .callback(let callback)
+      where callback.app == app && !(callback.scene.map(scenes.contains) ?? false):
         callbacks.add(
           x: x(callback.time),
           label: "\(callback.method)" + (callback.scene.map { "@\($0)" } ?? ""), shape: .tick,
@@ -165,35 +200,84 @@ struct TimelineSVG {
     system.draw(into: &svg, y: top + 45, labelsAbove: false)
   }
 
+  /// A lane of one of the app's scenes: the scene's state and the callbacks it was sent.
+  private func drawSceneLane(
+    _ scene: String, of app: AppName, at top: Int, into svg: inout Drawing
+  ) {
+    svg.text(x: 24, y: top + 25, scene, attributes: ##" fill="#555555""##)
+    var callbacks = Marks()
+    var state: SceneState?  // not known before the scene's first callback: no band
+    var changes: [Band] = []
+    for entry in entries {
+      var next = state
+      switch entry {
+      case .callback(let callback) where callback.app == app && callback.scene == scene:
+        callbacks.add(
+          x: x(callback.time), label: "\(callback.method)", shape: .tick, color: "#222222")
+        next = callback.sceneState
+      case .transition(let transition) where transition.app == app:
+        next = state.map { Self.sceneState($0, afterTheAppBecomes: transition.to) }
+      default: continue
+      }
+      guard next != state, let next else { continue }
+      changes.append(Band(time: entry.time, color: Self.color(of: next), name: next.rawValue))
+      state = next
+    }
+    drawBands(changes, top: top + 14, height: 14, into: &svg)
+    callbacks.draw(into: &svg, y: top + 21, labelsAbove: true)
+  }
+
+  /// The state of an attached scene once its app's state changes without a callback to it:
+  /// killed, its scenes are unattached; suspended and woken, its background scenes are too.
+  private static func sceneState(_ scene: SceneState, afterTheAppBecomes app: AppState)
+    -> SceneState
+  {
+    switch (scene, app) {
+    case (_, .notRunning): .unattached
+    case (.background, .suspended): .suspended
+    case (.suspended, .background): .background
+    default: scene
+    }
+  }
+
   /// The app's state over time, from its transitions: the state before the first one, then
-  /// each one's; the state at `end` goes on, paler, to the right edge.
+  /// each one's.
   private func drawBands(of app: AppName, top: Int, into svg: inout Drawing) {
     let transitions = entries.compactMap { entry -> Transition? in
       guard case .transition(let transition) = entry, transition.app == app else { return nil }
       return transition
     }
     guard let first = transitions.first else { return }
-    var state = first.from
-    var since = start
-    for transition in transitions + [nil] {
-      let until = transition?.time ?? end
-      let (from, to) = (x(since), x(until))
-      if let color = Self.color(of: state), to - from >= 0.5 {
+    let changes =
+      [Band(time: start, color: Self.color(of: first.from), name: first.from.rawValue)]
+      + transitions.map { Band(time: $0.time, color: Self.color(of: $0.to), name: $0.to.rawValue) }
+    drawBands(changes, top: top + 17, height: 16, into: &svg)
+  }
+
+  /// A state that began at `time`: its colour (nil: no band) and its name, the band's title.
+  private struct Band {
+    var time: Instant
+    var color: String?
+    var name: String
+  }
+
+  /// Each state from its start to the next one's, the last one's to `end`, and on, paler, to
+  /// the right edge.
+  private func drawBands(_ changes: [Band], top: Int, height: Int, into svg: inout Drawing) {
+    for (index, band) in changes.enumerated() {
+      let (from, to) = (x(band.time), x(changes.dropFirst(index + 1).first?.time ?? end))
+      if let color = band.color, to - from >= 0.5 {
         svg.line(
-          ##"<rect x="\##(format(from))" y="\##(top + 17)" width="\##(format(to - from))" "##
-            + ##"height="16" fill="\##(color)"><title>\##(state.rawValue)</title></rect>"##)
-      }
-      if let transition {
-        state = transition.to
-        since = transition.time
+          ##"<rect x="\##(format(from))" y="\##(top)" width="\##(format(to - from))" "##
+            + ##"height="\##(height)" fill="\##(color)"><title>\##(band.name)</title></rect>"##)
       }
     }
-    if let color = Self.color(of: state) {
+    if let color = changes.last?.color {
       let from = x(end)
       let width = Double(Self.width - Self.right) - from
       svg.line(
-        ##"<rect x="\##(format(from))" y="\##(top + 17)" width="\##(format(width))" "##
-          + ##"height="16" fill="\##(color)" fill-opacity="0.4"/>"##)
+        ##"<rect x="\##(format(from))" y="\##(top)" width="\##(format(width))" "##
+          + ##"height="\##(height)" fill="\##(color)" fill-opacity="0.4"/>"##)
     }
   }
 
@@ -204,6 +288,17 @@ struct TimelineSVG {
     case .active: "#7ed321"
     case .background: "#4a90e2"
     case .suspended: "#b8b8b8"
+    }
+  }
+
+  /// A scene's state in the colour of the app state it mirrors.
+  static func color(of state: SceneState) -> String? {
+    switch state {
+    case .unattached: nil
+    case .foregroundInactive: color(of: AppState.inactive)
+    case .foregroundActive: color(of: AppState.active)
+    case .background: color(of: AppState.background)
+    case .suspended: color(of: AppState.suspended)
     }
   }
 

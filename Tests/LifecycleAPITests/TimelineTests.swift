@@ -12,8 +12,8 @@ import Testing
 /// scenarios, well-formed XML, escaped text, and a bounded size for a full journal.
 ///
 /// The expected pictures are the files in `Timelines/`; after a deliberate change to the
-/// drawing, `LIFECYCLED_RECORD_TIMELINES=1 swift test --filter TimelineTests` writes them
-/// again (then look at them before committing).
+/// drawing, `LIFECYCLED_RECORD_TIMELINES=1 swift test --filter 'TimelineTests|WalkthroughTests'`
+/// writes them again, the README walkthrough's too (then look at them before committing).
 @Suite struct TimelineTests {
   let api = APITests()
 
@@ -72,6 +72,41 @@ import Testing
     post("/v1/devices/demo/apps/game/events", #"{"type":"launch"}"#)
     post("/v1/devices/demo/clock/advance", #"{"seconds":5}"#)
     try expect(timeline(), matches: "jetsam")
+  }
+
+  /// An app with two scenes: a lane for each under the app's, with the scene's state (as the
+  /// app's, suspended with it, unattached once it is killed) and its own callbacks.
+  @Test func twoScenes() throws {
+    post("/v1/devices/demo/apps", #"{"name":"docs","supportsMultipleScenes":true}"#)
+    post(
+      "/v1/devices/demo/apps/docs/events",
+      #"[{"type":"launch"},{"type":"openScene","scene":"draft"}]"#)
+    post("/v1/devices/demo/clock/advance", #"{"seconds":2}"#)
+    post("/v1/devices/demo/apps/docs/events", #"{"type":"home"}"#)
+    post("/v1/devices/demo/clock/advance", #"{"seconds":5}"#)
+    post("/v1/devices/demo/apps/docs/events", #"{"type":"purge","reason":"highwater"}"#)
+    post("/v1/devices/demo/clock/advance", #"{"seconds":1}"#)
+    try expect(timeline(), matches: "two-scenes")
+  }
+
+  /// At most `maxSceneLanes` scenes of an app get a lane, the first to appear; the callbacks
+  /// of later ones are drawn on the app's lane, named with their scene.
+  @Test func sceneLanesAreBounded() {
+    post("/v1/devices/demo/apps", #"{"name":"docs","supportsMultipleScenes":true}"#)
+    post("/v1/devices/demo/apps/docs/events", #"{"type":"launch"}"#)
+    for index in 1...20 {  // each scene's callbacks a second apart, so that marks stay apart
+      post("/v1/devices/demo/apps/docs/events", #"{"type":"openScene","scene":"s\#(index)"}"#)
+      post("/v1/devices/demo/clock/advance", #"{"seconds":1}"#)
+      post("/v1/devices/demo/apps/docs/events", #"{"type":"closeScene","scene":"s\#(index)"}"#)
+      post("/v1/devices/demo/clock/advance", #"{"seconds":1}"#)
+    }
+    let picture = timeline()
+    let lanes = picture.split(separator: "\n").filter { $0.contains(##"fill="#555555">"##) }
+      .map { $0.split(separator: ">")[1].split(separator: "<")[0] }
+    #expect(lanes == ["main"] + (1...15).map { "s\($0)" })
+    #expect(TimelineSVG.maxSceneLanes == 16)
+    #expect(picture.contains("<title>sceneWillResignActive@s20 +2</title>"))
+    #expect(!picture.contains("@s15"))
   }
 
   /// The filters are the journal's, with a window of device time.

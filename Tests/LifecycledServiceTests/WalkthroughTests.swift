@@ -68,12 +68,17 @@ import Testing
     }
   }
 
+  /// Runs the steps against the binary. With `LIFECYCLED_RECORD_TIMELINES` set (as for
+  /// `TimelineTests`), a step that compares a picture with its file (`| cmp - FILE`) writes
+  /// the file instead.
   private func run(_ steps: [(command: String, output: String)], expecting count: Int) throws {
     #expect(steps.count == count)
+    let records = ProcessInfo.processInfo.environment["LIFECYCLED_RECORD_TIMELINES"] != nil
     let service = try RunningService(["--port", "0"])
     for step in steps {
-      let command = step.command.replacingOccurrences(
+      var command = step.command.replacingOccurrences(
         of: "localhost:8080", with: "127.0.0.1:\(service.port)")
+      if records { command = command.replacingOccurrences(of: "| cmp - ", with: "> ") }
       let printed = try execute(URL(fileURLWithPath: "/bin/sh"), ["-c", command]).output
       #expect(printed.trimmingCharacters(in: .newlines) == step.output, "\(step.command)")
     }
