@@ -6,7 +6,9 @@ a bearer token and a manual device clock. The page is loaded as a user would, th
 into it, an event posted through its form, another posted by a second client (which only the
 journal stream can tell the page of), the clock moved from the page; the page must show each.
 A JavaScript error, a request refused once the token was given, or a failed request fails the
-test. The screenshot is left at .build/test-artifacts/live-page.png.
+test. The screenshot is left at .build/test-artifacts/live-page.png. A page of another origin
+must be refused, and the page must work through the shipped scale-out router (Debian's nginx,
+as Tests/Deployment runs it).
 """
 
 import json
@@ -14,6 +16,8 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
+import tempfile
 import time
 import urllib.request
 
@@ -22,6 +26,9 @@ from playwright.sync_api import expect, sync_playwright
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "Deployment"))
+from nginx_router import Router  # noqa: E402  (the shipped router, as the scale-out test runs it)
+
 BINARY = os.environ.get("LIFECYCLED_BINARY", os.path.join(ROOT, ".build", "debug", "lifecycled"))
 SCREENSHOT = os.path.join(ROOT, ".build", "test-artifacts", "live-page.png")
 TOKEN = "page-test-token"
@@ -35,24 +42,34 @@ def _free_port():
         return probe.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def port():
-    """lifecycled on a free port, with a token and a manual clock; its port."""
-    port = _free_port()
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("LIFECYCLED_")}
-    environment.update(LIFECYCLED_AUTH_TOKEN=TOKEN, LIFECYCLED_LOG_LEVEL="warning")
-    server = subprocess.Popen(
-        [BINARY, "serve", "--port", str(port), "--device-clock", "manual"], env=environment
-    )
+def _wait_until_ready(port, path="/readyz"):
     deadline = time.monotonic() + 10
     while True:
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=1):
-                break
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=1):
+                return
         except OSError:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.02)
+
+
+def _serve(port, **settings):
+    """lifecycled on `port` with a manual clock and these LIFECYCLED_ settings, once ready."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("LIFECYCLED_")}
+    environment.update(LIFECYCLED_LOG_LEVEL="warning", **settings)
+    server = subprocess.Popen(
+        [BINARY, "serve", "--port", str(port), "--device-clock", "manual"], env=environment
+    )
+    _wait_until_ready(port)
+    return server
+
+
+@pytest.fixture(scope="module")
+def port():
+    """lifecycled on a free port, with a token and a manual clock; its port."""
+    port = _free_port()
+    server = _serve(port, LIFECYCLED_AUTH_TOKEN=TOKEN)
     yield port
     server.terminate()
     server.wait(timeout=10)
@@ -195,3 +212,44 @@ def forbidden_origins(port):
             if line.startswith('lifecycled_http_requests_total{route="unmatched",status="403"}'):
                 return int(line.split()[-1])
     return 0
+
+
+def test_the_page_through_the_scale_out_router(browser):
+    # Two replicas behind the shipped nginx router; the page shows the device its address
+    # names, which the router sends to that device's replica.
+    directory = tempfile.mkdtemp(prefix="lifecycled-page-router-")
+    os.chmod(directory, 0o755)  # nginx's workers (nobody, under root) write temp files
+    replica_ports = [_free_port(), _free_port()]
+    replicas = [_serve(replica) for replica in replica_ports]
+    router = Router(directory, _free_port(), replica_ports)
+    try:
+        _wait_until_ready(router.port, "/router/livez")
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{router.port}/v1/devices/ci-1", method="PUT",
+            data=json.dumps({"clock": "manual", "apps": [{"name": "mail"}]}).encode(),
+            headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(request, timeout=10).close()
+
+        page = browser.new_page()
+        watch = Watch(page)
+        page.goto(f"http://127.0.0.1:{router.port}/#ci-1")
+        expect(page.locator("#devices .note")).to_contain_text("describes one replica")
+        expect(page.locator("#device-title")).to_have_text("ci-1")
+        expect(page.locator("#connection")).to_have_text("live")
+        page.select_option("#event-target", "mail")
+        page.select_option("#event-type", "launch")
+        page.click("#event-form button")
+        expect(page.locator("#apps tbody .state")).to_have_text(["active"])
+        expect(page.locator("#latest")).to_contain_text("sceneDidBecomeActive(_:)")
+
+        assert watch.errors == []
+        assert watch.failed == []
+        # Refused: only the device list, which the router does not give.
+        assert {(status, method, url.split("?")[0]) for status, method, url, _ in watch.refused} \
+            == {(501, "GET", f"http://127.0.0.1:{router.port}/v1/devices")}
+    finally:
+        router.stop()
+        for replica in replicas:
+            replica.terminate()
+            replica.wait(timeout=10)
+        shutil.rmtree(directory, ignore_errors=True)

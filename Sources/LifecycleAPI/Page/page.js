@@ -88,13 +88,22 @@ function make(tag, { text, className } = {}, ...children) {
 // Devices
 
 /** Lists the devices again, as many as are listed (a page at least), or `more`: the page after
- *  those listed. */
+ *  those listed. A list the server does not give (the scale-out router lists no devices: each
+ *  replica has its own) is replaced by its reason; the device the address names still shows. */
 async function listDevices({ more = false } = {}) {
   const list = element("devices");
   const listed = Math.min(mostDevices, Math.max(devicesPerPage, list.children.length));
   const query = new URLSearchParams({ limit: String(more ? devicesPerPage : listed) });
   if (more && page.lastListed !== null) query.set("after", page.lastListed);
-  const { devices, hasMore } = await read(`/v1/devices?${query}`);
+  let devices, hasMore;
+  try {
+    ({ devices, hasMore } = await read(`/v1/devices?${query}`));
+  } catch (error) {
+    if (!(error instanceof Refusal) || error.status === 401) throw error;
+    list.replaceChildren(make("li", { text: error.message, className: "note" }));
+    element("more-devices").hidden = true;
+    return;
+  }
   if (!more) {
     list.replaceChildren();
     page.lastListed = null;
