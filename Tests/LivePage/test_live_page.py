@@ -135,7 +135,7 @@ def test_the_page_follows_a_device_and_acts_on_it(port, browser):
     page.fill("#token", TOKEN)
     page.click("#token-form button")
     expect(page.locator("#connection")).to_have_text("live")
-    expect(page.locator("#devices")).to_contain_text("default")
+    expect(page.locator("#devices")).to_contain_text("defaultmanual clock, 1 app")
     expect(page.locator("#apps tbody")).to_contain_text("mail")
     expect(page.locator("#apps tbody .state")).to_have_text(["notRunning"])
 
@@ -159,7 +159,8 @@ def test_the_page_follows_a_device_and_acts_on_it(port, browser):
     # The manual clock, moved from the page to the suspension.
     expect(page.locator("#device-summary")).to_contain_text("next deadline at")
     page.click("#to-next-deadline")
-    expect(page.locator("#status")).to_contain_text("The clock moved")
+    expect(page.locator("#status")).to_have_text(
+        "The clock moved 2.000 s, to 2.000 s: 0 callbacks, 1 transition")
     expect(page.locator("#apps tbody .state")).to_have_text(["suspended"])
     expect(page.locator("#timeline svg")).to_contain_text("suspension")
     expect(page.locator("#latest li").first).to_contain_text("background → suspended (suspension)")

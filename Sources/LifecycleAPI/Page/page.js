@@ -31,6 +31,7 @@ const element = (id) => document.getElementById(id);
 const pause = (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 const devicePath = (id = page.device) => `/v1/devices/${encodeURIComponent(id)}`;
 const seconds = (time) => `${Number(time).toFixed(3)} s`;
+const count = (number, noun) => `${number} ${noun}${number === 1 ? "" : "s"}`;
 
 /** A response other than 2xx: its status, and the problem document's words. */
 class Refusal extends Error {
@@ -112,7 +113,7 @@ async function listDevices({ more = false } = {}) {
     const button = make(
       "button",
       { text: device.id },
-      make("small", { text: `${device.clock} clock, ${device.apps} apps` }),
+      make("small", { text: `${device.clock} clock, ${count(device.apps, "app")}` }),
     );
     button.type = "button";
     button.dataset.device = device.id;
@@ -424,15 +425,17 @@ onSubmit("event-form", async (form) => {
   const result = await (await call("POST", `${target}/events`, { body })).json();
   refresh();
   return `${app || "device"} ${body.type}: ${result.previousState} → ${result.state}, ` +
-    `${result.callbacks.length} callbacks`;
+    count(result.callbacks.length, "callback");
 });
 
 onSubmit("clock-form", async (form) => {
   const body = form.has("to") ? { to: form.get("to") } : { seconds: Number(form.get("seconds")) };
   const result = await (await call("POST", `${devicePath()}/clock/advance`, { body })).json();
   refresh();
+  const callbacks = count(result.callbacks.length, "callback");
+  const transitions = count(result.transitions.length, "transition");
   return `The clock moved ${seconds(result.advanced)}, to ${seconds(result.now)}: ` +
-    `${result.callbacks.length} callbacks, ${result.transitions.length} transitions`;
+    `${callbacks}, ${transitions}`;
 });
 
 onSubmit("app-form", async (form) => {
