@@ -97,7 +97,7 @@ struct TimelineSVG {
   }
 
   /// The scenes of each app that had several, each to be drawn on its own lane: the first
-  /// `maxSceneLanes` callbacks name, in that order.
+  /// `maxSceneLanes` that callbacks name, in the order they appear.
   private func sceneLanes(of apps: [AppName]) -> [AppName: [String]] {
     var scenes: [AppName: [String]] = [:]
     let drawn = Set(apps)
