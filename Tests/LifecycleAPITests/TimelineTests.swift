@@ -126,8 +126,8 @@ import Testing
     #expect(api.call("GET", "/v1/devices/nowhere/timeline.svg").status == 404)
   }
 
-  /// Ticks are whole steps (ten steps of 0.2 s are 2 s, not 1.9999…), and the end's label
-  /// takes the place of a tick's it would cover.
+  /// Ticks are whole steps (ten steps of 0.2 s are 2 s, not 1.9999…), the end's label takes
+  /// the place of a tick's it would cover, and it says the end to the millisecond.
   @Test func theAxisLabelsDoNotOverlap() {
     let labels = { (seconds: Double) in
       String(
@@ -144,7 +144,7 @@ import Testing
       ])
     #expect(
       labels(1.81) == [
-        "0 s", "0.2 s", "0.4 s", "0.6 s", "0.8 s", "1 s", "1.2 s", "1.4 s", "1.6 s", "end 1.8 s",
+        "0 s", "0.2 s", "0.4 s", "0.6 s", "0.8 s", "1 s", "1.2 s", "1.4 s", "1.6 s", "end 1.81 s",
       ])
   }
 
