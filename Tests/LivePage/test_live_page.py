@@ -192,6 +192,26 @@ def test_the_page_follows_a_device_and_acts_on_it(port, browser):
         (401, False)] * len(watch.refused)
 
 
+def test_an_idle_device_costs_one_small_read(port, browser):
+    # The page's five-second poll, on the page's own fake clock: a device whose version and
+    # clock have not moved is read alone, without its apps and its picture.
+    api(port, "POST", "/__admin/reset")
+    page = browser.new_page()
+    page.clock.install()
+    page.add_init_script(f"sessionStorage.setItem('lifecycled.token', '{TOKEN}')")
+    paths = []
+    page.on("request", lambda request: paths.append(request.url.split(str(port), 1)[1]))
+    page.goto(f"http://127.0.0.1:{port}/")
+    expect(page.locator("#connection")).to_have_text("live")
+    expect(page.locator("#timeline svg")).to_contain_text("default: 0 journal entries")
+    del paths[:]
+    for _ in range(2):  # the second read of the device comes after the first has decided
+        with page.expect_response(lambda response: response.url.endswith("/v1/devices/default")):
+            page.clock.run_for(5000)
+    assert [path for path in paths if "timeline" in path or "/apps" in path] == []
+    assert paths.count("/v1/devices/default") == 2
+
+
 def test_a_page_of_another_origin_is_refused(port, browser):
     # The server's page as http://localhost:PORT calls http://127.0.0.1:PORT: another origin.
     # The browser hides the refusal from the page (and from Playwright); the server counts it.

@@ -9,9 +9,10 @@ const page = {
   token: sessionStorage.getItem("lifecycled.token") ?? "",
   /** The selected device's id, from the address's fragment. */
   device: null,
-  /** The selected device's view and its apps', as last read. */
+  /** The selected device's view and its apps', as last read, and the device's version then. */
   deviceView: null,
   apps: [],
+  version: null,
   /** Stops following the selected device's stream. */
   following: null,
   /** Whether a read of the device is under way, and whether it is already out of date. */
@@ -153,6 +154,7 @@ function open(id) {
   page.following = new AbortController();
   page.device = id;
   page.deviceView = null;
+  page.version = null;
   page.apps = [];
   element("device-title").textContent = id;
   element("latest").replaceChildren();
@@ -183,18 +185,26 @@ async function refresh() {
   }
 }
 
+/** Reads the device, and its apps and timeline unless nothing happened on it since the last
+ *  read: the same version (its `ETag`, new with every entry, never repeated by a reset or
+ *  re-created device) and its clock where it was. An idle device costs one small read. */
 async function readDevice() {
   const id = page.device;
   const path = devicePath(id);
-  const [device, apps, timeline] = await Promise.all([
-    read(path),
+  const response = await call("GET", path);
+  const device = await response.json();
+  if (id !== page.device) return; // another device was selected meanwhile
+  const version = `${response.headers.get("ETag")} ${device.now}`;
+  page.deviceView = device;
+  showDevice(device);
+  if (version === page.version) return;
+  const [apps, timeline] = await Promise.all([
     read(`${path}/apps?limit=1000`),
     call("GET", `${path}/timeline.svg`, { accept: "image/svg+xml" }).then((r) => r.text()),
   ]);
-  if (id !== page.device) return; // another device was selected meanwhile
-  page.deviceView = device;
+  if (id !== page.device) return;
+  page.version = version;
   page.apps = apps.apps;
-  showDevice(device);
   showApps(apps);
   showTimeline(timeline);
   offerEvents();
