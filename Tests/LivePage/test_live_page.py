@@ -6,9 +6,9 @@ a bearer token and a manual device clock. The page is loaded as a user would, th
 into it, an event posted through its form, another posted by a second client (which only the
 journal stream can tell the page of), the clock moved from the page; the page must show each.
 A JavaScript error, a request refused once the token was given, or a failed request fails the
-test. The screenshot is left at .build/test-artifacts/live-page.png. A page of another origin
-must be refused, and the page must work through the shipped scale-out router (Debian's nginx,
-as Tests/Deployment runs it).
+test. The screenshot is left at .build/test-artifacts/live-page.png. An idle device must cost
+one small read per poll, a page of another origin must be refused, and the page must work
+through the shipped scale-out router (Debian's nginx, as Tests/Deployment runs it).
 """
 
 import json
