@@ -182,10 +182,10 @@ def test_the_page_follows_a_device_and_acts_on_it(port, browser):
     os.makedirs(os.path.dirname(SCREENSHOT), exist_ok=True)
     page.screenshot(path=SCREENSHOT, full_page=True)
     assert watch.errors == []
-    # The one stream that ended, the reset's: Chromium reports a stream of a `no-store` response
-    # read to its end as aborted.
+    # At most the one stream that ended, the reset's: Chromium may report a stream of a
+    # `no-store` response read to its end as aborted (not always).
     stream = f"http://127.0.0.1:{port}/v1/devices/default/journal/stream?since=0"
-    assert watch.failed == [("GET", stream, "net::ERR_ABORTED")]
+    assert watch.failed in ([], [("GET", stream, "net::ERR_ABORTED")])
     # Refused: only the requests made before the token was given, as unauthorized.
     assert watch.refused, "the page asked for the token before it had one"
     assert [(status, carried) for status, _, _, carried in watch.refused] == [
