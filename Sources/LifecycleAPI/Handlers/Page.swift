@@ -3,22 +3,19 @@
 /// server only hands it out.
 extension LifecycleAPI {
   func page() -> APIResponse {
-    pageFile(
-      PackageResources.index_html, type: "text/html; charset=utf-8", headers: Self.pagePolicy)
+    APIResponse(
+      status: 200, contentType: "text/html; charset=utf-8", headers: Self.pagePolicy,
+      body: PackageResources.index_html)
   }
 
   func pageStyle() -> APIResponse {
-    pageFile(PackageResources.page_css, type: "text/css; charset=utf-8")
+    APIResponse(
+      status: 200, contentType: "text/css; charset=utf-8", body: PackageResources.page_css)
   }
 
   func pageScript() -> APIResponse {
-    pageFile(PackageResources.page_js, type: "text/javascript; charset=utf-8")
-  }
-
-  private func pageFile(
-    _ bytes: [UInt8], type: String, headers: [(name: String, value: String)] = []
-  ) -> APIResponse {
-    APIResponse(status: 200, contentType: type, headers: headers, body: bytes)
+    APIResponse(
+      status: 200, contentType: "text/javascript; charset=utf-8", body: PackageResources.page_js)
   }
 
   /// What the page may do, as its `Content-Security-Policy` says: run only the server's own
