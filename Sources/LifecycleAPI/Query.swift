@@ -63,8 +63,8 @@ struct Query {
     guard let seconds = Double(text), seconds.isFinite, range.contains(seconds) else {
       throw Problem.validation(
         key,
-        "must be a number of seconds from \(range.lowerBound.formatted) to "
-          + "\(range.upperBound.formatted)")
+        "must be a number of seconds from \(range.lowerBound.asWritten) to "
+          + "\(range.upperBound.asWritten)")
     }
     return .milliseconds(Int64((seconds * 1000).rounded()))
   }
@@ -151,12 +151,5 @@ struct Query {
       bytes.append(value)
     }
     return String(validating: bytes, as: UTF8.self)
-  }
-}
-
-extension Double {
-  /// The number as a person writes it: `300`, not `300.0`; `0.1`.
-  fileprivate var formatted: String {
-    rounded() == self ? String(Int(self)) : String(self)
   }
 }

@@ -124,8 +124,8 @@ struct TimelineSVG {
     let seconds = Double((end - start) / .milliseconds(1)) / 1000
     let step = Self.tickStep(for: seconds)
     let now = x(end)
-    // Each tick a whole number of steps (a sum of steps drifts), its label left out where the
-    // end's would cover it.
+    // Each tick a whole number of steps (a sum of steps drifts), labelled to the millisecond
+    // (3 × 0.2 is 0.6000000000000001), its label left out where the end's would cover it.
     var index = (start.seconds / step).rounded(.up)
     while index * step < end.seconds {
       let tick = index * step
@@ -135,7 +135,7 @@ struct TimelineSVG {
           + ##"y2="\##(bottom)" stroke="#e4e4e4"/>"##)
       if now - position >= 24 {
         svg.text(
-          x: position, y: Self.top - 12, "\(secondsText(.seconds(tick))) s",
+          x: position, y: Self.top - 12, "\(Instant.seconds(tick).seconds.asWritten) s",
           attributes: ##" text-anchor="middle""##)
       }
       index += 1
@@ -144,7 +144,7 @@ struct TimelineSVG {
       ##"<line x1="\##(format(now))" y1="\##(Self.top - 8)" x2="\##(format(now))" "##
         + ##"y2="\##(bottom)" stroke="#999999" stroke-dasharray="4 3"/>"##)
     svg.text(
-      x: now + 3, y: Self.top - 12, "end \(secondsText(end)) s",
+      x: now + 3, y: Self.top - 12, "end \(end.seconds.asWritten) s",
       attributes: ##" fill="#999999""##)
   }
 
@@ -401,17 +401,6 @@ private func format(_ value: Double) -> String {
   let magnitude = abs(tenths)
   return magnitude % 10 == 0
     ? "\(sign)\(magnitude / 10)" : "\(sign)\(magnitude / 10).\(magnitude % 10)"
-}
-
-/// A time in seconds to the millisecond, as the journal has it, without trailing zeros:
-/// `1.81`, `2`.
-private func secondsText(_ time: Instant) -> String {
-  let (whole, fraction) = time.milliseconds.quotientAndRemainder(dividingBy: 1000)
-  guard fraction != 0 else { return "\(whole)" }
-  var digits = String(fraction)
-  digits = String(repeating: "0", count: 3 - digits.count) + digits
-  while digits.last == "0" { digits.removeLast() }
-  return "\(whole).\(digits)"
 }
 
 /// Text as SVG (XML) character data or an attribute value.

@@ -125,7 +125,7 @@ public enum HoldReason: Hashable, Sendable {
   public var detail: String {
     switch self {
     case .earliestBeginDate(let wait):
-      "earliestBeginDate is \(seconds(wait)) s away"
+      "earliestBeginDate is \((wait / .seconds(1)).asWritten) s away"
     case .deviceOff: "the device is off"
     case .appSwipedAway:
       "the user swiped the app away: no background launches until it is opened"
@@ -147,11 +147,5 @@ public enum HoldReason: Hashable, Sendable {
       "the app got \(limit) background push\(limit == 1 ? "" : "es") in the last hour, the "
         + "budget (backgroundPushesPerHour): the system throttles the rest"
     }
-  }
-
-  /// Seconds as a person writes them: `340`, `12.5`.
-  private func seconds(_ duration: Duration) -> String {
-    let seconds = duration / .seconds(1)
-    return seconds.rounded() == seconds ? String(Int(seconds)) : String(seconds)
   }
 }

@@ -56,3 +56,11 @@ extension Duration {
     return seconds * 1000 + attoseconds / 1_000_000_000_000_000
   }
 }
+
+extension Double {
+  /// The number as a person writes it: `300`, not `300.0`; `12.5`. Seconds of device time,
+  /// whole milliseconds, have at most three decimals.
+  package var asWritten: String {
+    rounded() == self ? String(Int(self)) : String(self)
+  }
+}
