@@ -88,7 +88,7 @@ extension Device {
       while let request = app.taskRequests.first(where: { holdReasons(for: $0, of: app).isEmpty }) {
         let event = AppEvent.launchTask(identifier: request.identifier)
         record(.app(event), app: name)
-        launchTask(request.identifier, of: app, cause: .event(.launchTask))
+        _ = launchTask(request.identifier, of: app, cause: .event(.launchTask))
       }
     }
   }

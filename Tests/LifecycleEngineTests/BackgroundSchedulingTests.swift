@@ -52,12 +52,12 @@ import Testing
       guard case .event = entry else { return false }
       return entry.seq < run.callbacks[0].seq
     }
-    guard case .event(let event)? = recorded else {
+    guard case .event(_, _, let app, let event)? = recorded else {
       Issue.record("no event before the launch handler")
       return
     }
-    #expect(event.app == "mail")
-    #expect(event.event == .app(.launchTask(identifier: "refresh")))
+    #expect(app == "mail")
+    #expect(event == .app(.launchTask(identifier: "refresh")))
   }
 
   /// Every reason holds the request back, in a fixed order, each in words; the request runs

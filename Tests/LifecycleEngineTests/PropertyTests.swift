@@ -198,8 +198,8 @@ final class RandomWalk {
         if !gone.isEmpty {
           let asked = Set(
             sim.journal.reversed().prefix { $0.seq > seqBefore }.compactMap { entry -> String? in
-              guard case .event(let event) = entry, let app = event.app else { return nil }
-              switch event.event {
+              guard case .event(_, _, let app?, let event) = entry else { return nil }
+              switch event {
               case .app(.launchTask(let identifier)), .app(.cancelTaskRequest(let identifier)):
                 return "\(app)/\(identifier)"
               default: return nil
@@ -241,9 +241,7 @@ final class RandomWalk {
     let conditions = device.conditions
     var violations: [String] = []
     for entry in sim.journal.reversed().prefix(while: { $0.seq > seq }) {
-      guard case .event(let event) = entry, case .app(.launchTask) = event.event,
-        let name = event.app
-      else { continue }
+      guard case .event(_, _, let name?, .app(.launchTask)) = entry else { continue }
       let app = sim.app(String(name))
       if !device.poweredOn || !conditions.backgroundAppRefresh || !app.backgroundAppRefresh
         || conditions.lowPowerMode || conditions.batteryCritical || app.backgroundLaunchBlocked
