@@ -10,26 +10,14 @@ import json
 import os
 import shutil
 import signal
-import socket
-import subprocess
 import tempfile
-import time
 
 import pytest
 
+from local_servers import free_port, serve, wait_for
 from nginx_router import Router
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-BINARY = os.environ.get("LIFECYCLED_BINARY", os.path.join(ROOT, ".build", "debug", "lifecycled"))
 DEVICES = [f"device-{n:03}" for n in range(300)]
-# lifecycled refuses LIFECYCLED_ variables it does not know, such as LIFECYCLED_BINARY.
-SERVER_ENVIRONMENT = {k: v for k, v in os.environ.items() if not k.startswith("LIFECYCLED_")}
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def request(port, method, path, body=None, timeout=10):
@@ -47,18 +35,6 @@ def request(port, method, path, body=None, timeout=10):
         connection.close()
 
 
-def wait_for(port, path):
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            if request(port, "GET", path, timeout=1)[0] == 200:
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-        time.sleep(0.02)
-
-
 def new_device(device):
     """What creates a device through a router (PUT /v1/devices/{id}): its declaration."""
     return {"id": device, "clock": "manual"}
@@ -71,17 +47,10 @@ class Fleet:
         self.directory = tempfile.mkdtemp(prefix="lifecycled-fleet-")
         os.chmod(self.directory, 0o755)  # nginx's workers (nobody, under root) write temp files
         self.replica_ports = [free_port() for _ in range(3)]
-        self.replicas = [self.start_replica(port) for port in self.replica_ports]
+        self.replicas = [serve(port) for port in self.replica_ports]
         self.port = free_port()
         self.router = Router(self.directory, self.port, self.replica_ports)
         wait_for(self.port, "/router/livez")
-
-    def start_replica(self, port):
-        process = subprocess.Popen(
-            [BINARY, "serve", "--port", str(port), "--device-clock", "manual"],
-            env={**SERVER_ENVIRONMENT, "LIFECYCLED_LOG_LEVEL": "warning"})
-        wait_for(port, "/readyz")
-        return process
 
     def owners(self):
         """For each device, the replicas that have it (asked directly, page by page)."""
@@ -177,7 +146,7 @@ def test_a_stopped_replica_affects_only_its_own_devices(fleet):
             assert (status, answer["state"]) == (200, "active"), device
 
     # Back on its port, the replica serves its shard again, empty: its state lived in memory.
-    fleet.replicas[1] = fleet.start_replica(fleet.replica_ports[1])
+    fleet.replicas[1] = serve(fleet.replica_ports[1])
     for device in DEVICES:
         expected = 404 if owners[device] == [1] else 200
         assert request(fleet.port, "GET", f"/v1/devices/{device}")[0] == expected, device

@@ -14,11 +14,8 @@ through the shipped scale-out router (Debian's nginx, as Tests/Deployment runs i
 import json
 import os
 import shutil
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 import urllib.request
 
 import pytest
@@ -27,49 +24,21 @@ from playwright.sync_api import expect, sync_playwright
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "Deployment"))
-from nginx_router import Router  # noqa: E402  (the shipped router, as the scale-out test runs it)
+# The shipped router and the servers on loopback, as the scale-out test runs them.
+from local_servers import free_port, serve, wait_for  # noqa: E402
+from nginx_router import Router  # noqa: E402
 
-BINARY = os.environ.get("LIFECYCLED_BINARY", os.path.join(ROOT, ".build", "debug", "lifecycled"))
 SCREENSHOT = os.path.join(ROOT, ".build", "test-artifacts", "live-page.png")
 TOKEN = "page-test-token"
 
 expect.set_options(timeout=10_000)
 
 
-def _free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _wait_until_ready(port, path="/readyz"):
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=1):
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.02)
-
-
-def _serve(port, **settings):
-    """lifecycled on `port` with a manual clock and these LIFECYCLED_ settings, once ready."""
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("LIFECYCLED_")}
-    environment.update(LIFECYCLED_LOG_LEVEL="warning", **settings)
-    server = subprocess.Popen(
-        [BINARY, "serve", "--port", str(port), "--device-clock", "manual"], env=environment
-    )
-    _wait_until_ready(port)
-    return server
-
-
 @pytest.fixture(scope="module")
 def port():
     """lifecycled on a free port, with a token and a manual clock; its port."""
-    port = _free_port()
-    server = _serve(port, LIFECYCLED_AUTH_TOKEN=TOKEN)
+    port = free_port()
+    server = serve(port, LIFECYCLED_AUTH_TOKEN=TOKEN)
     yield port
     server.terminate()
     server.wait(timeout=10)
@@ -240,11 +209,11 @@ def test_the_page_through_the_scale_out_router(browser):
     # names, which the router sends to that device's replica.
     directory = tempfile.mkdtemp(prefix="lifecycled-page-router-")
     os.chmod(directory, 0o755)  # nginx's workers (nobody, under root) write temp files
-    replica_ports = [_free_port(), _free_port()]
-    replicas = [_serve(replica) for replica in replica_ports]
-    router = Router(directory, _free_port(), replica_ports)
+    replica_ports = [free_port(), free_port()]
+    replicas = [serve(replica) for replica in replica_ports]
+    router = Router(directory, free_port(), replica_ports)
     try:
-        _wait_until_ready(router.port, "/router/livez")
+        wait_for(router.port, "/router/livez")
         request = urllib.request.Request(
             f"http://127.0.0.1:{router.port}/v1/devices/ci-1", method="PUT",
             data=json.dumps({"clock": "manual", "apps": [{"name": "mail"}]}).encode(),
