@@ -79,31 +79,31 @@ extension JournalEntry: BoundedLogElement {
   /// (finding the kind of an entry again costs more than the count).
   static func retainedBytes(of event: RecordedEvent) -> Int {
     var held = 0
-    // An indirect case's box: its header and its payload.
+    // An indirect case's box (its header and its payload), and what the parameters hold.
     switch event {
     case .app(let event):
       switch event {
       case .backgroundLaunch, .submitTaskRequest: held += 64
       default: break
       }
-      event.forEachParameter { parameter in
-        switch parameter.value {
-        case .sceneID(let text), .taskName(let text), .appName(let text): held += textBytes(text)
-        case .restorationData(let text): held += textBytes(text)
-        case .payload(let text), .sessionIdentifier(let text), .taskIdentifier(let text):
-          held += textBytes(text)
-        case .entry(let entry): held += entry.retainedBytes
-        case .taskID, .megabytes, .flag, .choice, .instant, .percent: break  // inline
-        }
-      }
-    case .device(.push(let app, _, let payload)):
-      held += 64 + textBytes(app) + textBytes(payload)
-    case .device(.setBackgroundAppRefresh(let app, _)):
-      held += textBytes(app)
-    case .device:
-      break  // inline
+      event.forEachParameter { held += heapBytes(of: $0) }
+    case .device(let event):
+      if case .push = event { held += 64 }
+      event.forEachParameter { held += heapBytes(of: $0) }
     }
     return MemoryLayout<Self>.stride + held
+  }
+
+  /// What an event's parameter holds on the heap: its text, or its entry's.
+  private static func heapBytes(of parameter: EventParameter) -> Int {
+    switch parameter.value {
+    case .sceneID(let text), .taskName(let text), .appName(let text): textBytes(text)
+    case .restorationData(let text): textBytes(text)
+    case .payload(let text), .sessionIdentifier(let text), .taskIdentifier(let text):
+      textBytes(text)
+    case .entry(let entry): entry.retainedBytes
+    case .taskID, .megabytes, .flag, .choice, .instant, .percent: 0  // inline
+    }
   }
 
   static func retainedBytes(of callback: Callback) -> Int {
