@@ -30,14 +30,10 @@ extension EventType {
     }
   }
 
-  /// Whether events of this type are addressed to a whole device.
+  /// Whether events of this type are addressed to a whole device: every type that is not an
+  /// app's, and the two that are both (`isAppEvent` decides, with no default).
   public var isDeviceEvent: Bool {
-    switch self {
-    case .home, .memoryWarning, .lock, .unlock, .significantTimeChange, .shutdown, .boot,
-      .setConditions, .setBackgroundAppRefresh, .push:
-      true
-    default: false
-    }
+    !isAppEvent || self == .home || self == .memoryWarning
   }
 }
 
