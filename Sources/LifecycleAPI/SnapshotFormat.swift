@@ -74,13 +74,15 @@ enum SnapshotFormat {
     status.underPressure = fields.bool("memoryPressure") ?? false
     status.warningGraceEndsAt = fields.instant("warningGraceEndsAt")
     if var details = fields.object("conditions") {
-      var conditions = BackgroundConditions()
-      conditions.batteryLevel = details.integer("batteryLevel", in: 0...100) ?? 100
-      conditions.charging = details.bool("charging") ?? false
-      conditions.lowPowerMode = details.bool("lowPowerMode") ?? false
-      conditions.network = details.choice("network") ?? .wifi
-      conditions.backgroundAppRefresh = details.bool("backgroundAppRefresh") ?? true
-      conditions.taskScheduling = details.choice("taskScheduling") ?? .eager
+      var conditions = BackgroundConditions()  // a member left out keeps its default
+      conditions.batteryLevel =
+        details.integer("batteryLevel", in: 0...100) ?? conditions.batteryLevel
+      conditions.charging = details.bool("charging") ?? conditions.charging
+      conditions.lowPowerMode = details.bool("lowPowerMode") ?? conditions.lowPowerMode
+      conditions.network = details.choice("network") ?? conditions.network
+      conditions.backgroundAppRefresh =
+        details.bool("backgroundAppRefresh") ?? conditions.backgroundAppRefresh
+      conditions.taskScheduling = details.choice("taskScheduling") ?? conditions.taskScheduling
       status.conditions = conditions
       fields.merge(details)
     }
