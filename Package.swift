@@ -49,8 +49,12 @@ let package = Package(
         .embedInCode("Page/page.css"), .embedInCode("Page/page.js"),
       ]),
     .testTarget(
-      name: "LifecycleAPITests", dependencies: ["JSONCore", "LifecycleAPI"],
+      name: "LifecycleAPITests", dependencies: ["JSONCore", "LifecycleAPI", "SnapshotFuzzer"],
       exclude: ["Timelines"]),
+    // Restoring under libFuzzer (scripts/fuzz); built normally, it replays corpus files.
+    .executableTarget(
+      name: "SnapshotFuzzer", dependencies: ["JSONCore", "LifecycleAPI"],
+      path: "Tests/Fuzz/SnapshotFuzzer"),
     // HTTP/1.1 without I/O: the strict parser and the connection state machine.
     .target(name: "HTTPCore", dependencies: ["JSONCore"]),
     .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "HTTPParserFuzzer"]),

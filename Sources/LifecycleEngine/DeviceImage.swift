@@ -474,10 +474,18 @@ extension Device {
       "must name the app in the foreground, the one there is or none")
     issues.check(
       !status.locked || status.foregroundApp == nil, "foregroundApp", "must be null while locked")
+    // Unlock brings this app back as the lock left it: a process whose code has run and, for
+    // a scene app, the scene it showed.
     issues.check(
-      status.appBeforeLock.map { status.locked && apps[$0].map { $0.state != .notRunning } == true }
-        ?? true,
-      "appBeforeLock", "must name an app with a process, while locked")
+      status.appBeforeLock.map {
+        status.locked
+          && apps[$0].map {
+            $0.state != .notRunning && !$0.prewarmed && (!$0.isScene || $0.focusedScene != nil)
+          } == true
+      } ?? true,
+      "appBeforeLock",
+      "must name an app with a process that has run (a scene app's with its focused scene), "
+        + "while locked")
     issues.check(
       status.poweredOn || status.locked && liveApps.isEmpty, "poweredOn",
       "a device that is off is locked and runs no app")
