@@ -89,7 +89,7 @@ public final class LifecycleAPI {
     waits.endExpired(self, now: now)
     streams.check(engine, now: now)
     streams.endExpired(now: now)
-    countHeldBytes()
+    settleClientHolds(now: now)
   }
 
   /// What the API holds for clients beside the engine's state: stored responses, waits, and
@@ -99,14 +99,24 @@ public final class LifecycleAPI {
       + streams.count * (Streams.retainedBytesPerStream + streamBacklogBytes)
   }
 
-  /// Counts `heldBytes` in the engine's memory budget (`Engine.hostBytes`), after anything
-  /// that may have changed it.
-  private func countHeldBytes() {
+  /// Counts `heldBytes` in the engine's memory budget (`Engine.hostBytes`) and tells the
+  /// engine which devices open streams and waits keep in use (`Engine.setDevicesInUse`),
+  /// after anything that may have changed them.
+  private func settleClientHolds(now: Instant) {
     let held = heldBytes
-    guard held != countedHeldBytes else { return }
-    engine.hostBytes = held
-    countedHeldBytes = held
+    if held != countedHeldBytes {
+      engine.hostBytes = held
+      countedHeldBytes = held
+    }
+    guard waits.count + streams.count > 0 || hasDevicesInUse else { return }
+    let inUse = waits.deviceIDs.union(streams.deviceIDs)
+    engine.setDevicesInUse(inUse, now: now)
+    hasDevicesInUse = !inUse.isEmpty
   }
+
+  /// Whether the engine was last told of a device in use.
+  @exclusivity(unchecked)  // one thread; see Engine
+  private var hasDevicesInUse = false
 
   /// When `fireDeadlines` is next due, on the host clock: a realtime deadline, or a wait's or
   /// a stream's timeout.
@@ -125,11 +135,11 @@ public final class LifecycleAPI {
       + streams.takeReady()
   }
 
-  /// The client of a waiting request or a stream left, or fell behind.
-  public func abandon(exchange: UInt64) {
+  /// The client of a waiting request or a stream left, or fell behind, at host time `now`.
+  public func abandon(exchange: UInt64, now: Instant) {
     waits.abandon(exchange)
     streams.abandon(exchange)
-    countHeldBytes()
+    settleClientHolds(now: now)
   }
 
   /// The client of a stream has read everything it was sent.
@@ -145,7 +155,7 @@ public final class LifecycleAPI {
   public func flushStreams(now: Instant) {
     guard hasStreams else { return }
     streams.flush(engine, now: now)
-    countHeldBytes()  // streams of devices reset or removed have ended
+    settleClientHolds(now: now)  // streams of devices reset or removed have ended
   }
 
   /// Answers every waiting request now, with the current view, and ends every stream, after
@@ -154,7 +164,7 @@ public final class LifecycleAPI {
     waits.endExpired(self, now: now, ending: true)
     streams.flush(engine, now: now)
     streams.endAll(reason: "shutdown")
-    countHeldBytes()
+    settleClientHolds(now: now)
   }
 
   /// Counts what an outcome did, and reports its kills.
@@ -179,7 +189,7 @@ public final class LifecycleAPI {
       if engine.devicesGeneration != generation { forgetStaleIdempotencyKeys() }
       waits.check(self, device: touched, now: now)
       streams.touch(touched)
-      countHeldBytes()
+      settleClientHolds(now: now)
     }
     var response: APIResponse
     var template = "unmatched"

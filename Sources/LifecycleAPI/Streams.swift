@@ -66,6 +66,8 @@ struct Streams {
   var isFull: Bool { subscribers.count >= Self.limit }
   var isEmpty: Bool { subscribers.isEmpty }
   var count: Int { subscribers.count }
+  /// The devices whose journals are streamed.
+  var deviceIDs: Set<String> { Set(byDevice.keys) }
 
   /// Opens a stream for `subscriber`: its head, then its first batch.
   mutating func open(

@@ -75,6 +75,8 @@ struct Waits {
 
   var isFull: Bool { waits.count >= Self.limit }
   var count: Int { waits.count }
+  /// The devices some request waits on.
+  var deviceIDs: Set<String> { Set(waits.values.lazy.map(\.device)) }
 
   /// Leaves `wait`, whose condition does not hold now, to be answered later.
   mutating func add(_ wait: Wait, _ api: LifecycleAPI, now: Instant) {

@@ -63,9 +63,28 @@ public final class Engine {
       activity.append(DeviceActivity(device: device.id, outcome: device.advanceToNextDeadline()))
       updateRealtimeDeadline(of: device)
     }
-    while let due = idleDeadlines.min, due.priority.time <= now { discard(slots[due.slot]) }
+    while let due = idleDeadlines.min, due.priority.time <= now {
+      let device = slots[due.slot]
+      if devicesInUse.contains(device.id) {
+        touch(device, at: now)  // its timeout runs again once the client is done
+      } else {
+        discard(device)
+      }
+    }
     return activity
   }
+
+  /// The devices a client uses without sending requests, through an open journal stream or a
+  /// request that waits: their idle timeouts do not remove them, and once a device leaves the
+  /// set its timeout counts from `now`, as from a request.
+  public func setDevicesInUse(_ ids: Set<String>, now: Instant) {
+    for id in devicesInUse.subtracting(ids) {
+      if let device = devices[id] { touch(device, at: now) }
+    }
+    devicesInUse = ids
+  }
+
+  private var devicesInUse: Set<String> = []
 
   /// What the simulator's state retains, in bytes: devices, apps, background tasks, journals
   /// and jetsam logs, as `RetainedSize` counts them, and what the host holds for clients
@@ -246,6 +265,14 @@ public final class Engine {
     try withDevice(id, now: now) { $0.snapshot }
   }
 
+  /// The device at `now`, read without counting as a use of it: what lists and metrics show
+  /// of every device, which must not keep idle ones alive.
+  private func overview(of device: Device, now: Instant) -> DeviceSnapshot {
+    catchUp(device, to: now)
+    updateRealtimeDeadline(of: device)
+    return device.snapshot
+  }
+
   /// The device's version at `now` (its realtime deadlines due by then fired).
   public func version(of id: String, now: Instant) throws(EngineError) -> DeviceVersion {
     try withDevice(id, now: now) { $0.version }
@@ -260,11 +287,13 @@ public final class Engine {
   public func devices(
     after: String? = nil, label: DeviceLabel? = nil, limit: Int = .max, now: Instant
   ) -> [DeviceSnapshot] {
-    devices.keys.sorted().lazy
-      .filter { after == nil || $0 > after! }
-      .filter { label.map(self.devices[$0]!.has) ?? true }
+    advance(to: now)  // first: devices idle past their timeout are gone before the list is made
+    return devices.keys.sorted().lazy
+      .filter { id in after.map { id > $0 } ?? true }
+      .compactMap { self.devices[$0] }
+      .filter { device in label.map(device.has) ?? true }
       .prefix(limit)
-      .map { try! device($0, now: now) }
+      .map { self.overview(of: $0, now: now) }
   }
 
   /// Removes every device with the label `label` (but the permanent default device), and

@@ -138,7 +138,7 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
   }
 
   func abandoned(exchange: UInt64) {
-    api.abandon(exchange: exchange)
+    api.abandon(exchange: exchange, now: Self.now)
   }
 
   func turnEnded() {

@@ -198,6 +198,43 @@ func json(_ text: String) -> JSON? {
     #expect(permanent.body.contains(#""field":"idleTimeoutSeconds""#))
   }
 
+  /// Idle means unused: listing devices, metrics, health and the live page's list read every
+  /// device without keeping any alive; a request to another device does not either.
+  @Test func readingEveryDeviceKeepsNoneAlive() {
+    call("POST", "/v1/devices", #"{"id":"w1","idleTimeoutSeconds":3}"#)
+    call("POST", "/v1/devices", #"{"id":"w2","idleTimeoutSeconds":3}"#)
+    for second in 1...2 {
+      let now = Instant.zero + .seconds(second)
+      #expect(call("GET", "/metrics", now: now).body.contains("\nlifecycled_devices 3\n"))
+      #expect(call("GET", "/v1/devices", now: now).body.contains(#""id":"w1""#))
+      #expect(call("GET", "/health", now: now).status == 200)
+      #expect(call("GET", "/v1/devices/w2", now: now).status == 200)
+    }
+    #expect(api.nextDeadline == Instant.zero + .seconds(3))
+    api.fireDeadlines(now: Instant.zero + .seconds(3))
+    let listed = call("GET", "/v1/devices", now: Instant.zero + .seconds(3))
+    #expect(!listed.body.contains(#""id":"w1""#) && listed.body.contains(#""id":"w2""#))
+  }
+
+  /// A device whose journal a client streams, or on which a request waits, is in use: its
+  /// timeout does not remove it, and counts from the moment the last of them ends.
+  @Test func anOpenStreamOrWaitKeepsItsDeviceAlive() {
+    call("POST", "/v1/devices", #"{"id":"w1","idleTimeoutSeconds":3}"#)
+    call("POST", "/v1/devices/w1/apps", #"{"name":"mail"}"#)
+    #expect(call("GET", "/v1/devices/w1/journal/stream", exchange: 1).status == 0)
+    #expect(
+      call("GET", "/v1/devices/w1/apps/mail?waitFor=active&timeout=60", exchange: 2).status == 0)
+    api.fireDeadlines(now: Instant.zero + .seconds(10))
+    api.abandon(exchange: 1, now: Instant.zero + .seconds(10))
+    api.fireDeadlines(now: Instant.zero + .seconds(20))
+    #expect(call("GET", "/v1/devices", now: Instant.zero + .seconds(20)).body.contains(#""w1""#))
+    api.abandon(exchange: 2, now: Instant.zero + .seconds(20))
+    api.fireDeadlines(now: Instant.zero + .seconds(22.5))
+    #expect(call("GET", "/v1/devices", now: Instant.zero + .seconds(22.5)).body.contains(#""w1""#))
+    api.fireDeadlines(now: Instant.zero + .seconds(23))
+    #expect(!call("GET", "/v1/devices", now: Instant.zero + .seconds(23)).body.contains(#""w1""#))
+  }
+
   @Test func homeOnASceneAppAnswersAsTheContractShows() {
     #expect(call("POST", "/v1/apps", #"{"name":"mail"}"#).status == 201)
     #expect(call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#).status == 200)

@@ -50,7 +50,7 @@ import Testing
     api.call("GET", "/v1/devices/default/journal/stream", exchange: 2)
     let stream = Streams.retainedBytesPerStream + api.api.streamBacklogBytes
     #expect(engine.retainedBytes == idle + Waits.retainedBytesPerWait + stream)
-    api.api.abandon(exchange: 2)
+    api.api.abandon(exchange: 2, now: .zero)
     #expect(engine.retainedBytes == idle + Waits.retainedBytesPerWait)
     api.call("GET", "/v1/devices/default/journal/stream", exchange: 3)
     api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)  // answers the wait

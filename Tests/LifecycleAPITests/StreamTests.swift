@@ -253,7 +253,7 @@ import Testing
 
   @Test func anAbandonedStreamIsForgottenWithWhatWasReadyForIt() {
     api.call("GET", "/v1/devices/default/journal/stream", exchange: 1)
-    api.api.abandon(exchange: 1)
+    api.api.abandon(exchange: 1, now: .zero)
     #expect(sent().isEmpty)
     api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
     #expect(sent().isEmpty)
@@ -330,7 +330,7 @@ import Testing
     #expect(refused.status == 503)
     #expect(refused.json?["type"] == .string("urn:lifecycled:problem:too-many-streams"))
     #expect(refused.headers["Retry-After"] == "1")
-    api.api.abandon(exchange: 1)
+    api.api.abandon(exchange: 1, now: .zero)
     #expect(api.call("GET", "/v1/devices/default/journal/stream", exchange: 1000).status == 0)
   }
 

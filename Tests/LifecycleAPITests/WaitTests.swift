@@ -163,7 +163,7 @@ import Testing
 
   @Test func anAbandonedWaitIsForgotten() {
     #expect(api.call("GET", "/v1/apps/mail?waitFor=active", exchange: 1).status == 0)
-    api.api.abandon(exchange: 1)
+    api.api.abandon(exchange: 1, now: .zero)
     api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
     #expect(api.lateAnswers().isEmpty)
     #expect(api.api.nextDeadline == nil)
@@ -172,7 +172,7 @@ import Testing
   @Test func anAnswerReadyForAClientThatLeftIsDropped() {
     #expect(api.call("GET", "/v1/apps/mail?waitFor=active", exchange: 1).status == 0)
     api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
-    api.api.abandon(exchange: 1)
+    api.api.abandon(exchange: 1, now: .zero)
     #expect(api.lateAnswers().isEmpty)
   }
 

@@ -252,7 +252,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/LastSeq`.
         public typealias LastSeq = Swift.Int
-        /// How long the device may go without a request that reaches it before the server removes it (host time, not the device's clock): devices a crashed client leaked do not pile up. Null: it stays until removed. Not for the default device, which is permanent.
+        /// How long the device may go unused before the server removes it (host time, not the device's clock): devices a crashed client leaked do not pile up. A request addressed to the device uses it, and so does an open journal stream of it or a request waiting on it (the timeout counts from when the last ends); listing devices, metrics and health do not. Null: it stays until removed. Not for the default device, which is permanent.
         ///
         /// - Remark: Generated from `#/components/schemas/IdleTimeout`.
         public typealias IdleTimeout = Swift.Double
