@@ -28,10 +28,12 @@ COPY --from=build /usr/local/bin/lifecycled /usr/local/bin/lifecycled
 COPY config/lifecycled.json /etc/lifecycled/lifecycled.json
 USER 10001:10001
 # Environment variables override the file: inside a container, listen on every interface and
-# answer any Host (a container is reached by names the image cannot know: its Compose service,
-# its Kubernetes Service); the Origin check and the optional token still apply.
+# answer IP addresses, localhost (a published port) and the service name `lifecycled` (the
+# shipped Compose file's and Kubernetes manifests'). Any other name gets 421, so a web page
+# that rebinds its own DNS name to the container can neither read nor change anything: give
+# the names your harness uses in LIFECYCLED_ALLOWED_HOSTS (it replaces this list).
 ENV LIFECYCLED_HOST=0.0.0.0 \
-    LIFECYCLED_ALLOWED_HOSTS=* \
+    LIFECYCLED_ALLOWED_HOSTS=lifecycled \
     LIFECYCLED_PORT=8080 \
     LIFECYCLED_CONFIG=/etc/lifecycled/lifecycled.json
 EXPOSE 8080

@@ -115,7 +115,7 @@ public struct HTTPFields: Sendable, Sequence {
 
   /// Calls `body` with each value of the field `name`, compared without regard to case, in
   /// order, while it returns true.
-  func forEachValue(of name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
+  public func forEachValue(of name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
     forEachField { fieldName, value in
       !fieldName.equalsIgnoringASCIICase(name) || body(value)
     }

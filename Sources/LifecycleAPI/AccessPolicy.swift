@@ -12,8 +12,9 @@
 ///   own name, and gets 421.
 /// - A request with an `Origin` (which browsers add to cross-origin requests and to every
 ///   `POST`) must come from one of `allowedOrigins`, none by default, or from this server's own
-///   origin (`http://` and the `Host` it was sent to, which the rule above has checked: a page
-///   this server served); others get 403.
+///   origin (`http://` and the `Host` it was sent to, when that is an address, `localhost` or
+///   a name `allowedHosts` lists, not one only `*` lets through: a page this server served);
+///   others get 403, and so does a request with two `Origin` fields.
 /// - With `authToken` set, every `/v1` and `/__admin` request needs
 ///   `Authorization: Bearer <token>` (401 without it); the probes never do.
 ///
@@ -35,31 +36,43 @@ public struct AccessPolicy: Sendable, Equatable {
   public init() {}
 
   /// Whether a `Host` field value (a name or address, and perhaps a port) names this server.
-  /// Read as bytes: it is checked on every request, and Character-wise String work cost more
-  /// than the request.
-  func allows(host field: String) -> Bool {
+  func allows(host field: String) -> Bool { match(host: field) != nil }
+
+  /// How a `Host` field value names this server: `verified` when it is an address, `localhost`
+  /// or a name `allowedHosts` lists, `anyName` when only `*` lets it through (a name nobody
+  /// checked: a rebinding page's own), nil when it does not. Read as bytes: it is checked on
+  /// every request, and Character-wise String work cost more than the request.
+  private func match(host field: String) -> HostMatch? {
     var field = field
     return field.withUTF8 { bytes in
       let name = Self.name(inHost: bytes)
-      if Self.isAddress(name) { return true }
+      if Self.isAddress(name) { return .verified }
       let lowered = String(decoding: name, as: UTF8.self).lowercased()  // as hostPatterns are
-      if lowered == "localhost" || lowered.hasSuffix(".localhost") { return true }
-      return hostPatterns.contains { allowed in
-        if allowed == "*" { return true }
-        if allowed.hasPrefix(".") {
-          return lowered == allowed.dropFirst() || lowered.hasSuffix(allowed)
+      if lowered == "localhost" || lowered.hasSuffix(".localhost") { return .verified }
+      var match: HostMatch?
+      for allowed in hostPatterns {
+        if allowed == "*" {
+          match = .anyName
+        } else if allowed.hasPrefix(".")
+          ? lowered == allowed.dropFirst() || lowered.hasSuffix(allowed) : lowered == allowed
+        {
+          return .verified
         }
-        return lowered == allowed
       }
+      return match
     }
   }
 
+  private enum HostMatch { case verified, anyName }
+
   /// Whether a request with `Origin` `origin`, sent to `host`, may be answered: an origin
-  /// allowed, or the server's own (only a page it served has it, once `host` is allowed).
+  /// allowed, or the server's own: only a page it served has it, when `host` is a name the
+  /// server was told it has. A `Host` that only `*` lets through is no proof: a page that
+  /// rebinds its own DNS name to this server sends its own name as both.
   func allows(origin: String, host: String?) -> Bool {
     if allowedOrigins.contains(origin) { return true }
-    guard let host else { return false }
-    return origin.lowercased() == "http://" + host.lowercased()
+    guard let host, origin.lowercased() == "http://" + host.lowercased() else { return false }
+    return match(host: host) == .verified
   }
 
   /// Whether `authorization` (the field's value) carries the token, compared in time that

@@ -266,11 +266,17 @@ extension LifecycleAPI {
       }
       lastAllowedHost = host
     }
+    if request.originIsRepeated {
+      throw Problem(
+        kind: .forbiddenOrigin,
+        detail: "a request from a web page has one Origin field; this one has several")
+    }
     if let origin = request.origin, !access.allows(origin: origin, host: request.host) {
       throw Problem(
         kind: .forbiddenOrigin,
-        detail: "requests from web pages are refused unless their origin is this server's or "
-          + "in allowedOrigins (LIFECYCLED_ALLOWED_ORIGINS); '\(origin)' is not")
+        detail: "requests from web pages are refused unless their origin is in allowedOrigins "
+          + "(LIFECYCLED_ALLOWED_ORIGINS) or this server's own, at an address, localhost or a "
+          + "name allowedHosts lists; '\(origin)' is not")
     }
     if access.authToken != nil, request.path.hasPrefix("/v1") || request.path.hasPrefix("/__admin"),
       !access.authorizes(request.authorization)

@@ -14,7 +14,10 @@ public struct APIRequest: Sendable {
   public var body: [UInt8]
   /// `Host`, `Origin` and `Authorization`, for the `AccessPolicy`.
   public var host: String?
+  /// The first `Origin`; `originIsRepeated` when the request has more than one (RFC 6454,
+  /// 7.2: a browser sends one at most), which the policy refuses whatever they say.
   public var origin: String?
+  public var originIsRepeated = false
   public var authorization: String?
   /// `If-Match`: the request applies only to the device in one of these versions.
   public var ifMatch: String?

@@ -58,8 +58,11 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
   }
 
   /// The fields of a response of `contentType`: every API response tells browsers not to
-  /// guess its type (`nosniff`) and caches not to keep it (the simulator's state changes with
-  /// every event). The JSON ones, which nearly every response has, are made once.
+  /// guess its type (`nosniff`), caches not to keep it (the simulator's state changes with
+  /// every event), and other sites' pages not to load it as an image, script or style
+  /// (`Cross-Origin-Resource-Policy`: nothing here is meant for them, and a foreign `<img>`
+  /// of a timeline would tell whether a device exists). The JSON ones, which nearly every
+  /// response has, are made once.
   private static func headers(contentType: String?) -> HTTPFields {
     switch contentType {
     case nil: plainHeaders
@@ -70,6 +73,7 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
 
   private static let plainFields: [(name: String, value: String)] = [
     ("X-Content-Type-Options", "nosniff"), ("Cache-Control", "no-store"),
+    ("Cross-Origin-Resource-Policy", "same-origin"),
   ]
   private static let plainHeaders = HTTPFields(plainFields)
   private static let jsonHeaders = HTTPFields([("Content-Type", "application/json")] + plainFields)
@@ -96,6 +100,14 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
       case 5: message.idempotencyKey = text()
       default: message.lastEventID = text()
       }
+    }
+    if message.origin != nil {  // a page's request: is it the only one?
+      var origins = 0
+      request.headers.forEachValue(of: "origin") { _ in
+        origins += 1
+        return origins < 2
+      }
+      message.originIsRepeated = origins > 1
     }
     let response = api.handle(
       consume message, now: Instant(milliseconds: Int64(context.now)),

@@ -83,7 +83,7 @@ struct AccessPolicyTests {
     #expect(response.status == 403)
     #expect(
       response.body
-        == #"{"type":"urn:lifecycled:problem:forbidden-origin","title":"Requests from this origin are not allowed","status":403,"detail":"requests from web pages are refused unless their origin is this server's or in allowedOrigins (LIFECYCLED_ALLOWED_ORIGINS); 'https://attacker.example' is not"}"#
+        == #"{"type":"urn:lifecycled:problem:forbidden-origin","title":"Requests from this origin are not allowed","status":403,"detail":"requests from web pages are refused unless their origin is in allowedOrigins (LIFECYCLED_ALLOWED_ORIGINS) or this server's own, at an address, localhost or a name allowedHosts lists; 'https://attacker.example' is not"}"#
     )
     #expect(call(api, "GET", "/v1/apps/a").status == 200)
   }
@@ -111,6 +111,53 @@ struct AccessPolicyTests {
         api, "GET", "/v1/apps", host: "rebound.example:8080", origin: "http://rebound.example:8080"
       )
       .status == 421)
+  }
+
+  /// Under `allowedHosts` `*` (which answers any name), a page that rebinds its own DNS name
+  /// to this server sends its name as both `Host` and `Origin`: that is no proof of the
+  /// server's own page, so it reads and changes nothing. A listed name's own page is answered.
+  @Test func aRebindingPageIsRefusedUnderTheWildcard() {
+    let api = api { $0.allowedHosts = ["*", "lifecycled", ".ci.example"] }
+    let host = "attacker.example:8080"
+    let origin = "http://attacker.example:8080"
+    #expect(call(api, "GET", "/v1/devices", host: host).status == 200)  // no Origin: a harness
+    let refused = [
+      call(api, "GET", "/v1/devices", host: host, origin: origin),
+      call(
+        api, "POST", "/v1/devices", body: #"{"id":"x"}"#, mediaType: "application/json",
+        host: host, origin: origin),
+      call(
+        api, "POST", "/v1/devices/default/events", body: #"{"type":"lock"}"#,
+        mediaType: "application/json", host: host, origin: origin),
+      call(api, "DELETE", "/v1/devices?label=a=b", host: host, origin: origin),
+    ]
+    #expect(refused.map(\.status) == [403, 403, 403, 403])
+    #expect(refused[0].body.contains("'http://attacker.example:8080' is not"))
+    #expect(call(api, "GET", "/v1/devices/x").status == 404)
+    #expect(call(api, "GET", "/v1/devices/default").body.contains(#""locked":false"#))
+    for (host, origin) in [
+      ("lifecycled:8080", "http://lifecycled:8080"), ("a.ci.example", "http://a.ci.example"),
+      ("127.0.0.1:8080", "http://127.0.0.1:8080"),
+    ] {
+      #expect(call(api, "GET", "/v1/devices", host: host, origin: origin).status == 200, "\(host)")
+    }
+  }
+
+  /// A browser sends one `Origin` at most (RFC 6454, 7.2): two are refused whatever they say,
+  /// so that the first cannot vouch for the second.
+  @Test func twoOriginFieldsAre403() {
+    let api = api()
+    var request = APIRequest(
+      method: "POST", path: "/v1/apps", mediaType: "application/json",
+      body: Array(#"{"name":"a"}"#.utf8), host: "127.0.0.1:8080", origin: "http://127.0.0.1:8080")
+    request.originIsRepeated = true
+    let response = api.handle(request, now: .zero)
+    #expect(response?.status == 403)
+    #expect(
+      response.map { String(decoding: $0.body, as: UTF8.self) }?.contains(
+        #""detail":"a request from a web page has one Origin field; this one has several""#)
+        == true)
+    #expect(call(api, "GET", "/v1/apps/a").status == 404)
   }
 
   @Test func anAllowedOriginIsAnswered() {

@@ -44,7 +44,22 @@ import Testing
     #expect(crossOrigin.hasPrefix("HTTP/1.1 403 Forbidden\r\n"))
     #expect(crossOrigin.contains("\r\nContent-Type: application/problem+json\r\n"))
     #expect(
-      crossOrigin.contains("\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n"))
+      crossOrigin.contains(
+        "\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n"
+          + "Cross-Origin-Resource-Policy: same-origin\r\n"))
+    // Two Origin fields, the first the server's own: refused, whatever the first says.
+    let own = "Origin: \(base)"
+    let twice = try curl(
+      [
+        "-w", " %{http_code}", "-H", own, "-H", own, "-H", "Content-Type: application/json",
+        "--data", #"{"name":"twice"}"#, "\(base)/v1/apps",
+      ]
+    ).output
+    #expect(twice.hasSuffix(" 403"))
+    #expect(twice.contains("this one has several"))
+    #expect(
+      try curl(["-w", " %{http_code}", "-H", own, "\(base)/v1/apps/twice"]).output.hasSuffix(" 404")
+    )
     let rebound = try curl(
       ["-w", " %{http_code}", "-H", "Host: attacker.example", "\(base)/v1/apps"]
     ).output

@@ -7,15 +7,19 @@ into it, an event posted through its form, another posted by a second client (wh
 journal stream can tell the page of), the clock moved from the page; the page must show each.
 A JavaScript error, a request refused once the token was given, or a failed request fails the
 test. The screenshot is left at .build/test-artifacts/live-page.png. An idle device must cost
-one small read per poll, a page of another origin must be refused, and the page must work
-through the shipped scale-out router (Debian's nginx, as Tests/Deployment runs it).
+one small read per poll, a page of another origin must be refused, the page must work
+through the shipped scale-out router (Debian's nginx, as Tests/Deployment runs it), and a page
+whose DNS name is rebound to the server must change nothing (nor read anything, unless
+allowedHosts is `*`).
 """
 
+import http.server
 import json
 import os
 import shutil
 import sys
 import tempfile
+import threading
 import urllib.request
 
 import pytest
@@ -243,3 +247,72 @@ def test_the_page_through_the_scale_out_router(browser):
             replica.terminate()
             replica.wait(timeout=10)
         shutil.rmtree(directory, ignore_errors=True)
+
+
+# A page of the attacker's own name, served by the attacker's server; its DNS name then points
+# at the server (here: the attacker's server stops, lifecycled starts on its port), and every
+# request the page makes is same-origin to the browser, with that name as Host (and as Origin,
+# on a POST).
+REBINDING_PAGE = b"""<!doctype html><title>attacker</title><script>
+async function attempt(method, path, body) {
+  const response = await fetch(path, {method, body: body && JSON.stringify(body),
+    headers: body ? {"Content-Type": "application/json"} : {}});
+  return [response.status, (await response.text()).length];
+}
+window.attack = () => Promise.all([
+  attempt("GET", "/v1/devices"),
+  attempt("GET", "/v1/devices/default"),
+  attempt("POST", "/v1/devices", {id: "rebound"}),
+  attempt("POST", "/v1/devices/default/events", {type: "lock"}),
+  attempt("DELETE", "/v1/devices?label=suite%3Dci"),
+]);
+</script>"""
+
+
+class AttackerPage(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(REBINDING_PAGE)
+
+    def log_message(self, *arguments):
+        pass
+
+
+@pytest.mark.parametrize("allowed_hosts, statuses", [
+    (None, [421] * 5),  # the binary's default
+    ("lifecycled", [421] * 5),  # the image's (Dockerfile, Compose)
+    ("*", [200, 200, 403, 403, 403]),  # any name: reads are open, changes are not
+])
+def test_a_rebinding_page_changes_nothing(allowed_hosts, statuses):
+    port = free_port()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=shutil.which("chromium"),
+            args=["--host-resolver-rules=MAP attacker.example 127.0.0.1"])
+        page = browser.new_page()
+        attacker = http.server.HTTPServer(("127.0.0.1", port), AttackerPage)
+        thread = threading.Thread(target=attacker.serve_forever)
+        thread.start()
+        page.goto(f"http://attacker.example:{port}/attack")
+        attacker.shutdown()
+        attacker.server_close()
+        thread.join()
+        settings = {} if allowed_hosts is None else {"LIFECYCLED_ALLOWED_HOSTS": allowed_hosts}
+        server = serve(port, **settings)
+        try:
+            device = f"http://127.0.0.1:{port}/v1/devices/default"
+            with urllib.request.urlopen(device, timeout=10) as response:
+                before = json.loads(response.read())
+            attempts = page.evaluate("window.attack()")
+            browser.close()
+            assert [status for status, _ in attempts] == statuses
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/devices") as response:
+                assert [d["id"] for d in json.loads(response.read())["devices"]] == ["default"]
+            with urllib.request.urlopen(device, timeout=10) as response:
+                assert json.loads(response.read()) == before
+        finally:
+            server.terminate()
+            server.wait(timeout=10)

@@ -192,8 +192,15 @@ extension LifecycleAPI {
       title: "\(request.device): \(entries.count) journal entries",
       entries: entries, start: from.map { .zero + $0 } ?? entries.first?.time ?? .zero,
       end: to.map { .zero + $0 } ?? now)
-    return APIResponse(status: 200, contentType: "image/svg+xml", body: picture.bytes)
+    return APIResponse(
+      status: 200, contentType: "image/svg+xml", headers: Self.picturePolicy, body: picture.bytes)
   }
+
+  /// A picture opened on its own is a document: it runs nothing, loads nothing and is shown in
+  /// no other site's frame (its text is escaped; this holds if that ever slips).
+  private static let picturePolicy: [(name: String, value: String)] = [
+    ("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
+  ]
 
   /// The `seq` a journal read starts after (`Query.since`); `latest` is the request's device's
   /// last.
