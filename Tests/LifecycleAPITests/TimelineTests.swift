@@ -25,6 +25,8 @@ import Testing
   private func timeline(_ query: String = "") -> String {
     let answer = api.call("GET", "/v1/devices/demo/timeline.svg" + query)
     #expect(answer.status == 200, "\(answer.body)")
+    #expect(
+      answer.headers["Content-Security-Policy"] == "default-src 'none'; frame-ancestors 'none'")
     return answer.body
   }
 
