@@ -267,6 +267,24 @@ public struct ConnectionStateMachine {
     quiescing = true
   }
 
+  /// The memory held for the request being received (`HTTPParser.heldBytes`).
+  @inline(__always)  // read in place after every turn: a call would copy the machine
+  public var heldBytes: Int { parser.heldBytes }
+
+  /// The server has no room for what the request being read holds (its memory budget is
+  /// spent): it gets 503 and the connection closes; a connection past its request (answered,
+  /// waiting or streaming) closes at once. What the parser held is let go now, not when the
+  /// connection is closed.
+  public mutating func cannotHoldRequest(at now: Moment) {
+    parser = HTTPParser(limits: configuration.limits)
+    guard case .reading = phase else { return close() }
+    fail(
+      with: HTTPError(
+        .serviceUnavailable,
+        "the server's memory budget has no room for this request now; send it again later"),
+      at: now)
+  }
+
   /// The server will not serve this connection (too many from its address): it answers
   /// `error` at once and closes, whatever the peer sends.
   public mutating func refuse(with error: HTTPError, at now: Moment) {

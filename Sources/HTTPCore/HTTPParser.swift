@@ -76,6 +76,12 @@ public struct HTTPParser {
   /// Bytes received and not yet part of a delivered request.
   public var bufferedByteCount: Int { buffer.count - start }
 
+  /// The memory the parser holds for requests being received: its buffer, and the field lines
+  /// and body of the request it is reading (a body's whole `Content-Length` from its head on).
+  public var heldBytes: Int {
+    buffer.capacity + request.headers.lines.capacity + request.body.capacity
+  }
+
   /// Part of a request has been read (so a timeout would cut it short).
   public var isMidRequest: Bool {
     if case .requestLine = state { return buffer.count > start }
@@ -410,6 +416,11 @@ public struct HTTPParser {
   /// Moves up to `count` buffered bytes into the body; returns how many it moved.
   private mutating func takeBody(upTo count: Int) -> Int {
     let taken = min(count, buffer.count - start)
+    let needed = request.body.count + taken
+    if needed > request.body.capacity {  // a chunked body: doubled, but never past the limit
+      request.body.reserveCapacity(
+        min(max(needed, 2 * request.body.capacity), max(needed, limits.maxBodyBytes)))
+    }
     request.body.append(contentsOf: buffer[start..<(start + taken)])
     start += taken
     if start >= 65536 { compact() }

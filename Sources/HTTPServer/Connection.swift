@@ -33,6 +33,9 @@ final class Connection {
   /// and when it began.
   private var deferred: (exchange: UInt64, request: HTTPRequest, started: UInt64)?
   private var openHandles = 2
+  /// What the machine holds for requests being received, as `server.requestMemory` counts it;
+  /// nil once a request was refused for want of room (the connection then counts nothing).
+  private var countedBytes: Int? = 0
   /// Where the connection comes from, for the per-address limit.
   var peer: PeerAddress?
   /// How it is idle, and its neighbours among the server's idle connections of that kind
@@ -103,6 +106,8 @@ final class Connection {
     guard !isClosing else { return }
     isClosing = true
     server.connectionIsClosing(self)
+    if let countedBytes { server.requestMemory?.count(-countedBytes) }
+    countedBytes = nil
     if let exchange = deferred?.exchange {  // the field alone: binding the tuple copies it
       endExchange(exchange)
       server.responder.abandoned(exchange: exchange)
@@ -131,7 +136,28 @@ final class Connection {
         return abort()
       }
     }
+    guard countHeldBytes(at: now) else { return drive() }  // to send the refusal
     followMachine()
+  }
+
+  /// Counts what the machine now holds for requests being received; false when the request
+  /// outgrew the room there is, and the machine was told to refuse it. A refused connection
+  /// counts nothing more: it closes once the refusal is out.
+  private func countHeldBytes(at now: Moment) -> Bool {
+    guard let memory = server.requestMemory, let counted = countedBytes else { return true }
+    let held = machine.heldBytes
+    guard held != counted else { return true }
+    if held > counted, held > server.configuration.connection.maxBufferedBytes,
+      !memory.hasRoom(for: held - counted)
+    {
+      memory.count(-counted)
+      countedBytes = nil
+      machine.cannotHoldRequest(at: now)
+      return false
+    }
+    memory.count(held - counted)
+    countedBytes = held
+    return true
   }
 
   private func respond(to request: consuming HTTPRequest, at now: Moment) {

@@ -21,6 +21,8 @@ public final class HTTPServer: @unchecked Sendable {
   private let clientTimers: [ClientTimer]
   /// Told of every request answered, if requests are logged.
   let requestLog: (any HTTPRequestLog)?
+  /// Where what connections hold for requests being received is counted, if anywhere.
+  let requestMemory: (any HTTPRequestMemory)?
   let logger: Logger
 
   let loop: UnsafeMutablePointer<uv_loop_t>
@@ -57,12 +59,13 @@ public final class HTTPServer: @unchecked Sendable {
   public init(
     configuration: HTTPServerConfiguration, responder: any HTTPResponder,
     timerClients: [any HTTPTimerClient] = [], requestLog: (any HTTPRequestLog)? = nil,
-    logger: Logger
+    requestMemory: (any HTTPRequestMemory)? = nil, logger: Logger
   ) {
     self.configuration = configuration
     self.responder = responder
     clientTimers = timerClients.map(ClientTimer.init)
     self.requestLog = requestLog
+    self.requestMemory = requestMemory
     self.logger = logger
     loop = .allocate(capacity: 1)
     listener = .allocate(capacity: 1)

@@ -68,6 +68,18 @@ public protocol HTTPTimerClient: AnyObject {
   func timerFired(now: UInt64)
 }
 
+/// Where the memory held for requests being received is counted: their heads and bodies as
+/// they arrive, a body's whole `Content-Length` from its head on. The server counts every
+/// connection's and asks for room before one holds more than `ConnectionConfiguration`'s
+/// `maxBufferedBytes` (what reading a head and pipelined requests needs): past the room, that
+/// request is answered 503 and its connection closed, and the others are served.
+public protocol HTTPRequestMemory: AnyObject {
+  /// Whether `bytes` more would fit.
+  func hasRoom(for bytes: Int) -> Bool
+  /// Counts `delta` bytes more held (fewer, when negative).
+  func count(_ delta: Int)
+}
+
 /// Where the server reports each request it answered: an access log, apart from the `Logger`
 /// of events, so that a line per request can be written without building metadata.
 public protocol HTTPRequestLog: AnyObject {

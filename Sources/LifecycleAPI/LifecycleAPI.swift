@@ -92,26 +92,47 @@ public final class LifecycleAPI {
     settleClientHolds(now: now)
   }
 
-  /// What the API holds for clients beside the engine's state: stored responses, waits, and
-  /// streams with all the server may hold unsent for each (`streamBacklogBytes`).
+  /// What the API holds for clients beside the engine's state: stored responses, waits,
+  /// streams with all the server may hold unsent for each (`streamBacklogBytes`), and what the
+  /// server holds for requests it is still receiving.
   var heldBytes: Int {
     idempotency.bytes + waits.count * Waits.retainedBytesPerWait
-      + streams.count * (Streams.retainedBytesPerStream + streamBacklogBytes)
+      + streams.count * (Streams.retainedBytesPerStream + streamBacklogBytes) + receivingBytes
   }
 
-  /// Counts `heldBytes` in the engine's memory budget (`Engine.hostBytes`) and tells the
-  /// engine which devices open streams and waits keep in use (`Engine.setDevicesInUse`),
-  /// after anything that may have changed them.
+  /// What the server holds for requests it is still receiving (their heads and bodies so far),
+  /// as it counts them (`countReceiving`).
+  @exclusivity(unchecked)  // one thread; see Engine
+  private var receivingBytes = 0
+
+  /// Whether the memory budget has room for `bytes` more of requests being received.
+  public func hasRoomForReceiving(_ bytes: Int) -> Bool {
+    engine.retainedBytes + bytes <= engine.configuration.limits.memoryBudgetBytes
+  }
+
+  /// Counts `delta` bytes more (or fewer) held for requests being received, in the budget.
+  public func countReceiving(_ delta: Int) {
+    receivingBytes += delta
+    countHeldBytes()
+  }
+
+  /// Counts `heldBytes` in the engine's memory budget and tells the engine which devices
+  /// open streams and waits keep in use (`Engine.setDevicesInUse`), after anything that may
+  /// have changed them.
   private func settleClientHolds(now: Instant) {
-    let held = heldBytes
-    if held != countedHeldBytes {
-      engine.hostBytes = held
-      countedHeldBytes = held
-    }
+    countHeldBytes()
     guard waits.count + streams.count > 0 || hasDevicesInUse else { return }
     let inUse = waits.deviceIDs.union(streams.deviceIDs)
     engine.setDevicesInUse(inUse, now: now)
     hasDevicesInUse = !inUse.isEmpty
+  }
+
+  /// Counts `heldBytes` in the engine's memory budget (`Engine.hostBytes`).
+  private func countHeldBytes() {
+    let held = heldBytes
+    guard held != countedHeldBytes else { return }
+    engine.hostBytes = held
+    countedHeldBytes = held
   }
 
   /// Whether the engine was last told of a device in use.

@@ -16,9 +16,10 @@ public enum Version {
 }
 
 /// Serves the JSON API over the HTTP server: converts the messages, gives the engine the loop's
-/// clock as its host time, fires realtime deadlines on the server's timer, logs every kill, and
-/// returns memory to the system when the engine's state shrinks.
-final class APIResponder: HTTPResponder, HTTPTimerClient {
+/// clock as its host time, fires realtime deadlines on the server's timer, counts requests
+/// being received in the memory budget, logs every kill, and returns memory to the system when
+/// the state shrinks.
+final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPRequestMemory {
   let api: LifecycleAPI
   // Read and changed by every request, on the loop thread alone: no dynamic exclusivity
   // checks, which cost more than the reads (see Engine).
@@ -149,11 +150,21 @@ final class APIResponder: HTTPResponder, HTTPTimerClient {
     }
   }
 
+  func hasRoom(for bytes: Int) -> Bool {
+    api.hasRoomForReceiving(bytes)
+  }
+
+  func count(_ delta: Int) {
+    api.countReceiving(delta)
+    if delta < 0 { heap.observe(retainedBytes: api.engine.retainedBytes) }
+  }
+
   func abandoned(exchange: UInt64) {
     api.abandon(exchange: exchange, now: Self.now)
   }
 
   func turnEnded() {
+    heap.trimIfDue()
     guard api.hasStreams else { return }  // every turn: not even the clock unless needed
     api.flushStreams(now: Self.now)
   }

@@ -10,17 +10,29 @@ struct HeapTrimmer {
   static let threshold = 8 << 20
 
   private var peakBytes = 0
+  /// A fall from the peak was observed: the heap is trimmed at the next `trimIfDue`.
+  private var isDue = false
   private let trim: () -> Void
 
   init(trim: @escaping () -> Void = { _ = malloc_trim(0) }) {
     self.trim = trim
   }
 
-  /// Called after each request with what the engine now holds.
+  /// Called after each request, and whenever a connection lets go of a request it was
+  /// receiving, with what the state (and requests being received) now hold.
   mutating func observe(retainedBytes: Int) {
     peakBytes = max(peakBytes, retainedBytes)
     guard peakBytes - retainedBytes >= Self.threshold else { return }
-    trim()
+    isDue = true
     peakBytes = retainedBytes
+  }
+
+  /// Trims the heap if a fall was observed: called when the loop is about to wait, once what
+  /// was let go is really freed (a closed connection's buffers go with the connection, after
+  /// its handles close).
+  mutating func trimIfDue() {
+    guard isDue else { return }
+    isDue = false
+    trim()
   }
 }

@@ -33,7 +33,8 @@ public enum Service {
       ? RequestLog(format: configuration.logFormat, output: output) : nil
     return HTTPServer(
       configuration: configuration.server, responder: responder,
-      timerClients: [responder, output], requestLog: requestLog, logger: logger)
+      timerClients: [responder, output], requestLog: requestLog, requestMemory: responder,
+      logger: logger)
   }
 
   /// Starts listening, serves until a signal shuts it down, and returns the exit status:

@@ -226,6 +226,30 @@ let okOnTheWire =
     #expect(machine.actions(at: 1) == [.linger])
   }
 
+  /// A body the server has no room for: the machine holds its whole length from the head on,
+  /// and once told, answers 503, lets go of it at once and closes.
+  @Test mutating func aRequestTheServerCannotHoldIsRefusedAndLetGo() {
+    #expect(
+      machine.receive(
+        "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 100000\r\n\r\nxyz", at: 0) == [])
+    #expect(machine.heldBytes >= 100_000)
+    machine.cannotHoldRequest(at: at(1))
+    #expect(machine.heldBytes == 0)
+    let detail =
+      "the server's memory budget has no room for this request now; send it again later"
+    let body =
+      #"{"type":"about:blank","title":"Service Unavailable","status":503,"detail":"\#(detail)"}"#
+    #expect(
+      machine.actions(at: 1) == [
+        wire(
+          "HTTP/1.1 503 Service Unavailable\r\nDate: \(date)\r\n"
+            + "Content-Type: application/problem+json\r\nContent-Length: \(body.utf8.count)\r\n"
+            + "Connection: close\r\n\r\n" + body)
+      ])
+    machine.writeCompleted(now: 2)
+    #expect(machine.actions(at: 2) == [.linger])
+  }
+
   @Test mutating func clientAskingToCloseGetsConnectionClose() {
     _ = machine.receive("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", at: 0)
     machine.responded(ok, at: at(0))

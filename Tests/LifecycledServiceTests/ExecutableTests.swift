@@ -240,6 +240,59 @@ import Testing
   }
 
   /// A POST request with a JSON body, on the wire.
+  /// Bodies being received count in the memory budget: with 64 MB, of 500 connections each
+  /// sending a 1 MiB body but its last byte (fixed length, then chunked), those that fit are
+  /// held and the others answered 503 and closed; resident memory stays under the budget and
+  /// 64 MB more, other clients are served meanwhile, and the memory is given back within 5 s
+  /// of the close.
+  @Test(arguments: [false, true])
+  func bodiesBeingReceivedCountInTheBudget(chunked: Bool) throws {
+    let service = try RunningService(
+      ["--port", "0", "--max-memory-mb", "64", "--log-level", "notice"])
+    let pid = service.process.processIdentifier
+    let before = try residentKiB(pid)
+    let length = 1_048_576
+    let body = String(repeating: "x", count: length - 1)
+    let head =
+      "POST /v1/devices HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+      + (chunked
+        ? "Transfer-Encoding: chunked\r\n\r\n\(String(length, radix: 16))\r\n"
+        : "Content-Length: \(length)\r\n\r\n")
+    var connections = try (0..<500).map { _ in
+      let connection = try RawConnection(port: service.port)
+      connection.send(head + body)
+      return connection
+    }
+    // The refusals come as the server reads: counted once they stop coming.
+    var refused: [RawConnection] = []
+    let settled = Date().addingTimeInterval(5)
+    repeat {
+      let count = refused.count
+      usleep(200_000)
+      refused = connections.filter { $0.receivedSoFar().hasPrefix("HTTP/1.1 503 ") }
+      if refused.count == count { break }
+    } while Date() < settled
+    let held = 500 - refused.count
+    #expect((40...64).contains(held), "\(held) held, the others refused")
+    #expect(
+      refused.first?.receivedSoFar().contains("memory budget has no room for this request") == true)
+    let peak = try residentKiB(pid)
+    #expect(peak < (64 + 64) * 1024, "resident \(peak) KiB")
+    let base = "http://127.0.0.1:\(service.port)"
+    #expect(try curl("\(base)/health").hasPrefix("200 "))
+    #expect(try curl("\(base)/v1/apps", post: #"{"name":"served"}"#).hasPrefix("201 "))
+    connections = []
+    let deadline = Date().addingTimeInterval(5)
+    var after = try residentKiB(pid)
+    while after > before + 16 * 1024, Date() < deadline {
+      usleep(50_000)
+      after = try residentKiB(pid)
+    }
+    #expect(after <= before + 16 * 1024, "from \(before) KiB to \(peak) KiB, then \(after) KiB")
+    service.signal(SIGTERM)
+    #expect(service.waitForExit() == 0)
+  }
+
   func post(_ path: String, _ body: String) -> String {
     "POST \(path) HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
       + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
@@ -480,6 +533,13 @@ final class RawConnection {
       pending = Array(pending[index...])
     }
     return statuses
+  }
+
+  /// What has arrived so far, without waiting for more.
+  func receivedSoFar() -> String {
+    var chunk = [UInt8](repeating: 0, count: 4_096)
+    let received = recv(fd, &chunk, chunk.count, Int32(MSG_DONTWAIT | MSG_PEEK))
+    return String(decoding: chunk[..<max(received, 0)], as: UTF8.self)
   }
 
   deinit { close(fd) }

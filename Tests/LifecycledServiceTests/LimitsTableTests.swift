@@ -68,7 +68,7 @@ import Testing
         "\(grouped(engine.journalCapacity)) entries", size(engine.journalCapacityBytes),
       ],
       "jetsam log per device": ["\(grouped(engine.jetsamLogCapacity)) kills"],
-      "the simulator's state, as the engine counts it, with what is held for clients (stored responses, waits, streams)":
+      "the simulator's state, as the engine counts it, with what is held for clients (stored responses, waits, streams, requests being received)":
         [size(engine.memoryBudgetBytes)],
       "a page of a list": [
         "\(grouped(Validation.defaultPageSize)) elements",
@@ -94,7 +94,7 @@ import Testing
     "journalCapacity": "journal per device",
     "journalCapacityBytes": "journal per device",
     "memoryBudgetBytes":
-      "the simulator's state, as the engine counts it, with what is held for clients (stored responses, waits, streams)",
+      "the simulator's state, as the engine counts it, with what is held for clients (stored responses, waits, streams, requests being received)",
     "jetsamLogCapacity": "jetsam log per device",
     "maxRequestLineBytes": "request line / header section",
     "maxHeaderBytes": "request line / header section",
