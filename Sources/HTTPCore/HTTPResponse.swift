@@ -118,7 +118,20 @@ public struct WireBytes: Hashable, Sendable {
 
   /// What is left to send once the first `count` bytes have gone out.
   public func unsent(afterSending count: Int) -> [UInt8] {
-    Array(head[min(count, head.count)...]) + body[min(max(count - head.count, 0), body.count)...]
+    let buffer = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: head.count + body.count - count, alignment: 1)
+    defer { buffer.deallocate() }
+    copyUnsent(afterSending: count, into: buffer)
+    return Array(buffer)
+  }
+
+  /// Copies what is left to send once the first `count` bytes have gone out into `buffer`,
+  /// which holds exactly that many: one copy of a large body that did not go out at once.
+  public func copyUnsent(afterSending count: Int, into buffer: UnsafeMutableRawBufferPointer) {
+    let headRest = head[min(count, head.count)...]
+    let bodyRest = body[min(max(count - head.count, 0), body.count)...]
+    buffer.copyBytes(from: headRest)
+    UnsafeMutableRawBufferPointer(rebasing: buffer[headRest.count...]).copyBytes(from: bodyRest)
   }
 
   /// Equal when the peer would receive the same bytes, however they are split.

@@ -173,6 +173,7 @@ final class Connection {
       deferred = (exchange, request, started)
       server.deferredExchanges[exchange] = self
       machine.responseDeferred()
+      server.startOffLoopWork()
     }
     server.armClientTimers()
     server.deliverLateResponses()
@@ -249,9 +250,9 @@ final class Connection {
       return false
     }
     // What did not go out, in a copy of our own that lives until the callback.
-    let unsent = bytes.unsent(afterSending: Int(max(written, 0)))
-    let rest = UnsafeMutableRawBufferPointer.allocate(byteCount: unsent.count, alignment: 1)
-    rest.copyBytes(from: unsent)
+    let sent = Int(max(written, 0))
+    let rest = UnsafeMutableRawBufferPointer.allocate(byteCount: total - sent, alignment: 1)
+    bytes.copyUnsent(afterSending: sent, into: rest)
     pendingWrite = rest
     var buffer = Self.buffer(UnsafeRawBufferPointer(rest))
     let status = uv_write(writeRequest, cuv_stream(tcp), &buffer, 1) { request, status in

@@ -222,6 +222,49 @@ public final class HTTPServer: @unchecked Sendable {
     drainedStreams.removeAll()
   }
 
+  // MARK: Work off the loop
+
+  /// Runs the responder's work off the loop (`HTTPResponder.takeOffLoopWork`) on libuv's
+  /// worker threads; each finishes on the loop, and its answers are sent.
+  func startOffLoopWork() {
+    for work in responder.takeOffLoopWork() {
+      let request = UnsafeMutablePointer<uv_work_t>.allocate(capacity: 1)
+      request.pointee.data = Unmanaged.passRetained(OffLoopJob(work, server: self)).toOpaque()
+      let status = uv_queue_work(
+        loop, request,
+        { request in OffLoopJob.of(request).work.run() },
+        { request, _ in
+          let job = Unmanaged<OffLoopJob>.fromOpaque(request!.pointee.data).takeRetainedValue()
+          request!.deallocate()
+          job.work.finish()  // run or cancelled: the responder answers either way
+          job.server.deliverLateResponses()
+          job.server.armClientTimers()
+        })
+      if status != 0 {  // never for a valid request: run it here rather than lose it
+        Unmanaged<OffLoopJob>.fromOpaque(request.pointee.data).release()
+        request.deallocate()
+        work.run()
+        work.finish()
+      }
+    }
+  }
+
+  /// A piece of off-loop work and its server, behind a libuv work request. Its worker reads
+  /// only `work.run`, which is `Sendable`; the rest is touched on the loop alone.
+  private final class OffLoopJob: @unchecked Sendable {
+    let work: OffLoopWork
+    let server: HTTPServer
+
+    init(_ work: OffLoopWork, server: HTTPServer) {
+      self.work = work
+      self.server = server
+    }
+
+    static func of(_ request: UnsafeMutablePointer<uv_work_t>?) -> OffLoopJob {
+      Unmanaged<OffLoopJob>.fromOpaque(request!.pointee.data).takeUnretainedValue()
+    }
+  }
+
   // MARK: Timer clients
 
   /// Arms each client's timer to its next deadline if that moved; called after every

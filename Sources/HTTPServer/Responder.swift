@@ -26,6 +26,9 @@ public protocol HTTPResponder: AnyObject {
   /// The server is shutting down: every deferred request must be answered, and every stream
   /// ended, now.
   func serverIsDraining()
+  /// Work to run on another thread, asked for after every request the responder deferred:
+  /// what would stall every connection if done on the loop (drawing a large picture).
+  func takeOffLoopWork() -> [OffLoopWork]
 }
 
 extension HTTPResponder {
@@ -34,6 +37,19 @@ extension HTTPResponder {
   public func turnEnded() {}
   public func streamDrained(exchange: UInt64) {}
   public func serverIsDraining() {}
+  public func takeOffLoopWork() -> [OffLoopWork] { [] }
+}
+
+/// Work a responder hands off the loop: `run` on one of libuv's worker threads, then `finish`
+/// back on the loop, after which the answers it made come out of `takeLateResponses`.
+public struct OffLoopWork {
+  public var run: @Sendable () -> Void
+  public var finish: () -> Void
+
+  public init(run: @escaping @Sendable () -> Void, finish: @escaping () -> Void) {
+    self.run = run
+    self.finish = finish
+  }
 }
 
 /// The answer, or part of the answer, to a request the responder deferred.

@@ -93,12 +93,24 @@ public final class LifecycleAPI {
   }
 
   /// What the API holds for clients beside the engine's state: stored responses, waits,
-  /// streams with all the server may hold unsent for each (`streamBacklogBytes`), and what the
-  /// server holds for requests it is still receiving.
+  /// streams with all the server may hold unsent for each (`streamBacklogBytes`), the last
+  /// picture drawn and those being drawn, and what the server holds for requests it is still
+  /// receiving.
   var heldBytes: Int {
     idempotency.bytes + waits.count * Waits.retainedBytesPerWait
       + streams.count * (Streams.retainedBytesPerStream + streamBacklogBytes) + receivingBytes
+      + pictures.bytes + drawings.heldBytes
   }
+
+  /// The last timeline picture drawn, for the clients that ask for it again.
+  @exclusivity(unchecked)  // one thread; see Engine
+  var pictures = PictureCache()
+  /// Pictures being drawn off the loop.
+  @exclusivity(unchecked)  // one thread; see Engine
+  var drawings = PictureDrawings()
+  /// The answers of the pictures drawn since `takeLateAnswers` last asked.
+  @exclusivity(unchecked)  // one thread; see Engine
+  private var drawnAnswers: [LateAnswer] = []
 
   /// What the server holds for requests it is still receiving (their heads and bodies so far),
   /// as it counts them (`countReceiving`).
@@ -152,8 +164,29 @@ public final class LifecycleAPI {
   /// The answers to requests that waited and the parts of streams, by exchange, in the order
   /// to send them.
   public func takeLateAnswers() -> [LateAnswer] {
-    waits.takeReady().map { LateAnswer(exchange: $0.exchange, part: .response($0.response)) }
-      + streams.takeReady()
+    defer { drawnAnswers = [] }
+    return waits.takeReady().map {
+      LateAnswer(exchange: $0.exchange, part: .response($0.response))
+    } + streams.takeReady() + drawnAnswers
+  }
+
+  /// The pictures to draw off the loop (`draw`, on any thread), each with what to do on the
+  /// loop once it is drawn (`finish`: it is kept and answers its requests).
+  public func takeDrawings() -> [(draw: @Sendable () -> Void, finish: () -> Void)] {
+    drawings.takeUnstarted().map { drawing in (drawing.draw, { self.drawn(drawing) }) }
+  }
+
+  /// A picture is drawn: it is kept, and answers every request that waited for it.
+  private func drawn(_ drawing: PictureDrawings.Drawing) {
+    drawings.finished(drawing)
+    pictures.keep(drawing.bytes, for: drawing.key)
+    for (exchange, template) in drawing.requests {
+      var response = Self.picture(drawing.bytes)
+      response.entityTag = drawing.key.version.map(Self.entityTag)
+      metrics.count(request: template, status: response.status)
+      drawnAnswers.append(LateAnswer(exchange: exchange, part: .response(response)))
+    }
+    countHeldBytes()
   }
 
   /// The client of a waiting request or a stream left, or fell behind, at host time `now`.

@@ -7,8 +7,10 @@ import LifecycleEngine
 /// tells the client to ask again from the page's last element: `since` its `seq`, or `after`
 /// its name.
 enum Paging {
-  /// About 2 ms of the loop's time to write and send (Benchmarks/README.md, "Limits").
-  static let maxBytes = 1 << 20
+  /// About a millisecond of the loop's time to write and send: a page of 1 MiB took 4 to 8 ms,
+  /// and four clients reading such pages held every other request up by as much
+  /// (Benchmarks/README.md, "Stalls").
+  static let maxBytes = 256 << 10
 }
 
 extension JSONWriter {

@@ -46,9 +46,10 @@ struct TimelineSVG {
   /// The SVG document, UTF-8.
   var bytes: [UInt8] {
     var svg = Drawing()
-    let apps = appNames
+    let byApp = entriesByApp
+    let apps = byApp.keys.sorted()
     let drawn = Array(apps.prefix(Self.maxAppLanes))
-    let scenes = sceneLanes(of: drawn)
+    let scenes = sceneLanes(of: drawn, byApp)
     let bottom =
       Self.top + (1 + drawn.count) * Self.laneHeight
       + scenes.values.map(\.count).reduce(0, +) * Self.sceneLaneHeight
@@ -63,10 +64,11 @@ struct TimelineSVG {
     var top = Self.top + Self.laneHeight
     for app in drawn {
       let lanes = scenes[app] ?? []
-      drawLane(of: app, leavingOut: lanes, at: top, into: &svg)
+      let entries = byApp[app] ?? []
+      drawLane(of: app, entries, leavingOut: lanes, at: top, into: &svg)
       top += Self.laneHeight
       for scene in lanes {
-        drawSceneLane(scene, of: app, at: top, into: &svg)
+        drawSceneLane(scene, entries, at: top, into: &svg)
         top += Self.sceneLaneHeight
       }
     }
@@ -82,33 +84,37 @@ struct TimelineSVG {
 
   // MARK: Layout
 
-  /// The apps the entries are about, in name order.
-  private var appNames: [AppName] {
-    var names: Set<AppName> = []
+  /// The entries about each app, in order: one pass, so that each lane reads its own.
+  private var entriesByApp: [AppName: [JournalEntry]] {
+    var byApp: [AppName: [JournalEntry]] = [:]
     for entry in entries {
       switch entry {
-      case .callback(let callback): names.insert(callback.app)
-      case .transition(let transition): names.insert(transition.app)
-      case .event(_, _, let app?, _): names.insert(app)
+      case .callback(let callback): byApp[callback.app, default: []].append(entry)
+      case .transition(let transition): byApp[transition.app, default: []].append(entry)
+      case .event(_, _, let app?, _): byApp[app, default: []].append(entry)
       case .event: break
       }
     }
-    return names.sorted()
+    return byApp
   }
 
   /// The scenes of each app that had several, each to be drawn on its own lane: the first
   /// `maxSceneLanes` that callbacks name, in the order they appear.
-  private func sceneLanes(of apps: [AppName]) -> [AppName: [String]] {
+  private func sceneLanes(of apps: [AppName], _ byApp: [AppName: [JournalEntry]])
+    -> [AppName: [String]]
+  {
     var scenes: [AppName: [String]] = [:]
-    let drawn = Set(apps)
-    for case .callback(let callback) in entries {
-      guard let scene = callback.scene, drawn.contains(callback.app) else { continue }
-      var names = scenes[callback.app, default: []]
-      guard names.count < Self.maxSceneLanes, !names.contains(scene) else { continue }
-      names.append(scene)
-      scenes[callback.app] = names
+    for app in apps {
+      var names: [String] = []
+      for case .callback(let callback) in byApp[app] ?? [] {
+        guard let scene = callback.scene, names.count < Self.maxSceneLanes,
+          !names.contains(scene)
+        else { continue }
+        names.append(scene)
+      }
+      if names.count > 1 { scenes[app] = names }
     }
-    return scenes.filter { $0.value.count > 1 }
+    return scenes
   }
 
   /// Where `time` falls on the x axis. The axis runs a quarter past `end`, so that what
@@ -170,26 +176,26 @@ struct TimelineSVG {
   /// The app's lane: its state, its callbacks but those of the scenes drawn on lanes of
   /// their own, its kills and the deadlines that fired.
   private func drawLane(
-    of app: AppName, leavingOut scenes: [String], at top: Int, into svg: inout Drawing
+    of app: AppName, _ entries: [JournalEntry], leavingOut scenes: [String], at top: Int,
+    into svg: inout Drawing
   ) {
     svg.text(x: 12, y: top + 29, String(app), attributes: ##" font-weight="bold""##)
-    drawBands(of: app, top: top, into: &svg)
+    drawBands(of: entries, top: top, into: &svg)
     var callbacks = Marks()
     var system = Marks()  // kills and the deadlines that fired
     for entry in entries {
       switch entry {
-      case .callback(let callback)
-      where callback.app == app && !(callback.scene.map(scenes.contains) ?? false):
+      case .callback(let callback) where !(callback.scene.map(scenes.contains) ?? false):
         callbacks.add(
           x: x(callback.time),
           label: "\(callback.method)" + (callback.scene.map { "@\($0)" } ?? ""), shape: .tick,
           color: "#222222")
-      case .transition(let transition) where transition.app == app && transition.isKill:
+      case .transition(let transition) where transition.isKill:
         let code = transition.terminationCode.map { " \($0.rawValue)" } ?? ""
         system.add(
           x: x(transition.time), label: "\(transition.cause.name)\(code)", shape: .cross,
           color: "#d0021b")
-      case .transition(let transition) where transition.app == app:
+      case .transition(let transition):
         if case .event = transition.cause { break }  // a posted event's: its callbacks show it
         system.add(
           x: x(transition.time), label: transition.cause.name, shape: .diamond, color: "#7a3db8")
@@ -200,9 +206,10 @@ struct TimelineSVG {
     system.draw(into: &svg, y: top + 45, labelsAbove: false)
   }
 
-  /// A lane of one of the app's scenes: the scene's state and the callbacks it was sent.
+  /// A lane of one of the app's scenes (`entries` are the app's): the scene's state and the
+  /// callbacks it was sent.
   private func drawSceneLane(
-    _ scene: String, of app: AppName, at top: Int, into svg: inout Drawing
+    _ scene: String, _ entries: [JournalEntry], at top: Int, into svg: inout Drawing
   ) {
     svg.text(x: 24, y: top + 25, scene, attributes: ##" fill="#555555""##)
     var callbacks = Marks()
@@ -211,11 +218,11 @@ struct TimelineSVG {
     for entry in entries {
       var next = state
       switch entry {
-      case .callback(let callback) where callback.app == app && callback.scene == scene:
+      case .callback(let callback) where callback.scene == scene:
         callbacks.add(
           x: x(callback.time), label: "\(callback.method)", shape: .tick, color: "#222222")
         next = callback.sceneState
-      case .transition(let transition) where transition.app == app:
+      case .transition(let transition):
         next = state.map { Self.sceneState($0, afterTheAppBecomes: transition.to) }
       default: continue
       }
@@ -240,11 +247,11 @@ struct TimelineSVG {
     }
   }
 
-  /// The app's state over time, from its transitions: the state before the first one, then
-  /// each one's.
-  private func drawBands(of app: AppName, top: Int, into svg: inout Drawing) {
+  /// The app's state over time, from its transitions (`entries` are the app's): the state
+  /// before the first one, then each one's.
+  private func drawBands(of entries: [JournalEntry], top: Int, into svg: inout Drawing) {
     let transitions = entries.compactMap { entry -> Transition? in
-      guard case .transition(let transition) = entry, transition.app == app else { return nil }
+      guard case .transition(let transition) = entry else { return nil }
       return transition
     }
     guard let first = transitions.first else { return }

@@ -159,6 +159,10 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPRequestMemory {
     if delta < 0 { heap.observe(retainedBytes: api.engine.retainedBytes) }
   }
 
+  func takeOffLoopWork() -> [OffLoopWork] {
+    api.takeDrawings().map { OffLoopWork(run: $0.draw, finish: $0.finish) }
+  }
+
   func abandoned(exchange: UInt64) {
     api.abandon(exchange: exchange, now: Self.now)
   }

@@ -1,8 +1,8 @@
 import Foundation
-import LifecycleEngine
 import Testing
 
 @testable import LifecycleAPI
+@testable import LifecycleEngine
 
 #if canImport(FoundationXML)
   import FoundationXML
@@ -57,6 +57,67 @@ import Testing
     post("/v1/devices/demo/events", #"{"type":"lock"}"#)
     post("/v1/devices/demo/clock/advance", #"{"seconds":3}"#)
     try expect(timeline(), matches: "launch-and-home")
+  }
+
+  /// The last picture is kept, counted in the budget, and drawn again once the device, the
+  /// query or the path changes.
+  @Test func theLastPictureIsKeptUntilTheDeviceChanges() {
+    post("/v1/devices/demo/apps", #"{"name":"mail"}"#)
+    let engine = api.api.engine
+    let before = engine.retainedBytes
+    let first = timeline()
+    #expect(engine.retainedBytes >= before + first.utf8.count)
+    #expect(timeline() == first)
+    post("/v1/devices/demo/apps/mail/events", #"{"type":"launch"}"#)
+    let launched = timeline()
+    #expect(launched != first && launched.contains("willFinishLaunching"))
+    #expect(timeline("?kind=transition") != launched)
+    post("/v1/devices/demo/events", #"{"type":"lock"}"#)
+    let app = api.call("GET", "/v1/devices/demo/apps/mail/timeline.svg").body
+    // The device's picture has the lock on the device's lane; the app's does not.
+    #expect(app != timeline() && app.contains("willFinishLaunching"))
+  }
+
+  @Test func theCacheKeepsThePictureOfOneKey() {
+    var cache = PictureCache()
+    func key(_ seq: Int, _ query: String = "") -> PictureCache.Key {
+      PictureCache.Key(
+        path: "/v1/devices/d/timeline.svg", query: query,
+        version: DeviceVersion(incarnation: 1, seq: seq), now: .zero)
+    }
+    #expect(cache.picture(for: key(1)) == nil && cache.bytes == 0)
+    cache.keep([1, 2, 3], for: key(1))
+    #expect(cache.picture(for: key(1)) == [1, 2, 3] && cache.bytes > 3)
+    #expect(cache.picture(for: key(2)) == nil && cache.picture(for: key(1, "kind=callback")) == nil)
+    cache.keep([4], for: key(2))
+    #expect(cache.picture(for: key(1)) == nil && cache.picture(for: key(2)) == [4])
+  }
+
+  /// Pictures are drawn off the loop: the request waits; others for the same picture wait for
+  /// that drawing, and past `PictureDrawings.limit` drawings at once a new one is refused.
+  @Test func picturesAreDrawnOffTheLoopOncePerPicture() {
+    post("/v1/devices/demo/apps", #"{"name":"mail"}"#)
+    func ask(_ query: String, exchange: UInt64) -> Int {
+      api.api.handle(
+        APIRequest(
+          method: "GET", path: "/v1/devices/demo/timeline.svg",
+          query: query.isEmpty ? nil : query[...], exchange: exchange),
+        now: .zero)?.status ?? 0
+    }
+    #expect(ask("", exchange: 1) == 0 && ask("", exchange: 2) == 0)
+    for (index, kind) in ["event", "callback", "transition"].enumerated() {
+      #expect(ask("kind=\(kind)", exchange: UInt64(3 + index)) == 0)
+    }
+    #expect(ask("since=1", exchange: 6) == 503)
+    let drawings = api.api.takeDrawings()
+    #expect(drawings.count == 4)
+    for drawing in drawings {
+      drawing.draw()
+      drawing.finish()
+    }
+    let answers = api.api.takeLateAnswers()
+    #expect(answers.map(\.exchange).sorted() == [1, 2, 3, 4, 5])
+    #expect(ask("kind=transition", exchange: 7) == 200)  // the last drawn is kept: at once
   }
 
   @Test func aFetchThatTimesOut() throws {

@@ -171,6 +171,10 @@ extension LifecycleAPI {
   /// The journal drawn (`TimelineSVG`): the entries the journal's filters select (an app's
   /// alone under its path), between `from` and `to` (device seconds; by default the first
   /// entry and the device's now).
+  ///
+  /// Drawing is the costliest read: the picture is drawn off the loop from a copy of its
+  /// entries (`PictureDrawings`), and the last one is kept (`PictureCache`) for the requests
+  /// that ask for it again before the device changes, as clients following a device do.
   func showTimeline(_ request: borrowing RouteRequest) throws -> APIResponse {
     let query = request.query
     var filter = try query.journalFilter()
@@ -180,10 +184,22 @@ extension LifecycleAPI {
     let range = 0...Double(Validation.maxAdvanceSeconds)
     let from = query.has("from") ? try query.seconds("from", in: range, default: 0) : nil
     let to = query.has("to") ? try query.seconds("to", in: range, default: 0) : nil
-    let page = try engine.journal(
-      of: request.device, since: try journalStart(of: request), filter: filter,
-      limit: Validation.maxPageSize, now: request.now)
+    let since = try journalStart(of: request)
     let now = try engine.device(request.device, now: request.now).now
+    let key = PictureCache.Key(
+      path: String(request.request.path), query: request.request.query.map(String.init) ?? "",
+      version: engine.lastVersion(of: request.device), now: now)
+    if let bytes = pictures.picture(for: key) { return Self.picture(bytes) }
+    let exchange = request.request.exchange
+    if drawings.join(key, exchange: exchange, template: request.template) { return .deferred }
+    guard !drawings.isFull else {
+      throw Problem.full(
+        .tooManyWaits,
+        "\(PictureDrawings.limit) pictures are being drawn already; retry when one is done")
+    }
+    let page = try engine.journal(
+      of: request.device, since: since, filter: filter, limit: Validation.maxPageSize,
+      now: request.now)
     let entries = page.entries.filter { entry in
       let time = entry.time
       return from.map { .zero + $0 <= time } ?? true && to.map { time <= .zero + $0 } ?? true
@@ -192,8 +208,15 @@ extension LifecycleAPI {
       title: "\(request.device): \(entries.count) journal entries",
       entries: entries, start: from.map { .zero + $0 } ?? entries.first?.time ?? .zero,
       end: to.map { .zero + $0 } ?? now)
-    return APIResponse(
-      status: 200, contentType: "image/svg+xml", headers: Self.picturePolicy, body: picture.bytes)
+    drawings.start(
+      PictureDrawings.Drawing(
+        key: key, picture: picture, exchange: exchange, template: request.template))
+    return .deferred
+  }
+
+  /// The answer that carries a picture.
+  static func picture(_ bytes: [UInt8]) -> APIResponse {
+    APIResponse(status: 200, contentType: "image/svg+xml", headers: picturePolicy, body: bytes)
   }
 
   /// A picture opened on its own is a document: it runs nothing, loads nothing and is shown in

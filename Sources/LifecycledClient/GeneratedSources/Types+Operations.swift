@@ -1359,7 +1359,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/devices/GET/query/after`.
                 public var after: Components.Parameters.After?
-                /// At most this many (default 1000). A page also ends once its elements pass 1 MiB of JSON; `hasMore` says whether more follow.
+                /// At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/devices/GET/query/limit`.
@@ -1372,7 +1372,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - after: Only those whose name sorts after this one (the last of the previous page).
-                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 1 MiB of JSON; `hasMore` says whether more follow.
+                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
                 ///   - label: A device label, key=value (label=suite=checkout): the devices that carry it.
                 public init(
                     after: Components.Parameters.After? = nil,
@@ -4804,7 +4804,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/devices/{device}/journal/GET/query/since`.
                 public var since: Components.Parameters.Since?
-                /// At most this many (default 1000). A page also ends once its elements pass 1 MiB of JSON; `hasMore` says whether more follow.
+                /// At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/devices/{device}/journal/GET/query/limit`.
@@ -4838,7 +4838,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - since: Only entries whose `seq` is greater; `latest`: after the device's last entry as the request finds it, so only what happens from then on (with `wait`, the next entry that matches; on the stream, each new entry).
-                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 1 MiB of JSON; `hasMore` says whether more follow.
+                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
                 ///   - kind: Only entries of this kind.
                 ///   - app: Only entries of this app.
                 ///   - scene: Only callbacks delivered to this scene.
@@ -5053,7 +5053,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 256 requests are waiting already (`too-many-waits`); retry after `Retry-After`.
+            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures being drawn (`too-many-waits`); retry after `Retry-After`.
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/journal/get(getJournal)/responses/503`.
             ///
@@ -5756,7 +5756,7 @@ public enum Operations {
     }
     /// The journal drawn as a picture, as Instruments draws a trace.
     ///
-    /// An SVG a browser, a CI artifact viewer or a pull request shows as it is: a lane for the device's events, then one per app (at most 64, in name order; the picture says how many more there were), each app's state as coloured bands over device time, each callback a tick labelled with its method (and its scene), kills (with their cause and code) and the deadlines that fired (suspension, watchdog, expirations) marked where they happened, and a legend. An app with several scenes has a lane under its own for each (16 at most, the first to appear), with the scene's state and the callbacks sent to it. The entries are the journal's, as its filters select them (the first 10,000 after `since`), between `from` and `to`. Marks closer than a pixel are drawn as one with their count, a label that would overlap the one before it is left out (each mark keeps it as a tooltip): a full journal's picture stays readable and under 4 MB. The same journal always draws the same bytes; text is escaped, and the picture loads no script and no external resource.
+    /// An SVG a browser, a CI artifact viewer or a pull request shows as it is: a lane for the device's events, then one per app (at most 64, in name order; the picture says how many more there were), each app's state as coloured bands over device time, each callback a tick labelled with its method (and its scene), kills (with their cause and code) and the deadlines that fired (suspension, watchdog, expirations) marked where they happened, and a legend. An app with several scenes has a lane under its own for each (16 at most, the first to appear), with the scene's state and the callbacks sent to it. The entries are the journal's, as its filters select them (the first 10,000 after `since`), between `from` and `to`. Marks closer than a pixel are drawn as one with their count, a label that would overlap the one before it is left out (each mark keeps it as a tooltip): a full journal's picture stays readable and under 4 MB. The same journal always draws the same bytes; text is escaped, and the picture loads no script and no external resource. It is drawn off the server's loop, at most 4 at once (503 `too-many-waits` beyond; a request for a picture being drawn waits for it), and the last one drawn is answered again until the device changes.
     ///
     ///
     /// - Remark: HTTP `GET /v1/devices/{device}/timeline.svg`.
@@ -6027,6 +6027,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures being drawn (`too-many-waits`); retry after `Retry-After`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/devices/{device}/timeline.svg/get(getTimeline)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.TooManyWaits)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.TooManyWaits {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Refused by the HTTP layer, with `Connection: close`: 400 malformed request, 408 request timeout, 413 body too large, 414 request line too long, 417 unsupported expectation, 431 header fields too large, 501 CONNECT or a transfer coding not implemented, 505 HTTP version not supported.
             ///
             ///
@@ -6110,7 +6133,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/GET/query/after`.
                 public var after: Components.Parameters.After?
-                /// At most this many (default 1000). A page also ends once its elements pass 1 MiB of JSON; `hasMore` says whether more follow.
+                /// At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/GET/query/limit`.
@@ -6119,7 +6142,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - after: Only those whose name sorts after this one (the last of the previous page).
-                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 1 MiB of JSON; `hasMore` says whether more follow.
+                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
                 public init(
                     after: Components.Parameters.After? = nil,
                     limit: Components.Parameters.Limit? = nil
@@ -6994,7 +7017,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 256 requests are waiting already (`too-many-waits`); retry after `Retry-After`.
+            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures being drawn (`too-many-waits`); retry after `Retry-After`.
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/apps/{app}/get(getApp)/responses/503`.
             ///
@@ -7860,7 +7883,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/{app}/callbacks/GET/query/since`.
                 public var since: Components.Parameters.Since?
-                /// At most this many (default 1000). A page also ends once its elements pass 1 MiB of JSON; `hasMore` says whether more follow.
+                /// At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/{app}/callbacks/GET/query/limit`.
@@ -7869,7 +7892,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - since: Only entries whose `seq` is greater; `latest`: after the device's last entry as the request finds it, so only what happens from then on (with `wait`, the next entry that matches; on the stream, each new entry).
-                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 1 MiB of JSON; `hasMore` says whether more follow.
+                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
                 public init(
                     since: Components.Parameters.Since? = nil,
                     limit: Components.Parameters.Limit? = nil
@@ -8377,6 +8400,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures being drawn (`too-many-waits`); retry after `Retry-After`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/devices/{device}/apps/{app}/timeline.svg/get(getAppTimeline)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.TooManyWaits)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.TooManyWaits {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Refused by the HTTP layer, with `Connection: close`: 400 malformed request, 408 request timeout, 413 body too large, 414 request line too long, 417 unsupported expectation, 431 header fields too large, 501 CONNECT or a transfer coding not implemented, 505 HTTP version not supported.
             ///
             ///
@@ -8447,7 +8493,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/apps/GET/query/after`.
                 public var after: Components.Parameters.After?
-                /// At most this many (default 1000). A page also ends once its elements pass 1 MiB of JSON; `hasMore` says whether more follow.
+                /// At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/apps/GET/query/limit`.
@@ -8456,7 +8502,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - after: Only those whose name sorts after this one (the last of the previous page).
-                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 1 MiB of JSON; `hasMore` says whether more follow.
+                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
                 public init(
                     after: Components.Parameters.After? = nil,
                     limit: Components.Parameters.Limit? = nil
@@ -9305,7 +9351,7 @@ public enum Operations {
                     }
                 }
             }
-            /// 256 requests are waiting already (`too-many-waits`); retry after `Retry-After`.
+            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures being drawn (`too-many-waits`); retry after `Retry-After`.
             ///
             /// - Remark: Generated from `#/paths//v1/apps/{app}/get(getAppOnDefaultDevice)/responses/503`.
             ///
@@ -10150,7 +10196,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/apps/{app}/callbacks/GET/query/since`.
                 public var since: Components.Parameters.Since?
-                /// At most this many (default 1000). A page also ends once its elements pass 1 MiB of JSON; `hasMore` says whether more follow.
+                /// At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/apps/{app}/callbacks/GET/query/limit`.
@@ -10159,7 +10205,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - since: Only entries whose `seq` is greater; `latest`: after the device's last entry as the request finds it, so only what happens from then on (with `wait`, the next entry that matches; on the stream, each new entry).
-                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 1 MiB of JSON; `hasMore` says whether more follow.
+                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
                 public init(
                     since: Components.Parameters.Since? = nil,
                     limit: Components.Parameters.Limit? = nil
@@ -10655,6 +10701,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures being drawn (`too-many-waits`); retry after `Retry-After`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/apps/{app}/timeline.svg/get(getAppTimelineOnDefaultDevice)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.TooManyWaits)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.TooManyWaits {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }
