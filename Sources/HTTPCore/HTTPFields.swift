@@ -37,6 +37,8 @@ public struct HTTPFields: Sendable, Sequence {
     // Read as contiguous bytes: walking a String's UTF-8 view costs tens of instructions a byte.
     name.withUTF8 { name in
       value.withUTF8 { value in
+        // A response's fields are the server's own: constant names, values of numbers, tags and
+        // ids that match the name pattern; no text a client sends reaches one with a CR or LF.
         precondition(
           !name.isEmpty && name.allSatisfy(\.isTokenCharacter)
             && !value.contains { $0 == .cr || $0 == .lf },

@@ -437,7 +437,7 @@ public struct HTTPParser {
     guard !digits.isEmpty else { throw .badRequest("a chunk size is not hexadecimal") }
     var size = 0
     for digit in digits {
-      size = size * 16 + digit.hexDigitValue!
+      size = size * 16 + digit.hexDigitValue!  // `digits` holds hexadecimal digits only
       if size > allowance {
         throw HTTPError(.contentTooLarge, "the body is larger than \(maxBodyBytes) bytes")
       }

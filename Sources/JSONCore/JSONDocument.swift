@@ -500,6 +500,7 @@ extension JSONDocument {
         position += 2
         let low = try hexQuad()
         guard (0xDC00..<0xE000).contains(low) else { throw error("a lone high surrogate") }
+        // 0x10000 to 0x10FFFF from a high and a low surrogate: always a scalar.
         return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
       default:
         throw error("an unknown escape")

@@ -85,7 +85,7 @@ struct IdempotencyStore {
     entries[id] = entry
     oldest.append((id, nextSerial))
     devices[device, default: DeviceKeys(incarnation: incarnation)].oldest.append((id, nextSerial))
-    devices[device]!.count += 1
+    devices[device]!.count += 1  // there: the line above made it if it was not
     bytes += entry.retainedBytes
     while devices[device]!.count > Self.maxKeysPerDevice,
       let (old, serial) = devices[device]!.oldest.removeFirst()
@@ -146,7 +146,7 @@ struct IdempotencyStore {
   private mutating func remove(_ id: Key) {
     guard let entry = entries.removeValue(forKey: id) else { return }
     bytes -= entry.retainedBytes
-    let left = devices[id.device]!.count - 1
+    let left = devices[id.device]!.count - 1  // an entry's device is counted while it has one
     if left == 0 {
       devices[id.device] = nil
     } else {

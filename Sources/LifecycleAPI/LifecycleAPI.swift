@@ -60,10 +60,7 @@ public final class LifecycleAPI {
 
   /// Creates the fixtures' devices, replacing any with their ids.
   func loadFixtures(now: Instant) {
-    for device in fixtures?.devices ?? [] {
-      // `Fixtures.init` restored each into an engine configured as this one.
-      _ = try! engine.restore(device, now: now)
-    }
+    engine.restoreAfresh(fixtures?.devices ?? [], now: now)
   }
 
   /// Requests waiting for something to happen.
@@ -303,6 +300,8 @@ extension LifecycleAPI {
     switch error {
     case let problem as Problem: problem.response
     case let error as EngineError: Problem(error).response
+    // Nothing else is thrown: handlers and checks throw `Problem`s and call the engine, which
+    // throws `EngineError`s (typed), whatever a request holds.
     default: preconditionFailure("handlers throw only problems and engine errors, not \(error)")
     }
   }

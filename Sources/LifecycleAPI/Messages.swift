@@ -204,7 +204,7 @@ struct Problem: Error {
   }
 
   static func validation(_ field: String, _ message: String) -> Problem {
-    Fields.problem([ValidationIssue(field: field, message: message)])!
+    Fields.problem([ValidationIssue(field: field, message: message)])!  // nil only for none
   }
 }
 
@@ -249,7 +249,7 @@ extension Problem {
           ("budgetBytes", JSONText(.integer(budget))),
         ])
     case .invalid(let issues):
-      self = Fields.problem(issues)!
+      self = Fields.problem(issues)!  // `.invalid` is thrown with issues only, never with none
     case .refused(let refusal):
       let kind: Kind =
         switch refusal.reason.taskSchedulerError {

@@ -164,8 +164,8 @@ struct Router {
         let route = routes[index]
         guard let names = route.captures(in: segments) else { continue }
         if route.method == wanted { return .route(route, device: names.device, app: names.app) }
-        if matched == nil { matched = (route.template, []) }
-        matched!.allowed.append(route.method)
+        matched = matched ?? (route.template, [])
+        matched?.allowed.append(route.method)
       }
       guard let matched else { return .notFound }
       let allowed = matched.allowed + (matched.allowed.contains("GET") ? ["HEAD"] : [])

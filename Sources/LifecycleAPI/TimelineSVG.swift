@@ -314,7 +314,7 @@ struct TimelineSVG {
     for state in [AppState.active, .inactive, .background, .suspended] {
       svg.line(
         ##"<rect x="\##(format(position))" y="\##(top)" width="14" height="10" "##
-          + ##"fill="\##(Self.color(of: state)!)"/>"##)
+          + ##"fill="\##(Self.color(of: state)!)"/>"##)  // of these four states: all coloured
       svg.text(x: position + 18, y: top + 9, state.rawValue)
       position += 100
     }

@@ -258,9 +258,9 @@ extension JSONWriter {
   /// A device's labels, `{"key":"value",…}` in key order.
   mutating func labels(_ labels: [String: String]) {
     object { w in
-      for key in labels.keys.sorted() {
+      for (key, value) in labels.sorted(by: { $0.key < $1.key }) {
         w.key(escaping: key)
-        w.string(labels[key]!)
+        w.string(value)
       }
     }
   }

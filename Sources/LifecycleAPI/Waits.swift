@@ -85,7 +85,7 @@ struct Waits {
     let shape = DeviceShape(api.engine, wait.device)
     devices[wait.device, default: DeviceWaits(checkedAt: shape, through: shape.version?.seq ?? 0)]
       .exchanges.append(wait.exchange)
-    switch wait.condition {
+    switch wait.condition {  // the device's entry is there: the line above made it
     case .appState: devices[wait.device]!.appWaits += 1
     case .journalEntry(let filter, _):
       devices[wait.device]!.byFilter[filter, default: []].append(wait.exchange)

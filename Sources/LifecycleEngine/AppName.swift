@@ -27,6 +27,7 @@ public struct AppName: Hashable, Comparable, Sendable, LosslessStringConvertible
   }
 
   public init(stringLiteral name: String) {
+    // Literals only, written in code: a request's names go through the failable init.
     guard let name = AppName(name) else { preconditionFailure("an app name of over 64 bytes") }
     self = name
   }

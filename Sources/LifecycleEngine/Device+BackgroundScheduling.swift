@@ -30,6 +30,10 @@ extension Device {
 
   /// Runs the pending request `identifier` now: it is consumed, and the app launched or woken
   /// for its kind, the identifier handed to the launch handler.
+  ///
+  /// Its callers proved both unwraps: the `launchTask` event's rule (`noTaskRequest`, then the
+  /// background launch's own refusals) and the scheduler, which runs only a pending request
+  /// that nothing holds back (`holdReasons` lists every reason a launch is refused for).
   func launchTask(_ identifier: String, of app: App, cause: TransitionCause) -> BackgroundWork {
     var request: TaskRequest?
     changeTaskRequests(of: app) { requests in

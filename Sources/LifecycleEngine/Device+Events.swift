@@ -41,6 +41,12 @@ extension Device {
 
 /// Event handlers. Each runs only after the transition table allowed the event, so none of
 /// them checks state again; callback sequences follow Apple's UIKit documentation (LifecycleEngine.docc).
+///
+/// Their force unwraps are of what that check proved (`Device+Rules.swift`, `refusal`): a scene
+/// the event names exists, a focused scene exists where one is shown, the addressee of a device
+/// event exists. Every device they run on is one the events made, or one restoring checked
+/// against the same invariants (`DeviceImage.swift`); `SnapshotFuzzer` drives restored
+/// documents through every event to keep the two in step.
 extension Device {
   func apply(_ event: AppEvent, to app: App) throws(EngineError) -> EventOutcome {
     try Self.validate(event)
@@ -65,10 +71,10 @@ extension Device {
       case .prewarm: prewarm(app)
       case .openScene(let id, let entry):
         launch(app, via: entry, scene: id, opensSession: true, cause: cause)
-        setResult(.scene(id: app.focusedScene!))
-      case .closeScene(let id): closeScene(app.sessionIndex(id)!, of: app)
+        setResult(.scene(id: app.focusedScene!))  // `launch` just focused the session it opened
+      case .closeScene(let id): closeScene(app.sessionIndex(id)!, of: app)  // rule: `unknownScene`
       case .disconnectScene(let id):
-        disconnectScene(app.sessionIndex(id)!, of: app, cause: cause)
+        disconnectScene(app.sessionIndex(id)!, of: app, cause: cause)  // rule: `unknownScene`
       case .home: sendToBackground(app, cause: cause)
       case .openSwitcher: resignActive(app, because: .switcher, cause: cause)
       case .interruptionBegan(let source):
@@ -104,13 +110,13 @@ extension Device {
       case .launchTask(let identifier):
         let work = launchTask(identifier, of: app, cause: cause)
         setResult(.backgroundWork(id: work.id, deadline: work.deadline))
-      case .expireTask(let identifier):
+      case .expireTask(let identifier):  // rule: `noRunningTask` unless this one runs
         let work = app.backgroundWork.first { $0.isRunningTask && $0.identifier == identifier }!
         expireBackgroundWork(work.id, of: app, cause: cause)
         reschedule(app)
       case .setRestorationData(let data, let scene):
         if app.isScene {
-          app.setRestorationData(
+          app.setRestorationData(  // rule: `sceneNotConnected` unless one is focused
             data, ofScene: scene.flatMap(app.sessionIndex) ?? app.focusedSessionIndex!)
         } else {
           app.restorationData = data
@@ -137,7 +143,7 @@ extension Device {
       let cause = TransitionCause.event(event.type)
       switch event {
       case .home:
-        sendToBackground(apps[status.foregroundApp!]!, cause: cause)
+        sendToBackground(apps[status.foregroundApp!]!, cause: cause)  // rule: an app is shown
       case .memoryWarning:
         for app in liveAppsInOrder where app.state.isRunning {
           deliver(.didReceiveMemoryWarning, to: app, cause: cause)
@@ -180,6 +186,7 @@ extension Device {
         status.poweredOn = true
         status.protectedDataAvailable = !passcode  // until the first unlock
       case .setConditions(let change): setConditions(change)
+      // The addressee of these two exists: `unknownApp` was thrown for it above otherwise.
       case .setBackgroundAppRefresh(_, let enabled): addressee!.backgroundAppRefresh = enabled
       case .push(_, let kind, let payload): deliverPush(to: addressee!, kind, payload: payload)
       }
@@ -298,8 +305,8 @@ extension Device {
     let newSession = app.isScene && (opensSession || app.sessions.isEmpty)
     if newSession {
       app.openSession(scene ?? app.newSessionID())
-      app.focusedScene = app.sessions.last!.id
-    } else if app.isScene {
+      app.focusedScene = app.sessions.last!.id  // just opened
+    } else if app.isScene {  // not `newSession`: it has a session
       app.focusedScene = scene ?? app.focusedScene ?? app.sessions.last!.id
     }
     if app.state == .notRunning || app.prewarmed {
@@ -409,6 +416,8 @@ extension Device {
   private func connectScene(
     _ app: App, via entry: Entry?, newSession: Bool, cause: TransitionCause
   ) {
+    // Each caller focused a session first: `launch` (opened or kept), unlock (the scene the
+    // lock left, which restoring requires of `appBeforeLock`).
     let index = app.focusedSessionIndex!
     if newSession {
       deliver(
@@ -539,11 +548,12 @@ extension Device {
     var work: BackgroundWork?
     if reason.completion != .none {
       let time = reason == .processing ? scheduler.processingTask : scheduler.backgroundWork
-      work = BackgroundWork(
+      let made = BackgroundWork(
         id: app.nextTaskID, reason: reason, identifier: identifier,
         deadline: status.now + time)
       app.nextTaskID += 1
-      app.backgroundWork.append(work!)
+      app.backgroundWork.append(made)
+      work = made
     }
     let arguments = reason.callbackArguments(push: push, identifier: identifier)
     deliver(reason.callback, to: app, cause: cause, taskId: work?.id, arguments: arguments)

@@ -109,6 +109,8 @@ extension Device {
       return app.state.isForeground && index == app.focusedSessionIndex
         ? .sceneInForeground(id) : nil
     case .launch(_, nil) where app.state.isForeground:
+      // The table lets a launch through in the foreground only to an app of several sessions,
+      // which shows its focused one there (restoring requires that too).
       return .sceneInForeground(app.focusedScene!)
     case .openScene(let id?, _) where app.sessionIndex(id) != nil:
       return .sceneExists(id)

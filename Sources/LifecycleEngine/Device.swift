@@ -218,7 +218,7 @@ final class Device {
   // MARK: Operations
 
   /// Runs one operation and returns everything it did; the system's own work is done last.
-  func perform(_ body: () throws(EngineError) -> Void) throws(EngineError) -> EventOutcome {
+  func perform<Failure>(_ body: () throws(Failure) -> Void) throws(Failure) -> EventOutcome {
     outcome.removeAll()
     try body()
     settle()
@@ -238,7 +238,7 @@ final class Device {
 
   /// Fires every deadline due by `target` in order, then sets the clock to `target`.
   func advance(to target: Instant) -> EventOutcome {
-    try! perform {
+    perform {
       while let due = nextDeadline, due <= target {
         fireNextDeadline()
         settle()
@@ -259,7 +259,7 @@ final class Device {
 
   /// Fires the earliest deadline alone (the engine interleaves realtime devices this way).
   func advanceToNextDeadline() -> EventOutcome {
-    try! perform { fireNextDeadline() }
+    perform { fireNextDeadline() }
   }
 
   // MARK: Recording

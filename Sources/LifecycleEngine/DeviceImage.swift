@@ -208,7 +208,7 @@ extension Device {
       id: id, clock: clockMode, memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB,
       passcode: passcode, labels: labels, idleTimeout: idleTimeout, seq: version.seq,
       status: status,
-      apps: apps.keys.sorted().map { apps[$0]!.image })
+      apps: apps.sorted { $0.key < $1.key }.map(\.value.image))
   }
 }
 

@@ -131,18 +131,25 @@ public final class Engine {
   }
 
   public func createDevice(_ spec: DeviceSpec, now: Instant) throws(EngineError) -> DeviceSnapshot {
+    try createDevice(spec, resetting: false, now: now)
+  }
+
+  private func createDevice(_ spec: DeviceSpec, resetting: Bool, now: Instant)
+    throws(EngineError) -> DeviceSnapshot
+  {
     advance(to: now)
-    let device = try makeDevice(spec, replacing: nil, now: now)
+    let device = try makeDevice(spec, replacing: nil, resetting: resetting, now: now)
     devices[spec.id] = device
     touch(device, at: now)
     return device.snapshot
   }
 
   /// A new device for `spec`, counted in the budget, in a slot of its own or in the one of the
-  /// `predecessor` it is to replace; not yet one of the devices.
-  private func makeDevice(_ spec: DeviceSpec, replacing predecessor: Device?, now: Instant)
-    throws(EngineError) -> Device
-  {
+  /// `predecessor` it is to replace; not yet one of the devices. A device that starts afresh
+  /// (`resetting`) is never refused for the budget: it takes the place of more than it holds.
+  private func makeDevice(
+    _ spec: DeviceSpec, replacing predecessor: Device?, resetting: Bool = false, now: Instant
+  ) throws(EngineError) -> Device {
     let defaults = configuration.deviceDefaults
     let memoryLimit = spec.memoryLimitMB ?? defaults.memoryLimitMB
     let perAppLimit = spec.perAppLimitMB ?? defaults.perAppLimitMB
@@ -178,7 +185,7 @@ public final class Engine {
         throw .tooManyDevices(limit: configuration.limits.maxDevices)
       }
     }
-    try checkMemoryBudget()
+    if !resetting { try checkMemoryBudget() }
     incarnations += 1
     generation += 1
     let make = { [self] (slot: Int) in
@@ -201,6 +208,21 @@ public final class Engine {
   public func restore(_ image: DeviceImage, now: Instant) throws(EngineError)
     -> (device: DeviceSnapshot, created: Bool)
   {
+    try restore(image, resetting: false, now: now)
+  }
+
+  /// Recreates the devices of a start or a reset (the configured fixtures): never refused for
+  /// the budget, which what clients hold may fill, and each already restored once into an
+  /// engine of this configuration (`Fixtures`), so that none can fail here.
+  public func restoreAfresh(_ images: [DeviceImage], now: Instant) {
+    for image in images {
+      _ = try? restore(image, resetting: true, now: now)
+    }
+  }
+
+  private func restore(_ image: DeviceImage, resetting: Bool, now: Instant) throws(EngineError)
+    -> (device: DeviceSnapshot, created: Bool)
+  {
     advance(to: now)
     let predecessor = devices[image.id]
     let device = try makeDevice(
@@ -208,7 +230,7 @@ public final class Engine {
         id: image.id, clock: image.clock, memoryLimitMB: image.memoryLimitMB,
         perAppLimitMB: image.perAppLimitMB, passcode: image.passcode, labels: image.labels,
         idleTimeout: image.idleTimeout),
-      replacing: predecessor, now: now)
+      replacing: predecessor, resetting: resetting, now: now)
     let issues = device.restore(image)
     guard issues.isEmpty else {
       device.ledger.add(-device.ledger.bytes)
@@ -243,11 +265,13 @@ public final class Engine {
     advance(to: now)
     guard let device = devices[id] else { throw .unknownDevice(id) }
     discard(device)
+    // Cannot throw: the spec is a valid device's, the id and a device's place were just freed,
+    // and a device made afresh is not refused for the budget.
     return try! createDevice(
       DeviceSpec(
         id: id, clock: device.clockMode, memoryLimitMB: device.memoryLimitMB,
         perAppLimitMB: device.perAppLimitMB, passcode: device.passcode, labels: device.labels,
-        idleTimeout: device.idleTimeout),
+        idleTimeout: device.idleTimeout), resetting: true,
       now: now)
   }
 
@@ -300,11 +324,10 @@ public final class Engine {
   /// returns their ids in order: what a parallel worker cleans up after itself.
   public func removeDevices(labeled label: DeviceLabel, now: Instant) -> [String] {
     advance(to: now)
-    let labeled = devices.keys.sorted().filter {
-      $0 != Self.defaultDeviceID && devices[$0]!.has(label)
-    }
-    for id in labeled { discard(devices[id]!) }
-    return labeled
+    let labeled = devices.values.filter { $0.id != Self.defaultDeviceID && $0.has(label) }
+      .sorted { $0.id < $1.id }
+    for device in labeled { discard(device) }
+    return labeled.map(\.id)
   }
 
   /// Posts a device event (`openapi.yaml`).
@@ -362,7 +385,7 @@ public final class Engine {
     try withDevice(device, now: now) { device throws(EngineError) in
       let issues = spec.issues()
       if !issues.isEmpty { throw .invalid(issues) }
-      if device.apps[AppName(spec.name)!] != nil {
+      if device.apps[AppName(spec.name)!] != nil {  // a valid name: `issues()` checked it
         throw .appExists(device: device.id, app: spec.name)
       }
       let limit = configuration.limits.maxAppsPerDevice
@@ -371,7 +394,7 @@ public final class Engine {
       guard let given else { return device.snapshot(of: device.add(spec)) }
       let givenIssues = device.add(spec, given: given)
       if !givenIssues.isEmpty { throw .invalid(givenIssues) }
-      return device.snapshot(of: device.apps[AppName(spec.name)!]!)
+      return device.snapshot(of: device.apps[AppName(spec.name)!]!)  // just added
     }
   }
 
@@ -404,8 +427,9 @@ public final class Engine {
     throws(EngineError) -> [AppSnapshot]
   {
     try withDevice(device, now: now) { device in
-      device.apps.keys.sorted().lazy.filter { after == nil || $0 > after! }.prefix(limit)
-        .map { device.snapshot(of: device.apps[$0]!) }
+      device.apps.sorted { $0.key < $1.key }.lazy
+        .filter { app in after.map { app.key > $0 } ?? true }.prefix(limit)
+        .map { device.snapshot(of: $0.value) }
     }
   }
 
@@ -482,7 +506,9 @@ public final class Engine {
   // MARK: Plumbing
 
   private func createDefaultDevice(now: Instant) {
-    _ = try! createDevice(DeviceSpec(id: Self.defaultDeviceID), now: now)
+    // Cannot throw: the default spec is valid, the engine holds no device now (a new one, or
+    // after a reset), and a device made afresh is not refused for the budget.
+    _ = try! createDevice(DeviceSpec(id: Self.defaultDeviceID), resetting: true, now: now)
   }
 
   /// Runs `body` on a device brought up to `now`, then re-files its next deadline.
@@ -536,6 +562,7 @@ public final class Engine {
       }
       return copy
     }
+    // The device is there: `withDevice` found it, and no event removes a device.
     if let successor { replace(devices[id]!, with: successor) }
   }
 

@@ -12,7 +12,8 @@ struct IndexedHeap<Priority: Comparable> {
   private var heap: [Int] = []
   /// For each slot, its index in `heap`, or -1.
   private var positions: [Int] = []
-  /// For each slot in the heap, its priority.
+  /// For each slot in the heap, its priority (its unwraps below read slots of `heap`, which
+  /// always have one: nothing a client sends reaches a slot any other way).
   private var priorities: [Priority?] = []
 
   var isEmpty: Bool { heap.isEmpty }
@@ -131,6 +132,8 @@ struct SlotTable<Element: AnyObject> {
     free.append(slot)
   }
 
+  /// The element in the occupied `slot`: slots come from `insert` and are let go only by
+  /// `remove`, which their owner calls with the element (no slot comes from a request).
   subscript(slot: Int) -> Element { elements[slot]! }
 
   /// Puts `element` in the occupied `slot`, in place of the one there.

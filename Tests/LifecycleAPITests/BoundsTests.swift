@@ -38,6 +38,24 @@ import Testing
     #expect(api.call("POST", "/v1/devices/default/events", #"{"type":"lock"}"#).status == 200)
   }
 
+  /// When what clients hold fills the budget (here, bodies being received), creating is
+  /// refused but starting afresh never is: a device's reset and the server's, fixtures and all,
+  /// answer as usual (they trapped once, refused for the budget where they could not be).
+  @Test func resetsWorkWhateverClientsHold() {
+    let fixture = #"{"devices":[{"id":"ci","clock":"manual","apps":[{"name":"mail"}]}]}"#
+    let api = APITests(fixtures: fixture) { $0.limits.memoryBudgetBytes = 1 << 20 }
+    let engine = api.api.engine
+    api.api.countReceiving(engine.configuration.limits.memoryBudgetBytes)
+    #expect(!api.api.hasRoomForReceiving(1))
+    #expect(api.call("POST", "/v1/devices", #"{"id":"new"}"#).status == 507)
+    #expect(api.call("POST", "/v1/devices/ci/reset").status == 200)
+    #expect(api.call("POST", "/__admin/reset").status == 204)
+    #expect(api.call("GET", "/v1/devices/ci/apps/mail").status == 200)
+    #expect(api.call("GET", "/v1/devices/default").status == 200)
+    api.api.countReceiving(-engine.configuration.limits.memoryBudgetBytes)
+    #expect(api.call("POST", "/v1/devices", #"{"id":"new"}"#).status == 201)
+  }
+
   /// Open waits and streams count in the memory budget, each stream with all the server may
   /// hold unsent for it, until they are answered, ended or abandoned.
   @Test func waitsAndStreamsCountInTheBudget() {

@@ -54,6 +54,7 @@ extension LifecycleAPI {
       write throws(EngineError) in
       try engine.apply(posted.events, to: app, on: device, mode: mode, now: now) {
         event, outcome in
+        // An app event's outcome always has its app as subject (`Engine.apply(_:to:on:)`).
         guard let subject = outcome.subject else { preconditionFailure("an app event's outcome") }
         write(
           AppliedEvent(
