@@ -90,24 +90,21 @@ public final class LifecycleAPI {
   }
 
   /// What the API holds for clients beside the engine's state: stored responses, waits,
-  /// streams with all the server may hold unsent for each (`streamBacklogBytes`), the last
-  /// picture drawn and those being drawn, and what the server holds for requests it is still
-  /// receiving.
+  /// streams with all the server may hold unsent for each (`streamBacklogBytes`), the costly
+  /// reads being made and the last one made, and what the server holds for requests it is
+  /// still receiving.
   var heldBytes: Int {
     idempotency.bytes + waits.count * Waits.retainedBytesPerWait
       + streams.count * (Streams.retainedBytesPerStream + streamBacklogBytes) + receivingBytes
-      + pictures.bytes + drawings.heldBytes
+      + costlyReads.heldBytes
   }
 
-  /// The last timeline picture drawn, for the clients that ask for it again.
+  /// Pictures and snapshots made off the loop, and the last one made.
   @exclusivity(unchecked)  // one thread; see Engine
-  var pictures = PictureCache()
-  /// Pictures being drawn off the loop.
+  var costlyReads = CostlyReads()
+  /// The answers of the costly reads made since `takeLateAnswers` last asked.
   @exclusivity(unchecked)  // one thread; see Engine
-  var drawings = PictureDrawings()
-  /// The answers of the pictures drawn since `takeLateAnswers` last asked.
-  @exclusivity(unchecked)  // one thread; see Engine
-  private var drawnAnswers: [LateAnswer] = []
+  private var madeAnswers: [LateAnswer] = []
 
   /// What the server holds for requests it is still receiving (their heads and bodies so far),
   /// as it counts them (`countReceiving`).
@@ -161,27 +158,36 @@ public final class LifecycleAPI {
   /// The answers to requests that waited and the parts of streams, by exchange, in the order
   /// to send them.
   public func takeLateAnswers() -> [LateAnswer] {
-    defer { drawnAnswers = [] }
+    defer { madeAnswers = [] }
     return waits.takeReady().map {
       LateAnswer(exchange: $0.exchange, part: .response($0.response))
-    } + streams.takeReady() + drawnAnswers
+    } + streams.takeReady() + madeAnswers
   }
 
-  /// The pictures to draw off the loop (`draw`, on any thread), each with what to do on the
-  /// loop once it is drawn (`finish`: it is kept and answers its requests).
-  public func takeDrawings() -> [(draw: @Sendable () -> Void, finish: () -> Void)] {
-    drawings.takeUnstarted().map { drawing in (drawing.draw, { self.drawn(drawing) }) }
+  /// The costly reads to make off the loop (`make`, on any thread), each with what to do on
+  /// the loop once it is made (`finish`: it is kept and answers its requests, as late answers).
+  public func takeCostlyReads() -> [(make: @Sendable () -> Void, finish: () -> Void)] {
+    costlyReads.takeUnstarted().map { answer in (answer.make, { self.made(answer) }) }
   }
 
-  /// A picture is drawn: it is kept, and answers every request that waited for it.
-  private func drawn(_ drawing: PictureDrawings.Drawing) {
-    drawings.finished(drawing)
-    pictures.keep(drawing.bytes, for: drawing.key)
-    for (exchange, template) in drawing.requests {
-      var response = Self.picture(drawing.bytes)
-      response.entityTag = drawing.key.version.map(Self.entityTag)
+  /// Makes the costly reads here and now, for a host without worker threads (tests, fuzzers):
+  /// their answers then come out of `takeLateAnswers`. False if there were none.
+  public func makeCostlyReadsHere() -> Bool {
+    let reads = takeCostlyReads()
+    for read in reads {
+      read.make()
+      read.finish()
+    }
+    return !reads.isEmpty
+  }
+
+  /// A costly read is made: it is kept, and answers every request that waited for it.
+  private func made(_ answer: CostlyReads.Answer) {
+    costlyReads.finished(answer)
+    for (exchange, template) in answer.requests {
+      let response = answer.response
       metrics.count(request: template, status: response.status)
-      drawnAnswers.append(LateAnswer(exchange: exchange, part: .response(response)))
+      madeAnswers.append(LateAnswer(exchange: exchange, part: .response(response)))
     }
     countHeldBytes()
   }

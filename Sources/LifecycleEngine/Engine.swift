@@ -91,6 +91,9 @@ public final class Engine {
   /// (`hostBytes`). `EngineLimits.memoryBudgetBytes` bounds it.
   public var retainedBytes: Int { ledger.bytes }
 
+  /// What one device's state retains, as `retainedBytes` counts it; 0 for no such device.
+  public func retainedBytes(of device: String) -> Int { devices[device]?.ledger.bytes ?? 0 }
+
   /// What the host holds for clients beside the engine's state, such as stored responses and
   /// open streams: the memory budget bounds it with the engine's own state.
   public var hostBytes: Int {

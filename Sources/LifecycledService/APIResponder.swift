@@ -160,7 +160,7 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPRequestMemory {
   }
 
   func takeOffLoopWork() -> [OffLoopWork] {
-    api.takeDrawings().map { OffLoopWork(run: $0.draw, finish: $0.finish) }
+    api.takeCostlyReads().map { OffLoopWork(run: $0.make, finish: $0.finish) }
   }
 
   func abandoned(exchange: UInt64) {

@@ -47,19 +47,14 @@ func json(_ text: String) -> JSON? {
         ifMatch: ifMatch, idempotencyKey: idempotencyKey, lastEventID: lastEventID,
         exchange: exchange),
       now: now, isDraining: isDraining)
-    if response == nil, let drawn = drawPictures(for: exchange) { return Self.answer(drawn) }
+    if response == nil, let made = madeHere(for: exchange) { return Self.answer(made) }
     return response.map(Self.answer) ?? (0, "", nil, [:])
   }
 
-  /// Draws the pictures the API would have drawn off the loop, here and now, and the answer to
-  /// `exchange` among them, if it asked for one.
-  func drawPictures(for exchange: UInt64) -> APIResponse? {
-    let drawings = api.takeDrawings()
-    guard !drawings.isEmpty else { return nil }
-    for drawing in drawings {
-      drawing.draw()
-      drawing.finish()
-    }
+  /// Makes the costly reads the API would make off the loop here and now
+  /// (`makeCostlyReadsHere`), and returns the answer to `exchange` among them, if it asked.
+  func madeHere(for exchange: UInt64) -> APIResponse? {
+    guard api.makeCostlyReadsHere() else { return nil }
     return api.takeLateAnswers().lazy.compactMap { answer -> APIResponse? in
       guard answer.exchange == exchange, case .response(let response) = answer.part else {
         return nil

@@ -78,23 +78,9 @@ import Testing
     #expect(app != timeline() && app.contains("willFinishLaunching"))
   }
 
-  @Test func theCacheKeepsThePictureOfOneKey() {
-    var cache = PictureCache()
-    func key(_ seq: Int, _ query: String = "") -> PictureCache.Key {
-      PictureCache.Key(
-        path: "/v1/devices/d/timeline.svg", query: query,
-        version: DeviceVersion(incarnation: 1, seq: seq), now: .zero)
-    }
-    #expect(cache.picture(for: key(1)) == nil && cache.bytes == 0)
-    cache.keep([1, 2, 3], for: key(1))
-    #expect(cache.picture(for: key(1)) == [1, 2, 3] && cache.bytes > 3)
-    #expect(cache.picture(for: key(2)) == nil && cache.picture(for: key(1, "kind=callback")) == nil)
-    cache.keep([4], for: key(2))
-    #expect(cache.picture(for: key(1)) == nil && cache.picture(for: key(2)) == [4])
-  }
-
-  /// Pictures are drawn off the loop: the request waits; others for the same picture wait for
-  /// that drawing, and past `PictureDrawings.limit` drawings at once a new one is refused.
+  /// Costly reads are made off the loop: the request waits; others for the same answer wait
+  /// for that one, and past `CostlyReads.limit` being made at once a new one is refused. The
+  /// last one made is kept, and answers at once until its device changes.
   @Test func picturesAreDrawnOffTheLoopOncePerPicture() {
     post("/v1/devices/demo/apps", #"{"name":"mail"}"#)
     func ask(_ query: String, exchange: UInt64) -> Int {
@@ -108,16 +94,20 @@ import Testing
     for (index, kind) in ["event", "callback", "transition"].enumerated() {
       #expect(ask("kind=\(kind)", exchange: UInt64(3 + index)) == 0)
     }
-    #expect(ask("since=1", exchange: 6) == 503)
-    let drawings = api.api.takeDrawings()
-    #expect(drawings.count == 4)
-    for drawing in drawings {
-      drawing.draw()
-      drawing.finish()
+    let refused = api.call("GET", "/v1/devices/demo/snapshot", exchange: 6)
+    #expect(refused.status == 503 && refused.headers["Retry-After"] == "1")
+    #expect(refused.body.contains("4 pictures and snapshots are being made already"))
+    let reads = api.api.takeCostlyReads()
+    #expect(reads.count == 4)
+    for read in reads {
+      read.make()
+      read.finish()
     }
     let answers = api.api.takeLateAnswers()
     #expect(answers.map(\.exchange).sorted() == [1, 2, 3, 4, 5])
-    #expect(ask("kind=transition", exchange: 7) == 200)  // the last drawn is kept: at once
+    #expect(ask("kind=transition", exchange: 7) == 200)  // the last made is kept: at once
+    #expect(ask("kind=event", exchange: 8) == 0)
+    #expect(api.api.makeCostlyReadsHere() && !api.api.makeCostlyReadsHere())
   }
 
   @Test func aFetchThatTimesOut() throws {

@@ -55,6 +55,9 @@ import Testing
         "\(Waits.limit) at once", "\(Waits.maxSeconds) s", "\(Waits.defaultSeconds) s",
         "\(size(Waits.retainedBytesPerWait)) each",
       ],
+      "pictures and snapshots being made (`timeline.svg`, `snapshot`)": [
+        "\(CostlyReads.limit) at once", "`maxMemoryMB`",
+      ],
       "journal streams": [
         "\(Streams.limit) at once", "\(size(connection.maxStreamBacklog)) unsent",
         size(Streams.retainedBytesPerStream + connection.maxStreamBacklog),

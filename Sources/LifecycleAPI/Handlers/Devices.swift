@@ -36,12 +36,21 @@ extension LifecycleAPI {
     return json(200) { $0.device(device) }
   }
 
-  /// The whole device as one document (`SnapshotFormat`), with its journal if asked.
+  /// The whole device as one document (`SnapshotFormat`), with its journal if asked: a costly
+  /// read, written off the loop from the device's image (`CostlyReads`).
   func showSnapshot(_ request: borrowing RouteRequest) throws -> APIResponse {
     let withJournal = try request.query.boolean("journal") ?? false
-    let image = try engine.image(of: request.device, now: request.now)
-    let journal = withJournal ? try engine.journal(of: request.device, now: request.now) : nil
-    return json(200) { $0.snapshot(image, journal: journal) }
+    let (device, now) = (request.device, request.now)
+    return try costlyRead(request, contentType: "application/json") {
+      let image = try engine.image(of: device, now: now)
+      let journal = withJournal ? try engine.journal(of: device, now: now) : nil
+      let copied =
+        engine.retainedBytes(of: device)
+        + (journal?.entries.count ?? 0) * MemoryLayout<JournalEntry>.stride
+      return (
+        copied, { JSONWriter.encode(capacity: 65_536) { $0.snapshot(image, journal: journal) } }
+      )
+    }
   }
 
   /// The device a snapshot or a declaration shows (`DeviceDocument`): created (201), or
@@ -170,11 +179,8 @@ extension LifecycleAPI {
 
   /// The journal drawn (`TimelineSVG`): the entries the journal's filters select (an app's
   /// alone under its path), between `from` and `to` (device seconds; by default the first
-  /// entry and the device's now).
-  ///
-  /// Drawing is the costliest read: the picture is drawn off the loop from a copy of its
-  /// entries (`PictureDrawings`), and the last one is kept (`PictureCache`) for the requests
-  /// that ask for it again before the device changes, as clients following a device do.
+  /// entry and the device's now). A costly read, drawn off the loop from a copy of its entries
+  /// (`CostlyReads`).
   func showTimeline(_ request: borrowing RouteRequest) throws -> APIResponse {
     let query = request.query
     var filter = try query.journalFilter()
@@ -185,38 +191,50 @@ extension LifecycleAPI {
     let from = query.has("from") ? try query.seconds("from", in: range, default: 0) : nil
     let to = query.has("to") ? try query.seconds("to", in: range, default: 0) : nil
     let since = try journalStart(of: request)
-    let now = try engine.device(request.device, now: request.now).now
-    let key = PictureCache.Key(
-      path: String(request.request.path), query: request.request.query.map(String.init) ?? "",
-      version: engine.lastVersion(of: request.device), now: now)
-    if let bytes = pictures.picture(for: key) { return Self.picture(bytes) }
-    let exchange = request.request.exchange
-    if drawings.join(key, exchange: exchange, template: request.template) { return .deferred }
-    guard !drawings.isFull else {
-      throw Problem.full(
-        .tooManyWaits,
-        "\(PictureDrawings.limit) pictures are being drawn already; retry when one is done")
+    let (device, now) = (request.device, request.now)
+    return try costlyRead(request, contentType: "image/svg+xml", headers: Self.picturePolicy) {
+      let page = try engine.journal(
+        of: device, since: since, filter: filter, limit: Validation.maxPageSize, now: now)
+      let end = try engine.device(device, now: now).now
+      let entries = page.entries.filter { entry in
+        let time = entry.time
+        return from.map { .zero + $0 <= time } ?? true && to.map { time <= .zero + $0 } ?? true
+      }
+      let picture = TimelineSVG(
+        title: "\(device): \(entries.count) journal entries",
+        entries: entries, start: from.map { .zero + $0 } ?? entries.first?.time ?? .zero,
+        end: to.map { .zero + $0 } ?? end)
+      return (entries.count * MemoryLayout<JournalEntry>.stride, { picture.bytes })
     }
-    let page = try engine.journal(
-      of: request.device, since: since, filter: filter, limit: Validation.maxPageSize,
-      now: request.now)
-    let entries = page.entries.filter { entry in
-      let time = entry.time
-      return from.map { .zero + $0 <= time } ?? true && to.map { time <= .zero + $0 } ?? true
-    }
-    let picture = TimelineSVG(
-      title: "\(request.device): \(entries.count) journal entries",
-      entries: entries, start: from.map { .zero + $0 } ?? entries.first?.time ?? .zero,
-      end: to.map { .zero + $0 } ?? now)
-    drawings.start(
-      PictureDrawings.Drawing(
-        key: key, picture: picture, exchange: exchange, template: request.template))
-    return .deferred
   }
 
-  /// The answer that carries a picture.
-  static func picture(_ bytes: [UInt8]) -> APIResponse {
-    APIResponse(status: 200, contentType: "image/svg+xml", headers: picturePolicy, body: bytes)
+  /// Answers a costly read of the request's device (`CostlyReads`): with the answer kept, if
+  /// it shows the same, or one made off the loop by the writer `copy` returns with what its
+  /// copy of the device holds; past `CostlyReads.limit` being made, 503 `too-many-waits`.
+  private func costlyRead(
+    _ request: borrowing RouteRequest, contentType: String,
+    headers: [(name: String, value: String)] = [],
+    copy: () throws -> (bytes: Int, write: @Sendable () -> [UInt8])
+  ) throws -> APIResponse {
+    let key = CostlyReads.Key(
+      path: String(request.request.path), query: request.request.query.map(String.init) ?? "",
+      version: try engine.version(of: request.device, now: request.now),
+      now: try engine.device(request.device, now: request.now).now)
+    if let kept = costlyReads.kept(for: key) { return kept }
+    let (exchange, template) = (request.request.exchange, request.template)
+    if costlyReads.join(key, exchange: exchange, template: template) { return .deferred }
+    guard !costlyReads.isFull else {
+      throw Problem.full(
+        .tooManyWaits,
+        "\(CostlyReads.limit) pictures and snapshots are being made already; retry when one is "
+          + "done")
+    }
+    let (bytes, write) = try copy()
+    costlyReads.start(
+      CostlyReads.Answer(
+        key: key, contentType: contentType, headers: headers, copyBytes: bytes, write: write),
+      exchange: exchange, template: template)
+    return .deferred
   }
 
   /// A picture opened on its own is a document: it runs nothing, loads nothing and is shown in

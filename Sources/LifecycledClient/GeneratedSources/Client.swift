@@ -2080,6 +2080,9 @@ public struct Client: APIProtocol {
     }
     /// The whole device as one document, for `PUT /v1/devices/{device}`.
     ///
+    /// Written off the server's loop from a copy of the device, with pictures at most 4 at once (503 `too-many-waits` beyond; a request for a snapshot being written waits for it); the last one written is answered again until the device changes.
+    ///
+    ///
     /// - Remark: HTTP `GET /v1/devices/{device}/snapshot`.
     /// - Remark: Generated from `#/paths//v1/devices/{device}/snapshot/get(getDeviceSnapshot)`.
     public func getDeviceSnapshot(_ input: Operations.GetDeviceSnapshot.Input) async throws -> Operations.GetDeviceSnapshot.Output {
@@ -2217,6 +2220,36 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .unprocessableContent(.init(body: body))
+                case 503:
+                    let headers: Components.Responses.TooManyWaits.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Retry-After",
+                        as: Swift.Int.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.TooManyWaits.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .serviceUnavailable(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 default:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.ProtocolError.Body
@@ -3856,7 +3889,7 @@ public struct Client: APIProtocol {
     }
     /// The journal drawn as a picture, as Instruments draws a trace.
     ///
-    /// An SVG a browser, a CI artifact viewer or a pull request shows as it is: a lane for the device's events, then one per app (at most 64, in name order; the picture says how many more there were), each app's state as coloured bands over device time, each callback a tick labelled with its method (and its scene), kills (with their cause and code) and the deadlines that fired (suspension, watchdog, expirations) marked where they happened, and a legend. An app with several scenes has a lane under its own for each (16 at most, the first to appear), with the scene's state and the callbacks sent to it. The entries are the journal's, as its filters select them (the first 10,000 after `since`), between `from` and `to`. Marks closer than a pixel are drawn as one with their count, a label that would overlap the one before it is left out (each mark keeps it as a tooltip): a full journal's picture stays readable and under 4 MB. The same journal always draws the same bytes; text is escaped, and the picture loads no script and no external resource. It is drawn off the server's loop, at most 4 at once (503 `too-many-waits` beyond; a request for a picture being drawn waits for it), and the last one drawn is answered again until the device changes.
+    /// An SVG a browser, a CI artifact viewer or a pull request shows as it is: a lane for the device's events, then one per app (at most 64, in name order; the picture says how many more there were), each app's state as coloured bands over device time, each callback a tick labelled with its method (and its scene), kills (with their cause and code) and the deadlines that fired (suspension, watchdog, expirations) marked where they happened, and a legend. An app with several scenes has a lane under its own for each (16 at most, the first to appear), with the scene's state and the callbacks sent to it. The entries are the journal's, as its filters select them (the first 10,000 after `since`), between `from` and `to`. Marks closer than a pixel are drawn as one with their count, a label that would overlap the one before it is left out (each mark keeps it as a tooltip): a full journal's picture stays readable and under 4 MB. The same journal always draws the same bytes; text is escaped, and the picture loads no script and no external resource. It is drawn off the server's loop, with snapshots at most 4 at once (503 `too-many-waits` beyond; a request for a picture being drawn waits for it), and the last one made is answered again until the device changes.
     ///
     ///
     /// - Remark: HTTP `GET /v1/devices/{device}/timeline.svg`.

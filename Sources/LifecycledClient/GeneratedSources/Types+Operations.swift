@@ -3022,6 +3022,9 @@ public enum Operations {
     }
     /// The whole device as one document, for `PUT /v1/devices/{device}`.
     ///
+    /// Written off the server's loop from a copy of the device, with pictures at most 4 at once (503 `too-many-waits` beyond; a request for a snapshot being written waits for it); the last one written is answered again until the device changes.
+    ///
+    ///
     /// - Remark: HTTP `GET /v1/devices/{device}/snapshot`.
     /// - Remark: Generated from `#/paths//v1/devices/{device}/snapshot/get(getDeviceSnapshot)`.
     public enum GetDeviceSnapshot {
@@ -3221,6 +3224,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures and snapshots being made (`too-many-waits`); retry after `Retry-After`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/devices/{device}/snapshot/get(getDeviceSnapshot)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.TooManyWaits)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.TooManyWaits {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }
@@ -5053,7 +5079,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures being drawn (`too-many-waits`); retry after `Retry-After`.
+            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures and snapshots being made (`too-many-waits`); retry after `Retry-After`.
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/journal/get(getJournal)/responses/503`.
             ///
@@ -5756,7 +5782,7 @@ public enum Operations {
     }
     /// The journal drawn as a picture, as Instruments draws a trace.
     ///
-    /// An SVG a browser, a CI artifact viewer or a pull request shows as it is: a lane for the device's events, then one per app (at most 64, in name order; the picture says how many more there were), each app's state as coloured bands over device time, each callback a tick labelled with its method (and its scene), kills (with their cause and code) and the deadlines that fired (suspension, watchdog, expirations) marked where they happened, and a legend. An app with several scenes has a lane under its own for each (16 at most, the first to appear), with the scene's state and the callbacks sent to it. The entries are the journal's, as its filters select them (the first 10,000 after `since`), between `from` and `to`. Marks closer than a pixel are drawn as one with their count, a label that would overlap the one before it is left out (each mark keeps it as a tooltip): a full journal's picture stays readable and under 4 MB. The same journal always draws the same bytes; text is escaped, and the picture loads no script and no external resource. It is drawn off the server's loop, at most 4 at once (503 `too-many-waits` beyond; a request for a picture being drawn waits for it), and the last one drawn is answered again until the device changes.
+    /// An SVG a browser, a CI artifact viewer or a pull request shows as it is: a lane for the device's events, then one per app (at most 64, in name order; the picture says how many more there were), each app's state as coloured bands over device time, each callback a tick labelled with its method (and its scene), kills (with their cause and code) and the deadlines that fired (suspension, watchdog, expirations) marked where they happened, and a legend. An app with several scenes has a lane under its own for each (16 at most, the first to appear), with the scene's state and the callbacks sent to it. The entries are the journal's, as its filters select them (the first 10,000 after `since`), between `from` and `to`. Marks closer than a pixel are drawn as one with their count, a label that would overlap the one before it is left out (each mark keeps it as a tooltip): a full journal's picture stays readable and under 4 MB. The same journal always draws the same bytes; text is escaped, and the picture loads no script and no external resource. It is drawn off the server's loop, with snapshots at most 4 at once (503 `too-many-waits` beyond; a request for a picture being drawn waits for it), and the last one made is answered again until the device changes.
     ///
     ///
     /// - Remark: HTTP `GET /v1/devices/{device}/timeline.svg`.
@@ -6027,7 +6053,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures being drawn (`too-many-waits`); retry after `Retry-After`.
+            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures and snapshots being made (`too-many-waits`); retry after `Retry-After`.
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/timeline.svg/get(getTimeline)/responses/503`.
             ///
@@ -7017,7 +7043,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures being drawn (`too-many-waits`); retry after `Retry-After`.
+            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures and snapshots being made (`too-many-waits`); retry after `Retry-After`.
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/apps/{app}/get(getApp)/responses/503`.
             ///
@@ -8400,7 +8426,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures being drawn (`too-many-waits`); retry after `Retry-After`.
+            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures and snapshots being made (`too-many-waits`); retry after `Retry-After`.
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/apps/{app}/timeline.svg/get(getAppTimeline)/responses/503`.
             ///
@@ -9351,7 +9377,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures being drawn (`too-many-waits`); retry after `Retry-After`.
+            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures and snapshots being made (`too-many-waits`); retry after `Retry-After`.
             ///
             /// - Remark: Generated from `#/paths//v1/apps/{app}/get(getAppOnDefaultDevice)/responses/503`.
             ///
@@ -10706,7 +10732,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures being drawn (`too-many-waits`); retry after `Retry-After`.
+            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures and snapshots being made (`too-many-waits`); retry after `Retry-After`.
             ///
             /// - Remark: Generated from `#/paths//v1/apps/{app}/timeline.svg/get(getAppTimelineOnDefaultDevice)/responses/503`.
             ///
