@@ -160,6 +160,9 @@ public struct ConnectionStateMachine {
 
   /// The responder will answer the dispatched request later (a long poll): meanwhile the
   /// shell keeps reading, to notice the peer leave (`peerClosed`), and nothing times out.
+  ///
+  /// This and the two below check the shell's use of the machine, not anything a peer sends:
+  /// the shell calls them only for the request the machine itself dispatched.
   public mutating func responseDeferred() {
     guard case .dispatched = phase else {
       preconditionFailure("a deferred response without a dispatched request")

@@ -144,7 +144,8 @@ public struct WireBytes: Hashable, Sendable {
   }
 }
 
-/// Writes the pieces of a message into a buffer sized for them in advance.
+/// Writes the pieces of a message into a buffer sized for them in advance. Its preconditions
+/// check that estimate, made from the same pieces: what a request holds cannot change it.
 private struct ByteWriter {
   let buffer: UnsafeMutableBufferPointer<UInt8>
   private(set) var count = 0

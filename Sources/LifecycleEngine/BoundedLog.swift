@@ -36,6 +36,7 @@ public struct BoundedLog<Element: BoundedLogElement>: Sequence {
   private var head = 0
 
   public init(capacity: Int, byteCapacity: Int = .max) {
+    // The configuration's bounds keep capacities at 1 or more; no request sets one.
     precondition(capacity > 0, "a log keeps at least one element")
     self.capacity = capacity
     self.byteCapacity = byteCapacity
