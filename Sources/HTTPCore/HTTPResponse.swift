@@ -158,6 +158,7 @@ private struct ByteWriter {
   mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
     precondition(count + bytes.count <= buffer.count, "the message outgrew its estimate")
     guard let base = bytes.baseAddress else { return }
+    // `bytes` is not empty and fits: the buffer is not empty either, so it has an address.
     (buffer.baseAddress! + count).initialize(from: base, count: bytes.count)
     count += bytes.count
   }

@@ -186,6 +186,7 @@ public struct JSONDocument: Sendable {
     _ first: Value, _ second: Value, in bytes: UnsafeBufferPointer<UInt8>
   ) -> Bool {
     guard first.isEscaped || second.isEscaped else {
+      // `bytes` is the parsed document: never empty, so it has an address.
       return first.end - first.start == second.end - second.start
         && memcmp(
           bytes.baseAddress! + Int(first.start), bytes.baseAddress! + Int(second.start),
@@ -210,6 +211,7 @@ public struct JSONDocument: Sendable {
     _ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>
   ) -> Int {
     let common = min(first.count, second.count)
+    // Neither is empty once `common` is not: both have an address.
     let sign = common == 0 ? 0 : memcmp(first.baseAddress!, second.baseAddress!, common)
     return sign != 0 ? Int(sign) : first.count - second.count
   }
@@ -286,7 +288,7 @@ extension JSONDocument {
 
     private mutating func literal(_ word: StaticString, _ kind: Value.Kind) throws(JSONError) {
       let length = word.utf8CodeUnitCount
-      guard bytes.count - position >= length,
+      guard bytes.count - position >= length,  // so `bytes` is not empty: it has an address
         memcmp(bytes.baseAddress! + position, word.utf8Start, length) == 0
       else { throw error("unexpected character") }
       position += length

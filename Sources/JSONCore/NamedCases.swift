@@ -87,6 +87,7 @@ public struct CaseTexts<Cases: NamedCases>: Sendable {
         guard end - start == name.count, all[start - 1] == UInt8(ascii: "\""),
           all[end] == UInt8(ascii: "\"")
         else { continue }
+        // Neither is empty past `name.isEmpty` (`all` holds the quotes just read).
         if name.isEmpty || memcmp(all.baseAddress! + start, name.baseAddress!, name.count) == 0 {
           return index
         }

@@ -218,6 +218,8 @@ struct PathSegments {
   /// Whether segment `index` is `literal`.
   func `is`(_ index: Int, _ literal: UnsafeBufferPointer<UInt8>) -> Bool {
     let segment = bounds(index)
+    // A template's literal segments are never empty, and the path holds the segment: both
+    // have an address once their counts agree.
     return segment.count == literal.count
       && memcmp(bytes.baseAddress! + segment.lowerBound, literal.baseAddress!, segment.count) == 0
   }

@@ -45,7 +45,7 @@ public struct AppName: Hashable, Comparable, Sendable, LosslessStringConvertible
     try withUnsafeBytes(of: words) { storage in
       try body(
         UnsafeBufferPointer(
-          start: storage.baseAddress!.assumingMemoryBound(to: UInt8.self),
+          start: storage.baseAddress!.assumingMemoryBound(to: UInt8.self),  // 64 bytes: never nil
           count: Int(length)))
     }
   }
