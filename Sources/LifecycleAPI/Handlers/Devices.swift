@@ -41,7 +41,7 @@ extension LifecycleAPI {
   func showSnapshot(_ request: borrowing RouteRequest) throws -> APIResponse {
     let withJournal = try request.query.boolean("journal") ?? false
     let (device, now) = (request.device, request.now)
-    return try costlyRead(request, contentType: "application/json") {
+    return try costlyRead(request, contentType: "application/json") { _ in
       let image = try engine.image(of: device, now: now)
       let journal = withJournal ? try engine.journal(of: device, now: now) : nil
       let copied =
@@ -193,9 +193,9 @@ extension LifecycleAPI {
     let since = try journalStart(of: request)
     let (device, now) = (request.device, request.now)
     return try costlyRead(request, contentType: "image/svg+xml", headers: Self.picturePolicy) {
+      end in
       let page = try engine.journal(
         of: device, since: since, filter: filter, limit: Validation.maxPageSize, now: now)
-      let end = try engine.device(device, now: now).now
       let entries = page.entries.filter { entry in
         let time = entry.time
         return from.map { .zero + $0 <= time } ?? true && to.map { time <= .zero + $0 } ?? true
@@ -209,17 +209,18 @@ extension LifecycleAPI {
   }
 
   /// Answers a costly read of the request's device (`CostlyReads`): with the answer kept, if
-  /// it shows the same, or one made off the loop by the writer `copy` returns with what its
-  /// copy of the device holds; past `CostlyReads.limit` being made, 503 `too-many-waits`.
+  /// it shows the same, or one made off the loop by the writer `copy` returns (given the
+  /// device's clock) with what its copy of the device holds; past `CostlyReads.limit` being
+  /// made, 503 `too-many-waits`.
   private func costlyRead(
     _ request: borrowing RouteRequest, contentType: String,
     headers: [(name: String, value: String)] = [],
-    copy: () throws -> (bytes: Int, write: @Sendable () -> [UInt8])
+    copy: (_ deviceNow: Instant) throws -> (bytes: Int, write: @Sendable () -> [UInt8])
   ) throws -> APIResponse {
+    let deviceNow = try engine.device(request.device, now: request.now).now
     let key = CostlyReads.Key(
       path: String(request.request.path), query: request.request.query.map(String.init) ?? "",
-      version: try engine.version(of: request.device, now: request.now),
-      now: try engine.device(request.device, now: request.now).now)
+      version: engine.lastVersion(of: request.device), now: deviceNow)
     if let kept = costlyReads.kept(for: key) { return kept }
     let (exchange, template) = (request.request.exchange, request.template)
     if costlyReads.join(key, exchange: exchange, template: template) { return .deferred }
@@ -229,7 +230,7 @@ extension LifecycleAPI {
         "\(CostlyReads.limit) pictures and snapshots are being made already; retry when one is "
           + "done")
     }
-    let (bytes, write) = try copy()
+    let (bytes, write) = try copy(deviceNow)
     costlyReads.start(
       CostlyReads.Answer(
         key: key, contentType: contentType, headers: headers, copyBytes: bytes, write: write),
