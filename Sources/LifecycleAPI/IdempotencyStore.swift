@@ -84,11 +84,12 @@ struct IdempotencyStore {
       serial: nextSerial)
     entries[id] = entry
     oldest.append((id, nextSerial))
-    devices[device, default: DeviceKeys(incarnation: incarnation)].oldest.append((id, nextSerial))
-    devices[device]!.count += 1  // there: the line above made it if it was not
+    let fresh = DeviceKeys(incarnation: incarnation)
+    devices[device, default: fresh].oldest.append((id, nextSerial))
+    devices[device, default: fresh].count += 1
     bytes += entry.retainedBytes
-    while devices[device]!.count > Self.maxKeysPerDevice,
-      let (old, serial) = devices[device]!.oldest.removeFirst()
+    while (devices[device]?.count ?? 0) > Self.maxKeysPerDevice,
+      let (old, serial) = devices[device]?.oldest.removeFirst()
     {
       if live(old, serial) != nil { remove(old) }
     }
@@ -146,13 +147,13 @@ struct IdempotencyStore {
   private mutating func remove(_ id: Key) {
     guard let entry = entries.removeValue(forKey: id) else { return }
     bytes -= entry.retainedBytes
-    let left = devices[id.device]!.count - 1  // an entry's device is counted while it has one
+    let left = (devices[id.device]?.count ?? 1) - 1
     if left == 0 {
       devices[id.device] = nil
     } else {
-      devices[id.device]!.count = left
-      if devices[id.device]!.oldest.count > 2 * left + 32 {
-        devices[id.device]!.oldest.keep { [entries] in entries[$0.0]?.serial == $0.1 }
+      devices[id.device]?.count = left
+      if let queued = devices[id.device]?.oldest.count, queued > 2 * left + 32 {
+        devices[id.device]?.oldest.keep { [entries] in entries[$0.0]?.serial == $0.1 }
       }
     }
     if oldest.count > 2 * entries.count + 32 {

@@ -184,8 +184,8 @@ public final class LifecycleAPI {
   /// A costly read is made: it is kept, and answers every request that waited for it.
   private func made(_ answer: CostlyReads.Answer) {
     costlyReads.finished(answer)
+    let response = answer.response
     for (exchange, template) in answer.requests {
-      let response = answer.response
       metrics.count(request: template, status: response.status)
       madeAnswers.append(LateAnswer(exchange: exchange, part: .response(response)))
     }
