@@ -1,5 +1,23 @@
-// The libuv headers, and the casts between its handle types that Swift cannot express.
+// The libuv headers, the casts between its handle types that Swift cannot express, and what
+// libuv 1.44 lacks for its worker threads.
 #include <uv.h>
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 static inline uv_stream_t *cuv_stream(uv_tcp_t *tcp) { return (uv_stream_t *)tcp; }
 static inline uv_handle_t *cuv_handle(void *handle) { return (uv_handle_t *)handle; }
+
+/// Makes the calling thread yield to the loop's: on Linux its nice value becomes 10 (the
+/// loop's stays 0), once per thread. Elsewhere it does nothing.
+static inline void cuv_yield_thread_to_loop(void) {
+#if defined(__linux__)
+  static __thread int yielded = 0;
+  if (!yielded) {
+    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
+    yielded = 1;
+  }
+#endif
+}

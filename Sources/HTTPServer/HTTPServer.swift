@@ -225,14 +225,18 @@ public final class HTTPServer: @unchecked Sendable {
   // MARK: Work off the loop
 
   /// Runs the responder's work off the loop (`HTTPResponder.takeOffLoopWork`) on libuv's
-  /// worker threads; each finishes on the loop, and its answers are sent.
+  /// worker threads, which yield to the loop's thread where both share a core (nice 10 on
+  /// Linux); each finishes on the loop, and its answers are sent.
   func startOffLoopWork() {
     for work in responder.takeOffLoopWork() {
       let request = UnsafeMutablePointer<uv_work_t>.allocate(capacity: 1)
       request.pointee.data = Unmanaged.passRetained(OffLoopJob(work, server: self)).toOpaque()
       let status = uv_queue_work(
         loop, request,
-        { request in OffLoopJob.of(request).work.run() },
+        { request in
+          cuv_yield_thread_to_loop()
+          OffLoopJob.of(request).work.run()
+        },
         { request, _ in
           let job = Unmanaged<OffLoopJob>.fromOpaque(request!.pointee.data).takeRetainedValue()
           request!.deallocate()

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import Logging
+import Synchronization
 import Testing
 
 @testable import HTTPServer
@@ -57,17 +58,32 @@ final class LiveServer: @unchecked Sendable {
 /// requests whose clients left (`/abandoned`). `/stream` streams: `start` at once, `beat`
 /// every 100 ms of quiet, then what `/publish` (`tick`) and `/flood` (4 pieces of 16 KiB)
 /// send to every stream, until `/end` or the shutdown (`bye`); a client that falls behind is
-/// sent `behind`.
+/// sent `behind`. `/niceness` is answered from work off the loop: the nice values of the
+/// worker thread that ran it and of the loop's thread, `worker/loop`.
 final class TestResponder: HTTPResponder, @unchecked Sendable {
   private var streams: [UInt64] = []
   private var waiting: [UInt64] = []
   private var ready: [LateResponse] = []
+  private var offLoop: [OffLoopWork] = []
   private var abandonedCount = 0
 
   func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse? {
     switch request.path {
     case "/later":
       waiting.append(context.exchange)
+      return nil
+    case "/niceness":
+      let workerNiceness = Mutex(Int32(0))
+      offLoop.append(
+        OffLoopWork(
+          run: { workerNiceness.withLock { $0 = Self.threadNiceness() } },
+          finish: { [self] in
+            let answer = "\(workerNiceness.withLock { $0 })/\(Self.threadNiceness())"
+            ready.append(
+              LateResponse(
+                exchange: context.exchange,
+                response: HTTPResponse(status: .ok, contentType: "text/plain", body: answer)))
+          }))
       return nil
     case "/stream":
       streams.append(context.exchange)
@@ -123,6 +139,16 @@ final class TestResponder: HTTPResponder, @unchecked Sendable {
   func takeLateResponses() -> [LateResponse] {
     defer { ready = [] }
     return ready
+  }
+
+  func takeOffLoopWork() -> [OffLoopWork] {
+    defer { offLoop = [] }
+    return offLoop
+  }
+
+  /// The calling thread's nice value (on Linux, `getpriority` of 0 is the calling thread).
+  private static func threadNiceness() -> Int32 {
+    getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
   }
 
   private func endStreams(with last: String?) {

@@ -556,6 +556,14 @@ import Testing
     #expect(openSockets(onPort: live.port) == 0)
   }
 
+  @Test func workOffTheLoopRunsAtALowerPriorityThanTheLoop_W5() throws {
+    try withServer { live in
+      let client = live.connect()
+      client.send("GET /niceness HTTP/1.1\r\nHost: t\r\n\r\n")
+      #expect(client.readResponse().hasSuffix("\r\n\r\n10/0"))
+    }
+  }
+
   // MARK: S. Streamed responses
 
   static let stream = "GET /stream HTTP/1.1\r\nHost: t\r\n\r\n"
