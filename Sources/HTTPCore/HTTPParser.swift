@@ -222,6 +222,11 @@ public struct HTTPParser {
 
   /// Calls `body` with the buffered bytes in `range`, borrowed rather than sliced: a slice of
   /// the buffer retains and releases it, which cost more than checking a short line.
+  ///
+  /// The view is unchecked in release builds: every `range` is a line `nextLine` found in the
+  /// buffer, or the field lines between two of them. What the checks of a line take of it are
+  /// ranges up to a byte they found in it (`firstIndex`, `lastIndex`) or after a guard on its
+  /// count in the same condition.
   private func withBytes<Result>(
     _ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws(HTTPError) -> Result
   ) throws(HTTPError) -> Result {

@@ -53,6 +53,9 @@ public struct JSONDocument: Sendable {
   }
 
   public let bytes: [UInt8]
+  /// The values in the order the text has them. An index into them is one the reader made (a
+  /// value's, its children's, `wide` past a container's end) or the caller's (`root`,
+  /// `children(of:)`); a string's `start..<end` lies within `bytes`, where the reader found it.
   @usableFromInline private(set) var values: [Value]
   /// The keys of each object of more than `KeyIndex.minimumMembers` members, by the object's
   /// index (smaller objects are searched).
@@ -243,6 +246,10 @@ public struct JSONDocument: Sendable {
 
 extension JSONDocument {
   /// A recursive-descent reader over the bytes of one JSON text, appending each value it reads.
+  ///
+  /// `bytes` is an unsafe buffer, its subscript unchecked in release builds: every read of
+  /// `bytes[position]` follows `position < bytes.count` in the same condition or loop, and
+  /// the three that do not say beside them which check of their caller bounds them.
   fileprivate struct Reader {
     /// The text's bytes, valid while the reader is (`parse` keeps them alive).
     let bytes: UnsafeBufferPointer<UInt8>
@@ -389,7 +396,7 @@ extension JSONDocument {
       -> (index: Int, isEmpty: Bool)
     {
       guard depth <= JSON.maxDepth else { throw error("nesting deeper than \(JSON.maxDepth)") }
-      position += 1
+      position += 1  // past the bracket `value` read: at most `bytes.count`
       let index = values.count
       values.append(Value(kind: kind))
       skipWhitespace()
@@ -421,7 +428,7 @@ extension JSONDocument {
     /// A string literal: UTF-8 validated, control characters refused, escapes checked (and
     /// decoded later, when a reader asks).
     private mutating func string() throws(JSONError) {
-      position += 1
+      position += 1  // past the quote the caller read: at most `bytes.count`
       let start = position
       var isASCII = true
       while position < bytes.count, bytes[position] >= 0x20, bytes[position] != UInt8(ascii: "\\") {
@@ -496,7 +503,7 @@ extension JSONDocument {
           guard let scalar = Unicode.Scalar(high) else { throw error("a lone low surrogate") }
           return scalar
         }
-        guard bytes[position...].starts(with: #"\u"#.utf8) else {
+        guard bytes[position...].starts(with: #"\u"#.utf8) else {  // `hexQuad` kept it ≤ count
           throw error("a lone high surrogate")
         }
         position += 2
@@ -534,7 +541,7 @@ extension JSONDocument {
         }
         return position - from
       }
-      let isNegative = bytes[position] == UInt8(ascii: "-")
+      let isNegative = bytes[position] == UInt8(ascii: "-")  // `value` read it: in bounds
       if isNegative { position += 1 }
       let integerStart = position
       let integerDigits = digits()

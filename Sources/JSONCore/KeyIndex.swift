@@ -89,7 +89,7 @@ struct KeyIndex: Sendable {
   private static func forEachRunOfOneHash(
     in entries: UnsafeBufferPointer<UInt64>, _ body: (Range<Int>) -> Void
   ) {
-    var start = 0
+    var start = 0  // read only while `position` is in bounds, and it is never past it
     for position in 1..<entries.count + 1
     where position == entries.count || entries[position] >> 32 != entries[start] >> 32 {
       if position - start > 1 { body(start..<position) }
@@ -127,7 +127,9 @@ struct KeyIndex: Sendable {
               (counts[digit], start) = (start, start + counts[digit])
             }
             for entry in source {
-              let digit = pass << 8 | digit(entry, pass)
+              let digit = pass << 8 | digit(entry, pass)  // below 1,024: `counts` has as many
+              // Below `entries.count`: the places of a digit start where the smaller digits'
+              // counts end, and as many entries take them as were counted.
               target[counts[digit]] = entry
               counts[digit] += 1
             }

@@ -78,6 +78,8 @@ public struct CaseTexts<Cases: NamedCases>: Sendable {
   @inlinable
   func indexOfQuoted(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
     let length = name.count + 2  // with its quotes
+    // In bounds: `lengthStarts` has `longest + 2` entries; `start - 1` and `end` are a case's
+    // first and last byte, read only once its length (`end - start + 2`) is `length`.
     guard length <= longest else { return nil }
     return text.withUnsafeBufferPointer { all in
       for position in lengthStarts[length]..<lengthStarts[length + 1] {

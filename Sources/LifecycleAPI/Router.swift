@@ -205,7 +205,9 @@ struct PathSegments {
     }
   }
 
-  /// The bytes of segment `index`, as offsets into the path.
+  /// The bytes of segment `index`, as offsets into the path. Routes ask only for the
+  /// segments of paths with as many as they have (`count` checked first): `index < count`, so
+  /// the range lies within the path.
   private func bounds(_ index: Int) -> Range<Int> {
     (index == 0 ? 1 : Int(ends[index - 1]) + 1)..<Int(ends[index])
   }
