@@ -330,30 +330,55 @@ struct TimelineSVG {
 }
 
 /// Marks along a lane, those closer than a pixel drawn as one (with their count), and a label
-/// only where it does not overlap the one before it.
+/// only where it does not overlap the one before it. Of marks drawn as one, the first of the
+/// highest rank shows (a kill over a deadline over a callback): a kill at the instant of a
+/// suspension is never hidden. The mark's title names the first few, in order.
 private struct Marks {
-  enum Shape { case tick, diamond, cross }
+  /// In rising rank.
+  enum Shape: Comparable { case tick, diamond, cross }
 
-  private var marks: [(x: Double, label: String, count: Int, shape: Shape, color: String)] = []
+  private struct Mark {
+    var x: Double
+    /// The label of the first mark of the highest rank, the one drawn.
+    var shown: String
+    /// The first `maxTitled` labels, in the order added.
+    var labels: [String]
+    var count: Int
+    var shape: Shape
+    var color: String
+  }
+
+  /// The most labels one mark's title names; the rest are counted.
+  private static let maxTitled = 4
+
+  private var marks: [Mark] = []
 
   mutating func add(x: Double, label: String, shape: Shape, color: String) {
-    if let last = marks.last, x - last.x < 1 {
-      marks[marks.count - 1].count += 1
-    } else {
-      marks.append((x, label, 1, shape, color))
+    guard let last = marks.last, x - last.x < 1 else {
+      let mark = Mark(x: x, shown: label, labels: [label], count: 1, shape: shape, color: color)
+      return marks.append(mark)
     }
+    var mark = last
+    mark.count += 1
+    if mark.labels.count < Self.maxTitled { mark.labels.append(label) }
+    if shape > mark.shape { (mark.shown, mark.shape, mark.color) = (label, shape, color) }
+    marks[marks.count - 1] = mark
   }
 
   /// Draws the marks centred on `y`, their labels above them or beside them.
   func draw(into svg: inout Drawing, y: Int, labelsAbove: Bool) {
     var labelEnd = -Double.infinity
-    for (x, label, count, shape, color) in marks {
-      let text = count > 1 ? "\(label) +\(count - 1)" : label
-      svg.mark(shape, x: x, y: Double(y), color: color, title: text)
-      let start = labelsAbove ? x : x + 8
+    for mark in marks {
+      let text = mark.count > 1 ? "\(mark.shown) +\(mark.count - 1)" : mark.shown
+      let untitled = mark.count - mark.labels.count
+      let title =
+        mark.labels.joined(separator: ", ") + (untitled > 0 ? " and \(untitled) more" : "")
+      svg.mark(mark.shape, x: mark.x, y: Double(y), color: mark.color, title: title)
+      let start = labelsAbove ? mark.x : mark.x + 8
       if start >= labelEnd + 6 {
         svg.text(
-          x: start, y: labelsAbove ? y - 11 : y + 4, text, attributes: ##" fill="\##(color)""##)
+          x: start, y: labelsAbove ? y - 11 : y + 4, text,
+          attributes: ##" fill="\##(mark.color)""##)
         labelEnd = start + Double(text.utf8.count) * TimelineSVG.characterWidth
       }
     }

@@ -127,6 +127,20 @@ import Testing
     try expect(timeline(), matches: "jetsam")
   }
 
+  /// A suspension and a kill at the same instant: the kill shows, the title names both.
+  @Test func aKillAtTheInstantOfASuspensionShows() throws {
+    post("/v1/devices/demo/apps", #"{"name":"mail","lifecycle":"appDelegate"}"#)
+    post("/v1/devices/demo/apps", #"{"name":"game","memoryMB":250}"#)
+    post("/v1/devices/demo/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
+    post("/v1/devices/demo/apps/game/events", #"{"type":"launch"}"#)
+    post("/v1/devices/demo/clock/advance", #"{"seconds":5}"#)  // suspended at 2 s, then jetsam
+    let picture = timeline()
+    let kill = ##"<path d="M481.1 205l8 8m0 -8l-8 8" stroke="#d0021b" stroke-width="2">"##
+    #expect(picture.contains(kill + "<title>suspension, jetsam</title></path>"))
+    #expect(picture.contains(##"fill="#d0021b">jetsam +1</text>"##))
+    #expect(!picture.contains("suspension +1"))
+  }
+
   /// An app with two scenes: a lane for each under the app's, with the scene's state (as the
   /// app's, suspended with it, unattached once it is killed) and its own callbacks.
   @Test func twoScenes() throws {
@@ -158,7 +172,10 @@ import Testing
       .map { $0.split(separator: ">")[1].split(separator: "<")[0] }
     #expect(lanes == ["main"] + (1...15).map { "s\($0)" })
     #expect(TimelineSVG.maxSceneLanes == 16)
-    #expect(picture.contains("<title>sceneWillResignActive@s20 +2</title>"))
+    #expect(
+      picture.contains(
+        "<title>sceneWillResignActive@s20, sceneDidDisconnect@s20, didDiscardSceneSessions</title>"
+      ))
     #expect(!picture.contains("@s15"))
   }
 
