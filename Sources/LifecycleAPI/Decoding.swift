@@ -201,13 +201,21 @@ struct Fields {
   }
 
   /// A push's payload, a JSON object with an `aps` object, as compact text: `.some(nil)`
-  /// without one, nil if it is malformed.
-  mutating func payload(_ key: StaticString) -> String?? {
+  /// without one, nil if it is malformed. One that `wakesApp` is a background notification,
+  /// whose `aps` carries `content-available: 1` ("Pushing background updates to your App").
+  mutating func payload(_ key: StaticString, wakesApp: Bool) -> String?? {
     guard let index = member(key, required: false) else { return .some(nil) }
     var payload = Fields(document, at: index, location: .member(path: name(key)))
-    let aps = payload.object("aps", required: true)
-    guard document[index].kind == .object, aps != nil, payload.issues.isEmpty else {
+    guard var aps = payload.object("aps", required: true), aps.issues.isEmpty,
+      payload.issues.isEmpty
+    else {
       issues.append(name(key), "must be a JSON object with an aps object, as APNs delivers it")
+      return nil
+    }
+    if wakesApp, aps.integer("content-available", in: 0...1) != 1 {
+      issues.append(
+        name("\(key).aps.content-available"),
+        "must be 1: only a background notification wakes the app")
       return nil
     }
     return .some(encodedValue(at: index))

@@ -497,7 +497,7 @@ extension Fields {
     let data = encodedValue("restorationData")
     let sessions = strings(
       "sessions", maxCount: Validation.maxScenesPerApp, maxBytes: Validation.maxNameBytes)
-    let payload = self.payload("payload")
+    let payload = self.payload("payload", wakesApp: false)  // as delivered: checked when posted
     let identifier = sessionIdentifier("identifier")
     guard let entry = entry(), let kind, let payload, let identifier else { return nil }
     if kind == "sessions", entry == nil, data == nil, let sessions { return .sessions(sessions) }

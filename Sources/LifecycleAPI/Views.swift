@@ -397,7 +397,8 @@ extension JSONWriter {
   }
 
   /// What an event returned: the task `beginBackgroundTask` began, the work `backgroundLaunch`
-  /// handed over, the scene `openScene` opened.
+  /// or `launchTask` handed over (and what the latter went past), the task `expireTask`
+  /// expired, the scene `openScene` opened.
   mutating func result(_ result: EventResult) {
     switch result {
     case .backgroundTask(let id, let expiresAt):
@@ -405,10 +406,14 @@ extension JSONWriter {
         w.member("taskId", id)
         w.member("expiresAt", time: expiresAt)
       }
-    case .backgroundWork(let id, let deadline):
+    case .backgroundWork(let id, let deadline, let bypassed):
       object { w in
         w.member("workId", id)
         w.member("deadline", time: deadline)
+        if !bypassed.isEmpty {
+          w.key("bypassed")
+          w.holdReasons(bypassed)
+        }
       }
     case .push(let delivery):
       object { w in

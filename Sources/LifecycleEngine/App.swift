@@ -239,8 +239,18 @@ final class App {
 
   /// Whether the app still works on what a launch for `reason` handed it (the URL session's or
   /// the task's `identifier`): the system does not hand it over again until it is completed.
+  ///
+  /// A `BGTask` is its identifier, whatever its kind: the launch handler is registered for
+  /// an identifier (`BGTaskScheduler.register(forTaskWithIdentifier:using:launchHandler:)`),
+  /// and tasks of other identifiers run beside it. One launched without an identifier is the
+  /// kind's only such task.
   func isWorking(on reason: BackgroundLaunchReason, identifier: String?) -> Bool {
-    process.backgroundWork.contains { $0.reason == reason && $0.identifier == identifier }
+    let isTask = reason.completion == .taskExpiration
+    return process.backgroundWork.contains { work in
+      work.identifier == identifier
+        && (isTask && identifier != nil
+          ? work.reason.completion == .taskExpiration : work.reason == reason)
+    }
   }
 
   /// Whether the app holds as much background work as it may

@@ -48,7 +48,8 @@ extension Device {
 /// against the same invariants (`DeviceImage.swift`); `SnapshotFuzzer` drives restored
 /// documents through every event to keep the two in step.
 extension Device {
-  func apply(_ event: AppEvent, to app: App) throws(EngineError) -> EventOutcome {
+  func apply(_ posted: AppEvent, to app: App) throws(EngineError) -> EventOutcome {
+    let event = posted.namingItsSession(for: app.name)
     try Self.validate(event)
     let taskLimit = limits.maxBackgroundTasksPerApp
     if case .beginBackgroundTask = event, app.tasks.count >= taskLimit {
@@ -108,12 +109,16 @@ extension Device {
         // `cancel(taskRequestWithIdentifier:)` of an identifier with no request does nothing.
         changeTaskRequests(of: app) { $0.removeAll { $0.identifier == identifier } }
       case .launchTask(let identifier):
+        let bypassed =
+          app.taskRequests.first { $0.identifier == identifier }
+          .map { holdReasons(for: $0, of: app).filter { $0 != .manualScheduling } } ?? []
         let work = launchTask(identifier, of: app, cause: cause)
-        setResult(.backgroundWork(id: work.id, deadline: work.deadline))
+        setResult(.backgroundWork(id: work.id, deadline: work.deadline, bypassed: bypassed))
       case .expireTask(let identifier):  // rule: `noRunningTask` unless this one runs
         let work = app.backgroundWork.first { $0.isRunningTask && $0.identifier == identifier }!
         expireBackgroundWork(work.id, of: app, cause: cause)
         reschedule(app)
+        setResult(.backgroundWork(id: work.id, deadline: work.deadline))
       case .setRestorationData(let data, let scene):
         if app.isScene {
           app.setRestorationData(  // rule: `sceneNotConnected` unless one is focused
@@ -139,7 +144,7 @@ extension Device {
     }
     try checkRoomForWaitingCallbacks(of: liveApps)
     return try perform {
-      record(.device(event), app: addressee?.name)
+      record(.device(event), app: nil)  // the device's, as its answer says; the app it names is a parameter
       let cause = TransitionCause.event(event.type)
       switch event {
       case .home:
@@ -536,7 +541,11 @@ extension Device {
     switch app.state {
     case .notRunning,
       .suspended where app.prewarmed:
-      let options = reason.launchOption(push: push).map(CallbackArguments.backgroundLaunchOptions)
+      // "If the app supports scenes, this is nil" (`application(_:didFinishLaunchingWithOptions:)`,
+      // `launchOptions`): a scene app learns why from the callback that follows.
+      let options =
+        app.isScene
+        ? nil : reason.launchOption(push: push).map(CallbackArguments.backgroundLaunchOptions)
       finishLaunching(app, into: .background, options: options, cause: cause)
       if !app.isScene { deliver(.didEnterBackground, to: app, cause: cause) }
     case .suspended:

@@ -44,10 +44,16 @@ extension Device {
       if !state.isLive || app.prewarmed { return .notAllowedInState }  // no app code ran
     case .purge:
       if !state.isLive { return .notAllowedInState }
-    case .backgroundLaunch, .launchTask:
-      if type == .launchTask, app.taskRequests.isEmpty { return .noTaskRequest(nil) }
+    case .backgroundLaunch:
       if state.isForeground { return .notAllowedInState }
       if app.backgroundLaunchBlocked { return .backgroundLaunchBlocked }
+      if app.holdsMostBackgroundWork {
+        return .tooMuchBackgroundWork(limit: Validation.maxBackgroundWorkPerApp)
+      }
+    case .launchTask:
+      // As the debugger's `_simulateLaunchForTaskWithIdentifier:` ("Starting and Terminating
+      // Tasks During Development"): in any state, past whatever holds the request back.
+      if app.taskRequests.isEmpty { return .noTaskRequest(nil) }
       if app.holdsMostBackgroundWork {
         return .tooMuchBackgroundWork(limit: Validation.maxBackgroundWorkPerApp)
       }
@@ -87,8 +93,9 @@ extension Device {
       guard let request = app.taskRequests.first(where: { $0.identifier == identifier }) else {
         return .noTaskRequest(identifier)
       }
-      return refusal(
-        ofBackgroundLaunchFor: request.kind.launchReason, identifier: identifier, for: app)
+      let reason = request.kind.launchReason
+      return app.isWorking(on: reason, identifier: identifier)
+        ? .backgroundWorkInProgress(reason) : nil
     case .expireTask(let identifier)
     where !app.backgroundWork.contains(where: { $0.isRunningTask && $0.identifier == identifier }):
       return .noRunningTask(identifier)
@@ -143,8 +150,8 @@ extension Device {
     if let mode = reason.requiredMode, !app.spec.backgroundModes.contains(mode) {
       return .backgroundModeMissing(mode)
     }
-    // Each push has its own completion handler; a task, a fetch or a URL session's events
-    // are not handed over again while the app still works on them.
+    // Each push has its own completion handler; a fetch, a task or a URL session's events
+    // are not handed over again while the app still works on them (`App.isWorking`).
     if reason != .remoteNotification, app.isWorking(on: reason, identifier: identifier) {
       return .backgroundWorkInProgress(reason)
     }

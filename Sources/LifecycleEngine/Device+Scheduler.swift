@@ -21,8 +21,11 @@ extension Device {
     if !app.process.backgroundWork.isEmpty {  // read in place: the usual case has none
       let grace = scheduler.expirationGrace
       deadlines.backgroundWorkExpiry = app.backgroundWork.lazy.compactMap(\.expiryTime).min()
+      // Only work the debugger launched runs in the foreground (`launchTask`), and a foreground
+      // app is not killed for it: if it is late, the kill comes once the app leaves.
       deadlines.backgroundWorkTimeout =
-        app.backgroundWork.lazy.compactMap { $0.killTime(grace: grace) }.min()
+        app.state.isForeground
+        ? nil : app.backgroundWork.lazy.compactMap { $0.killTime(grace: grace) }.min()
     }
     if !app.record.taskRequests.isEmpty { deadlines.taskDue = nextTaskDate(of: app) }
     app.deadlines = deadlines

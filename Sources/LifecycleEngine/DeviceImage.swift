@@ -415,7 +415,9 @@ extension Device {
       "backgroundTasks", "expire in the background, not after the device's now")
     let work = process.backgroundWork
     issues.check(
-      work.isEmpty || state == .background, "backgroundWork", "is for a background app only")
+      work.isEmpty || state == .background
+        || state.isForeground && work.allSatisfy { $0.reason.completion == .taskExpiration },
+      "backgroundWork", "is for a background app only, but a BGTask launchTask ran")
     issues.check(
       work.count <= Validation.maxBackgroundWorkPerApp, "backgroundWork",
       "must hold at most \(Validation.maxBackgroundWorkPerApp) pieces of work")

@@ -195,6 +195,8 @@ public enum RefusalReason: Hashable, Sendable {
       "the user force-quit the app; it is not launched in the background until the user opens it"
     case .backgroundWorkInProgress(.urlSession):
       "the app has not yet called the completion handler for this URL session's events"
+    case .backgroundWorkInProgress(.appRefresh), .backgroundWorkInProgress(.processing):
+      "the same task is still running: it starts again only once the app completes it"
     case .backgroundWorkInProgress(let reason):
       "the app's \(reason.rawValue) work is still in progress: the system hands it over again only once it is completed"
     case .tooMuchBackgroundWork(let limit):

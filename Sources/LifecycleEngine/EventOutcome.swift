@@ -67,9 +67,11 @@ public enum EventResult: Hashable, Sendable {
   /// `beginBackgroundTask`: the task's id, and when it expires (nil while in the foreground,
   /// where background time does not run).
   case backgroundTask(id: Int, expiresAt: Instant?)
-  /// `backgroundLaunch`: the id of the work it handed the app (`backgroundWorkCompleted`
-  /// takes it), and when its time is up.
-  case backgroundWork(id: Int, deadline: Instant)
+  /// `backgroundLaunch` and `launchTask`: the id of the work it handed the app
+  /// (`backgroundWorkCompleted` takes it), and when its time is up; for `launchTask`, what
+  /// held the request back that the debugger's launch went past. `expireTask`: the task's
+  /// work, and the deadline its expiry came before.
+  case backgroundWork(id: Int, deadline: Instant, bypassed: [HoldReason] = [])
   /// `push`: what became of it.
   case push(PushDelivery)
   /// `openScene`: the id of the session it opened.

@@ -271,6 +271,16 @@ public enum AppEvent: Hashable, Sendable {
 
   /// The event types that can be addressed to an app.
   public static let types = EventType.allCases.filter(\.isAppEvent)
+
+  /// The event as the system delivers it to `app`: the events of a background `URLSession`
+  /// always name their session (`application(_:handleEventsForBackgroundURLSession:
+  /// completionHandler:)` is handed its `identifier`), `<app>.background-session` unless the
+  /// event named one.
+  func namingItsSession(for app: AppName) -> AppEvent {
+    guard case .backgroundLaunch(.urlSession, let payload, nil) = self else { return self }
+    return .backgroundLaunch(
+      .urlSession, payload: payload, sessionIdentifier: "\(app).background-session")
+  }
 }
 
 /// One parameter of an app event: its name in the API and its value.
@@ -396,8 +406,8 @@ public protocol EventParameterReader {
   /// one, nil if it is malformed.
   mutating func entry() -> Entry??
   /// A push's payload, a JSON object, as compact text: `.some(nil)` without one, nil if it is
-  /// malformed.
-  mutating func payload(_ name: StaticString) -> String??
+  /// malformed. One that `wakesApp` must be a background notification (`content-available`).
+  mutating func payload(_ name: StaticString, wakesApp: Bool) -> String??
   /// A background `URLSession`'s identifier: `.some(nil)` without one, nil if it is malformed.
   mutating func sessionIdentifier(_ name: StaticString) -> String??
   /// A `BGTaskScheduler` task identifier; required.
@@ -443,7 +453,7 @@ extension AppEvent {
       self = .purge(reader.choice("reason", JetsamReason.self, required: false) ?? .vmPageshortage)
     case .backgroundLaunch:
       let reason = reader.choice("reason", BackgroundLaunchReason.self, required: true)
-      guard let payload = reader.payload("payload"),
+      guard let payload = reader.payload("payload", wakesApp: true),
         let identifier = reader.sessionIdentifier("identifier"), let reason
       else { return nil }
       self = .backgroundLaunch(reason, payload: payload, sessionIdentifier: identifier)
@@ -618,7 +628,8 @@ public enum DeviceEvent: Hashable, Sendable {
     case .push:
       let app = reader.appName("app")
       let kind = reader.choice("pushType", PushKind.self, required: false) ?? .background
-      guard let payload = reader.payload("payload"), let app else { return nil }
+      guard let payload = reader.payload("payload", wakesApp: kind == .background), let app
+      else { return nil }
       self = .push(app: app, kind, payload: payload)
     default: return nil
     }

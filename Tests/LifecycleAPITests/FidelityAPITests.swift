@@ -104,7 +104,7 @@ import Testing
         + #""event":"submitTaskRequest","currentState":"active","allowedEvents":["closeScene","#
         + #""home","openSwitcher","interruptionBegan","terminate","crash","purge","thermalKill","#
         + #""beginBackgroundTask","memoryWarning","setMemory","startActivity","#
-        + #""setRestorationData","submitTaskRequest","cancelTaskRequest"]}"#)
+        + #""setRestorationData","submitTaskRequest","cancelTaskRequest","launchTask"]}"#)
     post("/v1/apps/mail/events", #"{"type":"home"}"#)
     let launched = post("/v1/apps/mail/events", #"{"type":"launchTask","identifier":"refresh"}"#)
     guard case .array(let callbacks)? = launched?["callbacks"] else {
@@ -113,6 +113,9 @@ import Testing
     }
     #expect(callbacks.last?["method"] == .string("BGTaskScheduler.launchHandler(_:)"))
     #expect(callbacks.last?["arguments"] == json(#"{"identifier":"refresh"}"#))
+    #expect(
+      launched?["result"]?["bypassed"]
+        == json(#"[{"reason":"earliestBeginDate","detail":"earliestBeginDate is 600 s away"}]"#))
     #expect(api.call("GET", "/v1/apps/mail").json?["taskRequests"] == .array([]))
   }
 
@@ -182,22 +185,25 @@ import Testing
         #"{"field":"app","message":"must name an app of the device: no 'maps'"}"#))
   }
 
-  /// A push launches the app with its payload in the launch options and hands it over as the
-  /// callback's `userInfo`; a URL session's identifier reaches its callback; each detail only
-  /// with its own reason.
+  /// A push launches an app-delegate app with its payload in the launch options (a scene app
+  /// gets none) and hands it over as the callback's `userInfo`; a URL session's identifier
+  /// reaches its callback; each detail only with its own reason.
   @Test func backgroundLaunchesHandOverWhatIOSPasses() {
-    post("/v1/apps", #"{"name":"mail","backgroundModes":["remote-notification","location"]}"#)
+    post(
+      "/v1/apps",
+      #"{"name":"mail","lifecycle":"appDelegate","backgroundModes":["remote-notification","location"]}"#
+    )
     let push = #"{"aps":{"content-available":1},"box":"inbox"}"#
     let launched = post(
       "/v1/apps/mail/events",
       #"{"type":"backgroundLaunch","reason":"remoteNotification","payload":\#(push)}"#)
-    guard case .array(let callbacks)? = launched?["callbacks"], callbacks.count == 3 else {
+    guard case .array(let callbacks)? = launched?["callbacks"], callbacks.count == 4 else {
       Issue.record("\(String(describing: launched))")
       return
     }
     #expect(
       callbacks[0]["arguments"] == json(#"{"launchOptions":{"remoteNotification":\#(push)}}"#))
-    #expect(callbacks[2]["arguments"] == json(#"{"userInfo":\#(push)}"#))
+    #expect(callbacks[3]["arguments"] == json(#"{"userInfo":\#(push)}"#))
     let session = post(
       "/v1/apps/mail/events",
       #"[{"type":"backgroundWorkCompleted"},{"type":"backgroundLaunch","reason":"urlSession","identifier":"upload-1"}]"#
@@ -207,7 +213,10 @@ import Testing
     else { return }
     #expect(sessionCallbacks.last?["arguments"] == json(#"{"identifier":"upload-1"}"#))
     for (body, field) in [
-      (#"{"type":"backgroundLaunch","reason":"fetch","payload":{"aps":{}}}"#, "payload"),
+      (
+        #"{"type":"backgroundLaunch","reason":"fetch","payload":{"aps":{"content-available":1}}}"#,
+        "payload"
+      ),
       (#"{"type":"backgroundLaunch","reason":"remoteNotification","payload":{"a":1}}"#, "payload"),
       (#"{"type":"backgroundLaunch","reason":"location","identifier":"x"}"#, "identifier"),
     ] {

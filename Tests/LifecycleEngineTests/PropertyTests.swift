@@ -190,6 +190,7 @@ final class RandomWalk {
     let manualBefore = sim.snapshot.conditions.taskScheduling == .manual
     let requestsBefore = manualBefore ? pendingRequests() : []
     let seqBefore = sim.snapshot.lastSeq
+    postedLaunchTask = false
     defer {
       stepViolations = []
       // Under `manual`, nothing runs unasked: a request goes only by launchTask or cancel.
@@ -233,14 +234,16 @@ final class RandomWalk {
 
   /// The system's task runs (`launchTask` in the journal) after `seq` that a condition held
   /// back: the conditions only change by events, so those at the end of the step held when it
-  /// ran. (A processing task on a device in use is an invariant of its own.)
+  /// ran. A posted `launchTask` is the debugger's, which goes past them: the step's first
+  /// entry. (A processing task on a device in use is an invariant of its own.)
   private func tasksRunDespiteConditions(since seq: Int) -> [String] {
     guard lastOutcome?.callbacks.contains(where: { $0.method == .taskLaunchHandler }) == true
     else { return [] }
     let device = sim.snapshot
     let conditions = device.conditions
     var violations: [String] = []
-    for entry in sim.journal.reversed().prefix(while: { $0.seq > seq }) {
+    let entries = sim.journal.reversed().prefix(while: { $0.seq > seq }).reversed()
+    for entry in entries.dropFirst(postedLaunchTask ? 1 : 0) {
       guard case .event(_, _, let name?, .app(.launchTask)) = entry else { continue }
       let app = sim.app(String(name))
       if !device.poweredOn || !conditions.backgroundAppRefresh || !app.backgroundAppRefresh
@@ -261,6 +264,11 @@ final class RandomWalk {
   }
   /// How many processing tasks the walk started (a background launch or a requested task's).
   private(set) var processingTasksStarted = 0
+  /// Whether the step posted a `launchTask` that ran.
+  private var postedLaunchTask = false
+  /// The work posted `launchTask`s started, as `app/id`: the debugger's launches, which may
+  /// run a processing task on a device in use.
+  private var debuggerWork: Set<String> = []
 
   /// The device as plain values.
   var image: DeviceImage { try! sim.engine.image(of: sim.device, now: .zero) }
@@ -282,6 +290,10 @@ final class RandomWalk {
         }
       }
       #expect(allowed, "\(event) succeeded but the table refuses it")
+      if case .launchTask = event, case .backgroundWork(let id, _, _)? = outcome.result {
+        postedLaunchTask = true
+        debuggerWork.insert("\(name)/\(id)")
+      }
       if event.type == .backgroundLaunch || event.type == .launchTask,
         sim.app(name).backgroundWork.last?.reason == .processing
       {
@@ -470,9 +482,13 @@ final class RandomWalk {
         app.state.isLive || app.restorationData == nil && !app.prewarmed,
         "\(app.name) holds process state without a process")
       check(!app.prewarmed || app.state == .suspended, "\(app.name) prewarmed but \(app.state)")
-      // `BGProcessingTask`: processing tasks run only while the device is idle (locked).
+      // `BGProcessingTask`: processing tasks run only while the device is idle (locked), but
+      // for one the debugger launched.
       check(
-        app.backgroundWork.allSatisfy { $0.reason != .processing || $0.expired || device.locked },
+        app.backgroundWork.allSatisfy {
+          $0.reason != .processing || $0.expired || device.locked
+            || debuggerWork.contains("\(app.name)/\($0.id)")
+        },
         "\(app.name) runs a processing task on a device in use")
     }
     check(device.pressure == (device.usedMB > device.memoryLimitMB), "pressure flag")
@@ -528,8 +544,10 @@ final class RandomWalk {
       if app.state.isForeground {
         // Background time runs only in the background; the watchdog alone watches the main
         // thread of an app the user reopened while its didEnterBackground still runs.
+        // A `BGTask` the debugger launched in the foreground runs there.
         check(
-          app.backgroundWork.isEmpty && app.backgroundTasks.allSatisfy { $0.expiresAt == nil }
+          app.backgroundWork.allSatisfy { debuggerWork.contains("\(app.name)/\($0.id)") }
+            && app.backgroundTasks.allSatisfy { $0.expiresAt == nil }
             && (app.killAt == nil || app.busyUntil != nil),
           "\(app.name) has a background-time deadline in \(app.state)")
       }

@@ -70,16 +70,16 @@ import Testing
     #expect(trace(try sim.post(.launch(), to: "mail")) == Self.coldLaunch)
   }
 
-  /// A push launches the app with its payload in the launch options
-  /// (`UIApplication.LaunchOptionsKey.remoteNotification`), and hands it over again as the
-  /// `userInfo` of `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`.
+  /// A push launches the scene app with no launch options ("If the app supports scenes, this
+  /// is nil": `application(_:didFinishLaunchingWithOptions:)`) and hands the payload over as
+  /// the `userInfo` of `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`.
   @Test func launchIntoBackgroundConnectsNoScene_2_2b() throws {
     let payload = #"{"aps":{"content-available":1},"mailbox":"inbox"}"#
     let outcome = try sim.post(.backgroundLaunch(.remoteNotification, payload: payload), to: "mail")
     #expect(
       trace(outcome) == [
-        "application(_:willFinishLaunchingWithOptions:) → background/unattached {options: push \(payload)}",
-        "application(_:didFinishLaunchingWithOptions:) → background/unattached [UIApplication.didFinishLaunchingNotification] {options: push \(payload)}",
+        "application(_:willFinishLaunchingWithOptions:) → background/unattached",
+        "application(_:didFinishLaunchingWithOptions:) → background/unattached [UIApplication.didFinishLaunchingNotification]",
         "application(_:didReceiveRemoteNotification:fetchCompletionHandler:) → background/unattached task 1 {userInfo: \(payload)}",
       ])
   }

@@ -97,7 +97,10 @@ import Testing
       trace(launch) == [
         "BGTaskScheduler.launchHandler(_:) → background/background task 1 {task: refresh}"
       ])
-    #expect(launch.result == .backgroundWork(id: 1, deadline: .seconds(32)))
+    #expect(
+      launch.result
+        == .backgroundWork(
+          id: 1, deadline: .seconds(32), bypassed: [.earliestBeginDate(in: .seconds(3598))]))
     #expect(sim.app("mail").taskRequests.isEmpty)
     #expect(sim.app("mail").backgroundWork.map(\.identifier) == ["refresh"])
     #expect(
@@ -113,16 +116,35 @@ import Testing
     try sim.post(.launchTask(identifier: "refresh"), to: "mail")
   }
 
-  /// A processing task is still a processing task: the device must be idle.
-  @Test func aRequestedProcessingTaskWaitsForAnIdleDevice() throws {
-    try submit("cleanup", .processing)
-    try sim.post(.home, to: "mail")
+  /// The debugger launches a task in any state, past whatever holds it back, and the result
+  /// says what it went past: here a processing task, in the foreground of a device in use.
+  /// Its time runs out there too (its expiration handler runs); a foreground app is not
+  /// killed for it, but once in the background the late task's kill comes at once.
+  @Test func theDebuggerLaunchesATaskInTheForegroundAndSaysWhatItWentPast() throws {
+    sim.add(
+      "feed", modes: [.processing], behavior: AppBehavior(endsBackgroundTasksOnExpiration: false),
+      permittedTasks: ["cleanup"])
+    try sim.post(.launch(), to: "feed")
+    try sim.post(
+      .submitTaskRequest(TaskRequest(identifier: "cleanup", kind: .processing)), to: "feed")
+    let launch = try sim.post(.launchTask(identifier: "cleanup"), to: "feed")
     #expect(
-      refusal { try sim.post(.launchTask(identifier: "cleanup"), to: "mail") }?.reason
-        == .deviceInUse)
-    try sim.post(.lock)
-    try sim.post(.launchTask(identifier: "cleanup"), to: "mail")
-    #expect(sim.app("mail").backgroundWork.map(\.reason) == [.processing])
+      trace(launch) == [
+        "BGTaskScheduler.launchHandler(_:) → active/foregroundActive task 1 {task: cleanup}"
+      ])
+    #expect(
+      launch.result
+        == .backgroundWork(
+          id: 1, deadline: .seconds(300), bypassed: [.deviceInUse, .appInForeground]))
+    #expect(sim.app("feed").state == .active)
+    let expiry = sim.advance(301)
+    #expect(trace(expiry) == ["BGTask.expirationHandler → active/foregroundActive task 1"])
+    #expect(sim.app("feed").state == .active)
+    try sim.post(.home, to: "feed")
+    #expect(sim.app("feed").killAt == .seconds(301))
+    let kill = sim.advance(0.5)
+    #expect(kill.transitions.last?.terminationCode == .backgroundTask)
+    #expect(sim.app("feed").state == .notRunning)
   }
 
   /// `_simulateExpirationForTaskWithIdentifier:`: the task's expiration handler runs now; an

@@ -3320,7 +3320,7 @@ extension Components {
                 ])
             }
         }
-        /// The system launches or wakes the app in the background; needs the matching background mode (urlSession needs none). An app-delegate app gets applicationDidEnterBackground before the event's callback, launched or woken; a scene app gets the callback alone. A processing task runs only while the device is idle, locked (409 with the device unlocked); unlocking runs its expirationHandler at once (BGProcessingTask). A launch (not a wake) for a push or for location passes launch options: remoteNotification with the payload, or location (UIApplication.LaunchOptionsKey). Each push and task is its own work (the result's workId, the callback's taskId) with its own completion, and wakes overlap: a push is handed over while other work runs; a fetch, a BGTask of the same kind or the same URL session's events are not (409) until the app completes them. At most 16 pieces of work per app (409 beyond).
+        /// The system launches or wakes the app in the background; needs the matching background mode (urlSession needs none). An app-delegate app gets applicationDidEnterBackground before the event's callback, launched or woken; a scene app gets the callback alone. A processing task runs only while the device is idle, locked (409 with the device unlocked); unlocking runs its expirationHandler at once (BGProcessingTask). A launch (not a wake) of an app-delegate app for a push or for location passes launch options: remoteNotification with the payload, or location (UIApplication.LaunchOptionsKey); a scene app's are nil (application(_:didFinishLaunchingWithOptions:): "If the app supports scenes, this is nil"). A push's payload must carry aps.content-available 1 (422 otherwise). Each push and task is its own work (the result's workId, the callback's taskId) with its own completion, and wakes overlap: a push is handed over while other work runs; a fetch, the same BGTask (its identifier, whatever its kind; without one, the kind's) or the same URL session's events are not (409) until the app completes them; tasks of other identifiers run beside it. At most 16 pieces of work per app (409 beyond).
         ///
         /// - Remark: Generated from `#/components/schemas/BackgroundLaunchEvent`.
         public struct BackgroundLaunchEvent: Codable, Hashable, Sendable {
@@ -3332,11 +3332,11 @@ extension Components {
             public var _type: Components.Schemas.BackgroundLaunchEvent._TypePayload
             /// - Remark: Generated from `#/components/schemas/BackgroundLaunchEvent/reason`.
             public var reason: Components.Schemas.BackgroundLaunchReason
-            /// remoteNotification only: the push, handed to the app as the userInfo of application(_:didReceiveRemoteNotification:fetchCompletionHandler:) (and in the launch options of a launch). Default: {"aps": {"content-available": 1}}.
+            /// remoteNotification only: the push, handed to the app as the userInfo of application(_:didReceiveRemoteNotification:fetchCompletionHandler:) (and in the launch options of an app-delegate app's launch). Its aps must carry content-available 1 (422 otherwise). Default: {"aps": {"content-available": 1}}.
             ///
             /// - Remark: Generated from `#/components/schemas/BackgroundLaunchEvent/payload`.
             public var payload: Components.Schemas.PushPayload?
-            /// urlSession only: the identifier of the background URLSession whose events are done, handed to application(_:handleEventsForBackgroundURLSession:completionHandler:).
+            /// urlSession only: the identifier of the background URLSession whose events are done, handed to application(_:handleEventsForBackgroundURLSession:completionHandler:), which always receives one: without it, APP.background-session (the app's name), which the journal records.
             ///
             /// - Remark: Generated from `#/components/schemas/BackgroundLaunchEvent/identifier`.
             public var identifier: Swift.String?
@@ -3345,8 +3345,8 @@ extension Components {
             /// - Parameters:
             ///   - _type:
             ///   - reason:
-            ///   - payload: remoteNotification only: the push, handed to the app as the userInfo of application(_:didReceiveRemoteNotification:fetchCompletionHandler:) (and in the launch options of a launch). Default: {"aps": {"content-available": 1}}.
-            ///   - identifier: urlSession only: the identifier of the background URLSession whose events are done, handed to application(_:handleEventsForBackgroundURLSession:completionHandler:).
+            ///   - payload: remoteNotification only: the push, handed to the app as the userInfo of application(_:didReceiveRemoteNotification:fetchCompletionHandler:) (and in the launch options of an app-delegate app's launch). Its aps must carry content-available 1 (422 otherwise). Default: {"aps": {"content-available": 1}}.
+            ///   - identifier: urlSession only: the identifier of the background URLSession whose events are done, handed to application(_:handleEventsForBackgroundURLSession:completionHandler:), which always receives one: without it, APP.background-session (the app's name), which the journal records.
             public init(
                 _type: Components.Schemas.BackgroundLaunchEvent._TypePayload,
                 reason: Components.Schemas.BackgroundLaunchReason,
@@ -3882,7 +3882,7 @@ extension Components {
                 ])
             }
         }
-        /// The system runs the pending request now, as the debugger's _simulateLaunchForTaskWithIdentifier: does ("Starting and Terminating Tasks During Development"): the request is consumed and the app is launched or woken in the background with BGTaskScheduler.launchHandler(_:), the identifier in its arguments, as a backgroundLaunch for appRefresh or processing is (the same refusals: a foreground or force-quit app, the same task running, a processing task on an unlocked device). The request's earliestBeginDate and requirements are not weighed, as the debugger's command does not.
+        /// The system runs the pending request now, as the debugger's _simulateLaunchForTaskWithIdentifier: does ("Starting and Terminating Tasks During Development"), in any state, usually with the app in the foreground of an unlocked device: the request is consumed and BGTaskScheduler.launchHandler(_:) runs with the identifier in its arguments, the app launched or woken in the background first if it was not running there. Nothing that holds the request back is weighed (its earliestBeginDate, its requirements, the device in use, the app in the foreground or swiped away, the conditions); the result's bypassed lists each. Refused (409) only while the same task runs or the app holds 16 pieces of work. A task running in the foreground expires there (its expirationHandler runs), but the app is not killed there for a late one: that kill comes once it leaves the foreground.
         ///
         /// - Remark: Generated from `#/components/schemas/LaunchTaskEvent`.
         public struct LaunchTaskEvent: Codable, Hashable, Sendable {
@@ -3926,7 +3926,7 @@ extension Components {
                 ])
             }
         }
-        /// The running task's time is up now: its BGTask.expirationHandler runs, as the debugger's _simulateExpirationForTaskWithIdentifier: makes it; then the app completes the task (backgroundWorkCompleted) or is killed expirationGraceSeconds later. 409 if the app runs no such task whose handler has not run.
+        /// The running task's time is up now, in any state: its BGTask.expirationHandler runs, as the debugger's _simulateExpirationForTaskWithIdentifier: makes it; then the app completes the task (backgroundWorkCompleted) or is killed expirationGraceSeconds later (out of the foreground). The result names the task's work and the deadline its expiry came before. 409 if the app runs no such task whose handler has not run.
         ///
         /// - Remark: Generated from `#/components/schemas/ExpireTaskEvent`.
         public struct ExpireTaskEvent: Codable, Hashable, Sendable {
@@ -4232,7 +4232,7 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/PushEvent/pushType`.
             public var pushType: Components.Schemas.PushEvent.PushTypePayload?
-            /// Default: {"aps": {"content-available": 1}} for background, {"aps": {"alert": "New message"}} for alert.
+            /// Default: {"aps": {"content-available": 1}} for background, {"aps": {"alert": "New message"}} for alert. A background push's aps must carry content-available 1, or there is nothing to wake the app for (422; "Pushing background updates to your App").
             ///
             /// - Remark: Generated from `#/components/schemas/PushEvent/payload`.
             public var payload: Components.Schemas.PushPayload?
@@ -4242,7 +4242,7 @@ extension Components {
             ///   - _type:
             ///   - app:
             ///   - pushType:
-            ///   - payload: Default: {"aps": {"content-available": 1}} for background, {"aps": {"alert": "New message"}} for alert.
+            ///   - payload: Default: {"aps": {"content-available": 1}} for background, {"aps": {"alert": "New message"}} for alert. A background push's aps must carry content-available 1, or there is nothing to wake the app for (422; "Pushing background updates to your App").
             public init(
                 _type: Components.Schemas.PushEvent._TypePayload,
                 app: Components.Schemas.Name,
@@ -5221,7 +5221,7 @@ extension Components {
                 ])
             }
         }
-        /// What the method receives beyond the application and the scene; absent when it receives nothing (nil launch options, empty connection options): launchOptions (will/didFinishLaunching of an app-delegate app opened through an entry, or of any app launched in the background for a push or for location); connectionOptions with the session's stateRestorationActivity (configurationForConnecting, scene(_:willConnectTo:options:)); the entry (url for application(_:open:options:), urlContexts for scene(_:openURLContexts:), userActivity, shortcutItem, or response for userNotificationCenter(_:didReceive:withCompletionHandler:)); restorationData (the state restoration callbacks); sessions (application(_:didDiscardSceneSessions:)); userInfo (a push's payload) and identifier (a background URLSession's, or a requested BGTask's).
+        /// What the method receives beyond the application and the scene; absent when it receives nothing (nil launch options, empty connection options): launchOptions (will/didFinishLaunching of an app-delegate app opened through an entry or launched in the background for a push or for location; a scene app's are nil); connectionOptions with the session's stateRestorationActivity (configurationForConnecting, scene(_:willConnectTo:options:)); the entry (url for application(_:open:options:), urlContexts for scene(_:openURLContexts:), userActivity, shortcutItem, or response for userNotificationCenter(_:didReceive:withCompletionHandler:)); restorationData (the state restoration callbacks); sessions (application(_:didDiscardSceneSessions:)); userInfo (a push's payload) and identifier (a background URLSession's, or a requested BGTask's).
         ///
         /// - Remark: Generated from `#/components/schemas/CallbackArguments`.
         public struct CallbackArguments: Codable, Hashable, Sendable {
@@ -6289,7 +6289,7 @@ extension Components {
                 ])
             }
         }
-        /// The work a backgroundLaunch handed the app, and when its time is up.
+        /// The work a backgroundLaunch or launchTask handed the app, and when its time is up; for expireTask, the task's work and the deadline its expiry came before.
         ///
         /// - Remark: Generated from `#/components/schemas/HandedOverBackgroundWork`.
         public struct HandedOverBackgroundWork: Codable, Hashable, Sendable {
@@ -6297,21 +6297,29 @@ extension Components {
             public var workId: Swift.Int
             /// - Remark: Generated from `#/components/schemas/HandedOverBackgroundWork/deadline`.
             public var deadline: Components.Schemas.Time
+            /// launchTask only, when there were any: what held the request back that the debugger's launch went past, in heldBy's order.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HandedOverBackgroundWork/bypassed`.
+            public var bypassed: [Components.Schemas.HoldReason]?
             /// Creates a new `HandedOverBackgroundWork`.
             ///
             /// - Parameters:
             ///   - workId:
             ///   - deadline:
+            ///   - bypassed: launchTask only, when there were any: what held the request back that the debugger's launch went past, in heldBy's order.
             public init(
                 workId: Swift.Int,
-                deadline: Components.Schemas.Time
+                deadline: Components.Schemas.Time,
+                bypassed: [Components.Schemas.HoldReason]? = nil
             ) {
                 self.workId = workId
                 self.deadline = deadline
+                self.bypassed = bypassed
             }
             public enum CodingKeys: String, CodingKey {
                 case workId
                 case deadline
+                case bypassed
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -6323,9 +6331,14 @@ extension Components {
                     Components.Schemas.Time.self,
                     forKey: .deadline
                 )
+                self.bypassed = try container.decodeIfPresent(
+                    [Components.Schemas.HoldReason].self,
+                    forKey: .bypassed
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "workId",
-                    "deadline"
+                    "deadline",
+                    "bypassed"
                 ])
             }
         }
