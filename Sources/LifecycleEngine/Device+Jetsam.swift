@@ -44,7 +44,9 @@ extension Device {
 
   /// Kills apps until memory is within the device's budget, the way jetsam does.
   ///
-  /// First any running app over the per-process limit; then, while used memory exceeds the
+  /// First any app over the per-process limit, whatever its state (a suspended or prewarmed
+  /// process's memory counts as a running one's: "Identifying high-memory use with jetsam
+  /// event reports"); then, while used memory exceeds the
   /// limit: suspended apps; then a memory warning to every running app, the foreground app
   /// first (once per pressure episode); then, once `memoryWarningGrace` has passed and if
   /// pressure persists, background scenes that hold memory disconnect, and then
@@ -53,7 +55,7 @@ extension Device {
     let grown = grewPastProcessLimit
     grewPastProcessLimit = []
     for name in grown {
-      guard let app = apps[name], app.state.isRunning, app.footprint > perAppLimitMB else {
+      guard let app = apps[name], app.state.isLive, app.footprint > perAppLimitMB else {
         continue
       }
       kill(app, cause: .jetsam(.perProcessLimit), jetsamReason: .perProcessLimit)

@@ -389,10 +389,8 @@ final class Device {
     let old = app.state
     guard state != old else { return }
     usedMB += app.footprint(in: state) - app.footprint(in: old)
-    // A paused process (prewarmed) meets the per-process limit when it starts to run.
-    noteGrowth(
-      of: app, from: old.isRunning ? app.footprint(in: old) : 0,
-      to: state.isRunning ? app.footprint(in: state) : 0)
+    // Jetsam's per-process limit holds in every state, a paused (prewarmed) process's too.
+    noteGrowth(of: app, from: app.footprint(in: old), to: app.footprint(in: state))
     app.state = state
     if state != .inactive { app.inactiveCause = nil }  // the switcher or call is behind it
 

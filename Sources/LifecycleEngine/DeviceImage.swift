@@ -375,10 +375,9 @@ extension Device {
     issues.check(
       process.inactiveCause == nil || state == .inactive, "inactiveCause",
       "is for an inactive app only")
-    // A suspended process meets the per-process limit when it next runs (`changeState`), as
-    // a prewarmed one over it does.
+    // Jetsam kills any process over the per-process limit, whatever its state.
     issues.check(
-      !state.isRunning || app.footprint <= perAppLimitMB, "memoryMB",
+      !state.isLive || app.footprint <= perAppLimitMB, "memoryMB",
       "the footprint in state \(state) must be at most perAppLimitMB (\(perAppLimitMB))")
     issues.check(
       (process.backgroundSince != nil) == (state == .background), "backgroundSince",

@@ -74,22 +74,20 @@ import Testing
     #expect(!methods.contains(.protectedDataDidBecomeAvailable))
   }
 
-  /// Jetsam's per-process limit holds for a prewarmed process as for a cold one: the paused
-  /// process is reckoned with as soon as it runs, for the user or for background work (Apple's
+  /// Jetsam's per-process limit holds for a prewarmed process as for a running one (Apple's
   /// "Identifying high-memory use with jetsam event reports": a process over its limit is
-  /// terminated, `per-process-limit`).
-  @Test(arguments: [AppEvent.launch(), .backgroundLaunch(.fetch)])
-  func aPrewarmedProcessMeetsThePerProcessLimitWhenItRuns(event: AppEvent) throws {
+  /// terminated, `per-process-limit`): the paused process over it is killed as it is made,
+  /// before any of its code runs.
+  @Test func aPrewarmedProcessOverThePerProcessLimitIsKilled() throws {
     let sim = Simulator(perAppLimitMB: 120)
-    sim.add("cold", memoryMB: 200, modes: [.fetch])
     sim.add("warmed", memoryMB: 200, modes: [.fetch])
-    let cold = transitions(try sim.post(event, to: "cold"))
-    #expect(cold.last?.hasSuffix("→ notRunning (jetsam)") == true)
-    try sim.post(.prewarm, to: "warmed")
-    let warmed = transitions(try sim.post(event, to: "warmed"))
-    #expect(warmed.first?.hasPrefix("warmed: suspended → background") == true)
+    let prewarm = try sim.post(.prewarm, to: "warmed")
+    #expect(prewarm.callbacks.isEmpty)
     #expect(
-      warmed.dropFirst().map { $0.replacing("warmed", with: "cold") } == Array(cold.dropFirst()))
-    #expect(sim.jetsam.map(\.reason) == [.perProcessLimit, .perProcessLimit])
+      transitions(prewarm) == [
+        "warmed: notRunning → suspended (prewarm)", "warmed: suspended → notRunning (jetsam)",
+      ])
+    #expect(sim.jetsam.map(\.reason) == [.perProcessLimit])
+    #expect(sim.jetsam.map(\.state) == [.suspended])
   }
 }

@@ -526,6 +526,8 @@ extension Components {
             public var clock: Components.Schemas.ClockMode?
             /// - Remark: Generated from `#/components/schemas/DeviceCreate/memoryLimitMB`.
             public var memoryLimitMB: Swift.Int?
+            /// Jetsam's per-process limit: any app whose footprint passes it is killed (per-process-limit), whatever its state. Default: the server's devicePerAppLimitMB (2048).
+            ///
             /// - Remark: Generated from `#/components/schemas/DeviceCreate/perAppLimitMB`.
             public var perAppLimitMB: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/DeviceCreate/passcode`.
@@ -540,7 +542,7 @@ extension Components {
             ///   - id: Without it, the server chooses one (device-1, device-2, ...: the number of devices it has made, or the next not taken), given in the response and its Location.
             ///   - clock:
             ///   - memoryLimitMB:
-            ///   - perAppLimitMB:
+            ///   - perAppLimitMB: Jetsam's per-process limit: any app whose footprint passes it is killed (per-process-limit), whatever its state. Default: the server's devicePerAppLimitMB (2048).
             ///   - passcode:
             ///   - labels:
             ///   - idleTimeoutSeconds:
