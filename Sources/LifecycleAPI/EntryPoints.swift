@@ -128,6 +128,14 @@ extension JSONWriter {
         w.member("userInfo", json: payload)
       case .sessionIdentifier(let identifier), .taskIdentifier(let identifier):
         w.member("identifier", identifier)
+      case .exitMetrics(let exits):
+        w.key("payloads")
+        w.array([exits]) { w, exits in
+          w.object { w in
+            w.key("applicationExitMetrics")
+            w.exitMetric(exits)
+          }
+        }
       }
     }
   }

@@ -124,6 +124,7 @@ enum SnapshotFormat {
     var record = AppRecord()
     record.launches = fields.integer("launches", in: 0...maxCount) ?? 0
     record.kills = fields.integer("kills", in: 0...maxCount) ?? 0
+    record.pendingExits = fields.exitCounts("pendingExits") ?? ExitCounts()
     record.lastUsed = fields.instant("lastUsed") ?? .zero
     record.nextTaskID = fields.integer("nextTaskId", in: 1...maxCount) ?? 1
     record.taskRequests =
@@ -393,6 +394,8 @@ extension JSONWriter {
       w.member("permittedTaskIdentifiers", app.spec.permittedTaskIdentifiers)
       w.member("launches", app.record.launches)
       w.member("kills", app.record.kills)
+      w.key("pendingExits")
+      w.exitMetric(app.record.pendingExits)
       w.member("lastUsed", time: app.record.lastUsed)
       w.member("nextTaskId", app.record.nextTaskID)
       w.key("taskRequests")
@@ -494,6 +497,7 @@ extension Fields {
   /// Nil if malformed (the problem is recorded).
   fileprivate mutating func callbackArguments() -> CallbackArguments?? {
     let kind = string("kind", required: true, maxBytes: 32)
+    if kind == "exitMetrics" { return exitCounts("exits").map(CallbackArguments.exitMetrics) }
     let data = encodedValue("restorationData")
     let sessions = strings(
       "sessions", maxCount: Validation.maxScenesPerApp, maxBytes: Validation.maxNameBytes)
@@ -520,8 +524,8 @@ extension Fields {
         "kind",
         "must be launchOptions or entry with an entry, restorationData with restorationData, "
           + "sessions with sessions, pushLaunchOptions or userInfo with a payload, "
-          + "sessionIdentifier or taskIdentifier with an identifier, locationLaunchOptions or "
-          + "connectionOptions")
+          + "sessionIdentifier or taskIdentifier with an identifier, exitMetrics with exits, "
+          + "locationLaunchOptions or connectionOptions")
       return nil
     }
   }
@@ -558,6 +562,10 @@ extension JSONWriter {
       case .sessionIdentifier(let identifier):
         w.member("kind", "sessionIdentifier")
         w.member("identifier", identifier)
+      case .exitMetrics(let exits):
+        w.member("kind", "exitMetrics")
+        w.key("exits")
+        w.exitMetric(exits)
       case .taskIdentifier(let identifier):
         w.member("kind", "taskIdentifier")
         w.member("identifier", identifier)

@@ -166,6 +166,8 @@ extension JSONWriter {
         }
       }
       w.member("backgroundAppRefresh", app.backgroundAppRefresh)
+      w.key("pendingExits")
+      w.exitMetric(app.pendingExits)
       w.member("significantTimeChangePending", app.significantTimeChangePending)
       w.member("protectedDataAvailable", app.protectedDataAvailable)
       w.member("backgroundLaunchBlocked", app.backgroundLaunchBlocked)

@@ -173,6 +173,15 @@ final class App {
     }
   }
 
+  /// The exits MetricKit has not yet delivered to the app.
+  var pendingExits: ExitCounts {
+    get { record.pendingExits }
+    set {
+      record.pendingExits = newValue
+      recountHeldBytes()
+    }
+  }
+
   /// When the background pushes of the last hour were delivered.
   var recentPushes: [Instant] {
     get { record.recentPushes }
@@ -207,7 +216,7 @@ final class App {
       process.tasks.reduce(0) { $0 + $1.retainedBytes }
       + process.backgroundWork.reduce(0) { $0 + $1.retainedBytes }
       + record.taskRequests.reduce(0) { $0 + $1.retainedBytes }
-      + record.recentPushes.count * MemoryLayout<Instant>.stride
+      + record.recentPushes.count * MemoryLayout<Instant>.stride + record.pendingExits.retainedBytes
       + record.sessions.reduce(0) { $0 + $1.retainedBytes }
       + textBytes(process.restorationData) + textBytes(record.savedRestorationData)
       + waitingBytes

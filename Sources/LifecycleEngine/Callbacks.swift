@@ -53,6 +53,8 @@ public enum CallbackMethod: String, CaseIterable, Sendable, Codable {
     "application(_:handleEventsForBackgroundURLSession:completionHandler:)"
   /// The expiration handler given to `beginBackgroundTask(withName:expirationHandler:)`.
   case expirationHandler = "expirationHandler"
+  /// MetricKit delivers a payload: the app's exits since the last one (`MXAppExitMetric`).
+  case didReceiveMetricPayloads = "MXMetricManagerSubscriber.didReceive(_:)"
 
   /// The notification posted with this callback, whatever the app's state does.
   /// (Scene callbacks also carry the aggregate `UIApplication` notification when they change

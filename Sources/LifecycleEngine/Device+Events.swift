@@ -144,7 +144,8 @@ extension Device {
     }
     try checkRoomForWaitingCallbacks(of: liveApps)
     return try perform {
-      record(.device(event), app: nil)  // the device's, as its answer says; the app it names is a parameter
+      // The device's entry, as its answer says: the app it names is one of its parameters.
+      record(.device(event), app: nil)
       let cause = TransitionCause.event(event.type)
       switch event {
       case .home:
@@ -194,6 +195,7 @@ extension Device {
       // The addressee of these two exists: `unknownApp` was thrown for it above otherwise.
       case .setBackgroundAppRefresh(_, let enabled): addressee!.backgroundAppRefresh = enabled
       case .push(_, let kind, let payload): deliverPush(to: addressee!, kind, payload: payload)
+      case .deliverMetrics: deliverMetricPayloads(cause: cause)
       }
     }
   }

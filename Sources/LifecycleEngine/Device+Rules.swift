@@ -28,7 +28,7 @@ extension Device {
     case .home:
       if !state.isForeground { return .notAllowedInState }
     case .lock, .unlock, .significantTimeChange, .shutdown, .boot, .setConditions,
-      .setBackgroundAppRefresh, .push:
+      .setBackgroundAppRefresh, .push, .deliverMetrics:
       return .notAllowedInState  // device events, never addressed to an app
     case .openSwitcher, .interruptionBegan:
       if state != .active { return .notAllowedInState }
@@ -178,7 +178,7 @@ extension Device {
     case .boot:
       return .deviceOn
     case .memoryWarning, .significantTimeChange, .shutdown, .setConditions,
-      .setBackgroundAppRefresh, .push:
+      .setBackgroundAppRefresh, .push, .deliverMetrics:
       break
     default:
       return .notAllowedInState  // app events, never addressed to a device

@@ -72,15 +72,18 @@ extension Device {
     reschedule(app)
   }
 
-  /// The device's own deadlines: protected data locks down after a lock's delay, and a memory
-  /// warning's grace ends (`relieveMemoryPressure`, which runs next, kills then).
+  /// The device's own deadlines: protected data locks down after a lock's delay, a memory
+  /// warning's grace ends (`relieveMemoryPressure`, which runs next, kills then), and MetricKit
+  /// delivers the day's payloads.
   private func fireDeviceDeadline(at time: Instant) {
     status.now = max(status.now, time)
     if status.protectedDataLocksAt == time {
       status.protectedDataLocksAt = nil
       setProtectedData(available: false, cause: .event(.lock))
-    } else {
+    } else if status.warningGraceEndsAt == time {
       status.warningGraceEndsAt = nil
+    } else {
+      deliverMetricPayloads(cause: .event(.deliverMetrics))
     }
   }
 

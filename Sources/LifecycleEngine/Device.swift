@@ -149,6 +149,9 @@ final class Device {
   /// The apps with pending task requests, which the scheduler weighs after each operation.
   @exclusivity(unchecked)  // one thread; see Engine
   var taskRequesters: Set<AppName> = []
+  /// The apps with exits MetricKit has not delivered, for whom the clock delivers payloads.
+  @exclusivity(unchecked)  // one thread; see Engine
+  var exitHolders: Set<AppName> = []
   /// What the operation under way has done so far.
   @exclusivity(unchecked)  // one thread; see Engine
   private var outcome = EventOutcome()
@@ -210,7 +213,10 @@ final class Device {
   var version: DeviceVersion { DeviceVersion(incarnation: incarnation, seq: nextSeq - 1) }
 
   /// The earliest of the device's own deadlines (they fire before apps' at the same instant).
-  var deviceDeadline: Instant? { earliest(status.protectedDataLocksAt, status.warningGraceEndsAt) }
+  var deviceDeadline: Instant? {
+    earliest(
+      earliest(status.protectedDataLocksAt, status.warningGraceEndsAt), nextMetricPayloadTime)
+  }
 
   /// The earliest pending deadline, in device time.
   var nextDeadline: Instant? { earliest(deviceDeadline, deadlines.min?.priority.time) }
@@ -384,10 +390,17 @@ final class Device {
   /// records the transition, and recomputes the app's deadlines.
   func changeState(
     _ app: App, to state: AppState, cause: TransitionCause,
-    terminationCode: TerminationCode? = nil
+    terminationCode: TerminationCode? = nil, jetsamReason: JetsamReason? = nil
   ) {
     let old = app.state
     guard state != old else { return }
+    if state == .notRunning {  // every end of a process, as MetricKit counts it
+      let category = ExitCategory.of(
+        cause: cause, terminationCode: terminationCode, jetsamReason: jetsamReason,
+        inForeground: old.isForeground)
+      app.pendingExits.add(category, inForeground: old.isForeground)
+      exitHolders.insert(app.name)
+    }
     usedMB += app.footprint(in: state) - app.footprint(in: old)
     // Jetsam's per-process limit holds in every state, a paused (prewarmed) process's too.
     noteGrowth(of: app, from: app.footprint(in: old), to: app.footprint(in: state))
@@ -439,7 +452,9 @@ final class Device {
     }
     app.kills += 1
     status.counters.kills += 1
-    changeState(app, to: .notRunning, cause: cause, terminationCode: terminationCode)
+    changeState(
+      app, to: .notRunning, cause: cause, terminationCode: terminationCode,
+      jetsamReason: jetsamReason)
   }
 
   /// Live apps in name order: the order device-wide events reach them.

@@ -127,6 +127,8 @@ public struct AppRecord: Hashable, Sendable {
   public var discardedScenes: [String] = []
   /// How the app's last process ended; nil until one has.
   public var lastTermination: Termination?
+  /// The exits MetricKit has not yet delivered to the app (`MXAppExitMetric`).
+  public var pendingExits = ExitCounts()
 
   public init() {}
 }
@@ -258,6 +260,7 @@ extension Device {
     let record = image.record
     app.restore(record)
     if !record.taskRequests.isEmpty { taskRequesters.insert(app.name) }
+    if !record.pendingExits.isEmpty { exitHolders.insert(app.name) }
     issues.check(
       record.recentPushes.count <= scheduler.backgroundPushesPerHour
         && record.recentPushes.allSatisfy { $0 <= status.now },

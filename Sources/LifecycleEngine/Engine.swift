@@ -722,6 +722,7 @@ extension Device {
     deadlines.remove(app.slot)
     if status.foregroundApp == app.name { status.foregroundApp = nil }
     taskRequesters.remove(app.name)
+    exitHolders.remove(app.name)
     if status.appBeforeLock == app.name { status.appBeforeLock = nil }
     apps[app.name] = nil
     slots.remove(app.slot)

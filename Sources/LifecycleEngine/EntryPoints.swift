@@ -122,6 +122,8 @@ public indirect enum CallbackArguments: Hashable, Sendable {
   /// `BGTaskScheduler.launchHandler(_:)` of a task the app requested: its identifier
   /// (`BGTask.identifier`).
   case taskIdentifier(String)
+  /// `MXMetricManagerSubscriber.didReceive(_:)`: the exits the payload counts.
+  case exitMetrics(ExitCounts)
 
   /// The connection options of a scene connecting with `entry` and `restorationData`; nil
   /// when both are empty.

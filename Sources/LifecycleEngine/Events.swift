@@ -10,7 +10,7 @@ public enum EventType: String, CaseIterable, Sendable, Codable {
   case startActivity, stopActivity, setRestorationData
   case submitTaskRequest, cancelTaskRequest, launchTask, expireTask
   case lock, unlock, significantTimeChange, shutdown, boot, setConditions
-  case setBackgroundAppRefresh, push
+  case setBackgroundAppRefresh, push, deliverMetrics
 }
 
 extension EventType {
@@ -19,7 +19,7 @@ extension EventType {
   public var isAppEvent: Bool {
     switch self {
     case .lock, .unlock, .significantTimeChange, .shutdown, .boot, .setConditions,
-      .setBackgroundAppRefresh, .push:
+      .setBackgroundAppRefresh, .push, .deliverMetrics:
       false
     case .launch, .prewarm, .openScene, .closeScene, .disconnectScene, .home, .openSwitcher,
       .closeSwitcher, .interruptionBegan, .interruptionEnded, .terminate, .crash, .purge,
@@ -502,7 +502,7 @@ extension AppEvent {
     case .thermalKill: self = .thermalKill
     case .memoryWarning: self = .memoryWarning
     case .lock, .unlock, .significantTimeChange, .shutdown, .boot, .setConditions,
-      .setBackgroundAppRefresh, .push:
+      .setBackgroundAppRefresh, .push, .deliverMetrics:
       return nil
     }
   }
@@ -544,6 +544,10 @@ public enum DeviceEvent: Hashable, Sendable {
   case setConditions(ConditionsChange)
   /// The user turns Background App Refresh on or off for `app` in Settings.
   case setBackgroundAppRefresh(app: String, enabled: Bool)
+  /// MetricKit delivers each running app's pending payload: its exits since the last one
+  /// (`MXMetricManagerSubscriber.didReceive(_:)`). The device's clock also does, every 24
+  /// hours of its time.
+  case deliverMetrics
   /// APNs delivers a push for `app`, with its `payload` (JSON text; nil: the kind's default).
   /// Boxed, so that a journal entry stays as small as it was.
   indirect case push(app: String, PushKind, payload: String? = nil)
@@ -560,6 +564,7 @@ public enum DeviceEvent: Hashable, Sendable {
     case .setConditions: .setConditions
     case .setBackgroundAppRefresh: .setBackgroundAppRefresh
     case .push: .push
+    case .deliverMetrics: .deliverMetrics
     }
   }
 
@@ -595,7 +600,8 @@ public enum DeviceEvent: Hashable, Sendable {
       pass("app", .appName(app))
       pass("pushType", .choice(kind.rawValue))
       if let payload { pass("payload", .payload(payload)) }
-    case .home, .memoryWarning, .lock, .unlock, .significantTimeChange, .shutdown, .boot:
+    case .home, .memoryWarning, .lock, .unlock, .significantTimeChange, .shutdown, .boot,
+      .deliverMetrics:
       break
     }
   }
@@ -609,6 +615,7 @@ public enum DeviceEvent: Hashable, Sendable {
     case .lock: self = .lock
     case .unlock: self = .unlock
     case .significantTimeChange: self = .significantTimeChange
+    case .deliverMetrics: self = .deliverMetrics
     case .shutdown: self = .shutdown
     case .boot: self = .boot
     case .setConditions:

@@ -152,6 +152,7 @@ extension CallbackArguments {
     case .backgroundLaunchOptions(.location): boxBytes
     case .sessionIdentifier(let identifier), .taskIdentifier(let identifier):
       boxBytes + textBytes(identifier)
+    case .exitMetrics(let exits): boxBytes + exits.retainedBytes
     }
   }
 }

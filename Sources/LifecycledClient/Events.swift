@@ -214,4 +214,8 @@ extension Components.Schemas.DeviceEvent {
   ) -> Self {
     .push(.init(_type: .push, app: app, pushType: type, payload: payload))
   }
+
+  /// MetricKit delivers each running app its exits since the last payload
+  /// (`MXMetricManagerSubscriber.didReceive(_:)`, the app's `pendingExits`).
+  public static var deliverMetrics: Self { .deliverMetrics(.init(_type: .deliverMetrics)) }
 }

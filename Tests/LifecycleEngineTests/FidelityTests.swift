@@ -377,7 +377,7 @@ import Testing
     #expect(
       sim.snapshot.allowedEvents == [
         .memoryWarning, .unlock, .significantTimeChange, .shutdown, .setConditions,
-        .setBackgroundAppRefresh, .push,
+        .setBackgroundAppRefresh, .push, .deliverMetrics,
       ])
     #expect(refusal { try sim.post(.launch(), to: "mail") }?.reason == .deviceLocked)
     try sim.post(.backgroundLaunch(.fetch), to: "mail")

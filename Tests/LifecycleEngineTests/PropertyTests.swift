@@ -264,6 +264,10 @@ final class RandomWalk {
   }
   /// How many processing tasks the walk started (a background launch or a requested task's).
   private(set) var processingTasksStarted = 0
+  /// The journal's processes that ended and exits delivered to apps, read up to a seq.
+  private var processesEnded = 0
+  private var exitsDelivered = 0
+  private var exitsReadUpTo = 0
   /// Whether the step posted a `launchTask` that ran.
   private var postedLaunchTask = false
   /// The work posted `launchTask`s started, as `app/id`: the debugger's launches, which may
@@ -373,7 +377,9 @@ final class RandomWalk {
     case 1: return .setBackgroundAppRefresh(app: app, enabled: Bool.random(using: &random))
     case 2: return .push(app: app, PushKind.allCases.randomElement(using: &random)!)
     default:
-      let others: [DeviceEvent] = [.home, .memoryWarning, .lock, .unlock, .significantTimeChange]
+      let others: [DeviceEvent] = [
+        .home, .memoryWarning, .lock, .unlock, .significantTimeChange, .deliverMetrics,
+      ]
       return others.randomElement(using: &random)!
     }
   }
@@ -499,6 +505,11 @@ final class RandomWalk {
         },
       "under pressure with jetsam victims left")
     var deadlines = [device.protectedDataLocksAt, device.warningGraceEndsAt].compactMap { $0 }
+    // MetricKit's daily payloads: the next 24 hours of device time, while exits are pending.
+    if device.poweredOn, apps.contains(where: { !$0.pendingExits.isEmpty }) {
+      let day: Int64 = 86_400_000
+      deadlines.append(.milliseconds((device.now.milliseconds / day + 1) * day))
+    }
     for app in apps {
       let appDeadlines =
         [
@@ -564,13 +575,29 @@ final class RandomWalk {
           app.sceneState == (app.state == .active ? .foregroundActive : .foregroundInactive),
           "\(app.name) scene \(String(describing: app.sceneState)) in \(app.state)")
       }
-      check(
-        app.footprintMB <= device.perAppLimitMB || !app.state.isRunning,
-        "\(app.name) over the per-process limit")
+      check(app.footprintMB <= device.perAppLimitMB, "\(app.name) over the per-process limit")
     }
     check(
       device.nextDeadline == deadlines.min(),
       "nextDeadline \(String(describing: device.nextDeadline))")
+    // MetricKit counts every end of a process: the counts pending and those delivered add up
+    // to the journal's terminations (while it has dropped none).
+    if device.journalDropped == 0 {
+      let page = try! sim.engine.journal(of: sim.device, since: exitsReadUpTo, now: .zero)
+      for entry in page.entries {
+        switch entry {
+        case .transition(let transition) where transition.to == .notRunning: processesEnded += 1
+        case .callback(let callback):
+          if case .exitMetrics(let exits)? = callback.arguments { exitsDelivered += exits.total }
+        default: break
+        }
+        exitsReadUpTo = entry.seq
+      }
+      let pending = apps.reduce(0) { $0 + $1.pendingExits.total }
+      check(
+        pending + exitsDelivered == processesEnded,
+        "exits counted \(pending) + \(exitsDelivered), ended \(processesEnded)")
+    }
     return violations
   }
 

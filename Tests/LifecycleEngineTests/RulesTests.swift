@@ -124,7 +124,7 @@ import Testing
     #expect(
       sim.snapshot.allowedEvents == [
         .memoryWarning, .lock, .significantTimeChange, .shutdown, .setConditions,
-        .setBackgroundAppRefresh, .push,
+        .setBackgroundAppRefresh, .push, .deliverMetrics,
       ])
     #expect(refusal { try sim.post(DeviceEvent.home) }?.reason == .noForegroundApp)
     let unlock = refusal { try sim.post(DeviceEvent.unlock) }
@@ -135,13 +135,13 @@ import Testing
     #expect(
       sim.snapshot.allowedEvents == [
         .home, .memoryWarning, .lock, .significantTimeChange, .shutdown, .setConditions,
-        .setBackgroundAppRefresh, .push,
+        .setBackgroundAppRefresh, .push, .deliverMetrics,
       ])
     try sim.post(DeviceEvent.lock)
     #expect(
       sim.snapshot.allowedEvents == [
         .memoryWarning, .unlock, .significantTimeChange, .shutdown, .setConditions,
-        .setBackgroundAppRefresh, .push,
+        .setBackgroundAppRefresh, .push, .deliverMetrics,
       ])
     #expect(refusal { try sim.post(DeviceEvent.lock) }?.reason == .deviceLocked)
     #expect(refusal { try sim.post(DeviceEvent.home) }?.reason == .deviceLocked)

@@ -83,7 +83,7 @@ import Testing
     let outcome = try sim.post(.terminate, to: "mail")
     #expect(outcome.callbacks.isEmpty)
     #expect(transitions(outcome) == ["mail: background → notRunning (terminate)"])
-    #expect(sim.snapshot.nextDeadline == nil)
+    #expect(sim.snapshot.nextDeadline == .seconds(86_400))  // only MetricKit's day is left
   }
 
   @Test func backgroundTaskBegunInForegroundExpiresThirtySecondsAfterEnteringBackground()

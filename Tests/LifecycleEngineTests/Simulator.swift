@@ -97,6 +97,7 @@ func trace(_ callbacks: [Callback]) -> [String] {
     case .userInfo(let payload): line += " {userInfo: \(payload)}"
     case .sessionIdentifier(let identifier): line += " {session: \(identifier)}"
     case .taskIdentifier(let identifier): line += " {task: \(identifier)}"
+    case .exitMetrics(let exits): line += " {exits: \(describe(exits))}"
     case nil: break
     }
     return line
@@ -141,4 +142,14 @@ func engineError<T>(_ body: () throws -> T) -> EngineError? {
   } catch {
     return error as? EngineError
   }
+}
+
+/// The exit counts that are not 0, as `foreground normalApp 1, background memoryPressure 2`.
+func describe(_ exits: ExitCounts) -> String {
+  [true, false].flatMap { inForeground in
+    ExitCategory.allCases.compactMap { category in
+      let count = exits.count(of: category, inForeground: inForeground)
+      return count == 0 ? nil : "\(inForeground ? "foreground" : "background") \(category) \(count)"
+    }
+  }.joined(separator: ", ")
 }

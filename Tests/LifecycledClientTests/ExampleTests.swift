@@ -71,6 +71,32 @@ import Testing
     #expect(timeline.contains(">backgroundWorkTimeout 0x2182bad4</text>"))
   }
 
+  /// What a crash-reporting SDK learns afterwards: the fetch that timed out is a background
+  /// task assertion timeout in the MetricKit payload the app gets once it runs again.
+  @Test func theNextPayloadCountsTheKill() async throws {
+    let news = try await device.createApp("news", backgroundModes: [.fetch])
+    try await news.post(.backgroundLaunch(for: .fetch))
+    try await device.advanceClock(by: .seconds(60))
+    let pending = try await news.view().pendingExits
+    #expect(pending.backgroundExitData.cumulativeBackgroundTaskAssertionTimeoutExitCount == 1)
+    try await news.post(.launch())
+    let delivery = try await device.post(.deliverMetrics)
+    let payload = try #require(delivery.callbacks.first)
+    #expect(payload.method == .didReceiveMetricPayloads)
+    let exits = try #require(payload.arguments?.payloads?.first?.applicationExitMetrics)
+    #expect(exits.backgroundExitData.cumulativeBackgroundTaskAssertionTimeoutExitCount == 1)
+    #expect(exits.foregroundExitData.cumulativeNormalAppExitCount == 0)
+    #expect(
+      try await news.view().pendingExits.backgroundExitData
+        == .init(
+          cumulativeNormalAppExitCount: 0, cumulativeAbnormalExitCount: 0,
+          cumulativeAppWatchdogExitCount: 0, cumulativeMemoryResourceLimitExitCount: 0,
+          cumulativeMemoryPressureExitCount: 0, cumulativeCPUResourceLimitExitCount: 0,
+          cumulativeBadAccessExitCount: 0, cumulativeIllegalInstructionExitCount: 0,
+          cumulativeBackgroundTaskAssertionTimeoutExitCount: 0,
+          cumulativeSuspendedWithLockedFileExitCount: 0))
+  }
+
   /// Jetsam purges a suspended app; the jetsam log shows it, and the next launch hands the
   /// scene the state it saved when it entered the background.
   @Test func jetsamThenRestoration() async throws {

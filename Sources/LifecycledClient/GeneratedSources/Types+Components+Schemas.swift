@@ -135,6 +135,7 @@ extension Components {
             case setConditions = "setConditions"
             case setBackgroundAppRefresh = "setBackgroundAppRefresh"
             case push = "push"
+            case deliverMetrics = "deliverMetrics"
         }
         /// A UIKit method the simulator delivers, named as Swift names its selector; x-enum-varnames gives each a name generators can use as an identifier.
         ///
@@ -176,6 +177,7 @@ extension Components {
             case taskExpirationHandler = "BGTask.expirationHandler"
             case handleEventsForBackgroundURLSession = "application(_:handleEventsForBackgroundURLSession:completionHandler:)"
             case expirationHandler = "expirationHandler"
+            case didReceiveMetricPayloads = "MXMetricManagerSubscriber.didReceive(_:)"
         }
         /// What caused a transition; an event type, or one of the system's own causes.
         ///
@@ -216,6 +218,7 @@ extension Components {
             case setConditions = "setConditions"
             case setBackgroundAppRefresh = "setBackgroundAppRefresh"
             case push = "push"
+            case deliverMetrics = "deliverMetrics"
             case suspension = "suspension"
             case watchdog = "watchdog"
             case backgroundTaskExpiration = "backgroundTaskExpiration"
@@ -1630,6 +1633,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/App/backgroundAppRefresh`.
             public var backgroundAppRefresh: Swift.Bool
+            /// The exits MetricKit has not yet delivered to the app (deliverMetrics).
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/pendingExits`.
+            public var pendingExits: Components.Schemas.AppExitMetric
             /// - Remark: Generated from `#/components/schemas/App/significantTimeChangePending`.
             public var significantTimeChangePending: Swift.Bool
             /// Whether protected data is available as far as the app has been told. A suspended app is told of a change when it next runs; a change and its reversal meanwhile cancel out. An app that is not running shows the device's, which its next process reads.
@@ -1726,6 +1733,7 @@ extension Components {
             ///   - backgroundWork: The work of background launches under way, oldest first: each push and each task its own, with its own completion. The app is not suspended until all are completed.
             ///   - taskRequests: What the app submitted to BGTaskScheduler and the system has not run yet, in the order submitted (a resubmission keeps its place), each with why it has not run.
             ///   - backgroundAppRefresh: The app's Background App Refresh switch (setBackgroundAppRefresh).
+            ///   - pendingExits: The exits MetricKit has not yet delivered to the app (deliverMetrics).
             ///   - significantTimeChangePending:
             ///   - protectedDataAvailable: Whether protected data is available as far as the app has been told. A suspended app is told of a change when it next runs; a change and its reversal meanwhile cancel out. An app that is not running shows the device's, which its next process reads.
             ///   - backgroundLaunchBlocked: The user force-quit the app.
@@ -1761,6 +1769,7 @@ extension Components {
                 backgroundWork: [Components.Schemas.BackgroundWork],
                 taskRequests: [Components.Schemas.PendingTaskRequest],
                 backgroundAppRefresh: Swift.Bool,
+                pendingExits: Components.Schemas.AppExitMetric,
                 significantTimeChangePending: Swift.Bool,
                 protectedDataAvailable: Swift.Bool,
                 backgroundLaunchBlocked: Swift.Bool,
@@ -1796,6 +1805,7 @@ extension Components {
                 self.backgroundWork = backgroundWork
                 self.taskRequests = taskRequests
                 self.backgroundAppRefresh = backgroundAppRefresh
+                self.pendingExits = pendingExits
                 self.significantTimeChangePending = significantTimeChangePending
                 self.protectedDataAvailable = protectedDataAvailable
                 self.backgroundLaunchBlocked = backgroundLaunchBlocked
@@ -1832,6 +1842,7 @@ extension Components {
                 case backgroundWork
                 case taskRequests
                 case backgroundAppRefresh
+                case pendingExits
                 case significantTimeChangePending
                 case protectedDataAvailable
                 case backgroundLaunchBlocked
@@ -1944,6 +1955,10 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .backgroundAppRefresh
                 )
+                self.pendingExits = try container.decode(
+                    Components.Schemas.AppExitMetric.self,
+                    forKey: .pendingExits
+                )
                 self.significantTimeChangePending = try container.decode(
                     Swift.Bool.self,
                     forKey: .significantTimeChangePending
@@ -2006,6 +2021,7 @@ extension Components {
                     "backgroundWork",
                     "taskRequests",
                     "backgroundAppRefresh",
+                    "pendingExits",
                     "significantTimeChangePending",
                     "protectedDataAvailable",
                     "backgroundLaunchBlocked",
@@ -3978,6 +3994,8 @@ extension Components {
         @frozen public enum DeviceEvent: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/DeviceEvent/DeviceBootEvent`.
             case boot(Components.Schemas.DeviceBootEvent)
+            /// - Remark: Generated from `#/components/schemas/DeviceEvent/DeliverMetricsEvent`.
+            case deliverMetrics(Components.Schemas.DeliverMetricsEvent)
             /// - Remark: Generated from `#/components/schemas/DeviceEvent/DeviceHomeEvent`.
             case home(Components.Schemas.DeviceHomeEvent)
             /// - Remark: Generated from `#/components/schemas/DeviceEvent/DeviceLockEvent`.
@@ -4008,6 +4026,8 @@ extension Components {
                 switch discriminator {
                 case "boot":
                     self = .boot(try .init(from: decoder))
+                case "deliverMetrics":
+                    self = .deliverMetrics(try .init(from: decoder))
                 case "home":
                     self = .home(try .init(from: decoder))
                 case "lock":
@@ -4037,6 +4057,8 @@ extension Components {
             public func encode(to encoder: any Swift.Encoder) throws {
                 switch self {
                 case let .boot(value):
+                    try value.encode(to: encoder)
+                case let .deliverMetrics(value):
                     try value.encode(to: encoder)
                 case let .home(value):
                     try value.encode(to: encoder)
@@ -4649,6 +4671,37 @@ extension Components {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self._type = try container.decode(
                     Components.Schemas.DeviceSignificantTimeChangeEvent._TypePayload.self,
+                    forKey: ._type
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type"
+                ])
+            }
+        }
+        /// MetricKit delivers its payload to each running app that has exits not yet delivered: MXMetricManagerSubscriber.didReceive(_:) with the counts since the last delivery (payloads[0].applicationExitMetrics), which then start again from 0; an app not running keeps its counts for a later payload. The device's clock also delivers at every 24 hours of its time (86400 s, 172800 s, ...) while an app holds counts, as iOS delivers payloads daily.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DeliverMetricsEvent`.
+        public struct DeliverMetricsEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DeliverMetricsEvent/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case deliverMetrics = "deliverMetrics"
+            }
+            /// - Remark: Generated from `#/components/schemas/DeliverMetricsEvent/type`.
+            public var _type: Components.Schemas.DeliverMetricsEvent._TypePayload
+            /// Creates a new `DeliverMetricsEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            public init(_type: Components.Schemas.DeliverMetricsEvent._TypePayload) {
+                self._type = _type
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.DeliverMetricsEvent._TypePayload.self,
                     forKey: ._type
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
@@ -5278,6 +5331,39 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CallbackArguments/userInfo`.
             public var userInfo: Components.Schemas.PushPayload?
+            /// - Remark: Generated from `#/components/schemas/CallbackArguments/PayloadsPayload`.
+            public struct PayloadsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/CallbackArguments/PayloadsPayload/applicationExitMetrics`.
+                public var applicationExitMetrics: Components.Schemas.AppExitMetric
+                /// Creates a new `PayloadsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - applicationExitMetrics:
+                public init(applicationExitMetrics: Components.Schemas.AppExitMetric) {
+                    self.applicationExitMetrics = applicationExitMetrics
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case applicationExitMetrics
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.applicationExitMetrics = try container.decode(
+                        Components.Schemas.AppExitMetric.self,
+                        forKey: .applicationExitMetrics
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "applicationExitMetrics"
+                    ])
+                }
+            }
+            /// MXMetricManagerSubscriber.didReceive(_:): one payload, the app's exits since the last one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CallbackArguments/payloads`.
+            public typealias PayloadsPayload = [Components.Schemas.CallbackArguments.PayloadsPayloadPayload]
+            /// MXMetricManagerSubscriber.didReceive(_:): one payload, the app's exits since the last one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CallbackArguments/payloads`.
+            public var payloads: Components.Schemas.CallbackArguments.PayloadsPayload?
             /// The background URLSession's identifier that application(_:handleEventsForBackgroundURLSession:completionHandler:) receives, or the identifier of the requested task BGTaskScheduler.launchHandler(_:) runs (BGTask.identifier).
             ///
             /// - Remark: Generated from `#/components/schemas/CallbackArguments/identifier`.
@@ -5296,6 +5382,7 @@ extension Components {
             ///   - restorationData:
             ///   - sessions: The ids of the sessions discarded.
             ///   - userInfo: The push that application(_:didReceiveRemoteNotification:fetchCompletionHandler:) receives.
+            ///   - payloads: MXMetricManagerSubscriber.didReceive(_:): one payload, the app's exits since the last one.
             ///   - identifier: The background URLSession's identifier that application(_:handleEventsForBackgroundURLSession:completionHandler:) receives, or the identifier of the requested task BGTaskScheduler.launchHandler(_:) runs (BGTask.identifier).
             public init(
                 launchOptions: Components.Schemas.LaunchOptions? = nil,
@@ -5309,6 +5396,7 @@ extension Components {
                 restorationData: Components.Schemas.RestorationData? = nil,
                 sessions: [Components.Schemas.Name]? = nil,
                 userInfo: Components.Schemas.PushPayload? = nil,
+                payloads: Components.Schemas.CallbackArguments.PayloadsPayload? = nil,
                 identifier: Swift.String? = nil
             ) {
                 self.launchOptions = launchOptions
@@ -5322,6 +5410,7 @@ extension Components {
                 self.restorationData = restorationData
                 self.sessions = sessions
                 self.userInfo = userInfo
+                self.payloads = payloads
                 self.identifier = identifier
             }
             public enum CodingKeys: String, CodingKey {
@@ -5336,6 +5425,7 @@ extension Components {
                 case restorationData
                 case sessions
                 case userInfo
+                case payloads
                 case identifier
             }
             public init(from decoder: any Swift.Decoder) throws {
@@ -5384,6 +5474,10 @@ extension Components {
                     Components.Schemas.PushPayload.self,
                     forKey: .userInfo
                 )
+                self.payloads = try container.decodeIfPresent(
+                    Components.Schemas.CallbackArguments.PayloadsPayload.self,
+                    forKey: .payloads
+                )
                 self.identifier = try container.decodeIfPresent(
                     Swift.String.self,
                     forKey: .identifier
@@ -5400,6 +5494,7 @@ extension Components {
                     "restorationData",
                     "sessions",
                     "userInfo",
+                    "payloads",
                     "identifier"
                 ])
             }
@@ -5415,6 +5510,256 @@ extension Components {
             case processing = "processing"
             case urlSession = "urlSession"
         }
+        /// An app's exits counted as MetricKit's MXAppExitMetric counts them, foreground and background (MXForegroundExitData, MXBackgroundExitData), each key the property's name. How lifecycled's terminations map to them: the user guide's decision table (normal: a force-quit, a shutdown, applicationWillTerminate; abnormal: a crash or a thermal kill; appWatchdog: 0x8badf00d; memoryResourceLimit: jetsam's per-process-limit, and any jetsam kill in the foreground; memoryPressure: jetsam's other kills in the background; backgroundTaskAssertionTimeout: 0x2182bad2/3/4; suspendedWithLockedFile: 0xdead10cc; no kill here is counted as bad access, illegal instruction or CPU resource limit).
+        ///
+        /// - Remark: Generated from `#/components/schemas/AppExitMetric`.
+        public struct AppExitMetric: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AppExitMetric/foregroundExitData`.
+            public struct ForegroundExitDataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AppExitMetric/foregroundExitData/cumulativeNormalAppExitCount`.
+                public var cumulativeNormalAppExitCount: Components.Schemas.ExitCount
+                /// - Remark: Generated from `#/components/schemas/AppExitMetric/foregroundExitData/cumulativeAbnormalExitCount`.
+                public var cumulativeAbnormalExitCount: Components.Schemas.ExitCount
+                /// - Remark: Generated from `#/components/schemas/AppExitMetric/foregroundExitData/cumulativeAppWatchdogExitCount`.
+                public var cumulativeAppWatchdogExitCount: Components.Schemas.ExitCount
+                /// - Remark: Generated from `#/components/schemas/AppExitMetric/foregroundExitData/cumulativeMemoryResourceLimitExitCount`.
+                public var cumulativeMemoryResourceLimitExitCount: Components.Schemas.ExitCount
+                /// - Remark: Generated from `#/components/schemas/AppExitMetric/foregroundExitData/cumulativeBadAccessExitCount`.
+                public var cumulativeBadAccessExitCount: Components.Schemas.ExitCount
+                /// - Remark: Generated from `#/components/schemas/AppExitMetric/foregroundExitData/cumulativeIllegalInstructionExitCount`.
+                public var cumulativeIllegalInstructionExitCount: Components.Schemas.ExitCount
+                /// Creates a new `ForegroundExitDataPayload`.
+                ///
+                /// - Parameters:
+                ///   - cumulativeNormalAppExitCount:
+                ///   - cumulativeAbnormalExitCount:
+                ///   - cumulativeAppWatchdogExitCount:
+                ///   - cumulativeMemoryResourceLimitExitCount:
+                ///   - cumulativeBadAccessExitCount:
+                ///   - cumulativeIllegalInstructionExitCount:
+                public init(
+                    cumulativeNormalAppExitCount: Components.Schemas.ExitCount,
+                    cumulativeAbnormalExitCount: Components.Schemas.ExitCount,
+                    cumulativeAppWatchdogExitCount: Components.Schemas.ExitCount,
+                    cumulativeMemoryResourceLimitExitCount: Components.Schemas.ExitCount,
+                    cumulativeBadAccessExitCount: Components.Schemas.ExitCount,
+                    cumulativeIllegalInstructionExitCount: Components.Schemas.ExitCount
+                ) {
+                    self.cumulativeNormalAppExitCount = cumulativeNormalAppExitCount
+                    self.cumulativeAbnormalExitCount = cumulativeAbnormalExitCount
+                    self.cumulativeAppWatchdogExitCount = cumulativeAppWatchdogExitCount
+                    self.cumulativeMemoryResourceLimitExitCount = cumulativeMemoryResourceLimitExitCount
+                    self.cumulativeBadAccessExitCount = cumulativeBadAccessExitCount
+                    self.cumulativeIllegalInstructionExitCount = cumulativeIllegalInstructionExitCount
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case cumulativeNormalAppExitCount
+                    case cumulativeAbnormalExitCount
+                    case cumulativeAppWatchdogExitCount
+                    case cumulativeMemoryResourceLimitExitCount
+                    case cumulativeBadAccessExitCount
+                    case cumulativeIllegalInstructionExitCount
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.cumulativeNormalAppExitCount = try container.decode(
+                        Components.Schemas.ExitCount.self,
+                        forKey: .cumulativeNormalAppExitCount
+                    )
+                    self.cumulativeAbnormalExitCount = try container.decode(
+                        Components.Schemas.ExitCount.self,
+                        forKey: .cumulativeAbnormalExitCount
+                    )
+                    self.cumulativeAppWatchdogExitCount = try container.decode(
+                        Components.Schemas.ExitCount.self,
+                        forKey: .cumulativeAppWatchdogExitCount
+                    )
+                    self.cumulativeMemoryResourceLimitExitCount = try container.decode(
+                        Components.Schemas.ExitCount.self,
+                        forKey: .cumulativeMemoryResourceLimitExitCount
+                    )
+                    self.cumulativeBadAccessExitCount = try container.decode(
+                        Components.Schemas.ExitCount.self,
+                        forKey: .cumulativeBadAccessExitCount
+                    )
+                    self.cumulativeIllegalInstructionExitCount = try container.decode(
+                        Components.Schemas.ExitCount.self,
+                        forKey: .cumulativeIllegalInstructionExitCount
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "cumulativeNormalAppExitCount",
+                        "cumulativeAbnormalExitCount",
+                        "cumulativeAppWatchdogExitCount",
+                        "cumulativeMemoryResourceLimitExitCount",
+                        "cumulativeBadAccessExitCount",
+                        "cumulativeIllegalInstructionExitCount"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AppExitMetric/foregroundExitData`.
+            public var foregroundExitData: Components.Schemas.AppExitMetric.ForegroundExitDataPayload
+            /// - Remark: Generated from `#/components/schemas/AppExitMetric/backgroundExitData`.
+            public struct BackgroundExitDataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AppExitMetric/backgroundExitData/cumulativeNormalAppExitCount`.
+                public var cumulativeNormalAppExitCount: Components.Schemas.ExitCount
+                /// - Remark: Generated from `#/components/schemas/AppExitMetric/backgroundExitData/cumulativeAbnormalExitCount`.
+                public var cumulativeAbnormalExitCount: Components.Schemas.ExitCount
+                /// - Remark: Generated from `#/components/schemas/AppExitMetric/backgroundExitData/cumulativeAppWatchdogExitCount`.
+                public var cumulativeAppWatchdogExitCount: Components.Schemas.ExitCount
+                /// - Remark: Generated from `#/components/schemas/AppExitMetric/backgroundExitData/cumulativeMemoryResourceLimitExitCount`.
+                public var cumulativeMemoryResourceLimitExitCount: Components.Schemas.ExitCount
+                /// - Remark: Generated from `#/components/schemas/AppExitMetric/backgroundExitData/cumulativeMemoryPressureExitCount`.
+                public var cumulativeMemoryPressureExitCount: Components.Schemas.ExitCount
+                /// - Remark: Generated from `#/components/schemas/AppExitMetric/backgroundExitData/cumulativeCPUResourceLimitExitCount`.
+                public var cumulativeCPUResourceLimitExitCount: Components.Schemas.ExitCount
+                /// - Remark: Generated from `#/components/schemas/AppExitMetric/backgroundExitData/cumulativeBadAccessExitCount`.
+                public var cumulativeBadAccessExitCount: Components.Schemas.ExitCount
+                /// - Remark: Generated from `#/components/schemas/AppExitMetric/backgroundExitData/cumulativeIllegalInstructionExitCount`.
+                public var cumulativeIllegalInstructionExitCount: Components.Schemas.ExitCount
+                /// - Remark: Generated from `#/components/schemas/AppExitMetric/backgroundExitData/cumulativeBackgroundTaskAssertionTimeoutExitCount`.
+                public var cumulativeBackgroundTaskAssertionTimeoutExitCount: Components.Schemas.ExitCount
+                /// - Remark: Generated from `#/components/schemas/AppExitMetric/backgroundExitData/cumulativeSuspendedWithLockedFileExitCount`.
+                public var cumulativeSuspendedWithLockedFileExitCount: Components.Schemas.ExitCount
+                /// Creates a new `BackgroundExitDataPayload`.
+                ///
+                /// - Parameters:
+                ///   - cumulativeNormalAppExitCount:
+                ///   - cumulativeAbnormalExitCount:
+                ///   - cumulativeAppWatchdogExitCount:
+                ///   - cumulativeMemoryResourceLimitExitCount:
+                ///   - cumulativeMemoryPressureExitCount:
+                ///   - cumulativeCPUResourceLimitExitCount:
+                ///   - cumulativeBadAccessExitCount:
+                ///   - cumulativeIllegalInstructionExitCount:
+                ///   - cumulativeBackgroundTaskAssertionTimeoutExitCount:
+                ///   - cumulativeSuspendedWithLockedFileExitCount:
+                public init(
+                    cumulativeNormalAppExitCount: Components.Schemas.ExitCount,
+                    cumulativeAbnormalExitCount: Components.Schemas.ExitCount,
+                    cumulativeAppWatchdogExitCount: Components.Schemas.ExitCount,
+                    cumulativeMemoryResourceLimitExitCount: Components.Schemas.ExitCount,
+                    cumulativeMemoryPressureExitCount: Components.Schemas.ExitCount,
+                    cumulativeCPUResourceLimitExitCount: Components.Schemas.ExitCount,
+                    cumulativeBadAccessExitCount: Components.Schemas.ExitCount,
+                    cumulativeIllegalInstructionExitCount: Components.Schemas.ExitCount,
+                    cumulativeBackgroundTaskAssertionTimeoutExitCount: Components.Schemas.ExitCount,
+                    cumulativeSuspendedWithLockedFileExitCount: Components.Schemas.ExitCount
+                ) {
+                    self.cumulativeNormalAppExitCount = cumulativeNormalAppExitCount
+                    self.cumulativeAbnormalExitCount = cumulativeAbnormalExitCount
+                    self.cumulativeAppWatchdogExitCount = cumulativeAppWatchdogExitCount
+                    self.cumulativeMemoryResourceLimitExitCount = cumulativeMemoryResourceLimitExitCount
+                    self.cumulativeMemoryPressureExitCount = cumulativeMemoryPressureExitCount
+                    self.cumulativeCPUResourceLimitExitCount = cumulativeCPUResourceLimitExitCount
+                    self.cumulativeBadAccessExitCount = cumulativeBadAccessExitCount
+                    self.cumulativeIllegalInstructionExitCount = cumulativeIllegalInstructionExitCount
+                    self.cumulativeBackgroundTaskAssertionTimeoutExitCount = cumulativeBackgroundTaskAssertionTimeoutExitCount
+                    self.cumulativeSuspendedWithLockedFileExitCount = cumulativeSuspendedWithLockedFileExitCount
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case cumulativeNormalAppExitCount
+                    case cumulativeAbnormalExitCount
+                    case cumulativeAppWatchdogExitCount
+                    case cumulativeMemoryResourceLimitExitCount
+                    case cumulativeMemoryPressureExitCount
+                    case cumulativeCPUResourceLimitExitCount
+                    case cumulativeBadAccessExitCount
+                    case cumulativeIllegalInstructionExitCount
+                    case cumulativeBackgroundTaskAssertionTimeoutExitCount
+                    case cumulativeSuspendedWithLockedFileExitCount
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.cumulativeNormalAppExitCount = try container.decode(
+                        Components.Schemas.ExitCount.self,
+                        forKey: .cumulativeNormalAppExitCount
+                    )
+                    self.cumulativeAbnormalExitCount = try container.decode(
+                        Components.Schemas.ExitCount.self,
+                        forKey: .cumulativeAbnormalExitCount
+                    )
+                    self.cumulativeAppWatchdogExitCount = try container.decode(
+                        Components.Schemas.ExitCount.self,
+                        forKey: .cumulativeAppWatchdogExitCount
+                    )
+                    self.cumulativeMemoryResourceLimitExitCount = try container.decode(
+                        Components.Schemas.ExitCount.self,
+                        forKey: .cumulativeMemoryResourceLimitExitCount
+                    )
+                    self.cumulativeMemoryPressureExitCount = try container.decode(
+                        Components.Schemas.ExitCount.self,
+                        forKey: .cumulativeMemoryPressureExitCount
+                    )
+                    self.cumulativeCPUResourceLimitExitCount = try container.decode(
+                        Components.Schemas.ExitCount.self,
+                        forKey: .cumulativeCPUResourceLimitExitCount
+                    )
+                    self.cumulativeBadAccessExitCount = try container.decode(
+                        Components.Schemas.ExitCount.self,
+                        forKey: .cumulativeBadAccessExitCount
+                    )
+                    self.cumulativeIllegalInstructionExitCount = try container.decode(
+                        Components.Schemas.ExitCount.self,
+                        forKey: .cumulativeIllegalInstructionExitCount
+                    )
+                    self.cumulativeBackgroundTaskAssertionTimeoutExitCount = try container.decode(
+                        Components.Schemas.ExitCount.self,
+                        forKey: .cumulativeBackgroundTaskAssertionTimeoutExitCount
+                    )
+                    self.cumulativeSuspendedWithLockedFileExitCount = try container.decode(
+                        Components.Schemas.ExitCount.self,
+                        forKey: .cumulativeSuspendedWithLockedFileExitCount
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "cumulativeNormalAppExitCount",
+                        "cumulativeAbnormalExitCount",
+                        "cumulativeAppWatchdogExitCount",
+                        "cumulativeMemoryResourceLimitExitCount",
+                        "cumulativeMemoryPressureExitCount",
+                        "cumulativeCPUResourceLimitExitCount",
+                        "cumulativeBadAccessExitCount",
+                        "cumulativeIllegalInstructionExitCount",
+                        "cumulativeBackgroundTaskAssertionTimeoutExitCount",
+                        "cumulativeSuspendedWithLockedFileExitCount"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AppExitMetric/backgroundExitData`.
+            public var backgroundExitData: Components.Schemas.AppExitMetric.BackgroundExitDataPayload
+            /// Creates a new `AppExitMetric`.
+            ///
+            /// - Parameters:
+            ///   - foregroundExitData:
+            ///   - backgroundExitData:
+            public init(
+                foregroundExitData: Components.Schemas.AppExitMetric.ForegroundExitDataPayload,
+                backgroundExitData: Components.Schemas.AppExitMetric.BackgroundExitDataPayload
+            ) {
+                self.foregroundExitData = foregroundExitData
+                self.backgroundExitData = backgroundExitData
+            }
+            public enum CodingKeys: String, CodingKey {
+                case foregroundExitData
+                case backgroundExitData
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.foregroundExitData = try container.decode(
+                    Components.Schemas.AppExitMetric.ForegroundExitDataPayload.self,
+                    forKey: .foregroundExitData
+                )
+                self.backgroundExitData = try container.decode(
+                    Components.Schemas.AppExitMetric.BackgroundExitDataPayload.self,
+                    forKey: .backgroundExitData
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "foregroundExitData",
+                    "backgroundExitData"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ExitCount`.
+        public typealias ExitCount = Swift.Int
         /// A callback waiting for its app's busy main thread; it gets its seq and time when it is delivered.
         ///
         /// - Remark: Generated from `#/components/schemas/WaitingCallback`.
@@ -6952,6 +7297,8 @@ extension Components {
             public var launches: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/kills`.
             public var kills: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/SnapshotApp/pendingExits`.
+            public var pendingExits: Components.Schemas.AppExitMetric?
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/lastUsed`.
             public var lastUsed: Components.Schemas.SnapshotTime?
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/nextTaskId`.
@@ -6998,6 +7345,7 @@ extension Components {
             ///   - permittedTaskIdentifiers: BGTaskSchedulerPermittedIdentifiers: the task identifiers the app may submit requests for (submitTaskRequest); its code registers each one's launch handler during every launch.
             ///   - launches:
             ///   - kills:
+            ///   - pendingExits:
             ///   - lastUsed:
             ///   - nextTaskId:
             ///   - taskRequests:
@@ -7023,6 +7371,7 @@ extension Components {
                 permittedTaskIdentifiers: [Swift.String]? = nil,
                 launches: Swift.Int? = nil,
                 kills: Swift.Int? = nil,
+                pendingExits: Components.Schemas.AppExitMetric? = nil,
                 lastUsed: Components.Schemas.SnapshotTime? = nil,
                 nextTaskId: Swift.Int? = nil,
                 taskRequests: [Components.Schemas.TaskRequest]? = nil,
@@ -7048,6 +7397,7 @@ extension Components {
                 self.permittedTaskIdentifiers = permittedTaskIdentifiers
                 self.launches = launches
                 self.kills = kills
+                self.pendingExits = pendingExits
                 self.lastUsed = lastUsed
                 self.nextTaskId = nextTaskId
                 self.taskRequests = taskRequests
@@ -7074,6 +7424,7 @@ extension Components {
                 case permittedTaskIdentifiers
                 case launches
                 case kills
+                case pendingExits
                 case lastUsed
                 case nextTaskId
                 case taskRequests
@@ -7133,6 +7484,10 @@ extension Components {
                 self.kills = try container.decodeIfPresent(
                     Swift.Int.self,
                     forKey: .kills
+                )
+                self.pendingExits = try container.decodeIfPresent(
+                    Components.Schemas.AppExitMetric.self,
+                    forKey: .pendingExits
                 )
                 self.lastUsed = try container.decodeIfPresent(
                     Components.Schemas.SnapshotTime.self,
@@ -7198,6 +7553,7 @@ extension Components {
                     "permittedTaskIdentifiers",
                     "launches",
                     "kills",
+                    "pendingExits",
                     "lastUsed",
                     "nextTaskId",
                     "taskRequests",
@@ -7530,6 +7886,7 @@ extension Components {
                     case userInfo = "userInfo"
                     case sessionIdentifier = "sessionIdentifier"
                     case taskIdentifier = "taskIdentifier"
+                    case exitMetrics = "exitMetrics"
                 }
                 /// - Remark: Generated from `#/components/schemas/SnapshotWaitingCallback/arguments/kind`.
                 public var kind: Components.Schemas.SnapshotWaitingCallback.ArgumentsPayload.KindPayload
@@ -7549,6 +7906,8 @@ extension Components {
                 public var payload: Components.Schemas.PushPayload?
                 /// - Remark: Generated from `#/components/schemas/SnapshotWaitingCallback/arguments/identifier`.
                 public var identifier: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/SnapshotWaitingCallback/arguments/exits`.
+                public var exits: Components.Schemas.AppExitMetric?
                 /// Creates a new `ArgumentsPayload`.
                 ///
                 /// - Parameters:
@@ -7561,6 +7920,7 @@ extension Components {
                 ///   - sessions:
                 ///   - payload:
                 ///   - identifier:
+                ///   - exits:
                 public init(
                     kind: Components.Schemas.SnapshotWaitingCallback.ArgumentsPayload.KindPayload,
                     url: Swift.String? = nil,
@@ -7570,7 +7930,8 @@ extension Components {
                     restorationData: Components.Schemas.RestorationData? = nil,
                     sessions: [Components.Schemas.Name]? = nil,
                     payload: Components.Schemas.PushPayload? = nil,
-                    identifier: Swift.String? = nil
+                    identifier: Swift.String? = nil,
+                    exits: Components.Schemas.AppExitMetric? = nil
                 ) {
                     self.kind = kind
                     self.url = url
@@ -7581,6 +7942,7 @@ extension Components {
                     self.sessions = sessions
                     self.payload = payload
                     self.identifier = identifier
+                    self.exits = exits
                 }
                 public enum CodingKeys: String, CodingKey {
                     case kind
@@ -7592,6 +7954,7 @@ extension Components {
                     case sessions
                     case payload
                     case identifier
+                    case exits
                 }
                 public init(from decoder: any Swift.Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -7631,6 +7994,10 @@ extension Components {
                         Swift.String.self,
                         forKey: .identifier
                     )
+                    self.exits = try container.decodeIfPresent(
+                        Components.Schemas.AppExitMetric.self,
+                        forKey: .exits
+                    )
                     try decoder.ensureNoAdditionalProperties(knownKeys: [
                         "kind",
                         "url",
@@ -7640,7 +8007,8 @@ extension Components {
                         "restorationData",
                         "sessions",
                         "payload",
-                        "identifier"
+                        "identifier",
+                        "exits"
                     ])
                 }
             }
