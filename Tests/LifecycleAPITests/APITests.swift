@@ -32,6 +32,18 @@ func json(_ text: String) -> JSON? {
   /// A request's answer, as a test reads it: status 0 while it waits.
   typealias Answer = (status: Int, body: String, json: JSON?, headers: [String: String])
 
+  /// A `POST` that must succeed (200 or 201): its answer's JSON.
+  @discardableResult
+  func post(
+    _ path: String, _ body: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) -> JSON? {
+    let response = call("POST", path, body)
+    #expect(
+      response.status == 200 || response.status == 201, "\(path): \(response.body)",
+      sourceLocation: sourceLocation)
+    return response.json
+  }
+
   @discardableResult
   func call(
     _ method: String, _ target: String, _ body: String? = nil,

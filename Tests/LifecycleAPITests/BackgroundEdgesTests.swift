@@ -7,13 +7,6 @@ import Testing
 @Suite struct BackgroundEdgesTests {
   let api = APITests()
 
-  @discardableResult
-  private func post(_ path: String, _ body: String) -> JSON? {
-    let response = api.call("POST", path, body)
-    #expect(response.status == 200 || response.status == 201, "\(path): \(response.body)")
-    return response.json
-  }
-
   private func lastCallback(_ answer: JSON?) -> JSON? {
     guard case .array(let callbacks)? = answer?["callbacks"] else { return nil }
     return callbacks.last
@@ -23,7 +16,7 @@ import Testing
   /// `content-available: 1`; without it there is nothing to wake the app for, so the push is
   /// refused (422) and nothing changes. An alert needs none.
   @Test func aBackgroundPushWithoutContentAvailableIsRefused() {
-    post("/v1/apps", #"{"name":"mail","backgroundModes":["remote-notification"]}"#)
+    api.post("/v1/apps", #"{"name":"mail","backgroundModes":["remote-notification"]}"#)
     let version = api.call("GET", "/v1/devices/default").json?["version"]
     for payload in [#"{"aps":{}}"#, #"{"aps":{"content-available":0}}"#] {
       let refused = api.call(
@@ -49,7 +42,7 @@ import Testing
           #"[{"field":"payload","message":"must be a JSON object with an aps object, as APNs delivers it"}]"#
         ))
     #expect(api.call("GET", "/v1/devices/default").json?["version"] == version)
-    let alert = post(
+    let alert = api.post(
       "/v1/devices/default/events",
       #"{"type":"push","app":"mail","pushType":"alert","payload":{"aps":{"alert":"Hi"}}}"#)
     #expect(alert?["result"] == json(#"{"delivery":"displayed"}"#))
@@ -58,8 +51,9 @@ import Testing
   /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)` is always handed
   /// the session's identifier: `<app>.background-session` when the event names none.
   @Test func aURLSessionsEventsAlwaysNameTheirSession() {
-    post("/v1/apps", #"{"name":"mail"}"#)
-    let launch = post("/v1/apps/mail/events", #"{"type":"backgroundLaunch","reason":"urlSession"}"#)
+    api.post("/v1/apps", #"{"name":"mail"}"#)
+    let launch = api.post(
+      "/v1/apps/mail/events", #"{"type":"backgroundLaunch","reason":"urlSession"}"#)
     #expect(
       lastCallback(launch)?["method"]
         == .string("application(_:handleEventsForBackgroundURLSession:completionHandler:)"))
@@ -70,7 +64,7 @@ import Testing
       "POST", "/v1/apps/mail/events",
       #"{"type":"backgroundLaunch","reason":"urlSession","identifier":"mail.background-session"}"#)
     #expect(again.status == 409)
-    post(
+    api.post(
       "/v1/apps/mail/events",
       #"{"type":"backgroundLaunch","reason":"urlSession","identifier":"upload"}"#)
   }
@@ -79,20 +73,20 @@ import Testing
   /// together (`BGTaskScheduler.register(forTaskWithIdentifier:using:launchHandler:)`), one
   /// identifier never runs twice at once, even submitted as both kinds.
   @Test func tasksOfOtherIdentifiersRunTogetherAndOneIdentifierRunsOnce() {
-    post(
+    api.post(
       "/v1/apps",
       #"{"name":"sync","backgroundModes":["fetch","processing"],"permittedTaskIdentifiers":["t","u"]}"#
     )
-    post("/v1/devices/default/events", #"{"type":"setConditions","taskScheduling":"manual"}"#)
-    post("/v1/apps/sync/events", #"{"type":"launch"}"#)
-    post(
+    api.post("/v1/devices/default/events", #"{"type":"setConditions","taskScheduling":"manual"}"#)
+    api.post("/v1/apps/sync/events", #"{"type":"launch"}"#)
+    api.post(
       "/v1/apps/sync/events",
       #"[{"type":"submitTaskRequest","identifier":"t","kind":"appRefresh"},{"type":"submitTaskRequest","identifier":"u","kind":"processing"},{"type":"home"}]"#
     )
-    post("/v1/apps/sync/events", #"{"type":"launchTask","identifier":"t"}"#)
-    post("/v1/apps/sync/events", #"{"type":"launchTask","identifier":"u"}"#)
-    post("/v1/apps/sync/events", #"{"type":"backgroundLaunch","reason":"appRefresh"}"#)
-    post(
+    api.post("/v1/apps/sync/events", #"{"type":"launchTask","identifier":"t"}"#)
+    api.post("/v1/apps/sync/events", #"{"type":"launchTask","identifier":"u"}"#)
+    api.post("/v1/apps/sync/events", #"{"type":"backgroundLaunch","reason":"appRefresh"}"#)
+    api.post(
       "/v1/apps/sync/events", #"{"type":"submitTaskRequest","identifier":"t","kind":"processing"}"#
     )
     let twice = api.call("POST", "/v1/apps/sync/events", #"{"type":"launchTask","identifier":"t"}"#)
@@ -110,15 +104,15 @@ import Testing
   /// `_simulateExpirationForTaskWithIdentifier:` answers the task's work and the deadline its
   /// expiry came before, in the foreground as in the background.
   @Test func expiringATaskAnswersItsWork() {
-    post(
+    api.post(
       "/v1/apps",
       #"{"name":"sync","backgroundModes":["fetch"],"permittedTaskIdentifiers":["t"]}"#)
-    post("/v1/devices/default/events", #"{"type":"setConditions","taskScheduling":"manual"}"#)
-    post(
+    api.post("/v1/devices/default/events", #"{"type":"setConditions","taskScheduling":"manual"}"#)
+    api.post(
       "/v1/apps/sync/events",
       #"[{"type":"launch"},{"type":"submitTaskRequest","identifier":"t","kind":"appRefresh"},{"type":"launchTask","identifier":"t"}]"#
     )
-    let expired = post("/v1/apps/sync/events", #"{"type":"expireTask","identifier":"t"}"#)
+    let expired = api.post("/v1/apps/sync/events", #"{"type":"expireTask","identifier":"t"}"#)
     #expect(expired?["result"] == json(#"{"workId":1,"deadline":30.0}"#))
     #expect(lastCallback(expired)?["method"] == .string("BGTask.expirationHandler"))
     #expect(expired?["state"] == .string("active"))
@@ -127,10 +121,10 @@ import Testing
   /// A device event is the device's: its journal entry has no app, as its answer says, and a
   /// journal read for the app it names does not list it.
   @Test func aDeviceEventIsJournaledAsTheDevices() {
-    post("/v1/apps", #"{"name":"n","backgroundModes":["remote-notification"]}"#)
-    let push = post("/v1/devices/default/events", #"{"type":"push","app":"n"}"#)
+    api.post("/v1/apps", #"{"name":"n","backgroundModes":["remote-notification"]}"#)
+    let push = api.post("/v1/devices/default/events", #"{"type":"push","app":"n"}"#)
     #expect(push?["app"] == .null)
-    post(
+    api.post(
       "/v1/devices/default/events", #"{"type":"setBackgroundAppRefresh","app":"n","enabled":false}"#
     )
     guard

@@ -5,13 +5,6 @@ import Testing
 @Suite struct FidelityAPITests {
   let api = APITests()
 
-  @discardableResult
-  private func post(_ path: String, _ body: String) -> JSON? {
-    let response = api.call("POST", path, body)
-    #expect(response.status == 200 || response.status == 201, "\(path): \(response.body)")
-    return response.json
-  }
-
   /// The app's background work under way, as its view lists it.
   private func backgroundWork(of app: String) -> [JSON] {
     guard case .array(let work)? = api.call("GET", "/v1/apps/\(app)").json?["backgroundWork"]
@@ -30,7 +23,7 @@ import Testing
   /// `BGProcessingTask`: processing tasks run only while the device is idle, and end when
   /// the user starts using it.
   @Test func aProcessingTaskWaitsForAnIdleDeviceAndEndsWhenItIsUnlocked() {
-    post("/v1/apps", #"{"name":"sync","backgroundModes":["processing"]}"#)
+    api.post("/v1/apps", #"{"name":"sync","backgroundModes":["processing"]}"#)
     let processing = #"{"type":"backgroundLaunch","reason":"processing"}"#
     let refused = api.call("POST", "/v1/apps/sync/events", processing)
     #expect(refused.status == 409)
@@ -39,11 +32,11 @@ import Testing
         == .string(
           "backgroundLaunch refused: processing tasks run only while the device is idle: it is "
             + "unlocked (lock it first) (state notRunning)"))
-    post("/v1/devices/default/events", #"{"type":"lock"}"#)
+    api.post("/v1/devices/default/events", #"{"type":"lock"}"#)
     #expect(
-      methods(post("/v1/apps/sync/events", processing), "callbacks").last
+      methods(api.post("/v1/apps/sync/events", processing), "callbacks").last
         == "BGTaskScheduler.launchHandler(_:)")
-    let unlock = post("/v1/devices/default/events", #"{"type":"unlock"}"#)
+    let unlock = api.post("/v1/devices/default/events", #"{"type":"unlock"}"#)
     #expect(methods(unlock, "callbacks").contains("BGTask.expirationHandler"))
     #expect(backgroundWork(of: "sync").isEmpty)
   }
@@ -51,12 +44,12 @@ import Testing
   /// Each push is its own work with its own completion: the result names it, its callback
   /// carries it, and `backgroundWorkCompleted` takes it.
   @Test func overlappingPushesAreEachCompletedByTheirId() {
-    post("/v1/apps", #"{"name":"mail","backgroundModes":["remote-notification"]}"#)
+    api.post("/v1/apps", #"{"name":"mail","backgroundModes":["remote-notification"]}"#)
     let push = #"{"type":"backgroundLaunch","reason":"remoteNotification"}"#
     #expect(
-      post("/v1/apps/mail/events", push)?["result"]
+      api.post("/v1/apps/mail/events", push)?["result"]
         == .object([("workId", .integer(1)), ("deadline", .double(30))]))
-    let second = post("/v1/apps/mail/events", push)
+    let second = api.post("/v1/apps/mail/events", push)
     #expect(second?["result"] == .object([("workId", .integer(2)), ("deadline", .double(30))]))
     guard case .array(let callbacks)? = second?["callbacks"] else {
       Issue.record("no callbacks")
@@ -71,18 +64,18 @@ import Testing
       unknown.json?["detail"]
         == .string(
           "backgroundWorkCompleted refused: the app has no background work 3 (state background)"))
-    post("/v1/apps/mail/events", #"{"type":"backgroundWorkCompleted","id":2}"#)
+    api.post("/v1/apps/mail/events", #"{"type":"backgroundWorkCompleted","id":2}"#)
     #expect(backgroundWork(of: "mail").map { $0["id"] } == [.integer(1)])
   }
 
   /// `BGTaskScheduler`: requests as the app submits them, refusals typed by
   /// `BGTaskScheduler.Error.Code`, and the debugger's launch of a pending request.
   @Test func taskRequestsAreListedRefusedByTheirCodeAndLaunched() {
-    post(
+    api.post(
       "/v1/apps",
       #"{"name":"mail","backgroundModes":["fetch"],"permittedTaskIdentifiers":["refresh"]}"#)
-    post("/v1/apps/mail/events", #"{"type":"launch"}"#)
-    post(
+    api.post("/v1/apps/mail/events", #"{"type":"launch"}"#)
+    api.post(
       "/v1/apps/mail/events",
       #"{"type":"submitTaskRequest","identifier":"refresh","kind":"appRefresh","earliestBeginDate":600}"#
     )
@@ -105,8 +98,9 @@ import Testing
         + #""home","openSwitcher","interruptionBegan","terminate","crash","purge","thermalKill","#
         + #""beginBackgroundTask","memoryWarning","setMemory","startActivity","#
         + #""setRestorationData","submitTaskRequest","cancelTaskRequest","launchTask"]}"#)
-    post("/v1/apps/mail/events", #"{"type":"home"}"#)
-    let launched = post("/v1/apps/mail/events", #"{"type":"launchTask","identifier":"refresh"}"#)
+    api.post("/v1/apps/mail/events", #"{"type":"home"}"#)
+    let launched = api.post(
+      "/v1/apps/mail/events", #"{"type":"launchTask","identifier":"refresh"}"#)
     guard case .array(let callbacks)? = launched?["callbacks"] else {
       Issue.record("no callbacks")
       return
@@ -122,17 +116,17 @@ import Testing
   /// The conditions a harness sets, the "why hasn't it run?" that follows, and a push's fate,
   /// over HTTP.
   @Test func conditionsHoldARequestBackAndAPushSaysWhatBecameOfIt() {
-    post(
+    api.post(
       "/v1/apps",
       #"{"name":"mail","backgroundModes":["processing","remote-notification"],"permittedTaskIdentifiers":["cleanup"]}"#
     )
-    post("/v1/apps/mail/events", #"{"type":"launch"}"#)
-    post(
+    api.post("/v1/apps/mail/events", #"{"type":"launch"}"#)
+    api.post(
       "/v1/apps/mail/events",
       #"{"type":"submitTaskRequest","identifier":"cleanup","kind":"processing","requiresExternalPower":true}"#
     )
-    post("/v1/apps/mail/events", #"{"type":"home"}"#)
-    let conditions = post(
+    api.post("/v1/apps/mail/events", #"{"type":"home"}"#)
+    let conditions = api.post(
       "/v1/devices/default/events", #"{"type":"setConditions","batteryLevel":15,"network":"none"}"#)
     #expect(
       conditions?["event"] == json(#"{"type":"setConditions","batteryLevel":15,"network":"none"}"#))
@@ -150,17 +144,18 @@ import Testing
         == json(
           #"[{"reason":"batteryCritical","detail":"the battery is at 15%, not charging: the system runs only essential work"},{"reason":"notCharging","detail":"requires external power: the device is not charging"},{"reason":"deviceInUse","detail":"processing tasks wait until the device is idle (locked)"}]"#
         ))
-    let plugged = post("/v1/devices/default/events", #"{"type":"setConditions","charging":true}"#)
+    let plugged = api.post(
+      "/v1/devices/default/events", #"{"type":"setConditions","charging":true}"#)
     #expect(methods(plugged, "callbacks").isEmpty)  // still in use
-    let lock = post("/v1/devices/default/events", #"{"type":"lock"}"#)
+    let lock = api.post("/v1/devices/default/events", #"{"type":"lock"}"#)
     #expect(methods(lock, "callbacks").last == "BGTaskScheduler.launchHandler(_:)")
 
-    let push = post("/v1/devices/default/events", #"{"type":"push","app":"mail"}"#)
+    let push = api.post("/v1/devices/default/events", #"{"type":"push","app":"mail"}"#)
     #expect(push?["result"] == json(#"{"delivery":"delivered","workId":2}"#))
-    post(
+    api.post(
       "/v1/devices/default/events",
       #"{"type":"setBackgroundAppRefresh","app":"mail","enabled":false}"#)
-    let dropped = post("/v1/devices/default/events", #"{"type":"push","app":"mail"}"#)
+    let dropped = api.post("/v1/devices/default/events", #"{"type":"push","app":"mail"}"#)
     #expect(
       dropped?["result"]
         == json(
@@ -189,12 +184,12 @@ import Testing
   /// gets none) and hands it over as the callback's `userInfo`; a URL session's identifier
   /// reaches its callback; each detail only with its own reason.
   @Test func backgroundLaunchesHandOverWhatIOSPasses() {
-    post(
+    api.post(
       "/v1/apps",
       #"{"name":"mail","lifecycle":"appDelegate","backgroundModes":["remote-notification","location"]}"#
     )
     let push = #"{"aps":{"content-available":1},"box":"inbox"}"#
-    let launched = post(
+    let launched = api.post(
       "/v1/apps/mail/events",
       #"{"type":"backgroundLaunch","reason":"remoteNotification","payload":\#(push)}"#)
     guard case .array(let callbacks)? = launched?["callbacks"], callbacks.count == 4 else {
@@ -204,7 +199,7 @@ import Testing
     #expect(
       callbacks[0]["arguments"] == json(#"{"launchOptions":{"remoteNotification":\#(push)}}"#))
     #expect(callbacks[3]["arguments"] == json(#"{"userInfo":\#(push)}"#))
-    let session = post(
+    let session = api.post(
       "/v1/apps/mail/events",
       #"[{"type":"backgroundWorkCompleted"},{"type":"backgroundLaunch","reason":"urlSession","identifier":"upload-1"}]"#
     )
@@ -227,10 +222,10 @@ import Testing
   }
 
   @Test func aLaunchOfABusyAppIsAcceptedAndItsCallbacksWait() {
-    post(
+    api.post(
       "/v1/apps",
       #"{"name":"mail","lifecycle":"appDelegate","behavior":{"didEnterBackgroundSeconds":3}}"#)
-    post("/v1/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
+    api.post("/v1/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
     let launch = api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
     #expect(launch.status == 200)
     #expect(
@@ -244,7 +239,7 @@ import Testing
       methods(view, "waitingCallbacks") == [
         "applicationWillEnterForeground(_:)", "applicationDidBecomeActive(_:)",
       ])
-    let advance = post("/v1/devices/default/clock/advance", #"{"seconds":3}"#)
+    let advance = api.post("/v1/devices/default/clock/advance", #"{"seconds":3}"#)
     #expect(
       methods(advance, "callbacks") == [
         "applicationWillEnterForeground(_:)", "applicationDidBecomeActive(_:)",
@@ -254,27 +249,27 @@ import Testing
   }
 
   @Test func openingAnAppEndsItsBackgroundWork() {
-    post("/v1/apps", #"{"name":"mail","backgroundModes":["fetch"]}"#)
-    post(
+    api.post("/v1/apps", #"{"name":"mail","backgroundModes":["fetch"]}"#)
+    api.post(
       "/v1/apps/mail/events", #"[{"type":"backgroundLaunch","reason":"fetch"},{"type":"launch"}]"#)
     let view = api.call("GET", "/v1/apps/mail").json
     #expect(view?["backgroundWork"] == .array([]))  // none under way
     #expect(view?["killAt"] == .null)
-    let advance = post("/v1/devices/default/clock/advance", #"{"seconds":60}"#)
+    let advance = api.post("/v1/devices/default/clock/advance", #"{"seconds":60}"#)
     #expect(advance?["transitions"] == .array([]))
     #expect(api.call("GET", "/v1/apps/mail").json?["state"] == .string("active"))
   }
 
   @Test func protectedDataStateIsShownForTheDeviceAndWhatEachAppWasTold() {
-    post("/v1/apps", #"{"name":"mail"}"#)
-    post("/v1/apps/mail/events", #"[{"type":"launch"},{"type":"beginBackgroundTask"}]"#)
-    post("/v1/devices/default/events", #"{"type":"lock"}"#)
+    api.post("/v1/apps", #"{"name":"mail"}"#)
+    api.post("/v1/apps/mail/events", #"[{"type":"launch"},{"type":"beginBackgroundTask"}]"#)
+    api.post("/v1/devices/default/events", #"{"type":"lock"}"#)
     #expect(api.call("GET", "/v1/devices/default").json?["protectedDataLocksAt"] == .double(10))
-    let lockdown = post("/v1/devices/default/clock/advance", #"{"seconds":10}"#)
+    let lockdown = api.post("/v1/devices/default/clock/advance", #"{"seconds":10}"#)
     #expect(methods(lockdown, "callbacks") == ["applicationProtectedDataWillBecomeUnavailable(_:)"])
     #expect(api.call("GET", "/v1/devices/default").json?["protectedDataAvailable"] == .bool(false))
     #expect(api.call("GET", "/v1/apps/mail").json?["protectedDataAvailable"] == .bool(false))
-    let unlock = post("/v1/devices/default/events", #"{"type":"unlock"}"#)
+    let unlock = api.post("/v1/devices/default/events", #"{"type":"unlock"}"#)
     #expect(
       methods(unlock, "callbacks") == [
         "applicationProtectedDataDidBecomeAvailable(_:)", "sceneWillEnterForeground(_:)",
@@ -285,10 +280,10 @@ import Testing
   }
 
   @Test func aRelaunchStartsFromTheConfiguredFootprint() {
-    post("/v1/apps", #"{"name":"mail","memoryMB":200}"#)
-    post("/v1/apps/mail/events", #"[{"type":"launch"},{"type":"setMemory","memoryMB":3000}]"#)
+    api.post("/v1/apps", #"{"name":"mail","memoryMB":200}"#)
+    api.post("/v1/apps/mail/events", #"[{"type":"launch"},{"type":"setMemory","memoryMB":3000}]"#)
     #expect(api.call("GET", "/v1/apps/mail").json?["state"] == .string("notRunning"))
-    post("/v1/apps/mail/events", #"{"type":"launch"}"#)
+    api.post("/v1/apps/mail/events", #"{"type":"launch"}"#)
     let view = api.call("GET", "/v1/apps/mail").json
     #expect(view?["state"] == .string("active"))
     #expect(view?["memoryMB"] == .integer(200))
@@ -296,14 +291,15 @@ import Testing
   }
 
   @Test func urlSessionEventsWakeAnyAppAndAnUnfinishedOneIsKilledWithItsCode() {
-    post("/v1/apps", #"{"name":"mail"}"#)
-    let launch = post("/v1/apps/mail/events", #"{"type":"backgroundLaunch","reason":"urlSession"}"#)
+    api.post("/v1/apps", #"{"name":"mail"}"#)
+    let launch = api.post(
+      "/v1/apps/mail/events", #"{"type":"backgroundLaunch","reason":"urlSession"}"#)
     #expect(
       methods(launch, "callbacks").last
         == "application(_:handleEventsForBackgroundURLSession:completionHandler:)")
     #expect(
       backgroundWork(of: "mail").first?["reason"] == .string("urlSession"))
-    let advance = post("/v1/devices/default/clock/advance", #"{"seconds":30}"#)
+    let advance = api.post("/v1/devices/default/clock/advance", #"{"seconds":30}"#)
     guard case .array(let transitions)? = advance?["transitions"] else {
       Issue.record("no transitions")
       return
@@ -312,8 +308,8 @@ import Testing
   }
 
   @Test func aBGAppRefreshTaskExpiresWithItsHandler() {
-    post("/v1/apps", #"{"name":"mail","backgroundModes":["fetch"]}"#)
-    post("/v1/apps/mail/events", #"{"type":"backgroundLaunch","reason":"appRefresh"}"#)
+    api.post("/v1/apps", #"{"name":"mail","backgroundModes":["fetch"]}"#)
+    api.post("/v1/apps/mail/events", #"{"type":"backgroundLaunch","reason":"appRefresh"}"#)
     #expect(
       backgroundWork(of: "mail") == [
         .object([
@@ -321,15 +317,15 @@ import Testing
           ("expired", .bool(false)),
         ])
       ])
-    let advance = post("/v1/devices/default/clock/advance", #"{"seconds":30}"#)
+    let advance = api.post("/v1/devices/default/clock/advance", #"{"seconds":30}"#)
     #expect(methods(advance, "callbacks") == ["BGTask.expirationHandler"])
     #expect(backgroundWork(of: "mail").isEmpty)
   }
 
   @Test func forceQuitOfARunningSceneAppDiscardsItsSessionAtOnce() {
-    post("/v1/apps", #"{"name":"mail"}"#)
-    post("/v1/apps/mail/events", #"{"type":"launch"}"#)
-    let quit = post("/v1/apps/mail/events", #"{"type":"terminate"}"#)
+    api.post("/v1/apps", #"{"name":"mail"}"#)
+    api.post("/v1/apps/mail/events", #"{"type":"launch"}"#)
+    let quit = api.post("/v1/apps/mail/events", #"{"type":"terminate"}"#)
     #expect(
       methods(quit, "callbacks") == [
         "sceneWillResignActive(_:)", "sceneDidDisconnect(_:)",
@@ -338,19 +334,19 @@ import Testing
   }
 
   @Test func anActivityKeepsAnAppRunningInTheBackgroundUntilItStops() {
-    post("/v1/apps", #"{"name":"radio","backgroundModes":["audio"]}"#)
-    let start = post(
+    api.post("/v1/apps", #"{"name":"radio","backgroundModes":["audio"]}"#)
+    let start = api.post(
       "/v1/apps/radio/events", #"[{"type":"launch"},{"type":"startActivity","activity":"audio"}]"#)
     guard case .array(let results)? = start?["results"] else {
       Issue.record("no results")
       return
     }
     #expect(results[1]["callbacks"] == .array([]))
-    post("/v1/apps/radio/events", #"{"type":"home"}"#)
+    api.post("/v1/apps/radio/events", #"{"type":"home"}"#)
     let view = api.call("GET", "/v1/apps/radio").json
     #expect(view?["activities"] == .array([.string("audio")]))
     #expect(view?["suspendAt"] == .null)
-    let stop = post("/v1/apps/radio/events", #"{"type":"stopActivity","activity":"audio"}"#)
+    let stop = api.post("/v1/apps/radio/events", #"{"type":"stopActivity","activity":"audio"}"#)
     #expect(stop?["state"] == .string("background"))
     #expect(api.call("GET", "/v1/apps/radio").json?["suspendAt"] == .double(2))
     let journal = api.call("GET", "/v1/devices/default/journal").body
@@ -358,8 +354,8 @@ import Testing
   }
 
   @Test func activityEventsAreCheckedAndRefusedWithTheReason() {
-    post("/v1/apps", #"{"name":"radio","backgroundModes":["audio"]}"#)
-    post("/v1/apps/radio/events", #"{"type":"launch"}"#)
+    api.post("/v1/apps", #"{"name":"radio","backgroundModes":["audio"]}"#)
+    api.post("/v1/apps/radio/events", #"{"type":"launch"}"#)
     let missing = api.call("POST", "/v1/apps/radio/events", #"{"type":"startActivity"}"#)
     #expect(missing.status == 422)
     #expect(missing.body.contains(#""field":"activity""#))
@@ -381,9 +377,9 @@ import Testing
   }
 
   @Test func shutdownTerminatesRunningAppsAndBootComesBackLocked() {
-    post("/v1/apps", #"{"name":"mail","lifecycle":"appDelegate"}"#)
-    post("/v1/apps/mail/events", #"{"type":"launch"}"#)
-    let shutdown = post("/v1/devices/default/events", #"{"type":"shutdown"}"#)
+    api.post("/v1/apps", #"{"name":"mail","lifecycle":"appDelegate"}"#)
+    api.post("/v1/apps/mail/events", #"{"type":"launch"}"#)
+    let shutdown = api.post("/v1/devices/default/events", #"{"type":"shutdown"}"#)
     #expect(shutdown?["previousState"] == .string("unlocked"))
     #expect(shutdown?["state"] == .string("off"))
     #expect(methods(shutdown, "callbacks") == ["applicationWillTerminate(_:)"])
@@ -399,7 +395,7 @@ import Testing
     #expect(unlock.status == 409)
     #expect(unlock.json?["currentState"] == .string("off"))
     #expect(unlock.json?["allowedEvents"] == .array([.string("boot")]))
-    let boot = post("/v1/devices/default/events", #"{"type":"boot"}"#)
+    let boot = api.post("/v1/devices/default/events", #"{"type":"boot"}"#)
     #expect(boot?["previousState"] == .string("off"))
     #expect(boot?["state"] == .string("locked"))
     let booted = api.call("GET", "/v1/devices/default").json
@@ -409,13 +405,13 @@ import Testing
   }
 
   @Test func killsForAThermalEventAndAFileLockCarryTheirCodes() {
-    post("/v1/apps", #"{"name":"notes","behavior":{"holdsFileLockAtSuspension":true}}"#)
-    post("/v1/apps", #"{"name":"game"}"#)
+    api.post("/v1/apps", #"{"name":"notes","behavior":{"holdsFileLockAtSuspension":true}}"#)
+    api.post("/v1/apps", #"{"name":"game"}"#)
     #expect(
       api.call("GET", "/v1/apps/notes").json?["behavior"]?["holdsFileLockAtSuspension"]
         == .bool(true))
-    post("/v1/apps/notes/events", #"[{"type":"launch"},{"type":"home"}]"#)
-    let advance = post("/v1/devices/default/clock/advance", #"{"seconds":2}"#)
+    api.post("/v1/apps/notes/events", #"[{"type":"launch"},{"type":"home"}]"#)
+    let advance = api.post("/v1/devices/default/clock/advance", #"{"seconds":2}"#)
     #expect(
       advance?["transitions"]
         == .array([
@@ -425,8 +421,8 @@ import Testing
             ("cause", .string("fileLockAtSuspension")), ("terminationCode", .string("0xdead10cc")),
           ])
         ]))
-    post("/v1/apps/game/events", #"{"type":"launch"}"#)
-    let thermal = post("/v1/apps/game/events", #"{"type":"thermalKill"}"#)
+    api.post("/v1/apps/game/events", #"{"type":"launch"}"#)
+    let thermal = api.post("/v1/apps/game/events", #"{"type":"thermalKill"}"#)
     #expect(thermal?["callbacks"] == .array([]))
     guard case .array(let transitions)? = thermal?["transitions"] else {
       Issue.record("no transitions")
@@ -438,10 +434,10 @@ import Testing
   }
 
   @Test func wakingASuspendedAppDelegateAppRepeatsDidEnterBackground() {
-    post("/v1/apps", #"{"name":"mail","lifecycle":"appDelegate","backgroundModes":["fetch"]}"#)
-    post("/v1/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
-    post("/v1/devices/default/clock/advance", #"{"seconds":2}"#)
-    let wake = post("/v1/apps/mail/events", #"{"type":"backgroundLaunch","reason":"fetch"}"#)
+    api.post("/v1/apps", #"{"name":"mail","lifecycle":"appDelegate","backgroundModes":["fetch"]}"#)
+    api.post("/v1/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
+    api.post("/v1/devices/default/clock/advance", #"{"seconds":2}"#)
+    let wake = api.post("/v1/apps/mail/events", #"{"type":"backgroundLaunch","reason":"fetch"}"#)
     #expect(wake?["previousState"] == .string("suspended"))
     #expect(
       methods(wake, "callbacks") == [

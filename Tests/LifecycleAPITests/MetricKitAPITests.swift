@@ -6,25 +6,18 @@ import Testing
 @Suite struct MetricKitAPITests {
   let api = APITests()
 
-  @discardableResult
-  private func post(_ path: String, _ body: String) -> JSON? {
-    let response = api.call("POST", path, body)
-    #expect(response.status == 200 || response.status == 201, "\(path): \(response.body)")
-    return response.json
-  }
-
   static let crashedInTheForeground =
     #"{"foregroundExitData":{"cumulativeNormalAppExitCount":0,"cumulativeAbnormalExitCount":1,"cumulativeAppWatchdogExitCount":0,"cumulativeMemoryResourceLimitExitCount":0,"cumulativeBadAccessExitCount":0,"cumulativeIllegalInstructionExitCount":0},"#
     + #""backgroundExitData":{"cumulativeNormalAppExitCount":0,"cumulativeAbnormalExitCount":0,"cumulativeAppWatchdogExitCount":0,"cumulativeMemoryResourceLimitExitCount":0,"cumulativeMemoryPressureExitCount":0,"cumulativeCPUResourceLimitExitCount":0,"cumulativeBadAccessExitCount":0,"cumulativeIllegalInstructionExitCount":0,"cumulativeBackgroundTaskAssertionTimeoutExitCount":0,"cumulativeSuspendedWithLockedFileExitCount":0}}"#
 
   @Test func theViewShowsTheCountsAndTheEventDeliversThemOnce() {
-    post("/v1/apps", #"{"name":"mail"}"#)
-    post("/v1/apps/mail/events", #"[{"type":"launch"},{"type":"crash"},{"type":"launch"}]"#)
+    api.post("/v1/apps", #"{"name":"mail"}"#)
+    api.post("/v1/apps/mail/events", #"[{"type":"launch"},{"type":"crash"},{"type":"launch"}]"#)
     #expect(
       api.call("GET", "/v1/apps/mail").json?["pendingExits"] == json(Self.crashedInTheForeground))
     let snapshot = api.call("GET", "/v1/devices/default/snapshot")
     #expect(snapshot.body.contains(#""pendingExits":\#(Self.crashedInTheForeground)"#))
-    let delivery = post("/v1/devices/default/events", #"{"type":"deliverMetrics"}"#)
+    let delivery = api.post("/v1/devices/default/events", #"{"type":"deliverMetrics"}"#)
     guard case .array(let callbacks)? = delivery?["callbacks"], callbacks.count == 1 else {
       return #expect(Bool(false), "\(String(describing: delivery))")
     }
@@ -35,7 +28,7 @@ import Testing
     #expect(
       api.call("GET", "/v1/apps/mail").json?["pendingExits"]?["foregroundExitData"]?[
         "cumulativeAbnormalExitCount"] == .integer(0))
-    let again = post("/v1/devices/default/events", #"{"type":"deliverMetrics"}"#)
+    let again = api.post("/v1/devices/default/events", #"{"type":"deliverMetrics"}"#)
     #expect(again?["callbacks"] == .array([]))
     // The snapshot taken before the delivery brings the counts back.
     let restored = api.call("PUT", "/v1/devices/default", snapshot.body)
