@@ -10,6 +10,10 @@ over sockets in the live tests.
 Half the requests about an app of the default device name `mail`, which the server's fixtures
 create: random names would nearly all be answered 404 and never reach the app's events.
 
+Half the requests for a jetsam event's report name one that exists: a purge on a device of its
+own (made here through the API, at `LIFECYCLED_URL`) and the number of its event, so that the
+report's schema is checked against real answers and not only 404s.
+
 A client gives each logical request a fresh Idempotency-Key. schemathesis draws keys from a
 small space and would send one key with different requests, which lifecycled rightly refuses
 (422 idempotency-key-reused, tested in Tests/LifecycleAPITests/IdempotencyTests.swift): every
@@ -17,7 +21,11 @@ well-formed key it generates is made unique here; malformed ones are left for th
 checks.
 """
 import itertools
+import json
+import os
 import re
+import urllib.error
+import urllib.request
 
 import schemathesis
 
@@ -25,6 +33,30 @@ _WELL_FORMED = re.compile(r'^("[\x21\x23-\x7E]{1,255}"|[\x21\x23-\x7E]{1,255})$'
 _NAME = re.compile(r'^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$')
 _serial = itertools.count()
 _apps = itertools.count()
+_reports = itertools.count()
+
+
+def _request(method, path, body=None):
+    """The JSON answer to a request, or None if it was refused."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        os.environ["LIFECYCLED_URL"] + path, data=data, method=method,
+        headers={"Content-Type": "application/json"} if data else {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)
+    except urllib.error.HTTPError:
+        return None
+
+
+def _a_jetsam_event():
+    """A device and the number of a jetsam event it keeps: a fresh purge on `jetsam-report`."""
+    _request("POST", "/v1/devices", {"id": "jetsam-report", "clock": "manual"})
+    _request("POST", "/v1/devices/jetsam-report/apps", {"name": "victim"})
+    _request("POST", "/v1/devices/jetsam-report/apps/victim/events",
+             [{"type": "launch"}, {"type": "purge", "reason": "highwater"}])
+    kills = (_request("GET", "/v1/devices/jetsam-report/jetsam") or {}).get("kills") or []
+    return ("jetsam-report", kills[-1]["jetsamEvent"]) if kills else None
 
 
 def _is_valid_wait(value):
@@ -40,6 +72,12 @@ def before_call(ctx, case, **kwargs):
     if (case.operation.path.startswith("/v1/apps/{app}") and _NAME.match(str(path.get("app", "")))
             and next(_apps) % 2 == 0):
         path["app"] = "mail"
+    if case.operation.path.endswith("/jetsam/{jetsamEvent}/report") and next(_reports) % 2 == 0:
+        found = _a_jetsam_event()
+        number = path.get("jetsamEvent")
+        valid = isinstance(number, int) and 1 <= number <= 999_999_999_999_999
+        if found and valid and _NAME.match(str(path.get("device", ""))):
+            path["device"], path["jetsamEvent"] = found
     if case.query and "waitFor" in case.query and "timeout" not in case.query:
         case.query["timeout"] = "0.05"  # not the default 30 s
     if case.operation.path.endswith("/journal/stream") and "timeout" not in (case.query or {}):

@@ -253,7 +253,8 @@ public final class LifecycleAPI {
     do {
       try checkAccess(request)
       switch router.match(method: request.method, path: request.path) {
-      case .route(let route, let device, let app):
+      case .route(let route, let captures):
+        let device = captures.device
         template = route.template
         if route.isDeviceScoped { touched = device }
         try checkMediaType(request)
@@ -264,8 +265,9 @@ public final class LifecycleAPI {
           break
         }
         let routed = RouteRequest(
-          request: consume request, template: route.template, device: device, app: app,
-          query: query, now: now, isDraining: isDraining)
+          request: consume request, template: route.template, device: device,
+          app: captures.app, jetsamEvent: captures.jetsamEvent, query: query, now: now,
+          isDraining: isDraining)
         do {
           response = try route.handler(self, routed)
         } catch {

@@ -216,6 +216,13 @@ extension Problem {
       self.init(kind: .notFound, detail: "no device '\(id)'")
     case .unknownApp(let device, let app):
       self.init(kind: .notFound, detail: "no app '\(app)' on device '\(device)'")
+    case .unknownJetsamEvent(let device, let number, let kept):
+      let log =
+        kept.isEmpty
+        ? "it has had none"
+        : "its log keeps events \(kept.lowerBound) to \(kept.upperBound - 1)"
+          + (kept.lowerBound > 1 ? " (older ones are dropped: jetsamLogSize)" : "")
+      self.init(kind: .notFound, detail: "no jetsam event \(number) on device '\(device)': \(log)")
     case .deviceExists(let id):
       self.init(kind: .alreadyExists, detail: "a device '\(id)' exists already")
     case .appExists(let device, let app):

@@ -19,7 +19,7 @@ final class Route {
 
   let method: String
   /// The path template as `openapi.yaml` writes it, such as `/v1/devices/{device}/apps/{app}`:
-  /// literal segments, and the two names a path can capture, `{device}` and `{app}`.
+  /// literal segments, and what a path can capture: `{device}`, `{app}` and `{jetsamEvent}`.
   let template: String
   let queryParameters: [String]
   let handler: Handler
@@ -34,6 +34,8 @@ final class Route {
     case literal(UnsafeBufferPointer<UInt8>)
     case device
     case app
+    /// A jetsam event's number: a positive decimal integer.
+    case jetsamEvent
   }
 
   private init(
@@ -52,7 +54,8 @@ final class Route {
       let text = String(decoding: segment, as: UTF8.self)
       if text == "{device}" { return .device }
       if text == "{app}" { return .app }
-      precondition(!text.contains("{"), "\(template): only {device} and {app} capture")
+      if text == "{jetsamEvent}" { return .jetsamEvent }
+      precondition(!text.contains("{"), "\(template): only {device}, {app}, {jetsamEvent}")
       return .literal(UnsafeBufferPointer(rebasing: segment))
     }
     isDeviceScoped = segments.contains {
@@ -84,25 +87,34 @@ final class Route {
 
   var segmentCount: Int { segments.count }
 
-  /// The names `path` captures, or nil if it does not match the template.
-  func captures(in path: PathSegments) -> (device: String, app: String)? {
+  /// What `path` captures, or nil if it does not match the template.
+  func captures(in path: PathSegments) -> PathCaptures? {
     guard path.count == segments.count else { return nil }
-    var device = ""
-    var app = ""
+    var captures = PathCaptures()
     for index in segments.indices {
       switch segments[index] {
       case .literal(let literal):
         guard path.is(index, literal) else { return nil }
       case .device:
         guard let name = path.name(index) else { return nil }
-        device = name
+        captures.device = name
       case .app:
         guard let name = path.name(index) else { return nil }
-        app = name
+        captures.app = name
+      case .jetsamEvent:
+        guard let number = path.number(index) else { return nil }
+        captures.jetsamEvent = number
       }
     }
-    return (device, app)
+    return captures
   }
+}
+
+/// What a path captured for its template's names (empty or 0 where it has none).
+struct PathCaptures {
+  var device = ""
+  var app = ""
+  var jetsamEvent = 0
 }
 
 /// A request as a handler sees it: the names its path captured, its checked query, the time.
@@ -114,6 +126,8 @@ struct RouteRequest {
   let device: String
   /// The `{app}` of the path, if the template has one.
   let app: String
+  /// The `{jetsamEvent}` of the path, if the template has one.
+  let jetsamEvent: Int
   let query: Query
   let now: Instant
   let isDraining: Bool
@@ -143,7 +157,7 @@ struct Router {
 
   /// What a path and method lead to.
   enum Match {
-    case route(Route, device: String, app: String)
+    case route(Route, PathCaptures)
     /// Templates match the path, but none with this method: they allow these.
     case methodNotAllowed(template: String, allowed: [String])
     case notFound
@@ -162,8 +176,8 @@ struct Router {
       var matched: (template: String, allowed: [String])?
       for index in bySegmentCount[segments.count] {
         let route = routes[index]
-        guard let names = route.captures(in: segments) else { continue }
-        if route.method == wanted { return .route(route, device: names.device, app: names.app) }
+        guard let captures = route.captures(in: segments) else { continue }
+        if route.method == wanted { return .route(route, captures) }
         matched = matched ?? (route.template, [])
         matched?.allowed.append(route.method)
       }
@@ -224,6 +238,20 @@ struct PathSegments {
     // have an address once their counts agree.
     return segment.count == literal.count
       && memcmp(bytes.baseAddress! + segment.lowerBound, literal.baseAddress!, segment.count) == 0
+  }
+
+  /// Segment `index` as a positive decimal number of at most 15 digits, or nil.
+  func number(_ index: Int) -> Int? {
+    let segment = bounds(index)
+    guard (1...15).contains(segment.count), bytes[segment.lowerBound] != UInt8(ascii: "0") else {
+      return nil
+    }
+    var number = 0
+    for byte in bytes[segment] {
+      guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+      number = number * 10 + Int(byte - UInt8(ascii: "0"))
+    }
+    return number
   }
 
   /// Segment `index` as a name, or nil if it is empty.

@@ -47,6 +47,9 @@ extension LifecycleAPI {
         query: ["since", "kind", "app", "scene", "method", "cause", "heartbeat", "timeout"]
       ) { api, request in try api.streamJournal(request) },
       .get("/v1/devices/{device}/jetsam") { api, request in try api.showJetsamLog(request) },
+      .get("/v1/devices/{device}/jetsam/{jetsamEvent}/report") { api, request in
+        try api.showJetsamReport(request)
+      },
       .get(
         "/v1/devices/{device}/timeline.svg",
         query: ["since", "kind", "app", "scene", "method", "cause", "from", "to"]

@@ -438,6 +438,7 @@ extension JSONWriter {
 
   mutating func jetsamRecord(_ record: JetsamRecord) {
     object { w in
+      w.member("jetsamEvent", record.event)
       w.member("time", time: record.time)
       w.member("app", record.app)
       w.member("reason", record.reason)

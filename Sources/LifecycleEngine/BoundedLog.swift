@@ -102,9 +102,12 @@ public struct BoundedLog<Element: BoundedLogElement>: Sequence {
 
   /// The kept elements from the `offset`-th oldest (0 for the oldest) on.
   public func elements(from offset: Int) -> some Sequence<Element> {
-    (Swift.min(Swift.max(offset, 0), count)..<count).lazy.map {
-      storage[(head + $0) % storage.count]
-    }
+    (Swift.min(Swift.max(offset, 0), count)..<count).lazy.map { self[offset: $0] }
+  }
+
+  /// The `offset`-th oldest kept element (0 for the oldest), `offset` below `count`.
+  public subscript(offset offset: Int) -> Element {
+    storage[(head + offset) % storage.count]
   }
 
   public struct Iterator: IteratorProtocol {

@@ -260,16 +260,6 @@ public struct Transition: Hashable, Sendable {
   }
 }
 
-/// One kill recorded in a device's jetsam log.
-public struct JetsamRecord: Hashable, Sendable {
-  public var time: Instant
-  public var app: AppName
-  public var reason: JetsamReason
-  public var footprintMB: Int
-  /// The app's state when it was killed.
-  public var state: AppState
-}
-
 /// An event as the journal records it.
 public enum RecordedEvent: Hashable, Sendable {
   case app(AppEvent)

@@ -51,6 +51,7 @@ extension Device {
   /// first (once per pressure episode); then, once `memoryWarningGrace` has passed and if
   /// pressure persists, background scenes that hold memory disconnect, and then
   /// background-running apps die. The foreground app dies only for the per-process limit.
+  /// What it killed, with a `purge` just before, is one jetsam event in the jetsam log.
   func relieveMemoryPressure() {
     let grown = grewPastProcessLimit
     grewPastProcessLimit = []
@@ -74,6 +75,9 @@ extension Device {
     if !isOverLimit {  // the episode is over, however it ended: the next one warns again
       status.underPressure = false
       status.warningGraceEndsAt = nil
+    }
+    if jetsamLog.isEventUnderWay {  // its kills, and a purge before them, make one event
+      ledger.add(jetsamLog.endEvent(at: status.now, survivors: liveAppsInOrder))
     }
   }
 

@@ -124,7 +124,7 @@ extension Device {
       usedMB: usedMB,
       pressure: isOverLimit, allowedEvents: allowedDeviceEvents, nextDeadline: nextDeadline,
       journalEntries: journal.count, journalDropped: journal.dropped,
-      jetsamKills: jetsamLog.count + jetsamLog.dropped)
+      jetsamKills: jetsamLog.killCount)
   }
 
   func snapshot(of app: App) -> AppSnapshot {

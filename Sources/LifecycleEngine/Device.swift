@@ -143,7 +143,7 @@ final class Device {
   @exclusivity(unchecked)  // one thread; see Engine
   private(set) var journal: BoundedLog<JournalEntry>
   @exclusivity(unchecked)  // one thread; see Engine
-  private(set) var jetsamLog: BoundedLog<JetsamRecord>
+  var jetsamLog: JetsamLog
   @exclusivity(unchecked)  // one thread; see Engine
   private var nextSeq = 1
   /// The apps with pending task requests, which the scheduler weighs after each operation.
@@ -174,7 +174,8 @@ final class Device {
     self.limits = limits
     journal = BoundedLog(
       capacity: limits.journalCapacity, byteCapacity: limits.journalCapacityBytes)
-    jetsamLog = BoundedLog(capacity: limits.jetsamLogCapacity)
+    jetsamLog = JetsamLog(
+      capacity: limits.jetsamLogCapacity, byteCapacity: limits.jetsamLogCapacityBytes)
     self.ledger = ledger
     ledger.add(Self.retainedBytes + labelBytes(labels))
   }
@@ -194,7 +195,7 @@ final class Device {
     hostEpoch = other.hostEpoch
     journal = other.journal
     jetsamLog = other.jetsamLog
-    ledger.add(journal.bytes + jetsamLog.bytes)
+    ledger.add(journal.bytes + jetsamLog.events.bytes)
   }
 
   /// Goes on recording after `seq` (a restored device, after its image's).
@@ -443,13 +444,7 @@ final class Device {
     _ app: App, cause: TransitionCause, terminationCode: TerminationCode? = nil,
     jetsamReason: JetsamReason? = nil
   ) {
-    if let jetsamReason {
-      ledger.add(
-        jetsamLog.append(
-          JetsamRecord(
-            time: status.now, app: app.name, reason: jetsamReason, footprintMB: app.footprint,
-            state: app.state)))
-    }
+    if let jetsamReason { jetsamLog.noteKill(of: app, reason: jetsamReason) }
     app.kills += 1
     status.counters.kills += 1
     changeState(

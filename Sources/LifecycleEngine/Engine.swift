@@ -499,10 +499,22 @@ public final class Engine {
     }
   }
 
-  /// The device's jetsam log, oldest first, and how many older kills it dropped.
+  /// The device's jetsam log: its events kept, oldest first.
   public func jetsamLog(of device: String, now: Instant) throws(EngineError) -> JetsamPage {
-    try withDevice(device, now: now) { device in
-      JetsamPage(records: Array(device.jetsamLog), dropped: device.jetsamLog.dropped)
+    try withDevice(device, now: now) { device in device.jetsamLog.page }
+  }
+
+  /// The device's jetsam event `number` (from 1), what its report describes.
+  public func jetsamEvent(_ number: Int, of device: String, now: Instant) throws(EngineError)
+    -> JetsamEvent
+  {
+    try withDevice(device, now: now) { device throws(EngineError) in
+      let log = device.jetsamLog
+      guard let event = log.event(number) else {
+        let kept = log.firstNumber..<(log.firstNumber + log.events.count)
+        throw .unknownJetsamEvent(device: device.id, number: number, kept: kept)
+      }
+      return event
     }
   }
 
@@ -644,12 +656,6 @@ public struct JournalPage: Hashable, Sendable {
   public var oldestSeq: Int
   /// The seq of the device's newest entry (0 before the first).
   public var lastSeq: Int
-}
-
-/// A device's jetsam log.
-public struct JetsamPage: Hashable, Sendable {
-  public var records: [JetsamRecord]
-  public var dropped: Int
 }
 
 extension AppSpec {

@@ -54,8 +54,11 @@ public struct EngineLimits: Hashable, Sendable {
   /// What the whole engine's state may retain (`Engine.retainedBytes`); past it, requests
   /// that would grow it are refused until devices or apps are removed.
   public var memoryBudgetBytes = 1 << 30
-  /// Kills each device's jetsam log keeps before dropping the oldest.
+  /// Jetsam events each device's jetsam log keeps before dropping the oldest.
   public var jetsamLogCapacity = 1_000
+  /// Bytes each device's jetsam log keeps (`RetainedSize`) before dropping the oldest: an
+  /// event's report lists every process on the device.
+  public var jetsamLogCapacityBytes = 1 << 20
 
   public init() {}
 }

@@ -2,6 +2,8 @@
 public enum EngineError: Error, Hashable, Sendable {
   case unknownDevice(String)
   case unknownApp(device: String, app: String)
+  /// The device's jetsam log keeps the events numbered `kept` (none yet, or dropped).
+  case unknownJetsamEvent(device: String, number: Int, kept: Range<Int>)
   case deviceExists(String)
   case appExists(device: String, app: String)
   /// The `default` device always exists; it can be reset but not removed.

@@ -157,10 +157,11 @@ extension CallbackArguments {
   }
 }
 
-extension JetsamRecord: BoundedLogElement {
-  public static var vacancy: Self {
-    JetsamRecord(time: .zero, app: "", reason: .vmPageshortage, footprintMB: 0, state: .suspended)
-  }
+extension JetsamEvent: BoundedLogElement {
+  public static var vacancy: Self { JetsamEvent(time: .zero, processes: [], killCount: 0) }
 
-  public var retainedBytes: Int { MemoryLayout<Self>.stride }
+  /// The event and its processes' storage; the names are the apps' own.
+  public var retainedBytes: Int {
+    MemoryLayout<Self>.stride + 32 + processes.count * MemoryLayout<JetsamProcess>.stride
+  }
 }

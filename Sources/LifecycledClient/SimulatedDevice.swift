@@ -89,9 +89,18 @@ public struct SimulatedDevice: Sendable {
     JournalStream(device: self, since: since, kind: kind, app: app)
   }
 
-  /// The apps jetsam killed, most recent last.
+  /// The apps jetsam killed, most recent last, each with the number of its jetsam event.
   public func jetsamLog() async throws -> Components.Schemas.JetsamLog {
     try await lifecycled.send { try await $0.getJetsamLog(path: .init(device: id)) }.ok.body.json
+  }
+
+  /// Jetsam event `number` (a kill's `jetsamEvent`) as Apple's jetsam event report describes
+  /// it: the page size, the largest process, and every process with its pages, states and,
+  /// for the killed ones, the reason.
+  public func jetsamReport(_ number: Int) async throws -> Components.Schemas.JetsamReport {
+    try await lifecycled.send {
+      try await $0.getJetsamReport(path: .init(device: id, jetsamEvent: number))
+    }.ok.body.json
   }
 
   /// The journal drawn as an SVG picture: a lane per app, its states as bands, its callbacks

@@ -33,6 +33,12 @@ extension ServiceConfiguration {
     get { engine.limits.journalCapacityBytes >> 10 }
     set { engine.limits.journalCapacityBytes = newValue << 10 }
   }
+
+  /// `engine.limits.jetsamLogCapacityBytes` in the unit of its configuration key.
+  var jetsamLogCapacityKB: Int {
+    get { engine.limits.jetsamLogCapacityBytes >> 10 }
+    set { engine.limits.jetsamLogCapacityBytes = newValue << 10 }
+  }
 }
 
 /// A configuration value that is present but unusable; the service exits with status 2.
@@ -180,8 +186,12 @@ struct Setting {
         "journalSizeKB", "bytes each device's journal keeps, in KiB (older entries are dropped)",
         \.journalCapacityKB, 1...1_048_576),
       integer(
-        "jetsamLogSize", "kills each device's jetsam log keeps", \.engine.limits.jetsamLogCapacity,
-        1...1_000_000),
+        "jetsamLogSize", "jetsam events each device's jetsam log keeps (older ones are dropped)",
+        \.engine.limits.jetsamLogCapacity, 1...1_000_000),
+      integer(
+        "jetsamLogSizeKB",
+        "bytes each device's jetsam log keeps, in KiB (older events are dropped)",
+        \.jetsamLogCapacityKB, 1...1_048_576),
       duration(
         "suspendDelaySeconds",
         "an idle background app is suspended this long after didEnterBackground returns",

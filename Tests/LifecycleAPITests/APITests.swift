@@ -350,7 +350,7 @@ func json(_ text: String) -> JSON? {
     #expect(entries.first?["kind"] == .string("callback"))
     #expect(
       call("GET", "/v1/devices/default/jetsam").body
-        == #"{"kills":[{"time":0.0,"app":"mail","reason":"highwater","footprintMB":100,"state":"active"}],"dropped":0}"#
+        == #"{"kills":[{"jetsamEvent":1,"time":0.0,"app":"mail","reason":"highwater","footprintMB":100,"state":"active"}],"dropped":0}"#
     )
     let callbacks = call("GET", "/v1/apps/mail/callbacks?limit=1")
     #expect(callbacks.body.hasPrefix(#"{"callbacks":[{"seq":2,"#))
@@ -675,8 +675,9 @@ func json(_ text: String) -> JSON? {
 /// What `path` leads to with `method`: the route's template and the names it captured.
 private func routing(_ method: String, _ path: String) -> String {
   switch Router(LifecycleAPI.routes).match(method: method, path: path[...]) {
-  case .route(let route, let device, let app):
-    "\(route.method) \(route.template) device=\(device) app=\(app)"
+  case .route(let route, let captures):
+    "\(route.method) \(route.template) device=\(captures.device) app=\(captures.app)"
+      + (captures.jetsamEvent == 0 ? "" : " jetsamEvent=\(captures.jetsamEvent)")
   case .methodNotAllowed(let template, let allowed):
     "405 \(template) allows \(allowed.joined(separator: ","))"
   case .notFound:
@@ -703,6 +704,14 @@ private func routing(_ method: String, _ path: String) -> String {
   ),
   ("GET", "/v1/devices/d1/journal", "GET /v1/devices/{device}/journal device=d1 app="),
   ("GET", "/v1/devices/d1/jetsam", "GET /v1/devices/{device}/jetsam device=d1 app="),
+  (
+    "GET", "/v1/devices/d1/jetsam/12/report",
+    "GET /v1/devices/{device}/jetsam/{jetsamEvent}/report device=d1 app= jetsamEvent=12"
+  ),
+  (
+    "GET", "/v1/devices/d1/jetsam/999999999999999/report",
+    "GET /v1/devices/{device}/jetsam/{jetsamEvent}/report device=d1 app= jetsamEvent=999999999999999"
+  ),
   ("GET", "/v1/devices/d1/apps", "GET /v1/devices/{device}/apps device=d1 app="),
   ("POST", "/v1/devices/d1/apps", "POST /v1/devices/{device}/apps device=d1 app="),
   ("GET", "/v1/devices/d1/apps/a", "GET /v1/devices/{device}/apps/{app} device=d1 app=a"),
@@ -746,7 +755,10 @@ func otherMethodsAre405WithTheDeclaredOnes(method: String, path: String, expecte
   "/v1/devices//apps", "/v1/apps//events",
   "/v1/devices/d/apps/a/other", "/v1/devices/d/clock/back", "/v2/devices", "/v1/devices/d/x",
   "/v1/apps/a/events/more", "/__admin/resets", "/HEALTH", "/v1/apps/", "/v1/appsx",
-  "/a/b/c/d/e/f/g/h/i/j",
+  "/a/b/c/d/e/f/g/h/i/j", "/v1/devices/d/jetsam/0/report", "/v1/devices/d/jetsam/01/report",
+  "/v1/devices/d/jetsam/-1/report", "/v1/devices/d/jetsam/1x/report",
+  "/v1/devices/d/jetsam//report", "/v1/devices/d/jetsam/1000000000000000/report",
+  "/v1/devices/d/jetsam/1", "/v1/devices/d/jetsam/1/report/x",
 ])
 func otherPathsRouteNowhere(path: String) {
   #expect(routing("GET", path) == "404")

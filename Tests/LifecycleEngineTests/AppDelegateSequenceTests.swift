@@ -275,7 +275,7 @@ import Testing
     #expect(
       sim.jetsam == [
         JetsamRecord(
-          time: .seconds(2), app: "mail", reason: .vmPageshortage, footprintMB: 100,
+          event: 1, time: .seconds(2), app: "mail", reason: .vmPageshortage, footprintMB: 100,
           state: .suspended)
       ])
   }

@@ -28,23 +28,30 @@ import Testing
     #expect(sim.snapshot.usedMB == 0)
   }
 
-  @Test func suspendedAppsGoFirstLargestFirst() throws {
+  /// Two suspended apps (300 and 400 MB) and a 200 MB one working in the background, then a
+  /// game of `gameMB` launched at 4 s: what it does not fit is jetsam's to reclaim.
+  @discardableResult
+  func launchGame(of gameMB: Int) throws -> EventOutcome {
     sim.add("small", memoryMB: 300)
     sim.add("large", memoryMB: 400)
     sim.add("worker", memoryMB: 200)
-    sim.add("game", memoryMB: 300)
+    sim.add("game", memoryMB: gameMB)
     try suspend("small")
     try suspend("large")
     try sim.post(.launch(), to: "worker")
     try sim.post(.beginBackgroundTask(), to: "worker")
     try sim.post(.home, to: "worker")
-    let outcome = try sim.post(.launch(), to: "game")
+    return try sim.post(.launch(), to: "game")
+  }
+
+  @Test func suspendedAppsGoFirstLargestFirst() throws {
+    let outcome = try launchGame(of: 300)
     #expect(outcome.transitions.last.map { "\($0.app) \($0.cause.name)" } == "large jetsam")
     #expect(outcome.callbacks.allSatisfy { $0.app == "game" })
     #expect(
       sim.jetsam == [
         JetsamRecord(
-          time: .seconds(4), app: "large", reason: .vmPageshortage, footprintMB: 400,
+          event: 1, time: .seconds(4), app: "large", reason: .vmPageshortage, footprintMB: 400,
           state: .suspended)
       ])
     #expect(sim.snapshot.usedMB == 800)
@@ -143,7 +150,8 @@ import Testing
     #expect(
       sim.jetsam == [
         JetsamRecord(
-          time: .zero, app: "game", reason: .perProcessLimit, footprintMB: 601, state: .active)
+          event: 1, time: .zero, app: "game", reason: .perProcessLimit, footprintMB: 601,
+          state: .active)
       ])
     #expect(sim.snapshot.foregroundApp == nil)
   }
@@ -190,9 +198,91 @@ import Testing
       try sim.post(.purge(.highwater), to: name)
     }
     let page = try sim.engine.jetsamLog(of: "d", now: .zero)
-    #expect(page.records.map(\.app) == ["b", "c"])
-    #expect(page.records.map(\.reason) == [.highwater, .highwater])
-    #expect(page.dropped == 1)
+    #expect(page.kills.map(\.app) == ["b", "c"])
+    #expect(page.kills.map(\.reason) == [.highwater, .highwater])
+    #expect(page.kills.map(\.event) == [2, 3])
+    #expect(page.firstNumber == 2)
+    #expect(page.droppedKills == 1)
+    #expect(sim.snapshot.jetsamKills == 3)
+  }
+
+  /// "Identifying high-memory use with jetsam event reports": one event per instant jetsam
+  /// kills, listing the killed processes first, in the order they died, then every other
+  /// process on the device as jetsam left it.
+  @Test func theKillsOfOneInstantMakeOneEventThatListsEveryProcess() throws {
+    try launchGame(of: 600)
+    sim.advance(1)
+    try sim.post(.purge(.highwater), to: "worker")
+    let page = try sim.engine.jetsamLog(of: "d", now: .zero)
+    #expect(
+      page.events == [
+        JetsamEvent(
+          time: .seconds(4),
+          processes: [
+            JetsamProcess(
+              app: "large", footprintMB: 400, state: .suspended, reason: .vmPageshortage),
+            JetsamProcess(
+              app: "small", footprintMB: 300, state: .suspended, reason: .vmPageshortage),
+            JetsamProcess(app: "game", footprintMB: 600, state: .active, reason: nil),
+            JetsamProcess(app: "worker", footprintMB: 200, state: .background, reason: nil),
+          ],
+          killCount: 2),
+        JetsamEvent(
+          time: .seconds(5),
+          processes: [
+            JetsamProcess(app: "worker", footprintMB: 200, state: .background, reason: .highwater),
+            JetsamProcess(app: "game", footprintMB: 600, state: .active, reason: nil),
+          ],
+          killCount: 1),
+      ])
+    #expect(page.kills.map { "\($0.event) \($0.app)" } == ["1 large", "1 small", "2 worker"])
+    #expect(try sim.engine.jetsamEvent(2, of: "d", now: .zero) == page.events[1])
+  }
+
+  @Test func anEventTheLogDoesNotKeepIsUnknown() throws {
+    var configuration = EngineConfiguration()
+    configuration.limits.jetsamLogCapacity = 2
+    let sim = Simulator(configuration: configuration)
+    sim.add("a")
+    #expect(throws: EngineError.unknownJetsamEvent(device: "d", number: 1, kept: 1..<1)) {
+      try sim.engine.jetsamEvent(1, of: "d", now: .zero)
+    }
+    for _ in 0..<3 {
+      try sim.post(.launch(), to: "a")
+      try sim.post(.purge(.jettisoned), to: "a")
+    }
+    for number in [1, 4] {
+      #expect(throws: EngineError.unknownJetsamEvent(device: "d", number: number, kept: 2..<4)) {
+        try sim.engine.jetsamEvent(number, of: "d", now: .zero)
+      }
+    }
+    #expect(try sim.engine.jetsamEvent(3, of: "d", now: .zero).kills.map(\.app) == ["a"])
+  }
+
+  /// Each report lists every process on the device: the log keeps as many as fit in its bytes,
+  /// and counts the kills of those it dropped.
+  @Test func theLogIsBoundedInBytes() throws {
+    var configuration = EngineConfiguration()
+    let eventOfTenProcesses =
+      JetsamEvent(
+        time: .zero,
+        processes: Array(
+          repeating: JetsamProcess(app: "a", footprintMB: 1, state: .suspended), count: 10),
+        killCount: 1
+      ).retainedBytes
+    configuration.limits.jetsamLogCapacityBytes = 2 * eventOfTenProcesses
+    let sim = Simulator(configuration: configuration)
+    for index in 0..<10 {
+      sim.add("app\(index)")
+      try sim.post(.launch(), to: "app\(index)")
+    }
+    for index in 0..<3 {  // events of 10, 9 and 8 processes: the first no longer fits
+      try sim.post(.purge(.vnodeLimit), to: "app\(index)")
+    }
+    let page = try sim.engine.jetsamLog(of: "d", now: .zero)
+    #expect(page.events.map(\.processes.count) == [9, 8])
+    #expect(page.firstNumber == 2)
+    #expect(page.droppedKills == 1)
     #expect(sim.snapshot.jetsamKills == 3)
   }
 

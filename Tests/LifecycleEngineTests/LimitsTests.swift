@@ -310,9 +310,10 @@ import Testing
           }
       }
       let journal = try! engine.journal(of: device.id, now: .zero).entries
-      let jetsam = try! engine.jetsamLog(of: device.id, now: .zero).records
-      return total + Device.retainedBytes + apps.count * App.retainedBytes + tasks + held
-        + journal.reduce(0) { $0 + $1.retainedBytes } + jetsam.reduce(0) { $0 + $1.retainedBytes }
+      let jetsam = try! engine.jetsamLog(of: device.id, now: .zero).events
+      let logs =
+        journal.reduce(0) { $0 + $1.retainedBytes } + jetsam.reduce(0) { $0 + $1.retainedBytes }
+      return total + Device.retainedBytes + apps.count * App.retainedBytes + tasks + held + logs
     }
   }
 

@@ -91,7 +91,7 @@ struct SplitMix64: RandomNumberGenerator {
       }
       #expect(copy.snapshot == device.snapshot, "step \(step)")
       #expect(Array(copy.journal) == Array(device.journal), "step \(step)")
-      #expect(Array(copy.jetsamLog) == Array(device.jetsamLog), "step \(step)")
+      #expect(copy.jetsamLog.page == device.jetsamLog.page, "step \(step)")
       #expect(ledger.bytes == device.ledger.bytes, "step \(step)")
     }
   }
@@ -266,6 +266,8 @@ final class RandomWalk {
   private(set) var processingTasksStarted = 0
   /// The journal's processes that ended and exits delivered to apps, read up to a seq.
   private var processesEnded = 0
+  /// The journal's jetsam kills (the scheduler's and `purge`s), read up to the same seq.
+  private var jetsamKills = 0
   private var exitsDelivered = 0
   private var exitsReadUpTo = 0
   /// Whether the step posted a `launchTask` that ran.
@@ -586,7 +588,10 @@ final class RandomWalk {
       let page = try! sim.engine.journal(of: sim.device, since: exitsReadUpTo, now: .zero)
       for entry in page.entries {
         switch entry {
-        case .transition(let transition) where transition.to == .notRunning: processesEnded += 1
+        case .transition(let transition) where transition.to == .notRunning:
+          processesEnded += 1
+          if case .jetsam = transition.cause { jetsamKills += 1 }
+          if transition.cause == .event(.purge) { jetsamKills += 1 }
         case .callback(let callback):
           if case .exitMetrics(let exits)? = callback.arguments { exitsDelivered += exits.total }
         default: break
@@ -597,6 +602,8 @@ final class RandomWalk {
       check(
         pending + exitsDelivered == processesEnded,
         "exits counted \(pending) + \(exitsDelivered), ended \(processesEnded)")
+      // Every jetsam kill, the scheduler's and a purge's, is in the jetsam log.
+      check(device.jetsamKills == jetsamKills, "jetsam log \(device.jetsamKills), \(jetsamKills)")
     }
     return violations
   }

@@ -61,7 +61,7 @@ final class Simulator {
 
   var now: Double { snapshot.now.seconds }
 
-  var jetsam: [JetsamRecord] { try! engine.jetsamLog(of: device, now: .zero).records }
+  var jetsam: [JetsamRecord] { try! engine.jetsamLog(of: device, now: .zero).kills }
 
   var journal: [JournalEntry] { try! engine.journal(of: device, now: .zero).entries }
 }

@@ -74,7 +74,10 @@ import Testing
     _ = try await client.getJournal(path: .init(device: "s1")).ok.body.json
     _ = try await client.streamJournal(path: .init(device: "s1"), query: .init(timeout: 0))
       .ok.body.textEventStream
-    _ = try await client.getJetsamLog(path: .init(device: "s1")).ok.body.json
+    let kills = try await client.getJetsamLog(path: .init(device: "s1")).ok.body.json.kills
+    _ = try await client.getJetsamReport(
+      path: .init(device: "s1", jetsamEvent: try #require(kills.last).jetsamEvent)
+    ).ok.body.json
     _ = try await client.getTimeline(path: .init(device: "s1")).ok.body.imageSvgXml
     _ = try await client.getAppTimeline(path: .init(device: "s1", app: "mail")).ok.body
       .imageSvgXml

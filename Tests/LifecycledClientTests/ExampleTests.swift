@@ -97,8 +97,8 @@ import Testing
           cumulativeSuspendedWithLockedFileExitCount: 0))
   }
 
-  /// Jetsam purges a suspended app; the jetsam log shows it, and the next launch hands the
-  /// scene the state it saved when it entered the background.
+  /// Jetsam purges a suspended app; the jetsam log and the event's report show it, and the
+  /// next launch hands the scene the state it saved when it entered the background.
   @Test func jetsamThenRestoration() async throws {
     let notes = try await device.createApp("notes")
     try await notes.post([
@@ -112,6 +112,13 @@ import Testing
     #expect(kills.map(\.app) == ["notes"])
     #expect(kills.map(\.reason) == [.highwater])
     #expect(kills.map(\.state) == [.suspended])
+    // The event's report, in the shape of Apple's jetsam event reports.
+    let report = try await device.jetsamReport(try #require(kills.first).jetsamEvent)
+    #expect(report.memoryStatus.pageSize == 16_384)
+    #expect(report.largestProcess == "notes")
+    #expect(report.processes.map(\.name) == ["notes"])
+    #expect(report.processes.first?.reason == .highwater)
+    #expect(report.processes.first?.states == [.suspended])
 
     let relaunch = try await notes.post(.launch())
     let connect = try #require(relaunch.callbacks.first { $0.method == .sceneWillConnect })

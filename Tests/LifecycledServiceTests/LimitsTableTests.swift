@@ -70,7 +70,9 @@ import Testing
       "journal per device": [
         "\(grouped(engine.journalCapacity)) entries", size(engine.journalCapacityBytes),
       ],
-      "jetsam log per device": ["\(grouped(engine.jetsamLogCapacity)) kills"],
+      "jetsam log per device": [
+        "\(grouped(engine.jetsamLogCapacity)) events", size(engine.jetsamLogCapacityBytes),
+      ],
       "the simulator's state, as the engine counts it, with what is held for clients (stored responses, waits, streams, requests being received)":
         [size(engine.memoryBudgetBytes)],
       "a page of a list": [
@@ -99,6 +101,7 @@ import Testing
     "memoryBudgetBytes":
       "the simulator's state, as the engine counts it, with what is held for clients (stored responses, waits, streams, requests being received)",
     "jetsamLogCapacity": "jetsam log per device",
+    "jetsamLogCapacityBytes": "jetsam log per device",
     "maxRequestLineBytes": "request line / header section",
     "maxHeaderBytes": "request line / header section",
     "maxHeaderCount": "request line / header section",

@@ -308,9 +308,14 @@ extension LifecycleAPI {
     return json(200) { w in
       w.object { w in
         w.key("kills")
-        w.array(page.records) { $0.jetsamRecord($1) }
-        w.member("dropped", page.dropped)
+        w.array(page.kills) { $0.jetsamRecord($1) }
+        w.member("dropped", page.droppedKills)
       }
     }
+  }
+
+  func showJetsamReport(_ request: borrowing RouteRequest) throws -> APIResponse {
+    let event = try engine.jetsamEvent(request.jetsamEvent, of: request.device, now: request.now)
+    return json(200) { $0.jetsamReport(event) }
   }
 }

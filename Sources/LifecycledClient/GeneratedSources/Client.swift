@@ -3750,6 +3750,9 @@ public struct Client: APIProtocol {
     }
     /// Every jetsam kill of the device, oldest first.
     ///
+    /// The kills of the jetsam events the log keeps (the newest `jetsamLogSize`, within `jetsamLogSizeKB`), each with the number of its event: its report is at `/v1/devices/{device}/jetsam/{jetsamEvent}/report`. A restored or reset device starts afresh.
+    ///
+    ///
     /// - Remark: HTTP `GET /v1/devices/{device}/jetsam`.
     /// - Remark: Generated from `#/paths//v1/devices/{device}/jetsam/get(getJetsamLog)`.
     public func getJetsamLog(_ input: Operations.GetJetsamLog.Input) async throws -> Operations.GetJetsamLog.Output {
@@ -3794,6 +3797,149 @@ public struct Client: APIProtocol {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
                             Components.Schemas.JetsamLog.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 404:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.NotFound.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notFound(.init(body: body))
+                case 405:
+                    let headers: Components.Responses.MethodNotAllowed.Headers = .init(allow: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Allow",
+                        as: Swift.String.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.MethodNotAllowed.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .methodNotAllowed(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                default:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.ProtocolError.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .`default`(
+                        statusCode: response.status.code,
+                        .init(body: body)
+                    )
+                }
+            }
+        )
+    }
+    /// A jetsam event as Apple's jetsam event report describes it.
+    ///
+    /// The report "Identifying high-memory use with jetsam event reports" describes, in its JSON shape: the header's `memoryStatus.pageSize` and `largestProcess`, then every process on the device with its resident pages (`rpages`) and `states`, those jetsam killed with their `reason`. One event is what jetsam killed at one instant (a `purge` and the kills that followed it make one): the killed processes first, in the order they died, each as it was just before; then the others in name order, as jetsam left them. Fields the simulator has nothing for (`uuid`, `pid`, `coalition`, `lifetimeMax`, `purgeable`, the other `memoryStatus` counters, the wall-clock `date`) are left out; `time` (device time) and each process's `state` are lifecycled's. 404 for a number the log does not keep (not yet reached, or dropped: the problem says which it keeps).
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/devices/{device}/jetsam/{jetsamEvent}/report`.
+    /// - Remark: Generated from `#/paths//v1/devices/{device}/jetsam/{jetsamEvent}/report/get(getJetsamReport)`.
+    public func getJetsamReport(_ input: Operations.GetJetsamReport.Input) async throws -> Operations.GetJetsamReport.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.GetJetsamReport.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/devices/{}/jetsam/{}/report",
+                    parameters: [
+                        input.path.device,
+                        input.path.jetsamEvent
+                    ]
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let headers: Operations.GetJetsamReport.Output.Ok.Headers = .init(eTag: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "ETag",
+                        as: Components.Headers.ETag.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.GetJetsamReport.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.JetsamReport.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)

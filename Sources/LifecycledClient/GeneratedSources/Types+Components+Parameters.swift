@@ -38,6 +38,10 @@ extension Components {
         public typealias Device = Components.Schemas.Name
         /// - Remark: Generated from `#/components/parameters/App`.
         public typealias App = Components.Schemas.Name
+        /// A jetsam event's number on its device, from 1 (a kill's `jetsamEvent`).
+        ///
+        /// - Remark: Generated from `#/components/parameters/JetsamEvent`.
+        public typealias JetsamEvent = Swift.Int
         /// With `waitFor`: the longest to wait, in seconds (default 30); alone, it changes nothing.
         ///
         /// - Remark: Generated from `#/components/parameters/WaitTimeout`.

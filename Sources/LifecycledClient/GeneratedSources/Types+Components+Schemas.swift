@@ -8907,13 +8907,15 @@ extension Components {
         public struct JetsamLog: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/JetsamLog/kills`.
             public var kills: [Components.Schemas.JetsamKill]
+            /// The kills of the events dropped to keep the log bounded.
+            ///
             /// - Remark: Generated from `#/components/schemas/JetsamLog/dropped`.
             public var dropped: Swift.Int
             /// Creates a new `JetsamLog`.
             ///
             /// - Parameters:
             ///   - kills:
-            ///   - dropped:
+            ///   - dropped: The kills of the events dropped to keep the log bounded.
             public init(
                 kills: [Components.Schemas.JetsamKill],
                 dropped: Swift.Int
@@ -8943,6 +8945,10 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/JetsamKill`.
         public struct JetsamKill: Codable, Hashable, Sendable {
+            /// The number of the jetsam event the kill was part of: its report's address.
+            ///
+            /// - Remark: Generated from `#/components/schemas/JetsamKill/jetsamEvent`.
+            public var jetsamEvent: Swift.Int
             /// - Remark: Generated from `#/components/schemas/JetsamKill/time`.
             public var time: Components.Schemas.Time
             /// - Remark: Generated from `#/components/schemas/JetsamKill/app`.
@@ -8956,18 +8962,21 @@ extension Components {
             /// Creates a new `JetsamKill`.
             ///
             /// - Parameters:
+            ///   - jetsamEvent: The number of the jetsam event the kill was part of: its report's address.
             ///   - time:
             ///   - app:
             ///   - reason:
             ///   - footprintMB:
             ///   - state:
             public init(
+                jetsamEvent: Swift.Int,
                 time: Components.Schemas.Time,
                 app: Components.Schemas.Name,
                 reason: Components.Schemas.JetsamReason,
                 footprintMB: Swift.Int,
                 state: Components.Schemas.AppState
             ) {
+                self.jetsamEvent = jetsamEvent
                 self.time = time
                 self.app = app
                 self.reason = reason
@@ -8975,6 +8984,7 @@ extension Components {
                 self.state = state
             }
             public enum CodingKeys: String, CodingKey {
+                case jetsamEvent
                 case time
                 case app
                 case reason
@@ -8983,6 +8993,10 @@ extension Components {
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.jetsamEvent = try container.decode(
+                    Swift.Int.self,
+                    forKey: .jetsamEvent
+                )
                 self.time = try container.decode(
                     Components.Schemas.Time.self,
                     forKey: .time
@@ -9004,10 +9018,184 @@ extension Components {
                     forKey: .state
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "jetsamEvent",
                     "time",
                     "app",
                     "reason",
                     "footprintMB",
+                    "state"
+                ])
+            }
+        }
+        /// A jetsam event report in the shape of Apple's ("Identifying high-memory use with jetsam event reports"), with the fields the simulator has.
+        ///
+        /// - Remark: Generated from `#/components/schemas/JetsamReport`.
+        public struct JetsamReport: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/JetsamReport/time`.
+            public var time: Components.Schemas.Time
+            /// - Remark: Generated from `#/components/schemas/JetsamReport/memoryStatus`.
+            public struct MemoryStatusPayload: Codable, Hashable, Sendable {
+                /// Bytes in a memory page: 16384 (16 KiB), as on arm64 iPhones.
+                ///
+                /// - Remark: Generated from `#/components/schemas/JetsamReport/memoryStatus/pageSize`.
+                public var pageSize: Swift.Int
+                /// Creates a new `MemoryStatusPayload`.
+                ///
+                /// - Parameters:
+                ///   - pageSize: Bytes in a memory page: 16384 (16 KiB), as on arm64 iPhones.
+                public init(pageSize: Swift.Int) {
+                    self.pageSize = pageSize
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case pageSize
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.pageSize = try container.decode(
+                        Swift.Int.self,
+                        forKey: .pageSize
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "pageSize"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/JetsamReport/memoryStatus`.
+            public var memoryStatus: Components.Schemas.JetsamReport.MemoryStatusPayload
+            /// - Remark: Generated from `#/components/schemas/JetsamReport/largestProcess`.
+            public var largestProcess: Components.Schemas.Name
+            /// - Remark: Generated from `#/components/schemas/JetsamReport/processes`.
+            public var processes: [Components.Schemas.JetsamReportProcess]
+            /// Creates a new `JetsamReport`.
+            ///
+            /// - Parameters:
+            ///   - time:
+            ///   - memoryStatus:
+            ///   - largestProcess:
+            ///   - processes:
+            public init(
+                time: Components.Schemas.Time,
+                memoryStatus: Components.Schemas.JetsamReport.MemoryStatusPayload,
+                largestProcess: Components.Schemas.Name,
+                processes: [Components.Schemas.JetsamReportProcess]
+            ) {
+                self.time = time
+                self.memoryStatus = memoryStatus
+                self.largestProcess = largestProcess
+                self.processes = processes
+            }
+            public enum CodingKeys: String, CodingKey {
+                case time
+                case memoryStatus
+                case largestProcess
+                case processes
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.time = try container.decode(
+                    Components.Schemas.Time.self,
+                    forKey: .time
+                )
+                self.memoryStatus = try container.decode(
+                    Components.Schemas.JetsamReport.MemoryStatusPayload.self,
+                    forKey: .memoryStatus
+                )
+                self.largestProcess = try container.decode(
+                    Components.Schemas.Name.self,
+                    forKey: .largestProcess
+                )
+                self.processes = try container.decode(
+                    [Components.Schemas.JetsamReportProcess].self,
+                    forKey: .processes
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "time",
+                    "memoryStatus",
+                    "largestProcess",
+                    "processes"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/JetsamReportProcess`.
+        public struct JetsamReportProcess: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/JetsamReportProcess/name`.
+            public var name: Components.Schemas.Name
+            /// Resident pages: the footprint in MB times 64.
+            ///
+            /// - Remark: Generated from `#/components/schemas/JetsamReportProcess/rpages`.
+            public var rpages: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/JetsamReportProcess/StatesPayload`.
+            @frozen public enum StatesPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case frontmost = "frontmost"
+                case suspended = "suspended"
+            }
+            /// `frontmost` for the foreground app, `suspended` for a suspended (or prewarmed) process; none for one running in the background.
+            ///
+            /// - Remark: Generated from `#/components/schemas/JetsamReportProcess/states`.
+            public typealias StatesPayload = [Components.Schemas.JetsamReportProcess.StatesPayloadPayload]
+            /// `frontmost` for the foreground app, `suspended` for a suspended (or prewarmed) process; none for one running in the background.
+            ///
+            /// - Remark: Generated from `#/components/schemas/JetsamReportProcess/states`.
+            public var states: Components.Schemas.JetsamReportProcess.StatesPayload
+            /// - Remark: Generated from `#/components/schemas/JetsamReportProcess/reason`.
+            public var reason: Components.Schemas.JetsamReason?
+            /// - Remark: Generated from `#/components/schemas/JetsamReportProcess/state`.
+            public var state: Components.Schemas.AppState
+            /// Creates a new `JetsamReportProcess`.
+            ///
+            /// - Parameters:
+            ///   - name:
+            ///   - rpages: Resident pages: the footprint in MB times 64.
+            ///   - states: `frontmost` for the foreground app, `suspended` for a suspended (or prewarmed) process; none for one running in the background.
+            ///   - reason:
+            ///   - state:
+            public init(
+                name: Components.Schemas.Name,
+                rpages: Swift.Int,
+                states: Components.Schemas.JetsamReportProcess.StatesPayload,
+                reason: Components.Schemas.JetsamReason? = nil,
+                state: Components.Schemas.AppState
+            ) {
+                self.name = name
+                self.rpages = rpages
+                self.states = states
+                self.reason = reason
+                self.state = state
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+                case rpages
+                case states
+                case reason
+                case state
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.name = try container.decode(
+                    Components.Schemas.Name.self,
+                    forKey: .name
+                )
+                self.rpages = try container.decode(
+                    Swift.Int.self,
+                    forKey: .rpages
+                )
+                self.states = try container.decode(
+                    Components.Schemas.JetsamReportProcess.StatesPayload.self,
+                    forKey: .states
+                )
+                self.reason = try container.decodeIfPresent(
+                    Components.Schemas.JetsamReason.self,
+                    forKey: .reason
+                )
+                self.state = try container.decode(
+                    Components.Schemas.AppState.self,
+                    forKey: .state
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "name",
+                    "rpages",
+                    "states",
+                    "reason",
                     "state"
                 ])
             }

@@ -5560,6 +5560,9 @@ public enum Operations {
     }
     /// Every jetsam kill of the device, oldest first.
     ///
+    /// The kills of the jetsam events the log keeps (the newest `jetsamLogSize`, within `jetsamLogSizeKB`), each with the number of its event: its report is at `/v1/devices/{device}/jetsam/{jetsamEvent}/report`. A restored or reset device starts afresh.
+    ///
+    ///
     /// - Remark: HTTP `GET /v1/devices/{device}/jetsam`.
     /// - Remark: Generated from `#/paths//v1/devices/{device}/jetsam/get(getJetsamLog)`.
     public enum GetJetsamLog {
@@ -5727,6 +5730,240 @@ public enum Operations {
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/jetsam/get(getJetsamLog)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses.ProtocolError)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses.ProtocolError {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// A jetsam event as Apple's jetsam event report describes it.
+    ///
+    /// The report "Identifying high-memory use with jetsam event reports" describes, in its JSON shape: the header's `memoryStatus.pageSize` and `largestProcess`, then every process on the device with its resident pages (`rpages`) and `states`, those jetsam killed with their `reason`. One event is what jetsam killed at one instant (a `purge` and the kills that followed it make one): the killed processes first, in the order they died, each as it was just before; then the others in name order, as jetsam left them. Fields the simulator has nothing for (`uuid`, `pid`, `coalition`, `lifetimeMax`, `purgeable`, the other `memoryStatus` counters, the wall-clock `date`) are left out; `time` (device time) and each process's `state` are lifecycled's. 404 for a number the log does not keep (not yet reached, or dropped: the problem says which it keeps).
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/devices/{device}/jetsam/{jetsamEvent}/report`.
+    /// - Remark: Generated from `#/paths//v1/devices/{device}/jetsam/{jetsamEvent}/report/get(getJetsamReport)`.
+    public enum GetJetsamReport {
+        public static let id: Swift.String = "getJetsamReport"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/devices/{device}/jetsam/{jetsamEvent}/report/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/jetsam/{jetsamEvent}/report/GET/path/device`.
+                public var device: Components.Parameters.Device
+                /// A jetsam event's number on its device, from 1 (a kill's `jetsamEvent`).
+                ///
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/jetsam/{jetsamEvent}/report/GET/path/jetsamEvent`.
+                public var jetsamEvent: Components.Parameters.JetsamEvent
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - device:
+                ///   - jetsamEvent: A jetsam event's number on its device, from 1 (a kill's `jetsamEvent`).
+                public init(
+                    device: Components.Parameters.Device,
+                    jetsamEvent: Components.Parameters.JetsamEvent
+                ) {
+                    self.device = device
+                    self.jetsamEvent = jetsamEvent
+                }
+            }
+            public var path: Operations.GetJetsamReport.Input.Path
+            /// - Remark: Generated from `#/paths/v1/devices/{device}/jetsam/{jetsamEvent}/report/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetJetsamReport.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetJetsamReport.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetJetsamReport.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetJetsamReport.Input.Path,
+                headers: Operations.GetJetsamReport.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/jetsam/{jetsamEvent}/report/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The device's version: it changes with every journal entry, and a reset or re-created device never repeats one. Opaque; send it back in `If-Match`.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/devices/{device}/jetsam/{jetsamEvent}/report/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: The device's version: it changes with every journal entry, and a reset or re-created device never repeats one. Opaque; send it back in `If-Match`.
+                    public init(eTag: Components.Headers.ETag? = nil) {
+                        self.eTag = eTag
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetJetsamReport.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/devices/{device}/jetsam/{jetsamEvent}/report/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/devices/{device}/jetsam/{jetsamEvent}/report/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.JetsamReport)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.JetsamReport {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetJetsamReport.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetJetsamReport.Output.Ok.Headers = .init(),
+                    body: Operations.GetJetsamReport.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The report.
+            ///
+            /// - Remark: Generated from `#/paths//v1/devices/{device}/jetsam/{jetsamEvent}/report/get(getJetsamReport)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetJetsamReport.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetJetsamReport.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such route, device or app.
+            ///
+            /// - Remark: Generated from `#/paths//v1/devices/{device}/jetsam/{jetsamEvent}/report/get(getJetsamReport)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The resource does not answer this method; `Allow` lists those it does.
+            ///
+            /// - Remark: Generated from `#/paths//v1/devices/{device}/jetsam/{jetsamEvent}/report/get(getJetsamReport)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            public var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Refused by the HTTP layer, with `Connection: close`: 400 malformed request, 408 request timeout, 413 body too large, 414 request line too long, 417 unsupported expectation, 431 header fields too large, 501 CONNECT or a transfer coding not implemented, 505 HTTP version not supported.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/devices/{device}/jetsam/{jetsamEvent}/report/get(getJetsamReport)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses.ProtocolError)

@@ -151,9 +151,20 @@ public protocol APIProtocol: Sendable {
     func streamJournal(_ input: Operations.StreamJournal.Input) async throws -> Operations.StreamJournal.Output
     /// Every jetsam kill of the device, oldest first.
     ///
+    /// The kills of the jetsam events the log keeps (the newest `jetsamLogSize`, within `jetsamLogSizeKB`), each with the number of its event: its report is at `/v1/devices/{device}/jetsam/{jetsamEvent}/report`. A restored or reset device starts afresh.
+    ///
+    ///
     /// - Remark: HTTP `GET /v1/devices/{device}/jetsam`.
     /// - Remark: Generated from `#/paths//v1/devices/{device}/jetsam/get(getJetsamLog)`.
     func getJetsamLog(_ input: Operations.GetJetsamLog.Input) async throws -> Operations.GetJetsamLog.Output
+    /// A jetsam event as Apple's jetsam event report describes it.
+    ///
+    /// The report "Identifying high-memory use with jetsam event reports" describes, in its JSON shape: the header's `memoryStatus.pageSize` and `largestProcess`, then every process on the device with its resident pages (`rpages`) and `states`, those jetsam killed with their `reason`. One event is what jetsam killed at one instant (a `purge` and the kills that followed it make one): the killed processes first, in the order they died, each as it was just before; then the others in name order, as jetsam left them. Fields the simulator has nothing for (`uuid`, `pid`, `coalition`, `lifetimeMax`, `purgeable`, the other `memoryStatus` counters, the wall-clock `date`) are left out; `time` (device time) and each process's `state` are lifecycled's. 404 for a number the log does not keep (not yet reached, or dropped: the problem says which it keeps).
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/devices/{device}/jetsam/{jetsamEvent}/report`.
+    /// - Remark: Generated from `#/paths//v1/devices/{device}/jetsam/{jetsamEvent}/report/get(getJetsamReport)`.
+    func getJetsamReport(_ input: Operations.GetJetsamReport.Input) async throws -> Operations.GetJetsamReport.Output
     /// The journal drawn as a picture, as Instruments draws a trace.
     ///
     /// An SVG a browser, a CI artifact viewer or a pull request shows as it is: a lane for the device's events, then one per app (at most 64, in name order; the picture says how many more there were), each app's state as coloured bands over device time, each callback a tick labelled with its method (and its scene), kills (with their cause and code) and the deadlines that fired (suspension, watchdog, expirations) marked where they happened, and a legend. An app with several scenes has a lane under its own for each (16 at most, the first to appear), with the scene's state and the callbacks sent to it. The entries are the journal's, as its filters select them (the first 10,000 after `since`), between `from` and `to`. Marks closer than a pixel are drawn as one with their count, a label that would overlap the one before it is left out (each mark keeps it as a tooltip): a full journal's picture stays readable and under 4 MB. The same journal always draws the same bytes; text is escaped, and the picture loads no script and no external resource. It is drawn off the server's loop, with snapshots at most 4 at once (503 `too-many-waits` beyond; a request for a picture being drawn waits for it), and the last one made is answered again until the device changes.
@@ -511,6 +522,9 @@ extension APIProtocol {
     }
     /// Every jetsam kill of the device, oldest first.
     ///
+    /// The kills of the jetsam events the log keeps (the newest `jetsamLogSize`, within `jetsamLogSizeKB`), each with the number of its event: its report is at `/v1/devices/{device}/jetsam/{jetsamEvent}/report`. A restored or reset device starts afresh.
+    ///
+    ///
     /// - Remark: HTTP `GET /v1/devices/{device}/jetsam`.
     /// - Remark: Generated from `#/paths//v1/devices/{device}/jetsam/get(getJetsamLog)`.
     public func getJetsamLog(
@@ -518,6 +532,22 @@ extension APIProtocol {
         headers: Operations.GetJetsamLog.Input.Headers = .init()
     ) async throws -> Operations.GetJetsamLog.Output {
         try await getJetsamLog(Operations.GetJetsamLog.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A jetsam event as Apple's jetsam event report describes it.
+    ///
+    /// The report "Identifying high-memory use with jetsam event reports" describes, in its JSON shape: the header's `memoryStatus.pageSize` and `largestProcess`, then every process on the device with its resident pages (`rpages`) and `states`, those jetsam killed with their `reason`. One event is what jetsam killed at one instant (a `purge` and the kills that followed it make one): the killed processes first, in the order they died, each as it was just before; then the others in name order, as jetsam left them. Fields the simulator has nothing for (`uuid`, `pid`, `coalition`, `lifetimeMax`, `purgeable`, the other `memoryStatus` counters, the wall-clock `date`) are left out; `time` (device time) and each process's `state` are lifecycled's. 404 for a number the log does not keep (not yet reached, or dropped: the problem says which it keeps).
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/devices/{device}/jetsam/{jetsamEvent}/report`.
+    /// - Remark: Generated from `#/paths//v1/devices/{device}/jetsam/{jetsamEvent}/report/get(getJetsamReport)`.
+    public func getJetsamReport(
+        path: Operations.GetJetsamReport.Input.Path,
+        headers: Operations.GetJetsamReport.Input.Headers = .init()
+    ) async throws -> Operations.GetJetsamReport.Output {
+        try await getJetsamReport(Operations.GetJetsamReport.Input(
             path: path,
             headers: headers
         ))
