@@ -12,8 +12,8 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
-RUN swift build -c release --static-swift-stdlib --product lifecycled \
-    && cp "$(swift build -c release --static-swift-stdlib --show-bin-path)/lifecycled" /usr/local/bin/
+RUN swift build -c release --static-swift-stdlib --disable-default-traits --product lifecycled \
+    && cp "$(swift build -c release --static-swift-stdlib --disable-default-traits --show-bin-path)/lifecycled" /usr/local/bin/
 
 FROM debian:bookworm-slim
 # Everything the binary links besides libc (scripts/container-smoke checks this list with ldd).

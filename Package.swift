@@ -1,14 +1,33 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// Where the client runs and what it needs: `Duration` (macOS 13, iOS 16) sets the floor.
+let applePlatforms: [SupportedPlatform] = [
+  .macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1),
+]
+
+/// The platforms a client talks to the server through URLSession on; elsewhere (Linux),
+/// through AsyncHTTPClient.
+let urlSessionPlatforms: [Platform] = [.macOS, .iOS, .tvOS, .watchOS, .visionOS]
+
 let package = Package(
   name: "lifecycled",
+  platforms: applePlatforms,
   products: [
     .library(name: "LifecycleEngine", targets: ["LifecycleEngine"]),
     .library(name: "HTTPCore", targets: ["HTTPCore"]),
     .executable(name: "lifecycled", targets: ["lifecycled"]),
     // A typed Swift client of the API, for test suites of iOS apps (README, "From Swift").
     .library(name: "LifecycledClient", targets: ["LifecycledClient"]),
+  ],
+  // The client's dependencies are resolved only with its trait, on by default, so that adding
+  // the package (in Xcode too) brings the client; the server's builds turn it off
+  // (`--disable-default-traits`: scripts/run, the Dockerfile) and fetch none of them.
+  traits: [
+    .trait(
+      name: "Client",
+      description: "LifecycledClient: OpenAPIRuntime, and URLSession (Apple) or AsyncHTTPClient."),
+    .default(enabledTraits: ["Client"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -21,12 +40,13 @@ let package = Package(
     .package(
       url: "https://github.com/apple/swift-configuration", from: "1.4.0",
       traits: ["CommandLineArguments"]),
-    // LifecycledClient only: the server never builds them. The generator runs on demand
-    // (scripts/generate-client writes the client's GeneratedSources, and checks them in tests).
-    .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
+    // LifecycledClient only, under its trait. (The generator is scripts/openapi-generator's:
+    // scripts/generate-client writes the client's GeneratedSources, and checks them in tests.)
     .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+    .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
   ],
   targets: [
     // The pure simulator core: no I/O, no libuv, no wall clock, no Foundation.
@@ -85,14 +105,25 @@ let package = Package(
         .product(name: "SystemPackage", package: "swift-system"),
       ]),
     // The client: generated from `openapi.yaml` by swift-openapi-generator into GeneratedSources
-    // and committed (a build plugin's tool is built with every product, the server's too), and
-    // a small layer that reads like Swift over it.
+    // and committed (its users build no generator), and a small layer that reads like Swift
+    // over it. On Apple platforms it compiles no NIO and no BoringSSL.
     .target(
       name: "LifecycledClient",
       dependencies: [
-        .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-        .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
-        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(
+          name: "OpenAPIRuntime", package: "swift-openapi-runtime",
+          condition: .when(traits: ["Client"])),
+        .product(
+          name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Client"])),
+        .product(
+          name: "OpenAPIURLSession", package: "swift-openapi-urlsession",
+          condition: .when(platforms: urlSessionPlatforms, traits: ["Client"])),
+        .product(
+          name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client",
+          condition: .when(platforms: [.linux], traits: ["Client"])),
+        .product(
+          name: "AsyncHTTPClient", package: "async-http-client",
+          condition: .when(platforms: [.linux], traits: ["Client"])),
       ],
       exclude: ["openapi-generator-config.yaml"]),
     // Example tests of an iOS app's lifecycle through the client, against the built server.
@@ -101,7 +132,9 @@ let package = Package(
       name: "LifecycledClientTests",
       dependencies: [
         "LifecycledClient", "LifecycleEngine",
-        .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+        .product(
+          name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client",
+          condition: .when(platforms: [.linux], traits: ["Client"])),
       ]),
     // Figures for Benchmarks/README.md; run by `Benchmarks/run`, never by the tests.
     .executableTarget(

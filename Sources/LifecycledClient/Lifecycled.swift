@@ -1,42 +1,111 @@
 import Foundation
-import OpenAPIAsyncHTTPClient
+import HTTPTypes
 import OpenAPIRuntime
+
+#if canImport(OpenAPIURLSession)
+  import OpenAPIURLSession
+#else
+  import AsyncHTTPClient
+  import OpenAPIAsyncHTTPClient
+#endif
 
 /// A lifecycled server, as a Swift test suite drives it: devices and their apps, events posted
 /// as typed values, waits, and the journal as it happens.
 ///
 /// ```swift
+/// import Foundation
+/// import LifecycledClient
+///
 /// let lifecycled = Lifecycled(serverURL: URL(string: "http://127.0.0.1:8080")!)
 /// let device = try await lifecycled.createDevice()
 /// let mail = try await device.createApp("mail")
 /// let launch = try await mail.post(.launch(url: "mail://inbox"))
 /// ```
 ///
-/// A request the server refuses throws its problem, a ``LifecycledProblem``. What this layer
+/// A request the server refuses throws its problem, a ``LifecycledProblem``; a server that
+/// does not answer within `connectTimeout` throws ``LifecycledUnreachable``. What this layer
 /// does not cover, `client` (the generated client) does, operation by operation.
 public struct Lifecycled: Sendable {
   /// The client generated from the contract, `openapi.yaml`.
   public let client: Client
 
-  /// A client of the server at `serverURL`, over AsyncHTTPClient unless given a transport (on
-  /// Linux, only a transport that streams serves ``SimulatedDevice/journalStream(since:kind:app:)``).
-  public init(serverURL: URL, transport: any ClientTransport = AsyncHTTPClientTransport()) {
-    client = Client(serverURL: serverURL, transport: transport, middlewares: [ProblemMiddleware()])
+  /// A client of the server at `serverURL`: over URLSession on Apple platforms, over
+  /// AsyncHTTPClient on Linux, unless given a transport (on Linux, only a transport that
+  /// streams serves ``SimulatedDevice/journalStream(since:kind:app:)``). `token` is sent as
+  /// `Authorization: Bearer` (for a server started with `authToken`). A call to a server that
+  /// does not answer fails after `connectTimeout` with ``LifecycledUnreachable``.
+  public init(
+    serverURL: URL, token: String? = nil, connectTimeout: Duration = .seconds(3),
+    transport: (any ClientTransport)? = nil
+  ) {
+    var middlewares: [any ClientMiddleware] = [
+      ReachabilityMiddleware(timeout: connectTimeout), ProblemMiddleware(),
+    ]
+    if let token { middlewares.append(BearerTokenMiddleware(token: token)) }
+    client = Client(
+      serverURL: serverURL, transport: transport ?? Self.defaultTransport,
+      middlewares: middlewares)
   }
+
+  #if canImport(OpenAPIURLSession)
+    /// URLSession with room for the longest wait (300 s) between bytes, and none for a
+    /// stream's whole length.
+    private static let defaultTransport: any ClientTransport = {
+      let configuration = URLSessionConfiguration.ephemeral
+      configuration.timeoutIntervalForRequest = 330
+      configuration.timeoutIntervalForResource = .infinity
+      return URLSessionTransport(
+        configuration: .init(session: URLSession(configuration: configuration)))
+    }()
+  #else
+    /// AsyncHTTPClient with room for the longest wait (300 s), failing a request whose
+    /// connection is refused at once rather than retrying until its deadline. (One client for
+    /// the process's life, as `HTTPClient.shared` is.)
+    private static let defaultTransport: any ClientTransport = {
+      var configuration = HTTPClient.Configuration()
+      configuration.connectionPool.retryConnectionEstablishment = false
+      let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+      return AsyncHTTPClientTransport(configuration: .init(client: client, timeout: .seconds(330)))
+    }()
+  #endif
 
   /// Creates a device: with a manual clock unless told, so that a test steps time itself; with
   /// `id` nil, the server chooses one. Label the devices a test worker creates to remove them
-  /// all at the end (``removeDevices(labeled:value:)``).
+  /// all at the end (``removeDevices(labeled:value:)``), or create one for a scope
+  /// (``withDevice(_:clock:memoryLimitMB:perAppLimitMB:passcode:labels:idleTimeout:_:)``).
   public func createDevice(
-    _ id: String? = nil, clock: Components.Schemas.ClockMode = .manual, passcode: Bool? = nil,
+    _ id: String? = nil, clock: Components.Schemas.ClockMode = .manual,
+    memoryLimitMB: Int? = nil, perAppLimitMB: Int? = nil, passcode: Bool? = nil,
     labels: [String: String] = [:], idleTimeout: Duration? = nil
   ) async throws -> SimulatedDevice {
     let declaration = Components.Schemas.DeviceCreate(
-      id: id, clock: clock, passcode: passcode,
-      labels: labels.isEmpty ? nil : .init(additionalProperties: labels),
+      id: id, clock: clock, memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB,
+      passcode: passcode, labels: labels.isEmpty ? nil : .init(additionalProperties: labels),
       idleTimeoutSeconds: idleTimeout.map(\.seconds))
     let created = try await send { try await $0.createDevice(body: .json(declaration)) }
     return device(try created.created.body.json.id)
+  }
+
+  /// Runs `body` with a device created for it (as ``createDevice(_:clock:memoryLimitMB:perAppLimitMB:passcode:labels:idleTimeout:)``
+  /// does), and removes the device however `body` ends.
+  public func withDevice<Result>(
+    _ id: String? = nil, clock: Components.Schemas.ClockMode = .manual,
+    memoryLimitMB: Int? = nil, perAppLimitMB: Int? = nil, passcode: Bool? = nil,
+    labels: [String: String] = [:], idleTimeout: Duration? = nil,
+    _ body: (SimulatedDevice) async throws -> Result
+  ) async throws -> Result {
+    let device = try await createDevice(
+      id, clock: clock, memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB,
+      passcode: passcode, labels: labels, idleTimeout: idleTimeout)
+    let result: Result
+    do {
+      result = try await body(device)
+    } catch {
+      try? await device.remove()
+      throw error
+    }
+    try await device.remove()
+    return result
   }
 
   /// The device `id`, without asking the server.
@@ -53,14 +122,112 @@ public struct Lifecycled: Sendable {
     }.ok.body.json.removed
   }
 
-  /// Runs a request of the generated client: a refusal is thrown as the server's problem.
+  /// Runs a request of the generated client: a refusal is thrown as the server's problem, an
+  /// unreachable server as ``LifecycledUnreachable``, a cancelled task as `CancellationError`.
   func send<Output>(_ request: (Client) async throws -> Output) async throws -> Output {
     do {
       return try await request(client)
     } catch let error as ClientError {
       if let problem = error.underlyingError as? LifecycledProblem { throw problem }
+      if let unreachable = error.underlyingError as? LifecycledUnreachable { throw unreachable }
+      if Task.isCancelled || error.underlyingError is CancellationError {
+        throw CancellationError()
+      }
       throw error
     }
+  }
+}
+
+/// The server did not answer: nothing listens at `url`, or it did not answer in `timeout`.
+public struct LifecycledUnreachable: Error, Sendable, Hashable, CustomStringConvertible {
+  public let url: URL
+  public let timeout: Duration
+
+  public var description: String {
+    "lifecycled at \(url.absoluteString) did not answer within \(timeout)"
+  }
+}
+
+/// Fails a request fast when the server is not there: before the first request, and when the
+/// transport fails one, `/livez` must answer within the timeout. (A transport's own timeouts
+/// must allow the long polls and streams, minutes long.)
+struct ReachabilityMiddleware: ClientMiddleware {
+  let timeout: Duration
+  private let reached = ReachedFlag()
+
+  init(timeout: Duration) { self.timeout = timeout }
+
+  func intercept(
+    _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+    next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+  ) async throws -> (HTTPResponse, HTTPBody?) {
+    if !reached.value { try await probe(baseURL, next) }
+    do {
+      return try await next(request, body, baseURL)
+    } catch let problem as LifecycledProblem {
+      throw problem  // the server answered
+    } catch {
+      // The transport failed: if the server is gone, say so in a line.
+      reached.value = false
+      if !Task.isCancelled { try await probe(baseURL, next) }
+      throw error
+    }
+  }
+
+  /// `GET /livez`, raced against the timeout.
+  private func probe(
+    _ baseURL: URL,
+    _ next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+  ) async throws {
+    let unreachable = LifecycledUnreachable(url: baseURL, timeout: timeout)
+    let timeout = self.timeout
+    // The group's tasks end before it returns: `next` does not outlive the call.
+    let answered = try await withoutActuallyEscaping(next) { next in
+      try await withThrowingTaskGroup(of: Bool.self) { group in
+        group.addTask {
+          let livez = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/livez")
+          do {
+            _ = try await next(livez, nil, baseURL)  // any answer will do: something listens
+            return true
+          } catch {
+            return false  // refused, or the timeout cancelled it
+          }
+        }
+        group.addTask {
+          try await Task.sleep(for: timeout)
+          return false
+        }
+        defer { group.cancelAll() }
+        return try await group.next() ?? false
+      }
+    }
+    guard answered else { throw unreachable }
+    reached.value = true
+  }
+}
+
+/// Whether the server answered since the last failure, shared by every copy of the client.
+private final class ReachedFlag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var reached = false
+
+  var value: Bool {
+    get { lock.withLock { reached } }
+    set { lock.withLock { reached = newValue } }
+  }
+}
+
+/// Sends `Authorization: Bearer <token>` with every request.
+struct BearerTokenMiddleware: ClientMiddleware {
+  let token: String
+
+  func intercept(
+    _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+    next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+  ) async throws -> (HTTPResponse, HTTPBody?) {
+    var request = request
+    request.headerFields[.authorization] = "Bearer \(token)"
+    return try await next(request, body, baseURL)
   }
 }
 

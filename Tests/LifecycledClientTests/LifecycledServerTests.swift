@@ -1,0 +1,83 @@
+import Foundation
+import Glibc
+import LifecycledClient
+import Testing
+
+/// A server each test starts itself, a client that fails fast when there is none, a token,
+/// and a device that lives as long as its scope.
+@Suite struct LifecycledServerTests {
+  @Test func aServerStartedForATestServesItAndStops() async throws {
+    let server = try await LifecycledServer.start(.binary(LiveServer.binary))
+    let lifecycled = Lifecycled(serverURL: server.url, connectTimeout: .milliseconds(500))
+    let device = try await lifecycled.createDevice("started")
+    #expect(try await device.view().clock == .manual)
+    server.stop()
+    let error = await #expect(throws: LifecycledUnreachable.self) {
+      try await lifecycled.createDevice()
+    }
+    #expect(
+      error?.description
+        == "lifecycled at \(server.url.absoluteString) did not answer within 0.5 seconds")
+  }
+
+  @Test func nothingListeningFailsWithinTheConnectTimeout() async throws {
+    let url = try #require(URL(string: "http://127.0.0.1:9"))  // discard: nothing listens
+    let lifecycled = Lifecycled(serverURL: url, connectTimeout: .milliseconds(200))
+    let error = await #expect(throws: LifecycledUnreachable.self) {
+      try await lifecycled.createDevice()
+    }
+    #expect(error?.url == url)
+    #expect(error?.timeout == .milliseconds(200))
+  }
+
+  /// A port that accepts connections and never answers: the call ends at the timeout.
+  @Test func aSilentServerFailsAtTheConnectTimeout() async throws {
+    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(listener) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    try withUnsafeMutablePointer(to: &address) { pointer in
+      try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+        guard bind(listener, address, length) == 0, listen(listener, 8) == 0,
+          getsockname(listener, address, &length) == 0
+        else { throw POSIXError(.EADDRINUSE) }
+      }
+    }
+    let url = try #require(URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"))
+    let lifecycled = Lifecycled(serverURL: url, connectTimeout: .milliseconds(300))
+    let error = await #expect(throws: LifecycledUnreachable.self) {
+      try await lifecycled.createDevice()
+    }
+    #expect(
+      error?.description == "lifecycled at \(url.absoluteString) did not answer within 0.3 seconds")
+  }
+
+  @Test func aTokenIsSentWithEveryRequest() async throws {
+    let server = try await LifecycledServer.start(
+      .binary(LiveServer.binary), arguments: ["--auth-token", "s3cret"])
+    defer { server.stop() }
+    let refused = await #expect(throws: LifecycledProblem.self) {
+      try await Lifecycled(serverURL: server.url).createDevice()
+    }
+    #expect(refused?.status == 401)
+    let device = try await Lifecycled(serverURL: server.url, token: "s3cret").createDevice()
+    #expect(try await device.view().id == device.id)
+  }
+
+  @Test func aDeviceScopeRemovesItsDevice() async throws {
+    try await LifecycledServer.run(.binary(LiveServer.binary)) { lifecycled in
+      let id = try await lifecycled.withDevice(memoryLimitMB: 900, perAppLimitMB: 300) {
+        device throws -> String in
+        let memory = try await device.view().memory
+        #expect(memory.limitMB == 900)
+        return device.id
+      }
+      let gone = await #expect(throws: LifecycledProblem.self) {
+        try await lifecycled.device(id).view()
+      }
+      #expect(gone?.status == 404)
+    }
+  }
+}
