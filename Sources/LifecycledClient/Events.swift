@@ -112,7 +112,7 @@ extension Components.Schemas.AppEvent {
   }
 
   /// The app calls endBackgroundTask(_:) for the task `id`.
-  public static func endBackgroundTask(id: Int64) -> Self {
+  public static func endBackgroundTask(id: Int) -> Self {
     .endBackgroundTask(.init(_type: .endBackgroundTask, id: id))
   }
 
@@ -142,6 +142,7 @@ extension Components.Schemas.AppEvent {
       OpenAPIValueContainer.self, from: JSONEncoder().encode(data))
     return .setRestorationData(.init(_type: .setRestorationData, scene: scene, data: value))
   }
+
   /// The app's code submits a `BGAppRefreshTaskRequest` or `BGProcessingTaskRequest`
   /// (`BGTaskScheduler.submit(_:)`), to start no earlier than `earliestBeginDate` (device
   /// seconds). A refusal is thrown as a ``LifecycledProblem`` whose type names the
@@ -218,4 +219,13 @@ extension Components.Schemas.DeviceEvent {
   /// MetricKit delivers each running app its exits since the last payload
   /// (`MXMetricManagerSubscriber.didReceive(_:)`, the app's `pendingExits`).
   public static var deliverMetrics: Self { .deliverMetrics(.init(_type: .deliverMetrics)) }
+}
+
+extension OpenAPIValueContainer {
+  /// The JSON value decoded as `type`: restoration data (a session's
+  /// `stateRestorationActivity`, an app's `restorationData`) read back as the `Codable` value
+  /// the app saved with ``Components/Schemas/AppEvent/setRestorationData(to:scene:)``.
+  public func decoded<Value: Decodable>(as type: Value.Type = Value.self) throws -> Value {
+    try JSONDecoder().decode(type, from: JSONEncoder().encode(self))
+  }
 }

@@ -5,7 +5,7 @@ import OpenAPIRuntime
 /// after a position, then each new one as the device records it.
 ///
 /// ```swift
-/// for try await event in device.journalStream(since: .latest, kind: .transition) {
+/// for try await event in try await device.journalStream(since: .latest, kind: .transition) {
 ///   guard case .entry(.transition(let entry)) = event else { continue }
 ///   if entry.transition.to == .suspended { break }
 /// }

@@ -4,19 +4,76 @@ import OpenAPIRuntime
 
 /// A request the server refused: its status and its problem details (RFC 9457), such as a
 /// 409 `event-refused` with the events the app allows in its state, or a 422 naming each field.
+///
+/// ```swift
+/// do {
+///   try await mail.post(.home)
+/// } catch let problem as LifecycledProblem where problem.kind == .eventRefused {
+///   #expect(problem.currentState == .app(.notRunning))
+/// }
+/// ```
 public struct LifecycledProblem: Error, Sendable, Hashable, CustomStringConvertible {
   /// The HTTP status, 400 to 599.
   public let status: Int
-  /// The problem type, such as `urn:lifecycled:problem:event-refused`.
+  /// What went wrong, from the problem's `type`.
+  public let kind: Kind
+  /// The problem type as sent, such as `urn:lifecycled:problem:event-refused`.
   public let type: String
   public let title: String
   public let detail: String
+  /// For a refused event, the event.
+  public let event: Components.Schemas.EventType?
   /// For a refused event, the app's or device's state.
-  public let currentState: String?
+  public let currentState: State?
   /// For a refused event, the events the state allows.
-  public let allowedEvents: [String]
+  public let allowedEvents: [Components.Schemas.EventType]
+  /// For a refused event of a scenario, its index; the events before it were applied (unless
+  /// the scenario was atomic), with these results.
+  public let failedIndex: Int?
+  public let appliedResults: [Components.Schemas.EventResponse]
   /// For a 422, each field and what is wrong with it.
   public let validation: [Field]
+
+  /// The problem types of the API (`openapi.yaml`), and any other.
+  public enum Kind: Sendable, Hashable {
+    case invalidJSON, validation, notFound, methodNotAllowed, unsupportedMediaType
+    case alreadyExists, limitReached, permanent, eventRefused
+    /// `BGTaskScheduler.submit(_:)` refused the request: `BGTaskScheduler.Error.Code`.
+    case taskNotPermitted, tooManyPendingTaskRequests, taskSchedulingUnavailable
+    case noDeadline, preconditionFailed, idempotencyKeyReused, unauthorized, forbiddenOrigin
+    case misdirected, memoryBudgetExhausted, tooManyWaits, tooManyStreams
+    /// A type this client does not know (a later server's, or a proxy's `about:blank`).
+    case other(String)
+
+    private static let byName: [String: Kind] = [
+      "invalid-json": .invalidJSON, "validation": .validation, "not-found": .notFound,
+      "method-not-allowed": .methodNotAllowed, "unsupported-media-type": .unsupportedMediaType,
+      "already-exists": .alreadyExists, "limit-reached": .limitReached,
+      "permanent": .permanent, "event-refused": .eventRefused,
+      "bgtaskscheduler-not-permitted": .taskNotPermitted,
+      "bgtaskscheduler-too-many-pending-task-requests": .tooManyPendingTaskRequests,
+      "bgtaskscheduler-unavailable": .taskSchedulingUnavailable, "no-deadline": .noDeadline,
+      "precondition-failed": .preconditionFailed,
+      "idempotency-key-reused": .idempotencyKeyReused, "unauthorized": .unauthorized,
+      "forbidden-origin": .forbiddenOrigin, "misdirected-request": .misdirected,
+      "memory-budget-exhausted": .memoryBudgetExhausted, "too-many-waits": .tooManyWaits,
+      "too-many-streams": .tooManyStreams,
+    ]
+
+    /// The kind of a problem `type`.
+    init(type: String) {
+      let prefix = "urn:lifecycled:problem:"
+      self =
+        type.hasPrefix(prefix)
+        ? Self.byName[String(type.dropFirst(prefix.count))] ?? .other(type) : .other(type)
+    }
+  }
+
+  /// The state a refused event found: the app's, or the device's for a device event.
+  public enum State: Sendable, Hashable {
+    case app(Components.Schemas.AppState)
+    case device(Components.Schemas.DeviceState)
+  }
 
   /// One field of a refused body, by its path (`behavior.didEnterBackgroundSeconds`, `[2].type`).
   public struct Field: Sendable, Hashable, Decodable {
@@ -29,18 +86,44 @@ public struct LifecycledProblem: Error, Sendable, Hashable, CustomStringConverti
 
 extension LifecycledProblem: Decodable {
   private enum CodingKeys: String, CodingKey {
-    case status, type, title, detail, currentState, allowedEvents, validation
+    case status, type, title, detail, event, currentState, allowedEvents, failedIndex, results
+    case validation
   }
 
   public init(from decoder: any Decoder) throws {
     let members = try decoder.container(keyedBy: CodingKeys.self)
     status = try members.decode(Int.self, forKey: .status)
     type = try members.decode(String.self, forKey: .type)
+    kind = Kind(type: type)
     title = try members.decode(String.self, forKey: .title)
     detail = try members.decode(String.self, forKey: .detail)
-    currentState = try members.decodeIfPresent(String.self, forKey: .currentState)
-    allowedEvents = try members.decodeIfPresent([String].self, forKey: .allowedEvents) ?? []
+    event = try members.decodeIfPresent(Components.Schemas.EventType.self, forKey: .event)
+    currentState = try members.decodeIfPresent(String.self, forKey: .currentState).flatMap {
+      Components.Schemas.AppState(rawValue: $0).map(State.app)
+        ?? Components.Schemas.DeviceState(rawValue: $0).map(State.device)
+    }
+    allowedEvents =
+      try members.decodeIfPresent([Components.Schemas.EventType].self, forKey: .allowedEvents)
+      ?? []
+    failedIndex = try members.decodeIfPresent(Int.self, forKey: .failedIndex)
+    appliedResults =
+      try members.decodeIfPresent([Components.Schemas.EventResponse].self, forKey: .results) ?? []
     validation = try members.decodeIfPresent([Field].self, forKey: .validation) ?? []
+  }
+
+  /// A refusal that is not the server's problem body (a proxy's answer, say).
+  init(status: Int, title: String, detail: String) {
+    self.status = status
+    kind = .other("about:blank")
+    type = "about:blank"
+    self.title = title
+    self.detail = detail
+    event = nil
+    currentState = nil
+    allowedEvents = []
+    failedIndex = nil
+    appliedResults = []
+    validation = []
   }
 }
 
@@ -64,8 +147,7 @@ struct ProblemMiddleware: ClientMiddleware {
     }
     // Not the server's problem body (a proxy's answer, say): the status says what it can.
     throw LifecycledProblem(
-      status: response.status.code, type: "about:blank", title: response.status.reasonPhrase,
-      detail: String(decoding: bytes, as: UTF8.self), currentState: nil, allowedEvents: [],
-      validation: [])
+      status: response.status.code, title: response.status.reasonPhrase,
+      detail: String(decoding: bytes, as: UTF8.self))
   }
 }

@@ -8,8 +8,8 @@ public struct SimulatedApp: Sendable {
 
   private var lifecycled: Lifecycled { device.lifecycled }
 
-  /// The app as it is now: its state, scenes, background work and counters.
-  public func view() async throws -> Components.Schemas.App {
+  /// Fetches the app as it is now (a request): its state, scenes, background work, counters.
+  public func fetch() async throws -> Components.Schemas.App {
     try await lifecycled.send {
       try await $0.getApp(path: .init(device: device.id, app: name))
     }.ok.body.json

@@ -6,8 +6,8 @@ public struct SimulatedDevice: Sendable {
   public let id: String
   let lifecycled: Lifecycled
 
-  /// The device as it is now.
-  public func view() async throws -> Components.Schemas.Device {
+  /// Fetches the device as it is now (a request): lock state, memory, deadlines, counters.
+  public func fetch() async throws -> Components.Schemas.Device {
     try await lifecycled.send { try await $0.getDevice(path: .init(device: id)) }.ok.body.json
   }
 
@@ -81,12 +81,15 @@ public struct SimulatedDevice: Sendable {
   }
 
   /// The journal as it happens: its entries after `since`, then each new one as the device
-  /// records it, until the stream ends (``JournalStream``).
+  /// records it, until the stream ends (``JournalStream``). `.latest` is the device's last
+  /// entry now, when the stream is made: what happens after this call is streamed, however
+  /// late the iteration starts.
   public func journalStream(
     since: JournalPosition = .start, kind: Components.Schemas.JournalEntryKind? = nil,
     app: String? = nil
-  ) -> JournalStream {
-    JournalStream(device: self, since: since, kind: kind, app: app)
+  ) async throws -> JournalStream {
+    let position = since == .latest ? .after(seq: try await fetch().lastSeq) : since
+    return JournalStream(device: self, since: position, kind: kind, app: app)
   }
 
   /// The apps jetsam killed, most recent last, each with the number of its jetsam event.
@@ -153,7 +156,7 @@ public enum JournalPosition: Sendable, Hashable {
   /// From the oldest entry the journal holds.
   case start
   /// After the entry with this `seq`.
-  case after(seq: Int64)
+  case after(seq: Int)
   /// After the device's last entry as the request finds it: only what happens from then on.
   case latest
 

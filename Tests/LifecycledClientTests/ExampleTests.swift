@@ -62,7 +62,7 @@ import Testing
     #expect(kill.cause == .backgroundWorkTimeout)
     #expect(kill.terminationCode == .backgroundFetch)
     #expect(kill.time == 30)
-    let termination = try #require(try await news.view().lastTermination)
+    let termination = try #require(try await news.fetch().lastTermination)
     #expect(termination.terminationCode == .backgroundFetch)
     #expect(termination.state == .background)
     // The picture to attach to the report: the kill marked with its code.
@@ -77,7 +77,7 @@ import Testing
     let news = try await device.createApp("news", backgroundModes: [.fetch])
     try await news.post(.backgroundLaunch(for: .fetch))
     try await device.advanceClock(by: .seconds(60))
-    let pending = try await news.view().pendingExits
+    let pending = try await news.fetch().pendingExits
     #expect(pending.backgroundExitData.cumulativeBackgroundTaskAssertionTimeoutExitCount == 1)
     try await news.post(.launch())
     let delivery = try await device.post(.deliverMetrics)
@@ -87,7 +87,7 @@ import Testing
     #expect(exits.backgroundExitData.cumulativeBackgroundTaskAssertionTimeoutExitCount == 1)
     #expect(exits.foregroundExitData.cumulativeNormalAppExitCount == 0)
     #expect(
-      try await news.view().pendingExits.backgroundExitData
+      try await news.fetch().pendingExits.backgroundExitData
         == .init(
           cumulativeNormalAppExitCount: 0, cumulativeAbnormalExitCount: 0,
           cumulativeAppWatchdogExitCount: 0, cumulativeMemoryResourceLimitExitCount: 0,
@@ -123,8 +123,7 @@ import Testing
     let relaunch = try await notes.post(.launch())
     let connect = try #require(relaunch.callbacks.first { $0.method == .sceneWillConnect })
     let restored = try #require(connect.arguments?.session?.stateRestorationActivity)
-    #expect(
-      try JSONDecoder().decode(SavedState.self, from: JSONEncoder().encode(restored)).tab == 2)
+    #expect(try restored.decoded(as: SavedState.self).tab == 2)
   }
 
   /// What the app saves to restore its user interface.
@@ -137,7 +136,8 @@ import Testing
   @Test func theJournalStreamsWhatHappensNext() async throws {
     let maps = try await device.createApp("maps")
     let launch = try await maps.post(.launch())
-    let stream = device.journalStream(since: .after(seq: Int64(launch.lastSeq)), kind: .transition)
+    let stream = try await device.journalStream(
+      since: .after(seq: launch.lastSeq), kind: .transition)
     async let transitions: [Components.Schemas.Transition] = {
       var seen: [Components.Schemas.Transition] = []
       for try await event in stream {
@@ -175,7 +175,7 @@ import Testing
     let leaked = try await lifecycled.createDevice(labels: ["worker": worker])
     #expect(try await lifecycled.removeDevices(labeled: "worker", value: worker) == [leaked.id])
     try await copy.remove()
-    await #expect(throws: LifecycledProblem.self) { try await leaked.view() }
+    await #expect(throws: LifecycledProblem.self) { try await leaked.fetch() }
   }
 
   /// A refresh task as the app requests it: `BGTaskScheduler` keeps one refresh request
@@ -194,14 +194,14 @@ import Testing
       try await news.post(
         .submitTaskRequest(identifier: "com.example.news.feed", kind: .appRefresh))
     }
-    #expect(second?.type == "urn:lifecycled:problem:bgtaskscheduler-too-many-pending-task-requests")
-    #expect(try await news.view().taskRequests.map(\.identifier) == ["com.example.news.refresh"])
+    #expect(second?.kind == .tooManyPendingTaskRequests)
+    #expect(try await news.fetch().taskRequests.map(\.identifier) == ["com.example.news.refresh"])
 
     try await news.post(.home)
     let run = try await news.post(.launchTask(identifier: "com.example.news.refresh"))
     #expect(run.callbacks.map(\.method) == [.taskLaunchHandler])
     #expect(run.callbacks.last?.arguments?.identifier == "com.example.news.refresh")
-    #expect(try await news.view().taskRequests.isEmpty)
+    #expect(try await news.fetch().taskRequests.isEmpty)
   }
 
   /// "Why hasn't my task run?": the app view says what holds each request back, and the
@@ -213,13 +213,13 @@ import Testing
     try await sync.post(
       .submitTaskRequest(identifier: "cleanup", kind: .processing, requiresExternalPower: true))
     try await sync.post(.home)
-    let held = try #require(try await sync.view().taskRequests.first)
+    let held = try #require(try await sync.fetch().taskRequests.first)
     #expect(!held.eligible)
     #expect(held.heldBy.map(\.reason) == [.notCharging, .deviceInUse])
     try await device.post(.setConditions(charging: true))
     let lock = try await device.post(.lock)
     #expect(lock.callbacks.last?.method == .taskLaunchHandler)
-    #expect(try await sync.view().taskRequests.isEmpty)
+    #expect(try await sync.fetch().taskRequests.isEmpty)
   }
 
   /// A refused event throws the server's problem: the state, and what it allows instead.
@@ -227,8 +227,27 @@ import Testing
     let mail = try await device.createApp("mail")
     let problem = await #expect(throws: LifecycledProblem.self) { try await mail.post(.home) }
     #expect(problem?.status == 409)
+    #expect(problem?.kind == .eventRefused)
     #expect(problem?.type == "urn:lifecycled:problem:event-refused")
-    #expect(problem?.currentState == "notRunning")
-    #expect(problem?.allowedEvents == ["launch", "prewarm", "backgroundLaunch"])
+    #expect(problem?.event == .home)
+    #expect(problem?.currentState == .app(.notRunning))
+    #expect(problem?.allowedEvents == [.launch, .prewarm, .backgroundLaunch])
+  }
+
+  /// A scenario stops at its first refused event: the problem says which, and what the events
+  /// before it did (they stay applied).
+  @Test func aRefusedScenarioSaysWhereItStopped() async throws {
+    let mail = try await device.createApp("mail")
+    let problem = await #expect(throws: LifecycledProblem.self) {
+      try await mail.post([.launch(), .home, .launch(), .crash(), .home])
+    }
+    #expect(problem?.failedIndex == 4)
+    #expect(
+      problem?.appliedResults.map(\.state.value1) == [.active, .background, .active, .notRunning])
+    #expect(problem?.currentState == .app(.notRunning))
+    let locked = await #expect(throws: LifecycledProblem.self) {
+      try await device.post(.unlock)
+    }
+    #expect(locked?.currentState == .device(.unlocked))
   }
 }

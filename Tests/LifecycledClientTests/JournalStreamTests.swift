@@ -18,7 +18,7 @@ import Testing
     let last = try await mail.post([.launch(), .home, .launch(), .home]).last!.lastSeq
 
     var seqs: [Int] = []
-    for try await event in device.journalStream() {
+    for try await event in try await device.journalStream() {
       guard case .entry(let entry) = event else { continue }
       seqs.append(entry.seq)
       if entry.seq == last { break }
@@ -29,6 +29,22 @@ import Testing
     #expect(transport.lastEventIDs.first == .some(nil))
     let resumedSeq = Int(resumedAfter.split(separator: "-").last!)!
     #expect((1..<last).contains(resumedSeq), "the first connection ended mid-journal")
+  }
+
+  /// `.latest` is the journal's end when the stream is made: the events posted before the
+  /// iteration starts are streamed.
+  @Test func latestIsFixedWhenTheStreamIsMade() async throws {
+    let device = try await LiveServer.lifecycled.createDevice()
+    let mail = try await device.createApp("mail")
+    try await mail.post(.launch())
+    let stream = try await device.journalStream(since: .latest, kind: .event)
+    let home = try await mail.post(.home)
+    try await mail.post(.launch())  // what a stream made at the iteration would start with
+    for try await event in stream {
+      guard case .entry(.event(let entry)) = event else { continue }
+      #expect(entry.seq == home.lastSeq - 4)  // the event, then its 2 callbacks, 2 transitions
+      break
+    }
   }
 }
 

@@ -10,7 +10,7 @@ import Testing
     let server = try await LifecycledServer.start(.binary(LiveServer.binary))
     let lifecycled = Lifecycled(serverURL: server.url, connectTimeout: .milliseconds(500))
     let device = try await lifecycled.createDevice("started")
-    #expect(try await device.view().clock == .manual)
+    #expect(try await device.fetch().clock == .manual)
     server.stop()
     let error = await #expect(throws: LifecycledUnreachable.self) {
       try await lifecycled.createDevice()
@@ -63,19 +63,19 @@ import Testing
     }
     #expect(refused?.status == 401)
     let device = try await Lifecycled(serverURL: server.url, token: "s3cret").createDevice()
-    #expect(try await device.view().id == device.id)
+    #expect(try await device.fetch().id == device.id)
   }
 
   @Test func aDeviceScopeRemovesItsDevice() async throws {
     try await LifecycledServer.run(.binary(LiveServer.binary)) { lifecycled in
       let id = try await lifecycled.withDevice(memoryLimitMB: 900, perAppLimitMB: 300) {
         device throws -> String in
-        let memory = try await device.view().memory
+        let memory = try await device.fetch().memory
         #expect(memory.limitMB == 900)
         return device.id
       }
       let gone = await #expect(throws: LifecycledProblem.self) {
-        try await lifecycled.device(id).view()
+        try await lifecycled.device(id).fetch()
       }
       #expect(gone?.status == 404)
     }

@@ -2189,7 +2189,7 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/BackgroundTask`.
         public struct BackgroundTask: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/BackgroundTask/id`.
-            public var id: Swift.Int64
+            public var id: Swift.Int
             /// - Remark: Generated from `#/components/schemas/BackgroundTask/name`.
             public var name: Swift.String?
             /// Null while the app is in the foreground.
@@ -2206,7 +2206,7 @@ extension Components {
             ///   - expiresAt: Null while the app is in the foreground.
             ///   - expired:
             public init(
-                id: Swift.Int64,
+                id: Swift.Int,
                 name: Swift.String? = nil,
                 expiresAt: Swift.Double? = nil,
                 expired: Swift.Bool
@@ -2225,7 +2225,7 @@ extension Components {
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.id = try container.decode(
-                    Swift.Int64.self,
+                    Swift.Int.self,
                     forKey: .id
                 )
                 self.name = try container.decodeIfPresent(
@@ -3507,7 +3507,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/EndBackgroundTaskEvent/type`.
             public var _type: Components.Schemas.EndBackgroundTaskEvent._TypePayload
             /// - Remark: Generated from `#/components/schemas/EndBackgroundTaskEvent/id`.
-            public var id: Swift.Int64
+            public var id: Swift.Int
             /// Creates a new `EndBackgroundTaskEvent`.
             ///
             /// - Parameters:
@@ -3515,7 +3515,7 @@ extension Components {
             ///   - id:
             public init(
                 _type: Components.Schemas.EndBackgroundTaskEvent._TypePayload,
-                id: Swift.Int64
+                id: Swift.Int
             ) {
                 self._type = _type
                 self.id = id
@@ -3531,7 +3531,7 @@ extension Components {
                     forKey: ._type
                 )
                 self.id = try container.decode(
-                    Swift.Int64.self,
+                    Swift.Int.self,
                     forKey: .id
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
@@ -8369,7 +8369,7 @@ extension Components {
         /// A position in a device's journal, an entry's `seq`.
         ///
         /// - Remark: Generated from `#/components/schemas/Seq`.
-        public typealias Seq = Swift.Int64
+        public typealias Seq = Swift.Int
         /// The position after a device's last entry, as the request finds it.
         ///
         /// - Remark: Generated from `#/components/schemas/Latest`.
