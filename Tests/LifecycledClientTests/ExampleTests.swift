@@ -222,6 +222,15 @@ import Testing
     #expect(try await sync.fetch().taskRequests.isEmpty)
   }
 
+  /// A cancelled call (a wait, here) throws `CancellationError`, as Swift's own do.
+  @Test func aCancelledWaitThrowsCancellationError() async throws {
+    let mail = try await device.createApp("mail")
+    try await mail.post(.launch())
+    let wait = Task { try await mail.wait(for: .suspended, timeout: .seconds(60)) }
+    wait.cancel()  // before its request or during it: either way
+    await #expect(throws: CancellationError.self) { try await wait.value }
+  }
+
   /// A refused event throws the server's problem: the state, and what it allows instead.
   @Test func aRefusedEventThrowsItsProblem() async throws {
     let mail = try await device.createApp("mail")
