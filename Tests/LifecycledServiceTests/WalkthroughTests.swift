@@ -43,13 +43,17 @@ import Testing
     try run(try Self.steps(of: "background"), expecting: 6)
   }
 
-  /// Each code block marked `<!-- excerpt: PATH -->` is an excerpt of that file, a test the
-  /// suites run: its lines are lines of the file, in order (indentation aside).
-  @Test func readmeExcerptsAreLinesOfTheExampleSuites() throws {
+  /// Each code block marked `<!-- excerpt: PATH -->` in the README and the client's landing
+  /// page is an excerpt of that file, a test the suites run: its lines are lines of the file,
+  /// in order (indentation aside).
+  @Test(arguments: [
+    ("README.md", 2), ("Sources/LifecycledClient/LifecycledClient.docc/LifecycledClient.md", 1),
+  ])
+  func excerptsAreLinesOfTheExampleSuites(document: String, count: Int) throws {
     let root = ConfigurationTests.repository
-    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let readme = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
     let marked = readme.components(separatedBy: "<!-- excerpt: ").dropFirst()
-    #expect(marked.count == 2)
+    #expect(marked.count == count)
     func lines(_ text: String) -> [Substring] {
       text.split(separator: "\n").map { $0.drop { $0 == " " } }
     }
@@ -60,7 +64,7 @@ import Testing
         try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8))[...]
       for line in lines(block) {
         guard let found = source.firstIndex(of: line) else {
-          Issue.record("\(path) has no line '\(line)' where the README shows it")
+          Issue.record("\(path) has no line '\(line)' where \(document) shows it")
           break
         }
         source = source[(found + 1)...]
