@@ -44,6 +44,8 @@ import Testing
     #expect(advance.transitions.map(\.to) == [.suspended])
     #expect(advance.transitions.map(\.cause) == [.suspension])
     #expect(advance.transitions.map(\.time) == [2])
+    #expect(advance.transitions.first?.time.sinceStart == .seconds(2))  // a Duration both ways
+    #expect(try await device.fetch().now == 10)
     #expect(try await suspended.state == .suspended)
   }
 

@@ -24,7 +24,7 @@ extension Components {
         /// Seconds on the device's clock since the device was created.
         ///
         /// - Remark: Generated from `#/components/schemas/Time`.
-        public typealias Time = Swift.Double
+        public typealias Time = DeviceTime
         /// - Remark: Generated from `#/components/schemas/AppState`.
         @frozen public enum AppState: String, Codable, Hashable, Sendable, CaseIterable {
             case notRunning = "notRunning"
