@@ -79,15 +79,15 @@ import Testing
     }
   }
 
-  /// A 600 MB game on a 1,000 MB device: the suspended apps go, largest first, and the jetsam
-  /// event's report lists every process.
+  /// A 750 MB game on a 1,000 MB device: both suspended apps go, largest first, and the
+  /// jetsam event's report lists every process.
   @Test func memoryPressureKillsTheSuspendedLargestFirst() async throws {
-    try await lifecycled.withDevice(memoryLimitMB: 1000, perAppLimitMB: 700) { device in
+    try await lifecycled.withDevice(memoryLimitMB: 1000, perAppLimitMB: 800) { device in
       for (name, megabytes) in [("small", 300), ("large", 400)] {
         try await device.createApp(name, memoryMB: megabytes).post([.launch(), .home])
         try await device.advanceClock(by: .seconds(3))
       }
-      try await device.createApp("game", memoryMB: 600).post(.launch())
+      try await device.createApp("game", memoryMB: 750).post(.launch())
       let kills = try await device.jetsamLog().kills
       #expect(kills.map(\.app) == ["large", "small"])
       let report = try await device.jetsamReport(try #require(kills.first).jetsamEvent)
