@@ -509,10 +509,9 @@ public final class Engine {
     -> JetsamEvent
   {
     try withDevice(device, now: now) { device throws(EngineError) in
-      let log = device.jetsamLog
-      guard let event = log.event(number) else {
-        let kept = log.firstNumber..<(log.firstNumber + log.events.count)
-        throw .unknownJetsamEvent(device: device.id, number: number, kept: kept)
+      guard let event = device.jetsamLog.event(number) else {
+        throw .unknownJetsamEvent(
+          device: device.id, number: number, kept: device.jetsamLog.keptNumbers)
       }
       return event
     }

@@ -8,6 +8,13 @@ public struct JetsamProcess: Hashable, Sendable {
   public var reason: JetsamReason?
 }
 
+extension JetsamProcess {
+  /// `app` as it is now.
+  init(_ app: App, reason: JetsamReason?) {
+    self.init(app: app.name, footprintMB: app.footprint, state: app.state, reason: reason)
+  }
+}
+
 /// One jetsam event: the processes jetsam killed at one instant and every one it left.
 public struct JetsamEvent: Hashable, Sendable {
   public var time: Instant
@@ -71,16 +78,17 @@ struct JetsamLog {
   /// The number of the oldest event kept (the next one's if none is).
   var firstNumber: Int { events.dropped + 1 }
 
+  /// The numbers of the events kept.
+  var keptNumbers: Range<Int> { firstNumber..<(firstNumber + events.count) }
+
   /// Event `number`, if the log keeps it.
   func event(_ number: Int) -> JetsamEvent? {
-    let offset = number - firstNumber
-    return (0..<events.count).contains(offset) ? events[offset: offset] : nil
+    keptNumbers.contains(number) ? events[offset: number - firstNumber] : nil
   }
 
   /// Notes that jetsam killed `app` for `reason`; call before the kill changes its state.
   mutating func noteKill(of app: App, reason: JetsamReason) {
-    killsUnderWay.append(
-      JetsamProcess(app: app.name, footprintMB: app.footprint, state: app.state, reason: reason))
+    killsUnderWay.append(JetsamProcess(app, reason: reason))
     killCount += 1
   }
 
@@ -93,10 +101,7 @@ struct JetsamLog {
     var processes: [JetsamProcess] = []
     processes.reserveCapacity(killsUnderWay.count + survivors.count)  // as counted: no slack
     processes += killsUnderWay
-    for app in survivors {
-      processes.append(
-        JetsamProcess(app: app.name, footprintMB: app.footprint, state: app.state, reason: nil))
-    }
+    processes += survivors.lazy.map { JetsamProcess($0, reason: nil) }
     let event = JetsamEvent(time: time, processes: processes, killCount: killsUnderWay.count)
     killsUnderWay.removeAll(keepingCapacity: true)
     return events.append(event)

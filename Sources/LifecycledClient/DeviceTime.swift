@@ -15,9 +15,9 @@ public struct DeviceTime: Sendable, Hashable, Comparable, Codable, CustomStringC
     self.sinceStart = sinceStart
   }
 
+  /// Seconds, to the millisecond: the API's resolution.
   public init(from decoder: any Decoder) throws {
-    let seconds = try decoder.singleValueContainer().decode(Double.self)
-    sinceStart = .milliseconds(Int64((seconds * 1000).rounded()))  // the API's resolution
+    self.init(floatLiteral: try decoder.singleValueContainer().decode(Double.self))
   }
 
   public func encode(to encoder: any Encoder) throws {
