@@ -13,30 +13,6 @@ public enum EventType: String, CaseIterable, Sendable, Codable {
   case setBackgroundAppRefresh, push, deliverMetrics
 }
 
-extension EventType {
-  /// Whether events of this type are addressed to an app (`home` and `memoryWarning` are
-  /// device events too): no default, so a new type must say.
-  public var isAppEvent: Bool {
-    switch self {
-    case .lock, .unlock, .significantTimeChange, .shutdown, .boot, .setConditions,
-      .setBackgroundAppRefresh, .push, .deliverMetrics:
-      false
-    case .launch, .prewarm, .openScene, .closeScene, .disconnectScene, .home, .openSwitcher,
-      .closeSwitcher, .interruptionBegan, .interruptionEnded, .terminate, .crash, .purge,
-      .thermalKill, .backgroundLaunch, .backgroundWorkCompleted, .beginBackgroundTask,
-      .endBackgroundTask, .memoryWarning, .setMemory, .startActivity, .stopActivity,
-      .setRestorationData, .submitTaskRequest, .cancelTaskRequest, .launchTask, .expireTask:
-      true
-    }
-  }
-
-  /// Whether events of this type are addressed to a whole device: every type that is not an
-  /// app's, and the two that are both (`isAppEvent` decides, with no default).
-  public var isDeviceEvent: Bool {
-    !isAppEvent || self == .home || self == .memoryWarning
-  }
-}
-
 /// What interrupts the foreground app (it goes inactive until the interruption ends).
 public enum InterruptionSource: String, CaseIterable, Sendable, Codable {
   case call, alert, notificationCenter, controlCenter, siri
@@ -206,7 +182,7 @@ public enum AppEvent: Hashable, Sendable {
   /// The system launches or wakes the app for `reason`: a silent push with its `payload`
   /// (the `userInfo` the app gets, JSON text; nil: `BackgroundLaunchReason.silentPushPayload`),
   /// the events of the background `URLSession` named `sessionIdentifier`. Boxed, so that the
-  /// other events (and a journal entry) stay as small as they were.
+  /// other events (and a journal entry) keep the size of the largest unboxed one.
   indirect case backgroundLaunch(
     BackgroundLaunchReason, payload: String? = nil, sessionIdentifier: String? = nil)
   /// The app calls the completion handler of background work `id` (or marks its `BGTask`
@@ -549,7 +525,7 @@ public enum DeviceEvent: Hashable, Sendable {
   /// hours of its time.
   case deliverMetrics
   /// APNs delivers a push for `app`, with its `payload` (JSON text; nil: the kind's default).
-  /// Boxed, so that a journal entry stays as small as it was.
+  /// Boxed, so that it does not set the size of every journal entry.
   indirect case push(app: String, PushKind, payload: String? = nil)
 
   public var type: EventType {

@@ -210,7 +210,7 @@ extension Components.Schemas.DeviceEvent {
   /// APNs delivers a push for `app`: a background one unless told (the result says whether it
   /// was delivered, and why not).
   public static func push(
-    to app: String, type: Components.Schemas.PushEvent.PushTypePayload? = nil,
+    to app: String, type: Components.Schemas.DevicePushEvent.PushTypePayload? = nil,
     payload: Components.Schemas.PushPayload? = nil
   ) -> Self {
     .push(.init(_type: .push, app: app, pushType: type, payload: payload))

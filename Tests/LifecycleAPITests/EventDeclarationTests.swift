@@ -5,9 +5,10 @@ import Testing
 
 @testable import LifecycleAPI
 
-/// The journal writes an app event from its declared parameters (`AppEvent.forEachParameter`)
-/// exactly as a request body writes it: read back, every event is the one written. The
-/// contract describes each event with exactly those members.
+/// The journal writes an event from its parameters (`forEachParameter`) exactly as a request
+/// body writes it: read back, every event is the one written. Each is written and read with
+/// the members its declaration (`EventDeclaration`) lists, from which the contract's schemas
+/// are made.
 @Suite struct EventDeclarationTests {
   /// An event of every type, with every parameter it can carry, and with none where it can.
   static let events: [AppEvent] = [
@@ -47,75 +48,67 @@ import Testing
     #expect(Set(Self.events.map(\.type)) == Set(AppEvent.types))
   }
 
-  /// Each event type's schema in `openapi.yaml` (the one `AppEvent`'s discriminator maps the
-  /// type to) lists as properties every member the samples of that type are written with,
-  /// and requires those that a body of its `type` alone is refused for lacking.
-  @Test func theContractListsEachEventsMembersAsTheDeclarationWritesAndReadsThem() throws {
-    let contract = try Self.appEventSchemas()
-    var written: [String: Set<String>] = [:]
-    for event in Self.events {
-      guard case .object(let members) = try JSON.parse(JSONWriter.encode { $0.event(.app(event)) })
-      else { continue }
-      written[event.type.rawValue, default: []].formUnion(members.map(\.0))
-    }
-    #expect(Set(contract.keys) == Set(written.keys))
-    for (type, members) in written {
-      #expect(contract[type]?.properties == members, "\(type): properties")
-      var fields = Fields(try JSONDocument.parse(Array(#"{"type":"\#(type)"}"#.utf8)))
-      _ = Decode.appEvent(&fields)
-      let required = fields.issues.filter { $0.message == "is required" }.map(\.field)
-      #expect(contract[type]?.required == Set(["type"] + required), "\(type): required")
+  /// Device events of every type, with every member they can carry, and with none.
+  static let deviceEvents: [DeviceEvent] = [
+    .home, .memoryWarning, .lock, .unlock, .significantTimeChange, .shutdown, .boot,
+    .setConditions(ConditionsChange()),
+    .setConditions(
+      ConditionsChange(
+        batteryLevel: 15, charging: true, lowPowerMode: true, network: .cellular,
+        backgroundAppRefresh: false, taskScheduling: .manual)),
+    .setBackgroundAppRefresh(app: "mail", enabled: false), .push(app: "mail", .background),
+    .push(app: "mail", .alert, payload: #"{"aps":{"alert":"Hi"}}"#), .deliverMetrics,
+  ]
+
+  @Test func theSamplesCoverEveryDeviceEventType() {
+    #expect(Set(Self.deviceEvents.map(\.type)) == Set(DeviceEvent.types))
+  }
+
+  /// The members an event of each type is written with (the journal's writer, from
+  /// `forEachParameter`) are the ones its declaration lists, and a body of its `type` alone is
+  /// refused for lacking exactly the members the declaration requires.
+  @Test func eachEventIsWrittenAndReadWithTheMembersItsDeclarationLists() throws {
+    for (declarations, written) in [
+      (EventDeclaration.app, try Self.members(Self.events.map(RecordedEvent.app))),
+      (EventDeclaration.device, try Self.members(Self.deviceEvents.map(RecordedEvent.device))),
+    ] {
+      for declaration in declarations {
+        let type = declaration.type.rawValue
+        #expect(written[type] == Set(declaration.members.map(\.name)), "\(type): members")
+        var fields = Fields(try JSONDocument.parse(Array(#"{"type":"\#(type)"}"#.utf8)))
+        _ = declaration.scope == .app ? Decode.appEvent(&fields) : nil
+        _ = declaration.scope == .device ? Decode.deviceEvent(&fields) : nil
+        let required = fields.issues.filter { $0.message == "is required" }.map(\.field)
+        #expect(
+          Set(required) == Set(declaration.members.filter(\.required).map(\.name)),
+          "\(type): required")
+      }
     }
   }
 
-  /// The properties and required members of each event's schema, by event type, read from
-  /// the contract's text: `AppEvent`'s discriminator maps each type to a schema of its own
-  /// (`type: "#/components/schemas/…"` under `mapping:`), whose `required: [...]` and
-  /// `properties:`, one per line, follow its name.
-  static func appEventSchemas() throws -> [String: (properties: Set<String>, required: Set<String>)]
-  {
-    let text = try String(
-      contentsOfFile: #filePath.components(separatedBy: "/Tests/")[0] + "/openapi.yaml",
-      encoding: .utf8)
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    /// The lines of the schema `name` (under `components/schemas`), after its name.
-    func schema(_ name: Substring) -> ArraySlice<Substring> {
-      guard let start = lines.firstIndex(of: "    \(name):") else { return [] }
-      let end =
-        lines[(start + 1)...].firstIndex { $0.hasPrefix("    ") && !$0.hasPrefix("     ") }
-        ?? lines.endIndex
-      return lines[(start + 1)..<end]
+  /// The members beside `type` that the journal writes `events` with, by type.
+  static func members(_ events: [RecordedEvent]) throws -> [String: Set<String>] {
+    var written: [String: Set<String>] = [:]
+    for event in events {
+      guard case .object(let members) = try JSON.parse(JSONWriter.encode { $0.event(event) }),
+        case .string(let type) = members.first(where: { $0.0 == "type" })?.1
+      else { continue }
+      written[type, default: []].formUnion(members.map(\.0).filter { $0 != "type" })
     }
-    var schemas: [String: (properties: Set<String>, required: Set<String>)] = [:]
-    let prefix = "#/components/schemas/"
-    for line in schema("AppEvent") where line.contains(": \"\(prefix)") && !line.contains("$ref") {
-      let trimmed = line.drop { $0 == " " }
-      let type = String(trimmed.prefix { $0 != ":" })
-      let name = trimmed.split(separator: "/").last!.dropLast()  // its closing quote
-      var inProperties = false
-      var found: (properties: Set<String>, required: Set<String>) = ([], [])
-      for line in schema(name) {
-        let trimmed = line.drop { $0 == " " }
-        let indent = line.count - trimmed.count
-        if indent == 6, trimmed.hasPrefix("required: [") {
-          let list = trimmed.dropFirst("required: [".count).prefix { $0 != "]" }
-          found.required = Set(
-            list.split(separator: ",").map { $0.trimmingPrefix(" ") }.map(String.init))
-        }
-        if indent == 6 { inProperties = trimmed == "properties:" }
-        if inProperties, indent == 8, let colon = trimmed.firstIndex(of: ":") {
-          found.properties.insert(String(trimmed[..<colon]))
-        }
-      }
-      schemas[type] = found
-    }
-    return schemas
+    return written
   }
 
   @Test(arguments: events)
   func anEventWrittenAsTheJournalWritesItReadsBackTheSame(event: AppEvent) throws {
     let written = JSONWriter.encode { $0.event(.app(event)) }
     let read = try Decode.events(try JSONDocument.parse(written), Decode.appEvent).events
+    #expect(read == [event], "\(String(decoding: written, as: UTF8.self))")
+  }
+
+  @Test(arguments: deviceEvents)
+  func aDeviceEventWrittenAsTheJournalWritesItReadsBackTheSame(event: DeviceEvent) throws {
+    let written = JSONWriter.encode { $0.event(.device(event)) }
+    let read = try Decode.events(try JSONDocument.parse(written), Decode.deviceEvent).events
     #expect(read == [event], "\(String(decoding: written, as: UTF8.self))")
   }
 }

@@ -2506,7 +2506,220 @@ extension Components {
                 ])
             }
         }
-        /// One app event; each type takes only the parameters listed with it.
+        /// - Remark: Generated from `#/components/schemas/NetworkStatus`.
+        @frozen public enum NetworkStatus: String, Codable, Hashable, Sendable, CaseIterable {
+            case none = "none"
+            case wifi = "wifi"
+            case cellular = "cellular"
+        }
+        /// eager: a pending request runs at the first instant nothing holds it back (its earliestBeginDate passed, every condition met), apps in name order, each app's requests in the order submitted; a policy, not iOS's, which also weighs app usage, energy and data budgets and rate limits. manual: requests run only by launchTask, as the debugger's _simulateLaunchForTaskWithIdentifier: does.
+        ///
+        /// - Remark: Generated from `#/components/schemas/TaskSchedulingPolicy`.
+        @frozen public enum TaskSchedulingPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+            case eager = "eager"
+            case manual = "manual"
+        }
+        /// What the system weighs before it runs background work (WWDC 2020, "Background execution demystified"), as setConditions sets it, and its policy. A battery at 20% or below, not charging, is critically low: background work waits. Not modelled: app usage, energy and data budgets, rate limiting.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BackgroundConditions`.
+        public struct BackgroundConditions: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/BackgroundConditions/batteryLevel`.
+            public var batteryLevel: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/BackgroundConditions/charging`.
+            public var charging: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/BackgroundConditions/lowPowerMode`.
+            public var lowPowerMode: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/BackgroundConditions/network`.
+            public var network: Components.Schemas.NetworkStatus
+            /// - Remark: Generated from `#/components/schemas/BackgroundConditions/backgroundAppRefresh`.
+            public var backgroundAppRefresh: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/BackgroundConditions/taskScheduling`.
+            public var taskScheduling: Components.Schemas.TaskSchedulingPolicy
+            /// Creates a new `BackgroundConditions`.
+            ///
+            /// - Parameters:
+            ///   - batteryLevel:
+            ///   - charging:
+            ///   - lowPowerMode:
+            ///   - network:
+            ///   - backgroundAppRefresh:
+            ///   - taskScheduling:
+            public init(
+                batteryLevel: Swift.Int,
+                charging: Swift.Bool,
+                lowPowerMode: Swift.Bool,
+                network: Components.Schemas.NetworkStatus,
+                backgroundAppRefresh: Swift.Bool,
+                taskScheduling: Components.Schemas.TaskSchedulingPolicy
+            ) {
+                self.batteryLevel = batteryLevel
+                self.charging = charging
+                self.lowPowerMode = lowPowerMode
+                self.network = network
+                self.backgroundAppRefresh = backgroundAppRefresh
+                self.taskScheduling = taskScheduling
+            }
+            public enum CodingKeys: String, CodingKey {
+                case batteryLevel
+                case charging
+                case lowPowerMode
+                case network
+                case backgroundAppRefresh
+                case taskScheduling
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.batteryLevel = try container.decode(
+                    Swift.Int.self,
+                    forKey: .batteryLevel
+                )
+                self.charging = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .charging
+                )
+                self.lowPowerMode = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .lowPowerMode
+                )
+                self.network = try container.decode(
+                    Components.Schemas.NetworkStatus.self,
+                    forKey: .network
+                )
+                self.backgroundAppRefresh = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .backgroundAppRefresh
+                )
+                self.taskScheduling = try container.decode(
+                    Components.Schemas.TaskSchedulingPolicy.self,
+                    forKey: .taskScheduling
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "batteryLevel",
+                    "charging",
+                    "lowPowerMode",
+                    "network",
+                    "backgroundAppRefresh",
+                    "taskScheduling"
+                ])
+            }
+        }
+        /// Why the system holds background work back, in words a developer can act on (detail).
+        ///
+        /// - Remark: Generated from `#/components/schemas/HoldReason`.
+        public struct HoldReason: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/HoldReason/reason`.
+            @frozen public enum ReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case earliestBeginDate = "earliestBeginDate"
+                case deviceOff = "deviceOff"
+                case appSwipedAway = "appSwipedAway"
+                case backgroundModeMissing = "backgroundModeMissing"
+                case backgroundAppRefreshOffForDevice = "backgroundAppRefreshOffForDevice"
+                case backgroundAppRefreshOffForApp = "backgroundAppRefreshOffForApp"
+                case lowPowerMode = "lowPowerMode"
+                case batteryCritical = "batteryCritical"
+                case noNetwork = "noNetwork"
+                case notCharging = "notCharging"
+                case deviceInUse = "deviceInUse"
+                case appInForeground = "appInForeground"
+                case stillRunning = "stillRunning"
+                case tooMuchBackgroundWork = "tooMuchBackgroundWork"
+                case manualScheduling = "manualScheduling"
+                case pushBudgetSpent = "pushBudgetSpent"
+            }
+            /// - Remark: Generated from `#/components/schemas/HoldReason/reason`.
+            public var reason: Components.Schemas.HoldReason.ReasonPayload
+            /// - Remark: Generated from `#/components/schemas/HoldReason/detail`.
+            public var detail: Swift.String
+            /// Creates a new `HoldReason`.
+            ///
+            /// - Parameters:
+            ///   - reason:
+            ///   - detail:
+            public init(
+                reason: Components.Schemas.HoldReason.ReasonPayload,
+                detail: Swift.String
+            ) {
+                self.reason = reason
+                self.detail = detail
+            }
+            public enum CodingKeys: String, CodingKey {
+                case reason
+                case detail
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.reason = try container.decode(
+                    Components.Schemas.HoldReason.ReasonPayload.self,
+                    forKey: .reason
+                )
+                self.detail = try container.decode(
+                    Swift.String.self,
+                    forKey: .detail
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "reason",
+                    "detail"
+                ])
+            }
+        }
+        /// What became of a push: delivered (workId: the background work it handed over, absent for a foreground app), displayed (an alert), or dropped with the reasons.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PushDelivery`.
+        public struct PushDelivery: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PushDelivery/delivery`.
+            @frozen public enum DeliveryPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case delivered = "delivered"
+                case displayed = "displayed"
+                case dropped = "dropped"
+            }
+            /// - Remark: Generated from `#/components/schemas/PushDelivery/delivery`.
+            public var delivery: Components.Schemas.PushDelivery.DeliveryPayload
+            /// - Remark: Generated from `#/components/schemas/PushDelivery/workId`.
+            public var workId: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/PushDelivery/reasons`.
+            public var reasons: [Components.Schemas.HoldReason]?
+            /// Creates a new `PushDelivery`.
+            ///
+            /// - Parameters:
+            ///   - delivery:
+            ///   - workId:
+            ///   - reasons:
+            public init(
+                delivery: Components.Schemas.PushDelivery.DeliveryPayload,
+                workId: Swift.Int? = nil,
+                reasons: [Components.Schemas.HoldReason]? = nil
+            ) {
+                self.delivery = delivery
+                self.workId = workId
+                self.reasons = reasons
+            }
+            public enum CodingKeys: String, CodingKey {
+                case delivery
+                case workId
+                case reasons
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.delivery = try container.decode(
+                    Components.Schemas.PushDelivery.DeliveryPayload.self,
+                    forKey: .delivery
+                )
+                self.workId = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .workId
+                )
+                self.reasons = try container.decodeIfPresent(
+                    [Components.Schemas.HoldReason].self,
+                    forKey: .reasons
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "delivery",
+                    "workId",
+                    "reasons"
+                ])
+            }
+        }
+        /// One app event; each type takes only the members listed with it.
         ///
         /// - Remark: Generated from `#/components/schemas/AppEvent`.
         @frozen public enum AppEvent: Codable, Hashable, Sendable {
@@ -3994,20 +4207,20 @@ extension Components {
         @frozen public enum DeviceEvent: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/DeviceEvent/DeviceBootEvent`.
             case boot(Components.Schemas.DeviceBootEvent)
-            /// - Remark: Generated from `#/components/schemas/DeviceEvent/DeliverMetricsEvent`.
-            case deliverMetrics(Components.Schemas.DeliverMetricsEvent)
+            /// - Remark: Generated from `#/components/schemas/DeviceEvent/DeviceDeliverMetricsEvent`.
+            case deliverMetrics(Components.Schemas.DeviceDeliverMetricsEvent)
             /// - Remark: Generated from `#/components/schemas/DeviceEvent/DeviceHomeEvent`.
             case home(Components.Schemas.DeviceHomeEvent)
             /// - Remark: Generated from `#/components/schemas/DeviceEvent/DeviceLockEvent`.
             case lock(Components.Schemas.DeviceLockEvent)
             /// - Remark: Generated from `#/components/schemas/DeviceEvent/DeviceMemoryWarningEvent`.
             case memoryWarning(Components.Schemas.DeviceMemoryWarningEvent)
-            /// - Remark: Generated from `#/components/schemas/DeviceEvent/PushEvent`.
-            case push(Components.Schemas.PushEvent)
-            /// - Remark: Generated from `#/components/schemas/DeviceEvent/SetBackgroundAppRefreshEvent`.
-            case setBackgroundAppRefresh(Components.Schemas.SetBackgroundAppRefreshEvent)
-            /// - Remark: Generated from `#/components/schemas/DeviceEvent/SetConditionsEvent`.
-            case setConditions(Components.Schemas.SetConditionsEvent)
+            /// - Remark: Generated from `#/components/schemas/DeviceEvent/DevicePushEvent`.
+            case push(Components.Schemas.DevicePushEvent)
+            /// - Remark: Generated from `#/components/schemas/DeviceEvent/DeviceSetBackgroundAppRefreshEvent`.
+            case setBackgroundAppRefresh(Components.Schemas.DeviceSetBackgroundAppRefreshEvent)
+            /// - Remark: Generated from `#/components/schemas/DeviceEvent/DeviceSetConditionsEvent`.
+            case setConditions(Components.Schemas.DeviceSetConditionsEvent)
             /// - Remark: Generated from `#/components/schemas/DeviceEvent/DeviceShutdownEvent`.
             case shutdown(Components.Schemas.DeviceShutdownEvent)
             /// - Remark: Generated from `#/components/schemas/DeviceEvent/DeviceSignificantTimeChangeEvent`.
@@ -4079,448 +4292,6 @@ extension Components {
                 case let .unlock(value):
                     try value.encode(to: encoder)
                 }
-            }
-        }
-        /// What the system weighs before it runs background work changes: the members given, the others as they are (see BackgroundConditions). Pending task requests that nothing holds back any more run at once under eager, in this event's outcome.
-        ///
-        /// - Remark: Generated from `#/components/schemas/SetConditionsEvent`.
-        public struct SetConditionsEvent: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/SetConditionsEvent/type`.
-            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case setConditions = "setConditions"
-            }
-            /// - Remark: Generated from `#/components/schemas/SetConditionsEvent/type`.
-            public var _type: Components.Schemas.SetConditionsEvent._TypePayload
-            /// - Remark: Generated from `#/components/schemas/SetConditionsEvent/batteryLevel`.
-            public var batteryLevel: Swift.Int?
-            /// - Remark: Generated from `#/components/schemas/SetConditionsEvent/charging`.
-            public var charging: Swift.Bool?
-            /// - Remark: Generated from `#/components/schemas/SetConditionsEvent/lowPowerMode`.
-            public var lowPowerMode: Swift.Bool?
-            /// - Remark: Generated from `#/components/schemas/SetConditionsEvent/network`.
-            public var network: Components.Schemas.NetworkStatus?
-            /// The device's Background App Refresh switch.
-            ///
-            /// - Remark: Generated from `#/components/schemas/SetConditionsEvent/backgroundAppRefresh`.
-            public var backgroundAppRefresh: Swift.Bool?
-            /// - Remark: Generated from `#/components/schemas/SetConditionsEvent/taskScheduling`.
-            public var taskScheduling: Components.Schemas.TaskSchedulingPolicy?
-            /// Creates a new `SetConditionsEvent`.
-            ///
-            /// - Parameters:
-            ///   - _type:
-            ///   - batteryLevel:
-            ///   - charging:
-            ///   - lowPowerMode:
-            ///   - network:
-            ///   - backgroundAppRefresh: The device's Background App Refresh switch.
-            ///   - taskScheduling:
-            public init(
-                _type: Components.Schemas.SetConditionsEvent._TypePayload,
-                batteryLevel: Swift.Int? = nil,
-                charging: Swift.Bool? = nil,
-                lowPowerMode: Swift.Bool? = nil,
-                network: Components.Schemas.NetworkStatus? = nil,
-                backgroundAppRefresh: Swift.Bool? = nil,
-                taskScheduling: Components.Schemas.TaskSchedulingPolicy? = nil
-            ) {
-                self._type = _type
-                self.batteryLevel = batteryLevel
-                self.charging = charging
-                self.lowPowerMode = lowPowerMode
-                self.network = network
-                self.backgroundAppRefresh = backgroundAppRefresh
-                self.taskScheduling = taskScheduling
-            }
-            public enum CodingKeys: String, CodingKey {
-                case _type = "type"
-                case batteryLevel
-                case charging
-                case lowPowerMode
-                case network
-                case backgroundAppRefresh
-                case taskScheduling
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self._type = try container.decode(
-                    Components.Schemas.SetConditionsEvent._TypePayload.self,
-                    forKey: ._type
-                )
-                self.batteryLevel = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .batteryLevel
-                )
-                self.charging = try container.decodeIfPresent(
-                    Swift.Bool.self,
-                    forKey: .charging
-                )
-                self.lowPowerMode = try container.decodeIfPresent(
-                    Swift.Bool.self,
-                    forKey: .lowPowerMode
-                )
-                self.network = try container.decodeIfPresent(
-                    Components.Schemas.NetworkStatus.self,
-                    forKey: .network
-                )
-                self.backgroundAppRefresh = try container.decodeIfPresent(
-                    Swift.Bool.self,
-                    forKey: .backgroundAppRefresh
-                )
-                self.taskScheduling = try container.decodeIfPresent(
-                    Components.Schemas.TaskSchedulingPolicy.self,
-                    forKey: .taskScheduling
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "type",
-                    "batteryLevel",
-                    "charging",
-                    "lowPowerMode",
-                    "network",
-                    "backgroundAppRefresh",
-                    "taskScheduling"
-                ])
-            }
-        }
-        /// The user turns Background App Refresh on or off for one app in Settings: off, its task requests wait, its background pushes are dropped, and submitTaskRequest is refused (bgtaskscheduler-unavailable). 422 if the device has no such app.
-        ///
-        /// - Remark: Generated from `#/components/schemas/SetBackgroundAppRefreshEvent`.
-        public struct SetBackgroundAppRefreshEvent: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/SetBackgroundAppRefreshEvent/type`.
-            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case setBackgroundAppRefresh = "setBackgroundAppRefresh"
-            }
-            /// - Remark: Generated from `#/components/schemas/SetBackgroundAppRefreshEvent/type`.
-            public var _type: Components.Schemas.SetBackgroundAppRefreshEvent._TypePayload
-            /// - Remark: Generated from `#/components/schemas/SetBackgroundAppRefreshEvent/app`.
-            public var app: Components.Schemas.Name
-            /// - Remark: Generated from `#/components/schemas/SetBackgroundAppRefreshEvent/enabled`.
-            public var enabled: Swift.Bool
-            /// Creates a new `SetBackgroundAppRefreshEvent`.
-            ///
-            /// - Parameters:
-            ///   - _type:
-            ///   - app:
-            ///   - enabled:
-            public init(
-                _type: Components.Schemas.SetBackgroundAppRefreshEvent._TypePayload,
-                app: Components.Schemas.Name,
-                enabled: Swift.Bool
-            ) {
-                self._type = _type
-                self.app = app
-                self.enabled = enabled
-            }
-            public enum CodingKeys: String, CodingKey {
-                case _type = "type"
-                case app
-                case enabled
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self._type = try container.decode(
-                    Components.Schemas.SetBackgroundAppRefreshEvent._TypePayload.self,
-                    forKey: ._type
-                )
-                self.app = try container.decode(
-                    Components.Schemas.Name.self,
-                    forKey: .app
-                )
-                self.enabled = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .enabled
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "type",
-                    "app",
-                    "enabled"
-                ])
-            }
-        }
-        /// APNs delivers a push for the app ("Pushing background updates to your App"). An alert is displayed: the app gets nothing until the user taps it (a launch with its notification). A background push reaches a foreground app's application(_:didReceiveRemoteNotification:fetchCompletionHandler:) at once; otherwise it wakes or launches the app in the background with its own completion (backgroundWork), unless something holds it back: the app swiped away, the remote-notification mode missing, Background App Refresh off, Low Power Mode, a critically low battery, backgroundPushesPerHour spent (the result says dropped, and why; iOS may also defer and coalesce, which is not modelled). 422 if the device has no such app.
-        ///
-        /// - Remark: Generated from `#/components/schemas/PushEvent`.
-        public struct PushEvent: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/PushEvent/type`.
-            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case push = "push"
-            }
-            /// - Remark: Generated from `#/components/schemas/PushEvent/type`.
-            public var _type: Components.Schemas.PushEvent._TypePayload
-            /// - Remark: Generated from `#/components/schemas/PushEvent/app`.
-            public var app: Components.Schemas.Name
-            /// - Remark: Generated from `#/components/schemas/PushEvent/pushType`.
-            @frozen public enum PushTypePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case background = "background"
-                case alert = "alert"
-            }
-            /// - Remark: Generated from `#/components/schemas/PushEvent/pushType`.
-            public var pushType: Components.Schemas.PushEvent.PushTypePayload?
-            /// Default: {"aps": {"content-available": 1}} for background, {"aps": {"alert": "New message"}} for alert. A background push's aps must carry content-available 1, or there is nothing to wake the app for (422; "Pushing background updates to your App").
-            ///
-            /// - Remark: Generated from `#/components/schemas/PushEvent/payload`.
-            public var payload: Components.Schemas.PushPayload?
-            /// Creates a new `PushEvent`.
-            ///
-            /// - Parameters:
-            ///   - _type:
-            ///   - app:
-            ///   - pushType:
-            ///   - payload: Default: {"aps": {"content-available": 1}} for background, {"aps": {"alert": "New message"}} for alert. A background push's aps must carry content-available 1, or there is nothing to wake the app for (422; "Pushing background updates to your App").
-            public init(
-                _type: Components.Schemas.PushEvent._TypePayload,
-                app: Components.Schemas.Name,
-                pushType: Components.Schemas.PushEvent.PushTypePayload? = nil,
-                payload: Components.Schemas.PushPayload? = nil
-            ) {
-                self._type = _type
-                self.app = app
-                self.pushType = pushType
-                self.payload = payload
-            }
-            public enum CodingKeys: String, CodingKey {
-                case _type = "type"
-                case app
-                case pushType
-                case payload
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self._type = try container.decode(
-                    Components.Schemas.PushEvent._TypePayload.self,
-                    forKey: ._type
-                )
-                self.app = try container.decode(
-                    Components.Schemas.Name.self,
-                    forKey: .app
-                )
-                self.pushType = try container.decodeIfPresent(
-                    Components.Schemas.PushEvent.PushTypePayload.self,
-                    forKey: .pushType
-                )
-                self.payload = try container.decodeIfPresent(
-                    Components.Schemas.PushPayload.self,
-                    forKey: .payload
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "type",
-                    "app",
-                    "pushType",
-                    "payload"
-                ])
-            }
-        }
-        /// - Remark: Generated from `#/components/schemas/NetworkStatus`.
-        @frozen public enum NetworkStatus: String, Codable, Hashable, Sendable, CaseIterable {
-            case none = "none"
-            case wifi = "wifi"
-            case cellular = "cellular"
-        }
-        /// eager: a pending request runs at the first instant nothing holds it back (its earliestBeginDate passed, every condition met), apps in name order, each app's requests in the order submitted; a policy, not iOS's, which also weighs app usage, energy and data budgets and rate limits. manual: requests run only by launchTask, as the debugger's _simulateLaunchForTaskWithIdentifier: does.
-        ///
-        /// - Remark: Generated from `#/components/schemas/TaskSchedulingPolicy`.
-        @frozen public enum TaskSchedulingPolicy: String, Codable, Hashable, Sendable, CaseIterable {
-            case eager = "eager"
-            case manual = "manual"
-        }
-        /// What the system weighs before it runs background work (WWDC 2020, "Background execution demystified"), as setConditions sets it, and its policy. A battery at 20% or below, not charging, is critically low: background work waits. Not modelled: app usage, energy and data budgets, rate limiting.
-        ///
-        /// - Remark: Generated from `#/components/schemas/BackgroundConditions`.
-        public struct BackgroundConditions: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/BackgroundConditions/batteryLevel`.
-            public var batteryLevel: Swift.Int
-            /// - Remark: Generated from `#/components/schemas/BackgroundConditions/charging`.
-            public var charging: Swift.Bool
-            /// - Remark: Generated from `#/components/schemas/BackgroundConditions/lowPowerMode`.
-            public var lowPowerMode: Swift.Bool
-            /// - Remark: Generated from `#/components/schemas/BackgroundConditions/network`.
-            public var network: Components.Schemas.NetworkStatus
-            /// - Remark: Generated from `#/components/schemas/BackgroundConditions/backgroundAppRefresh`.
-            public var backgroundAppRefresh: Swift.Bool
-            /// - Remark: Generated from `#/components/schemas/BackgroundConditions/taskScheduling`.
-            public var taskScheduling: Components.Schemas.TaskSchedulingPolicy
-            /// Creates a new `BackgroundConditions`.
-            ///
-            /// - Parameters:
-            ///   - batteryLevel:
-            ///   - charging:
-            ///   - lowPowerMode:
-            ///   - network:
-            ///   - backgroundAppRefresh:
-            ///   - taskScheduling:
-            public init(
-                batteryLevel: Swift.Int,
-                charging: Swift.Bool,
-                lowPowerMode: Swift.Bool,
-                network: Components.Schemas.NetworkStatus,
-                backgroundAppRefresh: Swift.Bool,
-                taskScheduling: Components.Schemas.TaskSchedulingPolicy
-            ) {
-                self.batteryLevel = batteryLevel
-                self.charging = charging
-                self.lowPowerMode = lowPowerMode
-                self.network = network
-                self.backgroundAppRefresh = backgroundAppRefresh
-                self.taskScheduling = taskScheduling
-            }
-            public enum CodingKeys: String, CodingKey {
-                case batteryLevel
-                case charging
-                case lowPowerMode
-                case network
-                case backgroundAppRefresh
-                case taskScheduling
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.batteryLevel = try container.decode(
-                    Swift.Int.self,
-                    forKey: .batteryLevel
-                )
-                self.charging = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .charging
-                )
-                self.lowPowerMode = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .lowPowerMode
-                )
-                self.network = try container.decode(
-                    Components.Schemas.NetworkStatus.self,
-                    forKey: .network
-                )
-                self.backgroundAppRefresh = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .backgroundAppRefresh
-                )
-                self.taskScheduling = try container.decode(
-                    Components.Schemas.TaskSchedulingPolicy.self,
-                    forKey: .taskScheduling
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "batteryLevel",
-                    "charging",
-                    "lowPowerMode",
-                    "network",
-                    "backgroundAppRefresh",
-                    "taskScheduling"
-                ])
-            }
-        }
-        /// Why the system holds background work back, in words a developer can act on (detail).
-        ///
-        /// - Remark: Generated from `#/components/schemas/HoldReason`.
-        public struct HoldReason: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/HoldReason/reason`.
-            @frozen public enum ReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case earliestBeginDate = "earliestBeginDate"
-                case deviceOff = "deviceOff"
-                case appSwipedAway = "appSwipedAway"
-                case backgroundModeMissing = "backgroundModeMissing"
-                case backgroundAppRefreshOffForDevice = "backgroundAppRefreshOffForDevice"
-                case backgroundAppRefreshOffForApp = "backgroundAppRefreshOffForApp"
-                case lowPowerMode = "lowPowerMode"
-                case batteryCritical = "batteryCritical"
-                case noNetwork = "noNetwork"
-                case notCharging = "notCharging"
-                case deviceInUse = "deviceInUse"
-                case appInForeground = "appInForeground"
-                case stillRunning = "stillRunning"
-                case tooMuchBackgroundWork = "tooMuchBackgroundWork"
-                case manualScheduling = "manualScheduling"
-                case pushBudgetSpent = "pushBudgetSpent"
-            }
-            /// - Remark: Generated from `#/components/schemas/HoldReason/reason`.
-            public var reason: Components.Schemas.HoldReason.ReasonPayload
-            /// - Remark: Generated from `#/components/schemas/HoldReason/detail`.
-            public var detail: Swift.String
-            /// Creates a new `HoldReason`.
-            ///
-            /// - Parameters:
-            ///   - reason:
-            ///   - detail:
-            public init(
-                reason: Components.Schemas.HoldReason.ReasonPayload,
-                detail: Swift.String
-            ) {
-                self.reason = reason
-                self.detail = detail
-            }
-            public enum CodingKeys: String, CodingKey {
-                case reason
-                case detail
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.reason = try container.decode(
-                    Components.Schemas.HoldReason.ReasonPayload.self,
-                    forKey: .reason
-                )
-                self.detail = try container.decode(
-                    Swift.String.self,
-                    forKey: .detail
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "reason",
-                    "detail"
-                ])
-            }
-        }
-        /// What became of a push: delivered (workId: the background work it handed over, absent for a foreground app), displayed (an alert), or dropped with the reasons.
-        ///
-        /// - Remark: Generated from `#/components/schemas/PushDelivery`.
-        public struct PushDelivery: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/PushDelivery/delivery`.
-            @frozen public enum DeliveryPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case delivered = "delivered"
-                case displayed = "displayed"
-                case dropped = "dropped"
-            }
-            /// - Remark: Generated from `#/components/schemas/PushDelivery/delivery`.
-            public var delivery: Components.Schemas.PushDelivery.DeliveryPayload
-            /// - Remark: Generated from `#/components/schemas/PushDelivery/workId`.
-            public var workId: Swift.Int?
-            /// - Remark: Generated from `#/components/schemas/PushDelivery/reasons`.
-            public var reasons: [Components.Schemas.HoldReason]?
-            /// Creates a new `PushDelivery`.
-            ///
-            /// - Parameters:
-            ///   - delivery:
-            ///   - workId:
-            ///   - reasons:
-            public init(
-                delivery: Components.Schemas.PushDelivery.DeliveryPayload,
-                workId: Swift.Int? = nil,
-                reasons: [Components.Schemas.HoldReason]? = nil
-            ) {
-                self.delivery = delivery
-                self.workId = workId
-                self.reasons = reasons
-            }
-            public enum CodingKeys: String, CodingKey {
-                case delivery
-                case workId
-                case reasons
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.delivery = try container.decode(
-                    Components.Schemas.PushDelivery.DeliveryPayload.self,
-                    forKey: .delivery
-                )
-                self.workId = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .workId
-                )
-                self.reasons = try container.decodeIfPresent(
-                    [Components.Schemas.HoldReason].self,
-                    forKey: .reasons
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "delivery",
-                    "workId",
-                    "reasons"
-                ])
             }
         }
         /// The user goes to the home screen from the foreground app: it leaves the foreground as the app event home sends it.
@@ -4678,37 +4449,6 @@ extension Components {
                 ])
             }
         }
-        /// MetricKit delivers its payload to each running app that has exits not yet delivered: MXMetricManagerSubscriber.didReceive(_:) with the counts since the last delivery (payloads[0].applicationExitMetrics), which then start again from 0; an app not running keeps its counts for a later payload. The device's clock also delivers at every 24 hours of its time (86400 s, 172800 s, ...) while an app holds counts, as iOS delivers payloads daily.
-        ///
-        /// - Remark: Generated from `#/components/schemas/DeliverMetricsEvent`.
-        public struct DeliverMetricsEvent: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/DeliverMetricsEvent/type`.
-            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case deliverMetrics = "deliverMetrics"
-            }
-            /// - Remark: Generated from `#/components/schemas/DeliverMetricsEvent/type`.
-            public var _type: Components.Schemas.DeliverMetricsEvent._TypePayload
-            /// Creates a new `DeliverMetricsEvent`.
-            ///
-            /// - Parameters:
-            ///   - _type:
-            public init(_type: Components.Schemas.DeliverMetricsEvent._TypePayload) {
-                self._type = _type
-            }
-            public enum CodingKeys: String, CodingKey {
-                case _type = "type"
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self._type = try container.decode(
-                    Components.Schemas.DeliverMetricsEvent._TypePayload.self,
-                    forKey: ._type
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "type"
-                ])
-            }
-        }
         /// The user powers the device off: every running app whose main thread is free gets applicationWillTerminate, suspended and busy apps end silently, and the device refuses every event but boot.
         ///
         /// - Remark: Generated from `#/components/schemas/DeviceShutdownEvent`.
@@ -4764,6 +4504,266 @@ extension Components {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self._type = try container.decode(
                     Components.Schemas.DeviceBootEvent._TypePayload.self,
+                    forKey: ._type
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type"
+                ])
+            }
+        }
+        /// What the system weighs before it runs background work changes: the members given, the others as they are (see BackgroundConditions). Pending task requests that nothing holds back any more run at once under eager, in this event's outcome.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DeviceSetConditionsEvent`.
+        public struct DeviceSetConditionsEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DeviceSetConditionsEvent/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case setConditions = "setConditions"
+            }
+            /// - Remark: Generated from `#/components/schemas/DeviceSetConditionsEvent/type`.
+            public var _type: Components.Schemas.DeviceSetConditionsEvent._TypePayload
+            /// - Remark: Generated from `#/components/schemas/DeviceSetConditionsEvent/batteryLevel`.
+            public var batteryLevel: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/DeviceSetConditionsEvent/charging`.
+            public var charging: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/DeviceSetConditionsEvent/lowPowerMode`.
+            public var lowPowerMode: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/DeviceSetConditionsEvent/network`.
+            public var network: Components.Schemas.NetworkStatus?
+            /// The device's Background App Refresh switch.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceSetConditionsEvent/backgroundAppRefresh`.
+            public var backgroundAppRefresh: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/DeviceSetConditionsEvent/taskScheduling`.
+            public var taskScheduling: Components.Schemas.TaskSchedulingPolicy?
+            /// Creates a new `DeviceSetConditionsEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - batteryLevel:
+            ///   - charging:
+            ///   - lowPowerMode:
+            ///   - network:
+            ///   - backgroundAppRefresh: The device's Background App Refresh switch.
+            ///   - taskScheduling:
+            public init(
+                _type: Components.Schemas.DeviceSetConditionsEvent._TypePayload,
+                batteryLevel: Swift.Int? = nil,
+                charging: Swift.Bool? = nil,
+                lowPowerMode: Swift.Bool? = nil,
+                network: Components.Schemas.NetworkStatus? = nil,
+                backgroundAppRefresh: Swift.Bool? = nil,
+                taskScheduling: Components.Schemas.TaskSchedulingPolicy? = nil
+            ) {
+                self._type = _type
+                self.batteryLevel = batteryLevel
+                self.charging = charging
+                self.lowPowerMode = lowPowerMode
+                self.network = network
+                self.backgroundAppRefresh = backgroundAppRefresh
+                self.taskScheduling = taskScheduling
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case batteryLevel
+                case charging
+                case lowPowerMode
+                case network
+                case backgroundAppRefresh
+                case taskScheduling
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.DeviceSetConditionsEvent._TypePayload.self,
+                    forKey: ._type
+                )
+                self.batteryLevel = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .batteryLevel
+                )
+                self.charging = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .charging
+                )
+                self.lowPowerMode = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .lowPowerMode
+                )
+                self.network = try container.decodeIfPresent(
+                    Components.Schemas.NetworkStatus.self,
+                    forKey: .network
+                )
+                self.backgroundAppRefresh = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .backgroundAppRefresh
+                )
+                self.taskScheduling = try container.decodeIfPresent(
+                    Components.Schemas.TaskSchedulingPolicy.self,
+                    forKey: .taskScheduling
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "batteryLevel",
+                    "charging",
+                    "lowPowerMode",
+                    "network",
+                    "backgroundAppRefresh",
+                    "taskScheduling"
+                ])
+            }
+        }
+        /// The user turns Background App Refresh on or off for one app in Settings: off, its task requests wait, its background pushes are dropped, and submitTaskRequest is refused (bgtaskscheduler-unavailable). 422 if the device has no such app.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DeviceSetBackgroundAppRefreshEvent`.
+        public struct DeviceSetBackgroundAppRefreshEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DeviceSetBackgroundAppRefreshEvent/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case setBackgroundAppRefresh = "setBackgroundAppRefresh"
+            }
+            /// - Remark: Generated from `#/components/schemas/DeviceSetBackgroundAppRefreshEvent/type`.
+            public var _type: Components.Schemas.DeviceSetBackgroundAppRefreshEvent._TypePayload
+            /// - Remark: Generated from `#/components/schemas/DeviceSetBackgroundAppRefreshEvent/app`.
+            public var app: Components.Schemas.Name
+            /// - Remark: Generated from `#/components/schemas/DeviceSetBackgroundAppRefreshEvent/enabled`.
+            public var enabled: Swift.Bool
+            /// Creates a new `DeviceSetBackgroundAppRefreshEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - app:
+            ///   - enabled:
+            public init(
+                _type: Components.Schemas.DeviceSetBackgroundAppRefreshEvent._TypePayload,
+                app: Components.Schemas.Name,
+                enabled: Swift.Bool
+            ) {
+                self._type = _type
+                self.app = app
+                self.enabled = enabled
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case app
+                case enabled
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.DeviceSetBackgroundAppRefreshEvent._TypePayload.self,
+                    forKey: ._type
+                )
+                self.app = try container.decode(
+                    Components.Schemas.Name.self,
+                    forKey: .app
+                )
+                self.enabled = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .enabled
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "app",
+                    "enabled"
+                ])
+            }
+        }
+        /// APNs delivers a push for the app ("Pushing background updates to your App"). An alert is displayed: the app gets nothing until the user taps it (a launch with its notification). A background push reaches a foreground app's application(_:didReceiveRemoteNotification:fetchCompletionHandler:) at once; otherwise it wakes or launches the app in the background with its own completion (backgroundWork), unless something holds it back: the app swiped away, the remote-notification mode missing, Background App Refresh off, Low Power Mode, a critically low battery, backgroundPushesPerHour spent (the result says dropped, and why; iOS may also defer and coalesce, which is not modelled). 422 if the device has no such app.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DevicePushEvent`.
+        public struct DevicePushEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DevicePushEvent/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case push = "push"
+            }
+            /// - Remark: Generated from `#/components/schemas/DevicePushEvent/type`.
+            public var _type: Components.Schemas.DevicePushEvent._TypePayload
+            /// - Remark: Generated from `#/components/schemas/DevicePushEvent/app`.
+            public var app: Components.Schemas.Name
+            /// - Remark: Generated from `#/components/schemas/DevicePushEvent/pushType`.
+            @frozen public enum PushTypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case background = "background"
+                case alert = "alert"
+            }
+            /// - Remark: Generated from `#/components/schemas/DevicePushEvent/pushType`.
+            public var pushType: Components.Schemas.DevicePushEvent.PushTypePayload?
+            /// Default: {"aps": {"content-available": 1}} for background, {"aps": {"alert": "New message"}} for alert. A background push's aps must carry content-available 1, or there is nothing to wake the app for (422; "Pushing background updates to your App").
+            ///
+            /// - Remark: Generated from `#/components/schemas/DevicePushEvent/payload`.
+            public var payload: Components.Schemas.PushPayload?
+            /// Creates a new `DevicePushEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - app:
+            ///   - pushType:
+            ///   - payload: Default: {"aps": {"content-available": 1}} for background, {"aps": {"alert": "New message"}} for alert. A background push's aps must carry content-available 1, or there is nothing to wake the app for (422; "Pushing background updates to your App").
+            public init(
+                _type: Components.Schemas.DevicePushEvent._TypePayload,
+                app: Components.Schemas.Name,
+                pushType: Components.Schemas.DevicePushEvent.PushTypePayload? = nil,
+                payload: Components.Schemas.PushPayload? = nil
+            ) {
+                self._type = _type
+                self.app = app
+                self.pushType = pushType
+                self.payload = payload
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case app
+                case pushType
+                case payload
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.DevicePushEvent._TypePayload.self,
+                    forKey: ._type
+                )
+                self.app = try container.decode(
+                    Components.Schemas.Name.self,
+                    forKey: .app
+                )
+                self.pushType = try container.decodeIfPresent(
+                    Components.Schemas.DevicePushEvent.PushTypePayload.self,
+                    forKey: .pushType
+                )
+                self.payload = try container.decodeIfPresent(
+                    Components.Schemas.PushPayload.self,
+                    forKey: .payload
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "app",
+                    "pushType",
+                    "payload"
+                ])
+            }
+        }
+        /// MetricKit delivers its payload to each running app that has exits not yet delivered: MXMetricManagerSubscriber.didReceive(_:) with the counts since the last delivery (payloads[0].applicationExitMetrics), which then start again from 0; an app not running keeps its counts for a later payload. The device's clock also delivers at every 24 hours of its time (86400 s, 172800 s, ...) while an app holds counts, as iOS delivers payloads daily.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DeviceDeliverMetricsEvent`.
+        public struct DeviceDeliverMetricsEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DeviceDeliverMetricsEvent/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case deliverMetrics = "deliverMetrics"
+            }
+            /// - Remark: Generated from `#/components/schemas/DeviceDeliverMetricsEvent/type`.
+            public var _type: Components.Schemas.DeviceDeliverMetricsEvent._TypePayload
+            /// Creates a new `DeviceDeliverMetricsEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            public init(_type: Components.Schemas.DeviceDeliverMetricsEvent._TypePayload) {
+                self._type = _type
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.DeviceDeliverMetricsEvent._TypePayload.self,
                     forKey: ._type
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [

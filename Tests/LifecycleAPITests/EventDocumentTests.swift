@@ -1,0 +1,163 @@
+import Foundation
+import LifecycleEngine
+import Testing
+
+/// The contract's event schemas and the guide's tables of events are made from the event
+/// declarations (`EventDeclaration.app`, `.device`): each lies between two marker lines of its
+/// file. `scripts/generate-contract` writes them (this suite with `LIFECYCLED_GENERATE=1`);
+/// otherwise the suite fails while a file differs from what the declarations make.
+@Suite struct EventDocumentTests {
+  @Test func theContractsEventSchemasAreTheDeclarations() throws {
+    try EventDocuments.check("openapi.yaml", EventDocuments.schemas())
+  }
+
+  @Test func theGuidesTablesOfEventsAreTheDeclarations() throws {
+    try EventDocuments.check(
+      "Sources/lifecycled/lifecycled.docc/Events.md", EventDocuments.guideTables())
+  }
+
+  @Test func everyEventTypeIsDeclared() {
+    let declared = Set((EventDeclaration.app + EventDeclaration.device).map(\.type))
+    #expect(declared == Set(EventType.allCases))
+    #expect(EventDeclaration.app.map(\.type) == AppEvent.types)
+    #expect(EventDeclaration.device.map(\.type) == DeviceEvent.types)
+  }
+}
+
+/// What the declarations make: YAML for the contract, Markdown for the guide.
+enum EventDocuments {
+  static let root = #filePath.components(separatedBy: "/Tests/")[0]
+
+  /// Checks that the text between the marker lines of the file at `path` is `generated`, or,
+  /// with `LIFECYCLED_GENERATE=1` in the environment, writes it there.
+  static func check(_ path: String, _ generated: String) throws {
+    let file = "\(root)/\(path)"
+    let text = try String(contentsOfFile: file, encoding: .utf8)
+    var lines = text.components(separatedBy: "\n")
+    let start = try #require(lines.firstIndex { $0.contains(startMarker) }, "\(path): no start")
+    let end = try #require(lines.firstIndex { $0.contains(endMarker) }, "\(path): no end")
+    let current = lines[(start + 1)..<end].joined(separator: "\n")
+    if ProcessInfo.processInfo.environment["LIFECYCLED_GENERATE"] == "1" {
+      lines.replaceSubrange((start + 1)..<end, with: [generated])
+      try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+    } else {
+      #expect(current == generated, "\(path) is stale: run scripts/generate-contract")
+    }
+  }
+
+  static let startMarker = "Generated from EventDeclaration by scripts/generate-contract"
+  static let endMarker = "End of what EventDeclaration generates"
+
+  // MARK: The contract
+
+  /// `AppEvent` and `DeviceEvent`, each a choice by `type`, and a schema for each event.
+  static func schemas() -> String {
+    var yaml: [String] = []
+    for (list, declarations, description) in [
+      (
+        "AppEvent", EventDeclaration.app,
+        "One app event; each type takes only the members listed with it."
+      ),
+      (
+        "DeviceEvent", EventDeclaration.device,
+        "One device event: a whole device, every app on it, takes it."
+      ),
+    ] {
+      yaml += ["    \(list):", "      description: \(quoted(description))", "      oneOf:"]
+      yaml += declarations.map { "        - $ref: \"#/components/schemas/\(schemaName($0))\"" }
+      yaml += ["      discriminator:", "        propertyName: type", "        mapping:"]
+      yaml += declarations.map {
+        "          \($0.type.rawValue): \"#/components/schemas/\(schemaName($0))\""
+      }
+      for declaration in declarations {
+        let required = ["type"] + declaration.members.filter(\.required).map(\.name)
+        yaml += [
+          "    \(schemaName(declaration)):",
+          "      description: \(quoted(declaration.summary))",
+          "      type: object",
+          "      required: [\(required.joined(separator: ", "))]",
+          "      additionalProperties: false",
+          "      properties:",
+          "        type: { type: string, enum: [\(declaration.type.rawValue)] }",
+        ]
+        yaml += declaration.members.map { "        \($0.name): { \(schema($0)) }" }
+      }
+    }
+    return yaml.joined(separator: "\n")
+  }
+
+  /// `LaunchEvent` for an app's `launch`, `DeviceLockEvent` for a device's `lock`.
+  static func schemaName(_ declaration: EventDeclaration) -> String {
+    let name = declaration.type.rawValue
+    let capitalized = name.prefix(1).uppercased() + name.dropFirst()
+    return (declaration.scope == .device ? "Device" : "") + capitalized + "Event"
+  }
+
+  /// A member's schema, as the flow mapping's content.
+  static func schema(_ member: EventMember) -> String {
+    var parts: [String] =
+      switch member.value {
+      case .schema(let name): ["$ref: \"#/components/schemas/\(name)\""]
+      case .oneOf(let words): ["type: string", "enum: [\(words.joined(separator: ", "))]"]
+      case .string(let bytes):
+        ["type: string"] + (bytes.lowerBound > 0 ? ["minLength: \(bytes.lowerBound)"] : [])
+          + ["maxLength: \(bytes.upperBound)"]
+      case .integer(let range):
+        ["type: integer", "minimum: \(range.lowerBound)"]
+          + (range.upperBound < Int.max ? ["maximum: \(range.upperBound)"] : [])
+      case .seconds(let range):
+        ["type: number", "minimum: \(range.lowerBound)", "maximum: \(range.upperBound)"]
+      case .boolean: ["type: boolean"]
+      case .anyJSON: []
+      }
+    if let value = member.defaultValue { parts.append("default: \(value)") }
+    if let doc = member.doc { parts.append("description: \(quoted(doc))") }
+    return parts.joined(separator: ", ")
+  }
+
+  /// A double-quoted YAML scalar.
+  static func quoted(_ text: String) -> String {
+    "\""
+      + text.replacingOccurrences(of: "\\", with: "\\\\")
+      .replacingOccurrences(of: "\"", with: "\\\"") + "\""
+  }
+
+  // MARK: The guide
+
+  /// A table of app events and one of device events: each event's members and the first
+  /// sentence of what it does (the contract has the rest).
+  static func guideTables() -> String {
+    var markdown: [String] = []
+    for (title, declarations) in [
+      ("App events", EventDeclaration.app), ("Device events", EventDeclaration.device),
+    ] {
+      markdown += [
+        "", "### \(title)", "", "| event | members (`?`: optional) | what it does |",
+        "|---|---|---|",
+      ]
+      markdown += declarations.map { declaration in
+        let members = declaration.members.map(describe).joined(separator: ", ")
+        let summary = firstSentence(declaration.summary)
+        return
+          "| `\(declaration.type.rawValue)` | \(members.isEmpty ? "none" : members) | \(summary) |"
+      }
+    }
+    return markdown.dropFirst().joined(separator: "\n") + "\n"
+  }
+
+  /// `` `source` `` (with its words), `` `scene`? ``.
+  static func describe(_ member: EventMember) -> String {
+    var text = "`\(member.name)`" + (member.required ? "" : "?")
+    if case .oneOf(let words) = member.value { text += " (\(words.joined(separator: ", ")))" }
+    return text
+  }
+
+  /// The summary up to its first full stop or colon.
+  static func firstSentence(_ summary: String) -> String {
+    var sentence = Substring(summary)
+    for stop in [". ", ": ", "; "] {
+      if let range = sentence.range(of: stop) { sentence = sentence[..<range.lowerBound] }
+    }
+    return sentence.hasSuffix(".") ? String(sentence) : sentence + "."
+  }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import LifecycleEngine
+import LifecycledClient
+import Testing
+
+/// The client's event values (`.launch()`, `.lock`, ...) name every event the server declares
+/// (`EventDeclaration`), each under its own type: a new event fails here until the client
+/// has a value for it.
+@Suite struct EventValueTests {
+  static let appEvents: [Components.Schemas.AppEvent] = [
+    .launch(), .prewarm, .openScene(), .closeScene(named: "main"),
+    .disconnectScene(named: "main"), .home, .openSwitcher, .closeSwitcher,
+    .interruptionBegan(by: .call), .interruptionEnded(), .terminate, .crash(), .purge(),
+    .thermalKill, .backgroundLaunch(for: .fetch), .backgroundWorkCompleted,
+    .beginBackgroundTask(), .endBackgroundTask(id: 1), .memoryWarning, .setMemory(megabytes: 1),
+    .startActivity(of: .audio), .stopActivity(of: .audio),
+    try! .setRestorationData(to: ["tab": 1]),
+    .submitTaskRequest(identifier: "refresh", kind: .appRefresh),
+    .cancelTaskRequest(identifier: "refresh"), .launchTask(identifier: "refresh"),
+    .expireTask(identifier: "refresh"),
+  ]
+
+  static let deviceEvents: [Components.Schemas.DeviceEvent] = [
+    .home, .memoryWarning, .lock, .unlock, .significantTimeChange, .shutdown, .boot,
+    .setConditions(), .setBackgroundAppRefresh(of: "mail", enabled: true), .push(to: "mail"),
+    .deliverMetrics,
+  ]
+
+  @Test func theClientHasAValueForEveryDeclaredEvent() throws {
+    #expect(try Self.appEvents.map(Self.type) == EventDeclaration.app.map(\.type.rawValue))
+    #expect(try Self.deviceEvents.map(Self.type) == EventDeclaration.device.map(\.type.rawValue))
+  }
+
+  /// The `type` an event value is written with.
+  static func type(_ event: some Encodable) throws -> String {
+    let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(event))
+    return try #require((object as? [String: Any])?["type"] as? String)
+  }
+}
