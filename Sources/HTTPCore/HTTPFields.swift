@@ -5,9 +5,9 @@
 #endif
 
 /// Header fields, kept as field lines: a request's as it sent them, a response's as they go
-/// out. A String is made only for a value someone asks for. (Making a String of every name
-/// and value cost more than the rest of parsing, and most, such as `Host` and
-/// `Content-Length`, are never read again.)
+/// out. A String is made only for a value someone asks for: making one of every name and
+/// value would cost more than the rest of parsing, and most (`Host`, `Content-Length`) are
+/// never read again.
 public struct HTTPFields: Sendable, Sequence {
   /// `name:value` lines, optional whitespace around the value, each ending in CRLF: checked
   /// by the parser, or written by `append`.

@@ -459,7 +459,7 @@ public struct HTTPParser {
     request = HTTPRequest(method: "", target: "")
     state = .requestLine
     // Consumed bytes are dropped a few kilobytes at a time: removing a range from the array
-    // after every request cost a few hundred instructions, nearly all for no bytes moved.
+    // after every request would cost a few hundred instructions, nearly all for no bytes moved.
     if start >= 4096 { compact() }
     return .request(complete)
   }

@@ -52,7 +52,7 @@ struct Metrics {
   }
 
   /// The Prometheus text exposition (format 0.0.4), every series in a stable order.
-  func exposition(devices: [DeviceSnapshot], memory: (retained: Int, budget: Int)) -> String {
+  func exposition(devices: [DeviceView], memory: (retained: Int, budget: Int)) -> String {
     var text = ""
     func family(_ name: String, _ type: String, _ help: String, _ samples: [(String, Int)]) {
       text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"

@@ -133,7 +133,7 @@ public enum UIKitNotification: String, CaseIterable, Sendable, Codable {
 ///
 /// The properties are declared so that the one-byte ones share a word and the nine-byte
 /// `taskId` comes last: 121 bytes, within the 128 that copies move inline (at 136, every copy
-/// of a callback or a journal entry called `memcpy`: about 4,800 instructions per `POST` of
+/// of a callback or a journal entry calls `memcpy`: about 4,800 instructions per `POST` of
 /// the events benchmark).
 public struct Callback: Hashable, Sendable {
   /// Position in the device's journal; strictly increasing per device.

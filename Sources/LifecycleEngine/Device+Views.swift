@@ -2,7 +2,7 @@
 /// of it and its process (their fields read as the view's own: `view.launches`), and what
 /// follows from them.
 @dynamicMemberLookup
-public struct AppSnapshot: Hashable, Sendable {
+public struct AppView: Hashable, Sendable {
   public var device: String
   public var spec: AppSpec
   public var record: AppRecord
@@ -87,7 +87,7 @@ public struct DeviceVersion: Hashable, Sendable {
 
 /// A read-only view of one device, as the API shows it.
 @dynamicMemberLookup
-public struct DeviceSnapshot: Hashable, Sendable {
+public struct DeviceView: Hashable, Sendable {
   public var id: String
   public var clock: ClockMode
   public var passcode: Bool
@@ -116,8 +116,8 @@ public struct DeviceSnapshot: Hashable, Sendable {
 }
 
 extension Device {
-  var snapshot: DeviceSnapshot {
-    DeviceSnapshot(
+  var view: DeviceView {
+    DeviceView(
       id: id, clock: clockMode, passcode: passcode, memoryLimitMB: memoryLimitMB,
       perAppLimitMB: perAppLimitMB, labels: labels,
       idleTimeout: idleTimeout, status: status, apps: apps.count, lastSeq: version.seq,
@@ -127,13 +127,13 @@ extension Device {
       jetsamKills: jetsamLog.killCount)
   }
 
-  func snapshot(of app: App) -> AppSnapshot {
+  func appView(of app: App) -> AppView {
     let expiresAt = app.deadlines.backgroundTimeExpiry
     let killAt = [
       app.deadlines.watchdogKill, app.deadlines.expirationKill,
       app.deadlines.backgroundWorkTimeout,
     ].compactMap { $0 }.min()
-    return AppSnapshot(
+    return AppView(
       device: id, spec: app.spec, record: app.record, process: app.process,
       sceneState: app.isScene ? app.sceneState : nil, footprintMB: app.footprint,
       allowedEvents: allowedEvents(for: app),

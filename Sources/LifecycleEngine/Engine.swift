@@ -133,18 +133,18 @@ public final class Engine {
     return "device-\(number)"
   }
 
-  public func createDevice(_ spec: DeviceSpec, now: Instant) throws(EngineError) -> DeviceSnapshot {
+  public func createDevice(_ spec: DeviceSpec, now: Instant) throws(EngineError) -> DeviceView {
     try createDevice(spec, resetting: false, now: now)
   }
 
   private func createDevice(_ spec: DeviceSpec, resetting: Bool, now: Instant)
-    throws(EngineError) -> DeviceSnapshot
+    throws(EngineError) -> DeviceView
   {
     advance(to: now)
     let device = try makeDevice(spec, replacing: nil, resetting: resetting, now: now)
     devices[spec.id] = device
     touch(device, at: now)
-    return device.snapshot
+    return device.view
   }
 
   /// A new device for `spec`, counted in the budget, in a slot of its own or in the one of the
@@ -209,7 +209,7 @@ public final class Engine {
   /// there is one, as a new incarnation. An image no device could be in is refused, field by
   /// field, and changes nothing.
   public func restore(_ image: DeviceImage, now: Instant) throws(EngineError)
-    -> (device: DeviceSnapshot, created: Bool)
+    -> (device: DeviceView, created: Bool)
   {
     try restore(image, resetting: false, now: now)
   }
@@ -224,7 +224,7 @@ public final class Engine {
   }
 
   private func restore(_ image: DeviceImage, resetting: Bool, now: Instant) throws(EngineError)
-    -> (device: DeviceSnapshot, created: Bool)
+    -> (device: DeviceView, created: Bool)
   {
     advance(to: now)
     let predecessor = devices[image.id]
@@ -248,7 +248,7 @@ public final class Engine {
       updateRealtimeDeadline(of: device)
     }
     touch(device, at: now)
-    return (device.snapshot, predecessor == nil)
+    return (device.view, predecessor == nil)
   }
 
   /// The whole device at `now`, as plain values.
@@ -264,7 +264,7 @@ public final class Engine {
 
   /// Starts a device afresh with its configuration: no apps, an empty journal and jetsam log,
   /// its clock at zero, on and unlocked.
-  public func resetDevice(_ id: String, now: Instant) throws(EngineError) -> DeviceSnapshot {
+  public func resetDevice(_ id: String, now: Instant) throws(EngineError) -> DeviceView {
     advance(to: now)
     guard let device = devices[id] else { throw .unknownDevice(id) }
     discard(device)
@@ -288,16 +288,16 @@ public final class Engine {
     slots.remove(device.slot)
   }
 
-  public func device(_ id: String, now: Instant) throws(EngineError) -> DeviceSnapshot {
-    try withDevice(id, now: now) { $0.snapshot }
+  public func device(_ id: String, now: Instant) throws(EngineError) -> DeviceView {
+    try withDevice(id, now: now) { $0.view }
   }
 
   /// The device at `now`, read without counting as a use of it: what lists and metrics show
   /// of every device, which must not keep idle ones alive.
-  private func overview(of device: Device, now: Instant) -> DeviceSnapshot {
+  private func overview(of device: Device, now: Instant) -> DeviceView {
     catchUp(device, to: now)
     updateRealtimeDeadline(of: device)
-    return device.snapshot
+    return device.view
   }
 
   /// The device's version at `now` (its realtime deadlines due by then fired).
@@ -313,7 +313,7 @@ public final class Engine {
   /// `limit` of them.
   public func devices(
     after: String? = nil, label: DeviceLabel? = nil, limit: Int = .max, now: Instant
-  ) -> [DeviceSnapshot] {
+  ) -> [DeviceView] {
     advance(to: now)  // first: devices idle past their timeout are gone before the list is made
     return devices.keys.sorted().lazy
       .filter { id in after.map { id > $0 } ?? true }
@@ -384,7 +384,7 @@ public final class Engine {
   /// Creates an app, not running, or with `given`, already in that state (`AppGiven`).
   public func createApp(
     _ spec: AppSpec, given: AppGiven? = nil, on device: String, now: Instant
-  ) throws(EngineError) -> AppSnapshot {
+  ) throws(EngineError) -> AppView {
     try withDevice(device, now: now) { device throws(EngineError) in
       let issues = spec.issues()
       if !issues.isEmpty { throw .invalid(issues) }
@@ -394,10 +394,10 @@ public final class Engine {
       let limit = configuration.limits.maxAppsPerDevice
       if device.apps.count >= limit { throw .tooManyApps(device: device.id, limit: limit) }
       try checkMemoryBudget()
-      guard let given else { return device.snapshot(of: device.add(spec)) }
+      guard let given else { return device.appView(of: device.add(spec)) }
       let givenIssues = device.add(spec, given: given)
       if !givenIssues.isEmpty { throw .invalid(givenIssues) }
-      return device.snapshot(of: device.apps[AppName(spec.name)!]!)  // just added
+      return device.appView(of: device.apps[AppName(spec.name)!]!)  // just added
     }
   }
 
@@ -413,9 +413,9 @@ public final class Engine {
   public func appCount(on device: String) -> Int? { devices[device]?.apps.count }
 
   public func app(_ name: String, on device: String, now: Instant) throws(EngineError)
-    -> AppSnapshot
+    -> AppView
   {
-    try withApp(name, on: device, now: now) { device, app in device.snapshot(of: app) }
+    try withApp(name, on: device, now: now) { device, app in device.appView(of: app) }
   }
 
   /// The app's state at `now`, without the rest of its view (waits ask it after every change).
@@ -427,12 +427,12 @@ public final class Engine {
 
   /// The apps of a device in name order: those after `after`, at most `limit` of them.
   public func apps(on device: String, after: AppName? = nil, limit: Int = .max, now: Instant)
-    throws(EngineError) -> [AppSnapshot]
+    throws(EngineError) -> [AppView]
   {
     try withDevice(device, now: now) { device in
       device.apps.sorted { $0.key < $1.key }.lazy
         .filter { app in after.map { app.key > $0 } ?? true }.prefix(limit)
-        .map { device.snapshot(of: $0.value) }
+        .map { device.appView(of: $0.value) }
     }
   }
 

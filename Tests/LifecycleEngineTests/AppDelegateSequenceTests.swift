@@ -119,7 +119,7 @@ import Testing
         "mail: active → inactive (launch)", "mail: inactive → background (launch)",
         "maps: notRunning → inactive (launch)", "maps: inactive → active (launch)",
       ])
-    #expect(sim.snapshot.foregroundApp == "maps")
+    #expect(sim.deviceView.foregroundApp == "maps")
   }
 
   @Test func returnFromBackground_2_5a() throws {
@@ -194,7 +194,7 @@ import Testing
       trace(outcome) == [
         "applicationDidEnterBackground(_:) → background [UIApplication.didEnterBackgroundNotification]"
       ])
-    #expect(sim.snapshot.foregroundApp == nil)
+    #expect(sim.deviceView.foregroundApp == nil)
   }
 
   @Test func memoryWarning() throws {
@@ -244,7 +244,7 @@ import Testing
         "mail: active → inactive (terminate)", "mail: inactive → background (terminate)",
         "mail: background → notRunning (terminate)",
       ])
-    #expect(sim.snapshot.foregroundApp == nil)
+    #expect(sim.deviceView.foregroundApp == nil)
   }
 
   @Test func forceQuitInactiveInSwitcher() throws {

@@ -39,7 +39,7 @@ import Testing
     sim.advance(260)
     #expect(sim.state("mail") == .suspended)
     #expect(heldBy() == ["earliestBeginDate is 340 s away"])
-    #expect(sim.snapshot.nextDeadline == .seconds(600))
+    #expect(sim.deviceView.nextDeadline == .seconds(600))
     let run = sim.advance(340)
     #expect(
       trace(run) == [

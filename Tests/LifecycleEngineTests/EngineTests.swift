@@ -148,7 +148,7 @@ import Testing
     try sim.post(.launch(), to: "mail")
     var image = try sim.engine.image(of: "d", now: .zero)
     image.status.foregroundApp = nil
-    let before = (sim.engine.retainedBytes, sim.engine.deviceCount, sim.snapshot)
+    let before = (sim.engine.retainedBytes, sim.engine.deviceCount, sim.deviceView)
     for id in ["d", "other"] {
       image.id = id
       #expect(
@@ -159,7 +159,7 @@ import Testing
               message: "must name the app in the foreground, the one there is or none")
           ]))
     }
-    #expect((sim.engine.retainedBytes, sim.engine.deviceCount, sim.snapshot) == before)
+    #expect((sim.engine.retainedBytes, sim.engine.deviceCount, sim.deviceView) == before)
     image.status.foregroundApp = "mail"
     let (device, created) = try sim.engine.restore(image, now: .zero)
     #expect(created && device.id == "other" && device.foregroundApp == "mail")
@@ -205,7 +205,7 @@ import Testing
     #expect(sim.engine.nextDeadline == nil)
     #expect(sim.engine.advance(to: .milliseconds(1_000_000)).isEmpty)
     #expect(sim.state("mail") == .background)
-    #expect(sim.snapshot.nextDeadline == .seconds(2))
+    #expect(sim.deviceView.nextDeadline == .seconds(2))
   }
 
   @Test func negativeAdvanceIsInvalid() {
@@ -330,7 +330,7 @@ import Testing
     #expect(sim.state("mail") == .suspended)
     try sim.post(.unlock)
     #expect(sim.state("mail") == .active)
-    #expect(sim.snapshot.foregroundApp == "mail")
+    #expect(sim.deviceView.foregroundApp == "mail")
   }
 
   @Test func unlockShowsTheHomeScreenIfTheAppWasKilledMeanwhile() throws {
@@ -343,7 +343,7 @@ import Testing
     #expect(unlock.callbacks.isEmpty)
     #expect(unlock.transitions.isEmpty)
     #expect(sim.state("mail") == .notRunning)
-    #expect(sim.snapshot.foregroundApp == nil)
+    #expect(sim.deviceView.foregroundApp == nil)
   }
 
   @Test func lockWithNoForegroundAppAndNoPasscodeDeliversNothing() throws {
@@ -433,9 +433,9 @@ import Testing
     try sim.post(.launch(), to: "mail")
     try sim.post(.home, to: "mail")
     try sim.engine.removeApp("mail", on: "d", now: .zero)
-    #expect(sim.snapshot.usedMB == 0)
-    #expect(sim.snapshot.nextDeadline == nil)
-    #expect(sim.snapshot.apps == 0)
+    #expect(sim.deviceView.usedMB == 0)
+    #expect(sim.deviceView.nextDeadline == nil)
+    #expect(sim.deviceView.apps == 0)
     #expect(sim.advance(10).transitions.isEmpty)
   }
 

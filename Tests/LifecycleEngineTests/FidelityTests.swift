@@ -130,7 +130,7 @@ import Testing
     let watchdog = sim.advance(10)
     #expect(watchdog.callbacks.isEmpty)
     #expect(transitions(watchdog) == ["mail: active → notRunning (watchdog) 0x8badf00d"])
-    #expect(sim.snapshot.foregroundApp == nil)
+    #expect(sim.deviceView.foregroundApp == nil)
   }
 
   /// A force-quit of a frontmost app whose didEnterBackground is slow: its
@@ -186,7 +186,7 @@ import Testing
     try sim.post(.launch(), to: "notes")
     #expect(!sim.app("mail").allowedEvents.contains(.closeSwitcher))
     #expect(refusal { try sim.post(.closeSwitcher, to: "mail") }?.reason == .notAllowedInState)
-    #expect(sim.state("notes") == .active && sim.snapshot.foregroundApp == "notes")
+    #expect(sim.state("notes") == .active && sim.deviceView.foregroundApp == "notes")
 
     sim.add("photos", .scene, multipleScenes: true)
     try sim.post(.launch(), to: "photos")
@@ -331,9 +331,9 @@ import Testing
       ])
     let kills = shutdown.transitions.filter { $0.isKill }
     #expect(kills.isEmpty)  // metrics and logs count no kill
-    #expect(sim.snapshot.poweredOn == false)
-    #expect(sim.snapshot.usedMB == 0)
-    #expect(sim.snapshot.nextDeadline == nil)
+    #expect(sim.deviceView.poweredOn == false)
+    #expect(sim.deviceView.usedMB == 0)
+    #expect(sim.deviceView.nextDeadline == nil)
   }
 
   /// An app whose `didEnterBackground` still runs cannot run `applicationWillTerminate`: the
@@ -351,7 +351,7 @@ import Testing
   @Test func aDeviceThatIsOffRefusesEverythingButBoot() throws {
     sim.add("mail", modes: [.fetch])
     try sim.post(.shutdown)
-    #expect(sim.snapshot.allowedEvents == [.boot])
+    #expect(sim.deviceView.allowedEvents == [.boot])
     #expect(sim.app("mail").allowedEvents == [])
     let launch = refusal { try sim.post(.launch(), to: "mail") }
     #expect(launch?.reason == .deviceOff)
@@ -372,10 +372,10 @@ import Testing
     try sim.post(.launch(), to: "mail")
     try sim.post(.shutdown)
     try sim.post(.boot)
-    #expect(sim.snapshot.locked)
-    #expect(sim.snapshot.protectedDataAvailable == false)
+    #expect(sim.deviceView.locked)
+    #expect(sim.deviceView.protectedDataAvailable == false)
     #expect(
-      sim.snapshot.allowedEvents == [
+      sim.deviceView.allowedEvents == [
         .memoryWarning, .unlock, .significantTimeChange, .shutdown, .setConditions,
         .setBackgroundAppRefresh, .push, .deliverMetrics,
       ])
@@ -387,7 +387,7 @@ import Testing
       trace(unlock) == [
         "applicationProtectedDataDidBecomeAvailable(_:) → background/unattached [UIApplication.protectedDataDidBecomeAvailableNotification]"
       ])
-    #expect(sim.snapshot.foregroundApp == nil)
+    #expect(sim.deviceView.foregroundApp == nil)
   }
 
   /// Without a passcode there is no data protection: it is available from the boot.
@@ -395,8 +395,8 @@ import Testing
     let sim = Simulator(passcode: false)
     try sim.post(.shutdown)
     try sim.post(.boot)
-    #expect(sim.snapshot.locked)
-    #expect(sim.snapshot.protectedDataAvailable)
+    #expect(sim.deviceView.locked)
+    #expect(sim.deviceView.protectedDataAvailable)
   }
 
   // MARK: Kill codes

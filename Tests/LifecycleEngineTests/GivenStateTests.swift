@@ -29,10 +29,10 @@ import Testing
       let shown = byGiven.app("mail")
       #expect(shown.state == given.state)
       #expect(
-        shown.suspendAt.map { $0 - byGiven.snapshot.now }
-          == byEvents.app("mail").suspendAt.map { $0 - byEvents.snapshot.now })
+        shown.suspendAt.map { $0 - byGiven.deviceView.now }
+          == byEvents.app("mail").suspendAt.map { $0 - byEvents.deviceView.now })
       #expect(shown.footprintMB == byEvents.app("mail").footprintMB)
-      #expect(byGiven.snapshot.foregroundApp == byEvents.snapshot.foregroundApp)
+      #expect(byGiven.deviceView.foregroundApp == byEvents.deviceView.foregroundApp)
       #expect(byGiven.journal.isEmpty)
       for then in [Step.post(.launch()), .post(.home), .advance(40), .post(.memoryWarning)] {
         let expected = try? then.run(on: byEvents)
@@ -49,7 +49,7 @@ import Testing
     let sim = Simulator(memoryLimitMB: 300)
     sim.add("notes")
     try sim.post(.launch(), to: "notes")
-    let before = (sim.snapshot, sim.engine.retainedBytes)
+    let before = (sim.deviceView, sim.engine.retainedBytes)
     for (given, field) in [
       (AppGiven(state: .active), "given.state"),
       (AppGiven(state: .suspended, backgroundTasks: [nil]), "given.backgroundTasks"),
@@ -77,7 +77,7 @@ import Testing
             message:
               "the app's 300 MB would pass the device's memoryLimitMB (300), 100 MB of it in use")
         ]))
-    #expect((sim.snapshot, sim.engine.retainedBytes) == before)
+    #expect((sim.deviceView, sim.engine.retainedBytes) == before)
     #expect(throws: EngineError.unknownApp(device: "d", app: "mail")) {
       try sim.engine.app("mail", on: "d", now: .zero)
     }

@@ -17,15 +17,15 @@ import Testing
 
   @Test func usedMemoryFollowsEachAppsFootprintForItsState() throws {
     sim.add("mail", memoryMB: 300, backgroundMemoryMB: 50)
-    #expect(sim.snapshot.usedMB == 0)
+    #expect(sim.deviceView.usedMB == 0)
     try sim.post(.launch(), to: "mail")
-    #expect(sim.snapshot.usedMB == 300)
+    #expect(sim.deviceView.usedMB == 300)
     try sim.post(.home, to: "mail")
-    #expect(sim.snapshot.usedMB == 50)
+    #expect(sim.deviceView.usedMB == 50)
     sim.advance(2)
-    #expect(sim.snapshot.usedMB == 50)
+    #expect(sim.deviceView.usedMB == 50)
     try sim.post(.crash(), to: "mail")
-    #expect(sim.snapshot.usedMB == 0)
+    #expect(sim.deviceView.usedMB == 0)
   }
 
   /// Two suspended apps (300 and 400 MB) and a 200 MB one working in the background, then a
@@ -54,8 +54,8 @@ import Testing
           event: 1, time: .seconds(4), app: "large", reason: .vmPageshortage, footprintMB: 400,
           state: .suspended)
       ])
-    #expect(sim.snapshot.usedMB == 800)
-    #expect(!sim.snapshot.pressure)
+    #expect(sim.deviceView.usedMB == 800)
+    #expect(!sim.deviceView.pressure)
   }
 
   @Test func equalFootprintsGoLeastRecentlyUsedFirst() throws {
@@ -84,15 +84,15 @@ import Testing
       ])
     #expect(outcome.callbacks.map(\.app) == ["game", "worker"])
     #expect(transitions(outcome) == ["cache: suspended → notRunning (jetsam)"])
-    #expect(sim.snapshot.warningGraceEndsAt == .seconds(7))
+    #expect(sim.deviceView.warningGraceEndsAt == .seconds(7))
     #expect(sim.advance(4.999).transitions.isEmpty)
     #expect(
       transitions(sim.advance(0.001)) == ["worker: background → notRunning (jetsam)"])
     #expect(sim.jetsam.map(\.app) == ["cache", "worker"])
     #expect(sim.jetsam.map(\.state) == [.suspended, .background])
     #expect(sim.jetsam.map(\.time) == [.seconds(2), .seconds(7)])
-    #expect(sim.snapshot.usedMB == 590)
-    #expect(sim.snapshot.warningGraceEndsAt == nil)
+    #expect(sim.deviceView.usedMB == 590)
+    #expect(sim.deviceView.warningGraceEndsAt == nil)
   }
 
   /// "Responding to memory warnings": an app that frees memory when warned relieves the
@@ -106,8 +106,8 @@ import Testing
     try sim.post(.setMemory(memoryMB: 590), to: "game")
     sim.advance(2)
     try sim.post(.setMemory(memoryMB: 100), to: "worker")
-    #expect(!sim.snapshot.pressure)
-    #expect(sim.snapshot.warningGraceEndsAt == nil)
+    #expect(!sim.deviceView.pressure)
+    #expect(sim.deviceView.warningGraceEndsAt == nil)
     #expect(sim.advance(10).transitions.isEmpty)
     #expect(sim.state("worker") == .background)
   }
@@ -132,10 +132,10 @@ import Testing
     sim.add("game", memoryMB: 400)
     try sim.post(.launch(), to: "game")
     #expect(trace(try sim.post(.setMemory(memoryMB: 800), to: "game")).count == 1)
-    #expect(sim.snapshot.pressure)
+    #expect(sim.deviceView.pressure)
     #expect(try sim.post(.setMemory(memoryMB: 850), to: "game").callbacks.isEmpty)
     try sim.post(.setMemory(memoryMB: 400), to: "game")
-    #expect(!sim.snapshot.pressure)
+    #expect(!sim.deviceView.pressure)
     #expect(trace(try sim.post(.setMemory(memoryMB: 900), to: "game")).count == 1)
     #expect(sim.state("game") == .active)
     #expect(sim.jetsam.isEmpty)
@@ -153,7 +153,7 @@ import Testing
           event: 1, time: .zero, app: "game", reason: .perProcessLimit, footprintMB: 601,
           state: .active)
       ])
-    #expect(sim.snapshot.foregroundApp == nil)
+    #expect(sim.deviceView.foregroundApp == nil)
   }
 
   @Test func launchingAnAppLargerThanThePerProcessLimitKillsItAfterLaunching() throws {
@@ -203,7 +203,7 @@ import Testing
     #expect(page.kills.map(\.event) == [2, 3])
     #expect(page.firstNumber == 2)
     #expect(page.droppedKills == 1)
-    #expect(sim.snapshot.jetsamKills == 3)
+    #expect(sim.deviceView.jetsamKills == 3)
   }
 
   /// "Identifying high-memory use with jetsam event reports": one event per instant jetsam
@@ -283,7 +283,7 @@ import Testing
     #expect(page.events.map(\.processes.count) == [9, 8])
     #expect(page.firstNumber == 2)
     #expect(page.droppedKills == 1)
-    #expect(sim.snapshot.jetsamKills == 3)
+    #expect(sim.deviceView.jetsamKills == 3)
   }
 
   /// A pressure episode is over when memory is back within the budget, however it got there:

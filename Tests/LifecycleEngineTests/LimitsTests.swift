@@ -201,7 +201,7 @@ import Testing
     let page = try sim.engine.journal(of: sim.device, now: .zero)
     #expect(page.entries.reduce(0) { $0 + $1.retainedBytes } <= 20_000)
     #expect(page.dropped > 0)
-    #expect(page.entries.count == sim.snapshot.journalEntries)
+    #expect(page.entries.count == sim.deviceView.journalEntries)
     #expect(page.entries.last.map { "\($0)" }?.contains("crash") == true)
   }
 

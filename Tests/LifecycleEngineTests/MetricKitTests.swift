@@ -99,10 +99,10 @@ import Testing
     try sim.post(.launch(), to: "mail")
     try sim.post(.crash(), to: "mail")
     try sim.post(.launch(), to: "mail")
-    #expect(sim.snapshot.nextDeadline == .seconds(86_400))
+    #expect(sim.deviceView.nextDeadline == .seconds(86_400))
     let day = sim.advance(86_400)
     #expect(trace(day).map { $0.hasPrefix("MXMetricManagerSubscriber.didReceive(_:)") } == [true])
     #expect(sim.app("mail").pendingExits.isEmpty)
-    #expect(sim.snapshot.nextDeadline == nil)
+    #expect(sim.deviceView.nextDeadline == nil)
   }
 }

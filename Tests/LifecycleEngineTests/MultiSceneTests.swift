@@ -108,7 +108,7 @@ import Testing
         "application(_:didDiscardSceneSessions:) → background/background {sessions: w}",
       ])
     #expect(sim.app("docs").focusedScene == "main")
-    #expect(sim.snapshot.foregroundApp == nil)
+    #expect(sim.deviceView.foregroundApp == nil)
   }
 
   @Test func closingTheLastWindowQuitsTheApp() throws {
@@ -225,7 +225,7 @@ import Testing
     try sim.post(.disconnectScene("main"), to: "atlas")
     #expect(sim.app("atlas").footprintMB == 230)
     try sim.post(.home, to: "atlas")
-    #expect(sim.app("atlas").footprintMB == 80 && sim.snapshot.usedMB == 80)
+    #expect(sim.app("atlas").footprintMB == 80 && sim.deviceView.usedMB == 80)
   }
 
   @Test func windowEventsAreRefusedWithTheirReason() throws {

@@ -29,8 +29,8 @@ struct SplitMix64: RandomNumberGenerator {
       #expect(violations.isEmpty, "step \(step): \(violations)")
       if !violations.isEmpty { return }
     }
-    #expect(walk.sim.snapshot.counters.callbacks > 1_000)
-    #expect(walk.sim.snapshot.counters.kills > 10)
+    #expect(walk.sim.deviceView.counters.callbacks > 1_000)
+    #expect(walk.sim.deviceView.counters.kills > 10)
     // The walk reaches apps with several windows, and scenes the system disconnected.
     let sceneCallbacks = walk.sim.journal.compactMap { entry -> Callback? in
       guard case .callback(let callback) = entry, callback.scene != nil else { return nil }
@@ -67,7 +67,7 @@ struct SplitMix64: RandomNumberGenerator {
     }
     #expect(atomic.sim.journal == inOrder.sim.journal)
     #expect(atomic.sim.jetsam == inOrder.sim.jetsam)
-    #expect(atomic.sim.snapshot == inOrder.sim.snapshot)
+    #expect(atomic.sim.deviceView == inOrder.sim.deviceView)
     #expect(atomic.views == inOrder.views)
     #expect(atomic.sim.engine.retainedBytes == inOrder.sim.engine.retainedBytes)
     #expect(atomic.sim.journal.count > 500)
@@ -87,9 +87,9 @@ struct SplitMix64: RandomNumberGenerator {
       #expect(copy.image == device.image, "step \(step)")
       for (name, app) in device.apps {
         let copied = try #require(copy.apps[name])
-        #expect(copy.snapshot(of: copied) == device.snapshot(of: app), "step \(step)")
+        #expect(copy.appView(of: copied) == device.appView(of: app), "step \(step)")
       }
-      #expect(copy.snapshot == device.snapshot, "step \(step)")
+      #expect(copy.view == device.view, "step \(step)")
       #expect(Array(copy.journal) == Array(device.journal), "step \(step)")
       #expect(copy.jetsamLog.page == device.jetsamLog.page, "step \(step)")
       #expect(ledger.bytes == device.ledger.bytes, "step \(step)")
@@ -187,14 +187,14 @@ final class RandomWalk {
   }
 
   func step() {
-    let manualBefore = sim.snapshot.conditions.taskScheduling == .manual
+    let manualBefore = sim.deviceView.conditions.taskScheduling == .manual
     let requestsBefore = manualBefore ? pendingRequests() : []
-    let seqBefore = sim.snapshot.lastSeq
+    let seqBefore = sim.deviceView.lastSeq
     postedLaunchTask = false
     defer {
       stepViolations = []
       // Under `manual`, nothing runs unasked: a request goes only by launchTask or cancel.
-      if manualBefore, sim.snapshot.conditions.taskScheduling == .manual {
+      if manualBefore, sim.deviceView.conditions.taskScheduling == .manual {
         let gone = requestsBefore.subtracting(pendingRequests())
         if !gone.isEmpty {
           let asked = Set(
@@ -222,7 +222,7 @@ final class RandomWalk {
       }
     case 75..<85:
       // Straight to the next announced deadline, where most of the rules meet.
-      lastOutcome = sim.snapshot.nextDeadline.map { sim.advance($0.seconds - sim.now) }
+      lastOutcome = sim.deviceView.nextDeadline.map { sim.advance($0.seconds - sim.now) }
     default: lastOutcome = sim.advance(Double(Int.random(in: 1...80, using: &random)) / 2)
     }
   }
@@ -239,7 +239,7 @@ final class RandomWalk {
   private func tasksRunDespiteConditions(since seq: Int) -> [String] {
     guard lastOutcome?.callbacks.contains(where: { $0.method == .taskLaunchHandler }) == true
     else { return [] }
-    let device = sim.snapshot
+    let device = sim.deviceView
     let conditions = device.conditions
     var violations: [String] = []
     let entries = sim.journal.reversed().prefix(while: { $0.seq > seq }).reversed()
@@ -288,7 +288,7 @@ final class RandomWalk {
       ? names.randomElement(using: &random)! : String(live.randomElement(using: &random)!.name)
     let event = randomEvent(for: name)
     let allowed = sim.app(name).allowedEvents.contains(event.type)
-    let before = (sim.app(name), sim.snapshot)
+    let before = (sim.app(name), sim.deviceView)
     do {
       let outcome = try post { mode, each throws(EngineError) in
         try sim.engine.apply([event], to: name, on: sim.device, mode: mode, now: .zero) {
@@ -318,7 +318,7 @@ final class RandomWalk {
         default: false
         }
       #expect(!allowed || parameterRefusal, "\(event) refused (\(refusal.reason)) but allowed")
-      #expect((sim.app(name), sim.snapshot) == before, "refused \(event) changed the device")
+      #expect((sim.app(name), sim.deviceView) == before, "refused \(event) changed the device")
     } catch {
       Issue.record("unexpected \(error) for \(event)")
     }
@@ -326,7 +326,7 @@ final class RandomWalk {
   }
 
   /// Every app's view and the device's version.
-  var views: ([AppSnapshot], DeviceVersion) {
+  var views: ([AppView], DeviceVersion) {
     (
       try! sim.engine.apps(on: sim.device, now: .zero),
       try! sim.engine.version(of: sim.device, now: .zero)
@@ -344,11 +344,11 @@ final class RandomWalk {
       try apply(mode) { outcome = $0 }
       return outcome
     }
-    let before = (sim.snapshot, views, sim.engine.retainedBytes)
+    let before = (sim.deviceView, views, sim.engine.retainedBytes)
     let answer = Result { () throws(EngineError) in try apply(.dryRun) { outcome = $0 } }
       .map { outcome }
     #expect(
-      sim.snapshot == before.0 && views == before.1 && sim.engine.retainedBytes == before.2,
+      sim.deviceView == before.0 && views == before.1 && sim.engine.retainedBytes == before.2,
       "a dry run changed the device")
     let result = Result { () throws(EngineError) in try apply(.inOrder) { outcome = $0 } }
       .map { outcome }
@@ -359,7 +359,7 @@ final class RandomWalk {
   /// A shutdown now and then; a device that is off is booted at its next device event, so the
   /// walk soon goes on with running apps.
   private func randomDeviceEvent() -> DeviceEvent {
-    if !sim.snapshot.poweredOn { return .boot }
+    if !sim.deviceView.poweredOn { return .boot }
     if Int.random(in: 0..<20, using: &random) == 0 { return .shutdown }
     let app = names.randomElement(using: &random)!
     switch Int.random(in: 0..<12, using: &random) {
@@ -433,7 +433,7 @@ final class RandomWalk {
     case 13:
       // Processing tasks only run on a locked device: there, they are tried half the time.
       .backgroundLaunch(
-        sim.snapshot.locked && Bool.random(using: &random)
+        sim.deviceView.locked && Bool.random(using: &random)
           ? .processing : BackgroundLaunchReason.allCases.randomElement(using: &random)!)
     case 14:
       .backgroundWorkCompleted(
@@ -459,7 +459,7 @@ final class RandomWalk {
   /// configured footprint.
   func violatedInvariants() -> [String] {
     let apps = try! sim.engine.apps(on: sim.device, now: .zero)
-    let device = sim.snapshot
+    let device = sim.deviceView
     var violations: [String] = []
     func check(_ holds: Bool, _ invariant: @autoclosure () -> String) {
       if !holds { violations.append(invariant()) }
@@ -611,7 +611,7 @@ final class RandomWalk {
   /// An app's state agrees with its scenes: a scene app in the foreground shows its focused
   /// scene, and only it; every other connected scene is where the process is; a dead or
   /// prewarmed process has none connected; only a connected scene holds restoration data.
-  private func violatedSceneInvariants(of app: AppSnapshot) -> [String] {
+  private func violatedSceneInvariants(of app: AppView) -> [String] {
     var violations: [String] = []
     func check(_ holds: Bool, _ invariant: @autoclosure () -> String) {
       if !holds { violations.append("\(app.name): \(invariant())") }
@@ -655,7 +655,7 @@ final class RandomWalk {
   /// Every accepted event's callbacks arrive or the app dies: what left an app's queue of
   /// waiting callbacks (always from the front) was delivered in this step, in order, unless the
   /// process ended.
-  private func undeliveredWaitingCallbacks(apps: [AppSnapshot]) -> [String] {
+  private func undeliveredWaitingCallbacks(apps: [AppView]) -> [String] {
     defer {
       waiting = Dictionary(
         uniqueKeysWithValues: apps.map { ($0.name, $0.waitingCallbacks.map(\.method)) })
@@ -690,7 +690,7 @@ final class RandomWalk {
   private var busyUntil: [AppName: Instant] = [:]
 
   /// Checks what the last step did, in journal order.
-  private func violatedJournalInvariants(apps: [AppSnapshot]) -> [String] {
+  private func violatedJournalInvariants(apps: [AppView]) -> [String] {
     guard let outcome = lastOutcome else { return [] }
     let configured = Dictionary(uniqueKeysWithValues: apps.map { ($0.name, $0) })
     var violations: [String] = []

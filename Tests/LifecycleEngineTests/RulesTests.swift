@@ -52,7 +52,7 @@ import Testing
 
   @Test func refusedEventNamesTheStateAndTheEventsAllowedAndChangesNothing() throws {
     try sim.post(.launch(), to: "mail")
-    let before = (sim.app("mail"), sim.snapshot, sim.journal)
+    let before = (sim.app("mail"), sim.deviceView, sim.journal)
     let refused = refusal { try sim.post(.closeSwitcher, to: "mail") }
     #expect(
       refused
@@ -60,7 +60,7 @@ import Testing
           event: .closeSwitcher, app: "mail", currentState: "active",
           allowedEvents: sim.app("mail").allowedEvents, reason: .notAllowedInState))
     #expect(refused?.reason.detail == "the event is not possible in the current state")
-    #expect((sim.app("mail"), sim.snapshot, sim.journal) == before)
+    #expect((sim.app("mail"), sim.deviceView, sim.journal) == before)
   }
 
   @Test(arguments: [
@@ -122,7 +122,7 @@ import Testing
 
   @Test func deviceEventsFollowTheLockState_decision13() throws {
     #expect(
-      sim.snapshot.allowedEvents == [
+      sim.deviceView.allowedEvents == [
         .memoryWarning, .lock, .significantTimeChange, .shutdown, .setConditions,
         .setBackgroundAppRefresh, .push, .deliverMetrics,
       ])
@@ -133,13 +133,13 @@ import Testing
     #expect(unlock?.app == nil)
     try sim.post(.launch(), to: "mail")
     #expect(
-      sim.snapshot.allowedEvents == [
+      sim.deviceView.allowedEvents == [
         .home, .memoryWarning, .lock, .significantTimeChange, .shutdown, .setConditions,
         .setBackgroundAppRefresh, .push, .deliverMetrics,
       ])
     try sim.post(DeviceEvent.lock)
     #expect(
-      sim.snapshot.allowedEvents == [
+      sim.deviceView.allowedEvents == [
         .memoryWarning, .unlock, .significantTimeChange, .shutdown, .setConditions,
         .setBackgroundAppRefresh, .push, .deliverMetrics,
       ])

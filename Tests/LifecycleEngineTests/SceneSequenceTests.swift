@@ -125,7 +125,7 @@ import Testing
     try sim.post(.launch(), to: "mail")
     try sim.post(.beginBackgroundTask(), to: "mail")
     try sim.post(.lock)
-    #expect(sim.snapshot.protectedDataLocksAt == .seconds(10))
+    #expect(sim.deviceView.protectedDataLocksAt == .seconds(10))
     #expect(sim.advance(9.999).callbacks.isEmpty)
     let lockdown = sim.advance(0.001)
     #expect(
@@ -133,12 +133,12 @@ import Testing
         "applicationProtectedDataWillBecomeUnavailable(_:) → background/background [UIApplication.protectedDataWillBecomeUnavailableNotification]"
       ])
     #expect(lockdown.callbacks.map(\.time) == [.seconds(10)])
-    #expect(!sim.snapshot.protectedDataAvailable)
+    #expect(!sim.deviceView.protectedDataAvailable)
     #expect(
       trace(try sim.post(.unlock)) == [
         "applicationProtectedDataDidBecomeAvailable(_:) → background/background [UIApplication.protectedDataDidBecomeAvailableNotification]"
       ] + Self.returnToForeground)
-    #expect(sim.snapshot.protectedDataAvailable)
+    #expect(sim.deviceView.protectedDataAvailable)
   }
 
   @Test func anUnlockWithinTheDelayLeavesProtectedDataAlone() throws {
@@ -147,7 +147,7 @@ import Testing
     try sim.post(.lock)
     sim.advance(5)
     #expect(trace(try sim.post(.unlock)) == Self.returnToForeground)
-    #expect(sim.snapshot.protectedDataLocksAt == nil)
+    #expect(sim.deviceView.protectedDataLocksAt == nil)
     #expect(sim.advance(10).callbacks.isEmpty)
   }
 

@@ -51,7 +51,7 @@ import Testing
     #expect(returned.callbacks.map(\.method) == [.sceneWillEnterForeground, .sceneDidBecomeActive])
     #expect(returned.callbacks.map(\.time) == [.seconds(3), .seconds(3)])
     #expect(returned.transitions.isEmpty)
-    #expect(sim.snapshot.nextDeadline == nil)
+    #expect(sim.deviceView.nextDeadline == nil)
   }
 
   @Test func didEnterBackgroundOverrunningTheWatchdogKillsTheApp() throws {
@@ -83,7 +83,7 @@ import Testing
     let outcome = try sim.post(.terminate, to: "mail")
     #expect(outcome.callbacks.isEmpty)
     #expect(transitions(outcome) == ["mail: background → notRunning (terminate)"])
-    #expect(sim.snapshot.nextDeadline == .seconds(86_400))  // only MetricKit's day is left
+    #expect(sim.deviceView.nextDeadline == .seconds(86_400))  // only MetricKit's day is left
   }
 
   @Test func backgroundTaskBegunInForegroundExpiresThirtySecondsAfterEnteringBackground()

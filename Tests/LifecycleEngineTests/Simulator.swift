@@ -26,7 +26,7 @@ final class Simulator {
     backgroundMemoryMB: Int? = nil, modes: Set<BackgroundMode> = [],
     behavior: AppBehavior = AppBehavior(), multipleScenes: Bool = false, sceneMemoryMB: Int = 0,
     permittedTasks: [String] = []
-  ) -> AppSnapshot {
+  ) -> AppView {
     try! engine.createApp(
       AppSpec(
         name: name, lifecycle: lifecycle, memoryMB: memoryMB,
@@ -51,15 +51,15 @@ final class Simulator {
     try! engine.advanceClock(of: device, by: .milliseconds(Int64(seconds * 1000)), now: .zero)
   }
 
-  func app(_ name: String) -> AppSnapshot {
+  func app(_ name: String) -> AppView {
     try! engine.app(name, on: device, now: .zero)
   }
 
   func state(_ name: String) -> AppState { app(name).state }
 
-  var snapshot: DeviceSnapshot { try! engine.device(device, now: .zero) }
+  var deviceView: DeviceView { try! engine.device(device, now: .zero) }
 
-  var now: Double { snapshot.now.seconds }
+  var now: Double { deviceView.now.seconds }
 
   var jetsam: [JetsamRecord] { try! engine.jetsamLog(of: device, now: .zero).kills }
 

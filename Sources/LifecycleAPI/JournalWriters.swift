@@ -1,0 +1,313 @@
+import JSONCore
+import LifecycleEngine
+
+/// What happened, as JSON (described in `openapi.yaml`): callbacks, transitions, event results
+/// and journal entries, written member by member.
+extension JSONWriter {
+  /// A callback: `{"seq":…,"time":…,"app":…,"scene":…,"method":…,"notifications":[…],
+  /// "state":…,"sceneState":…,"taskId":…}`, the last two when they apply; one still waiting
+  /// for its app's main thread has no `seq` and `time` yet. Responses are mostly callbacks:
+  /// all but the arguments are written into room reserved at once, everything after the
+  /// scene copied from text prepared per case.
+  mutating func callback(_ callback: Callback, waiting: Bool = false) {
+    beginObject()
+    let names = callback.app.withUTF8(\.count) + (callback.scene?.utf8.count ?? 0)
+    withRoom(Self.callbackRoom + names) { c in
+      if waiting {
+        c.raw(#""app":""#)
+      } else {
+        c.raw(#""seq":"#)
+        c.decimal(UInt64(callback.seq))
+        c.raw(#","time":"#)
+        c.seconds(milliseconds: callback.time.milliseconds)
+        c.raw(#","app":""#)
+      }
+      callback.app.withUTF8 { c.raw($0) }  // names need no escaping (`Validation.namePattern`)
+      if var scene = callback.scene {
+        c.raw(#"","scene":""#)
+        scene.withUTF8 { c.raw($0) }
+        c.raw(UInt8(ascii: "\""))
+      } else {
+        c.raw(#"","scene":null"#)
+      }
+      Self.methodAndOwnNotification.withText(of: callback.method) { c.raw($0) }
+      if let aggregate = callback.aggregateNotification {
+        if callback.method.notification != nil { c.raw(UInt8(ascii: ",")) }
+        UIKitNotification.quotedNames.withText(of: aggregate) { c.raw($0) }
+      }
+      Self.endOfNotificationsAndState.withText(of: callback.state) { c.raw($0) }
+      if let sceneState = callback.sceneState {
+        Self.sceneStateMember.withText(of: sceneState) { c.raw($0) }
+      }
+      if let taskId = callback.taskId {
+        c.raw(#","taskId":"#)
+        c.decimal(UInt64(taskId))
+      }
+    }
+    if let arguments = callback.arguments {
+      key("arguments")
+      self.arguments(arguments, of: callback.method)
+    }
+    endObject()
+  }
+
+  /// The most a callback takes between its braces but its names and arguments
+  /// (`callback(_:waiting:)`).
+  private static let callbackRoom =
+    #""seq":,"time":,"app":"","scene":""#.utf8.count + JSONCursor.decimalRoom
+    + JSONCursor.secondsRoom + methodAndOwnNotification.longest + 1
+    + UIKitNotification.quotedNames.longest + endOfNotificationsAndState.longest
+    + sceneStateMember.longest + #","taskId":"#.utf8.count + JSONCursor.decimalRoom
+
+  /// `,"method":"…","notifications":[` and the method's own notification, leaving the array
+  /// open for the aggregate one.
+  private static let methodAndOwnNotification = CaseTexts<CallbackMethod> { method in
+    #","method":"\#(method.rawValue)","notifications":["#
+      + (method.notification.map { "\"\($0.rawValue)\"" } ?? "")
+  }
+  /// `],"state":"…"`
+  private static let endOfNotificationsAndState = CaseTexts<AppState> {
+    #"],"state":"\#($0.rawValue)""#
+  }
+  /// `,"sceneState":"…"`
+  private static let sceneStateMember = CaseTexts<SceneState> {
+    #","sceneState":"\#($0.rawValue)""#
+  }
+
+  /// `"cause":…`, and for jetsam `"jetsamReason":…`: a cause kept beside what it caused.
+  mutating func members(of cause: TransitionCause) {
+    member("cause", cause.name)
+    if case .jetsam(let reason) = cause { member("jetsamReason", reason) }
+  }
+
+  /// A transition: `{"seq":…,"time":…,"app":…,"from":…,"to":…,"cause":…}`, then
+  /// `terminationCode` and `jetsamReason` when they apply.
+  mutating func transition(_ transition: Transition) {
+    beginObject()
+    let name = transition.app.withUTF8(\.count)
+    withRoom(Self.transitionRoom + name) { c in  // as a callback is written
+      c.raw(#""seq":"#)
+      c.decimal(UInt64(transition.seq))
+      c.raw(#","time":"#)
+      c.seconds(milliseconds: transition.time.milliseconds)
+      c.raw(#","app":""#)
+      transition.app.withUTF8 { c.raw($0) }
+      c.raw(UInt8(ascii: "\""))
+      Self.fromMember.withText(of: transition.from) { c.raw($0) }
+      Self.toMember.withText(of: transition.to) { c.raw($0) }
+    }
+    if case .event(let type) = transition.cause {
+      verbatim(Self.eventCauseMember, type)
+    } else {
+      member("cause", unescaped: transition.cause.name)
+    }
+    if let code = transition.terminationCode {
+      member("terminationCode", code)
+    }
+    if case .jetsam(let reason) = transition.cause {
+      member("jetsamReason", reason)
+    }
+    endObject()
+  }
+
+  /// The most a transition takes from its `seq` to its `to` but its app's name.
+  private static let transitionRoom =
+    #""seq":,"time":,"app":""#.utf8.count + JSONCursor.decimalRoom + JSONCursor.secondsRoom
+    + fromMember.longest + toMember.longest
+
+  /// `,"from":"…"`
+  private static let fromMember = CaseTexts<AppState> { #","from":"\#($0.rawValue)""# }
+  /// `,"to":"…"`
+  private static let toMember = CaseTexts<AppState> { #","to":"\#($0.rawValue)""# }
+  /// `,"cause":"…"` for the transitions that events cause: nearly all of them.
+  private static let eventCauseMember = CaseTexts<EventType> { #","cause":"\#($0.rawValue)""# }
+
+  /// The result of one event (`openapi.yaml`).
+  mutating func eventResult(
+    _ outcome: EventOutcome, device: String, app: String?, event: RecordedEvent,
+    previousState: ReportedState, state: ReportedState
+  ) {
+    // Keys written as the text around them, in room reserved at once (as a callback is):
+    // the shape is the same for every event. Names need no escaping.
+    beginObject()
+    withRoom(Self.resultHeadRoom + device.utf8.count + (app?.utf8.count ?? 0)) { c in
+      var device = device
+      c.raw(#""device":""#)
+      device.withUTF8 { c.raw($0) }
+      if var app {
+        c.raw(#"","app":""#)
+        app.withUTF8 { c.raw($0) }
+        c.raw(#"","event":"#)
+      } else {
+        c.raw(#"","app":null,"event":"#)
+      }
+    }
+    self.event(event)
+    withRoom(Self.resultStatesRoom) { c in
+      c.raw(#","previousState":"#)
+      previousState.withQuotedName { c.raw($0) }
+      c.raw(#","state":"#)
+      state.withQuotedName { c.raw($0) }
+      c.raw(#","callbacks":"#)
+    }
+    callbacks(outcome.callbacks)
+    raw(#","waitingCallbacks":"#)
+    waitingCallbacks(outcome.waitingCallbacks)
+    raw(#","transitions":"#)
+    transitions(outcome.transitions)
+    raw(#","effects":"#)
+    array(outcome.effects(excluding: outcome.subject?.app)) { w, effect in
+      w.object { w in
+        w.member("app", effect.app)
+        w.member("previousState", effect.previousState)
+        w.member("state", effect.state)
+      }
+    }
+    if let result = outcome.result {  // absent for the events that return nothing
+      raw(#","result":"#)
+      self.result(result)
+    }
+    raw(#","lastSeq":"#)
+    rawDecimal(UInt64(outcome.lastSeq))
+    endObject()
+  }
+
+  /// The most an event result's text takes up to its event but the names (a null app
+  /// takes two more than its quotes).
+  private static let resultHeadRoom = #""device":"","app":null,"event":"#.utf8.count
+  /// The most its two states and the key after them take.
+  private static let resultStatesRoom =
+    #","previousState":,"state":,"callbacks":"#.utf8.count + 2
+    * max(AppState.quotedNames.longest, DeviceState.quotedNames.longest)
+
+  mutating func callbacks(_ callbacks: [Callback]) {
+    array(callbacks) { $0.callback($1) }
+  }
+
+  mutating func waitingCallbacks(_ callbacks: some Collection<Callback>) {
+    array(callbacks) { $0.callback($1, waiting: true) }
+  }
+
+  mutating func transitions(_ transitions: [Transition]) {
+    array(transitions) { $0.transition($1) }
+  }
+
+  /// What an event returned: the task `beginBackgroundTask` began, the work `backgroundLaunch`
+  /// or `launchTask` handed over (and what the latter went past), the task `expireTask`
+  /// expired, the scene `openScene` opened.
+  mutating func result(_ result: EventResult) {
+    switch result {
+    case .backgroundTask(let id, let expiresAt):
+      object { w in
+        w.member("taskId", id)
+        w.member("expiresAt", time: expiresAt)
+      }
+    case .backgroundWork(let id, let deadline, let bypassed):
+      object { w in
+        w.member("workId", id)
+        w.member("deadline", time: deadline)
+        if !bypassed.isEmpty {
+          w.key("bypassed")
+          w.holdReasons(bypassed)
+        }
+      }
+    case .push(let delivery):
+      object { w in
+        switch delivery {
+        case .delivered(let workId):
+          w.member("delivery", "delivered")
+          if let workId { w.member("workId", workId) }
+        case .displayed:
+          w.member("delivery", "displayed")
+        case .dropped(let reasons):
+          w.member("delivery", "dropped")
+          w.key("reasons")
+          w.holdReasons(reasons)
+        }
+      }
+    case .scene(let id):
+      object { $0.member("scene", id) }
+    }
+  }
+
+  mutating func jetsamRecord(_ record: JetsamRecord) {
+    object { w in
+      w.member("jetsamEvent", record.event)
+      w.member("time", time: record.time)
+      w.member("app", record.app)
+      w.member("reason", record.reason)
+      w.member("footprintMB", record.footprintMB)
+      w.member("state", record.state)
+    }
+  }
+
+  mutating func journalEntry(_ entry: JournalEntry) {
+    object { w in
+      switch entry {
+      case .callback(let callback):
+        w.member("kind", "callback")
+        w.key("callback")
+        w.callback(callback)
+      case .transition(let transition):
+        w.member("kind", "transition")
+        w.key("transition")
+        w.transition(transition)
+      case .event(let seq, let time, let app, let event):
+        w.member("kind", "event")
+        w.member("seq", seq)
+        w.member("time", time: time)
+        w.member("app", app)
+        w.key("event")
+        w.event(event)
+      }
+    }
+  }
+
+  /// An event as its request body wrote it.
+  mutating func event(_ event: RecordedEvent) {
+    switch event {
+    case .device(let event): self.event(event)
+    case .app(let event): self.event(event)
+    }
+  }
+
+  private mutating func event(_ event: some ParameterizedEvent) {
+    object { w in
+      w.key("type")
+      w.enumCase(event.type)
+      event.forEachParameter { w.parameter($0) }
+    }
+  }
+
+  /// One parameter of an event, under its name (an entry's members stand for it).
+  private mutating func parameter(_ parameter: EventParameter) {
+    switch parameter.value {
+    case .sceneID(let text), .taskName(let text): member(parameter.name, text)
+    case .restorationData(let text): member(parameter.name, json: text)
+    case .taskID(let number), .megabytes(let number): member(parameter.name, number)
+    case .flag(let flag): member(parameter.name, flag)
+    case .choice(let name): member(parameter.name, unescaped: name)
+    case .entry(let entry): members(of: entry)
+    case .payload(let text): member(parameter.name, json: text)
+    case .sessionIdentifier(let text), .taskIdentifier(let text), .appName(let text):
+      member(parameter.name, text)
+    case .percent(let number): member(parameter.name, number)
+    case .instant(let time): member(parameter.name, time: time)
+    }
+  }
+}
+
+/// The state an event result reports before and after the event: the app's for app events,
+/// the device's (on and locked, or off) for device events.
+enum ReportedState {
+  case app(AppState)
+  case device(DeviceState)
+
+  /// Calls `body` with the state's name in quotes.
+  func withQuotedName(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    switch self {
+    case .app(let state): AppState.quotedNames.withText(of: state, body)
+    case .device(let state): DeviceState.quotedNames.withText(of: state, body)
+    }
+  }
+}
