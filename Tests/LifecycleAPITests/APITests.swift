@@ -804,5 +804,4 @@ func otherPathsRouteNowhere(path: String) {
   // The names the journal's filters take, as the engine knows them.
   let methods = CallbackMethod.allCases.map { "\"\($0.rawValue)\"" }
   #expect(states("enum: [\(methods.joined(separator: ", "))]"))
-  #expect(states("enum: [\(TransitionCause.names.joined(separator: ", "))]"))
 }

@@ -50,9 +50,19 @@ enum EventDocuments {
 
   // MARK: The contract
 
-  /// `AppEvent` and `DeviceEvent`, each a choice by `type`, and a schema for each event.
+  /// The names of events and of transitions' causes; `AppEvent` and `DeviceEvent`, each a
+  /// choice by `type`, and a schema for each event.
   static func schemas() -> String {
-    var yaml: [String] = []
+    var yaml = [
+      "    EventType:",
+      "      description: \(quoted("An event's name: an app's, a device's, or both (home, memoryWarning)."))",
+      "      type: string",
+      "      enum: [\(EventType.allCases.map(\.rawValue).joined(separator: ", "))]",
+      "    TransitionCause:",
+      "      description: \(quoted("What caused a transition: an event type, or one of the system's own causes."))",
+      "      type: string",
+      "      enum: [\(TransitionCause.names.joined(separator: ", "))]",
+    ]
     for (list, declarations, description) in [
       (
         "AppEvent", EventDeclaration.app,

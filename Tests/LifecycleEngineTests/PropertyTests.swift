@@ -40,6 +40,8 @@ struct SplitMix64: RandomNumberGenerator {
     #expect(sceneCallbacks.filter { $0.method == .sceneDidDisconnect }.count > 10)
     // ... and processing tasks that ran (while the device was idle: an invariant).
     #expect(walk.processingTasksStarted > 1)
+    // It posts every app event there is: a new one is walked once `randomEvent` makes it.
+    #expect(Set(AppEvent.types).subtracting(walk.postedTypes).map(\.rawValue).sorted() == [])
   }
 
   @Test(arguments: seeds)
@@ -148,6 +150,8 @@ final class RandomWalk {
   private(set) var specs: [String: AppSpec] = [:]
   /// How events are posted: in order or atomic, each alone; a dry run before each real one.
   let mode: ScenarioMode
+  /// The types of the app events posted so far.
+  private(set) var postedTypes: Set<EventType> = []
 
   init(seed: UInt64, mode: ScenarioMode = .inOrder) {
     self.mode = mode
@@ -287,6 +291,7 @@ final class RandomWalk {
       live.isEmpty || Bool.random(using: &random)
       ? names.randomElement(using: &random)! : String(live.randomElement(using: &random)!.name)
     let event = randomEvent(for: name)
+    postedTypes.insert(event.type)
     let allowed = sim.app(name).allowedEvents.contains(event.type)
     let before = (sim.app(name), sim.deviceView)
     do {
