@@ -401,14 +401,19 @@ enum Decode {
     return spec
   }
 
-  /// A device's configuration, read from its object's fields (a body, or a fixture's device);
-  /// its id `id` if they leave it out, else the id is required.
-  static func device(_ fields: inout Fields, id: String? = nil) -> DeviceSpec {
+  /// A device's configuration, read from its object's fields: a body's or a fixture's device
+  /// (a member left out takes the configured default), or a snapshot's (`complete`: the clock
+  /// and budgets are required). Its id `id` if they leave it out, else the id is required.
+  static func device(_ fields: inout Fields, id: String? = nil, complete: Bool = false)
+    -> DeviceSpec
+  {
     DeviceSpec(
       id: fields.string("id", required: id == nil, maxBytes: Validation.maxNameBytes) ?? id ?? "",
-      clock: fields.choice("clock"),
-      memoryLimitMB: fields.integer("memoryLimitMB", in: 1...Validation.maxMemoryMB),
-      perAppLimitMB: fields.integer("perAppLimitMB", in: 1...Validation.maxMemoryMB),
+      clock: fields.choice("clock", required: complete),
+      memoryLimitMB: fields.integer(
+        "memoryLimitMB", in: 1...Validation.maxMemoryMB, required: complete),
+      perAppLimitMB: fields.integer(
+        "perAppLimitMB", in: 1...Validation.maxMemoryMB, required: complete),
       passcode: fields.bool("passcode"), labels: fields.labels() ?? [:],
       idleTimeout: fields.idleTimeout())
   }

@@ -26,6 +26,13 @@ enum SnapshotFormat {
   static let maxSeconds = Validation.maxAdvanceSeconds
   /// The largest `seq` or counter a snapshot may hold: far from overflow.
   static let maxCount = 1 << 52
+  /// What a snapshot's device has when it leaves a member out: its clock and budgets are
+  /// required, and a device whose snapshot names no passcode has none.
+  static let declaredDefaults = {
+    var defaults = DeviceDefaults()
+    defaults.passcode = false
+    return defaults
+  }()
   /// The most elements an array of a snapshot may hold (the engine's limits are lower; this
   /// bounds the work of reading one before they are checked).
   static let maxElements = 100_000
@@ -50,16 +57,7 @@ enum SnapshotFormat {
     fields.nullIsAbsent = version <= lastVersionWithNulls
     var spec: DeviceSpec?
     if var device = fields.object("device", required: true) {
-      spec = DeviceSpec(
-        id: device.string("id", required: id == nil, maxBytes: Validation.maxNameBytes)
-          ?? id ?? "",
-        clock: device.choice("clock", required: true),
-        memoryLimitMB: device.integer(
-          "memoryLimitMB", in: 1...Validation.maxMemoryMB, required: true),
-        perAppLimitMB: device.integer(
-          "perAppLimitMB", in: 1...Validation.maxMemoryMB, required: true),
-        passcode: device.bool("passcode") ?? false, labels: device.labels() ?? [:],
-        idleTimeout: device.idleTimeout())
+      spec = Decode.device(&device, id: id, complete: true)
       fields.merge(device)
     }
     var status = DeviceStatus()
@@ -101,14 +99,9 @@ enum SnapshotFormat {
       "journal",
       "is not restored: a restored device starts a new journal after seq; take the snapshot "
         + "without ?journal=true")
-    guard fields.issues.isEmpty, let spec, let clock = spec.clock,
-      let memoryLimitMB = spec.memoryLimitMB, let perAppLimitMB = spec.perAppLimitMB
-    else { return nil }
+    guard fields.issues.isEmpty, let spec else { return nil }
     return DeviceImage(
-      id: spec.id, clock: clock, memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB,
-      passcode: spec.passcode ?? false, labels: spec.labels, idleTimeout: spec.idleTimeout,
-      seq: seq, status: status,
-      apps: apps ?? [])
+      spec.configuration(defaults: declaredDefaults), seq: seq, status: status, apps: apps ?? [])
   }
 
   private static func app(_ fields: inout Fields, version: Int) -> AppImage? {

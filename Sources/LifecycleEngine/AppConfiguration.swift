@@ -73,18 +73,45 @@ public enum ClockMode: String, CaseIterable, Sendable, Codable {
   case realtime
 }
 
-/// What a client asks for when it creates a device; nil fields take the configured defaults.
+/// What a device is made with and keeps for its life: its id, clock, memory budgets, passcode,
+/// labels and idle timeout. The live device, its image and its view hold this one value; a
+/// client's declaration (`DeviceSpec`) is one with members left to the configured defaults.
+public struct DeviceConfiguration: Hashable, Sendable {
+  public var id: String
+  public var clock: ClockMode
+  public var memoryLimitMB: Int
+  public var perAppLimitMB: Int
+  public var passcode: Bool
+  /// What a client tags the device with to find it again (`suite: checkout`): at most
+  /// `Validation.maxLabels`, each key and value a name.
+  public var labels: [String: String]
+  /// How long the device may go without a request before it is removed (host time): devices a
+  /// crashed client leaked do not pile up. Nil: it stays until removed.
+  public var idleTimeout: Duration?
+
+  public init(
+    id: String, clock: ClockMode, memoryLimitMB: Int, perAppLimitMB: Int, passcode: Bool,
+    labels: [String: String] = [:], idleTimeout: Duration? = nil
+  ) {
+    self.id = id
+    self.clock = clock
+    self.memoryLimitMB = memoryLimitMB
+    self.perAppLimitMB = perAppLimitMB
+    self.passcode = passcode
+    self.labels = labels
+    self.idleTimeout = idleTimeout
+  }
+}
+
+/// What a client asks for when it creates a device: a configuration whose nil members take
+/// the configured defaults.
 public struct DeviceSpec: Hashable, Sendable {
   public var id: String
   public var clock: ClockMode?
   public var memoryLimitMB: Int?
   public var perAppLimitMB: Int?
   public var passcode: Bool?
-  /// What a client tags the device with to find it again (`suite: checkout`): at most
-  /// `Validation.maxLabels`, each key and value a name.
   public var labels: [String: String]
-  /// How long the device may go without a request before it is removed (host time): devices a
-  /// crashed client leaked do not pile up. Nil: it stays until removed.
   public var idleTimeout: Duration?
 
   public init(
@@ -103,6 +130,15 @@ public struct DeviceSpec: Hashable, Sendable {
     self.passcode = passcode
     self.labels = labels
     self.idleTimeout = idleTimeout
+  }
+
+  /// The configuration this declares, its nil members from `defaults`.
+  public func configuration(defaults: DeviceDefaults) -> DeviceConfiguration {
+    DeviceConfiguration(
+      id: id, clock: clock ?? defaults.clock,
+      memoryLimitMB: memoryLimitMB ?? defaults.memoryLimitMB,
+      perAppLimitMB: perAppLimitMB ?? defaults.perAppLimitMB,
+      passcode: passcode ?? defaults.passcode, labels: labels, idleTimeout: idleTimeout)
   }
 }
 

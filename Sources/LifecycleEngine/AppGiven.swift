@@ -36,8 +36,8 @@ extension Device {
           "\(state) needs an unlocked device with no app in the foreground")
         let footprint = app.footprint(in: state)
         issues.check(
-          usedMB + footprint <= memoryLimitMB, "state",
-          "the app's \(footprint) MB would pass the device's memoryLimitMB (\(memoryLimitMB)), "
+          usedMB + footprint <= configuration.memoryLimitMB, "state",
+          "the app's \(footprint) MB would pass the device's memoryLimitMB (\(configuration.memoryLimitMB)), "
             + "\(usedMB) MB of it in use")
       }
       guard issues.isEmpty else { return }

@@ -160,7 +160,7 @@ extension Device {
           status.appBeforeLock = name
           sendToBackground(app, cause: cause)
         }
-        if passcode { lockProtectedData(cause: cause) }
+        if configuration.passcode { lockProtectedData(cause: cause) }
       case .unlock:
         status.locked = false
         status.protectedDataLocksAt = nil
@@ -190,7 +190,7 @@ extension Device {
       case .shutdown: shutDown(cause: cause)
       case .boot:
         status.poweredOn = true
-        status.protectedDataAvailable = !passcode  // until the first unlock
+        status.protectedDataAvailable = !configuration.passcode  // until the first unlock
       case .setConditions(let change): setConditions(change)
       // The addressee of these two exists: `unknownApp` was thrown for it above otherwise.
       case .setBackgroundAppRefresh(_, let enabled): addressee!.backgroundAppRefresh = enabled

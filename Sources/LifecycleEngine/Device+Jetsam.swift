@@ -5,7 +5,7 @@
 /// playing audio last), then largest first, then least recently used, so choosing one never
 /// scans the device's apps.
 extension Device {
-  var isOverLimit: Bool { usedMB > memoryLimitMB }
+  var isOverLimit: Bool { usedMB > configuration.memoryLimitMB }
 
   /// Where `app` stands in jetsam's order of victims.
   func victimOrder(of app: App) -> VictimOrder {
@@ -39,7 +39,7 @@ extension Device {
   /// operation over the limit, having grown during it, grew past the limit at some step: only
   /// those steps need noting, so the list is nearly always empty.)
   func noteGrowth(of app: App, from old: Int, to new: Int) {
-    if new > old, new > perAppLimitMB { grewPastProcessLimit.append(app.name) }
+    if new > old, new > configuration.perAppLimitMB { grewPastProcessLimit.append(app.name) }
   }
 
   /// Kills apps until memory is within the device's budget, the way jetsam does.
@@ -56,7 +56,7 @@ extension Device {
     let grown = grewPastProcessLimit
     grewPastProcessLimit = []
     for name in grown {
-      guard let app = apps[name], app.state.isLive, app.footprint > perAppLimitMB else {
+      guard let app = apps[name], app.state.isLive, app.footprint > configuration.perAppLimitMB else {
         continue
       }
       kill(app, cause: .jetsam(.perProcessLimit), jetsamReason: .perProcessLimit)

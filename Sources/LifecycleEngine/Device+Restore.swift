@@ -157,8 +157,8 @@ extension Device {
       "is for an inactive app only")
     // Jetsam kills any process over the per-process limit, whatever its state.
     issues.check(
-      !state.isLive || app.footprint <= perAppLimitMB, "memoryMB",
-      "the footprint in state \(state) must be at most perAppLimitMB (\(perAppLimitMB))")
+      !state.isLive || app.footprint <= configuration.perAppLimitMB, "memoryMB",
+      "the footprint in state \(state) must be at most perAppLimitMB (\(configuration.perAppLimitMB))")
     issues.check(
       (process.backgroundSince != nil) == (state == .background), "backgroundSince",
       "is given for a background app, and only for one")
@@ -273,12 +273,12 @@ extension Device {
       status.poweredOn || status.locked && liveApps.isEmpty, "poweredOn",
       "a device that is off is locked and runs no app")
     issues.check(
-      status.protectedDataAvailable || passcode && status.locked || !status.poweredOn,
+      status.protectedDataAvailable || configuration.passcode && status.locked || !status.poweredOn,
       "protectedDataAvailable",
       "is false only on a locked device with a passcode, or one that is off")
     issues.check(
       status.protectedDataLocksAt.map {
-        $0 >= status.now && passcode && status.locked && status.protectedDataAvailable
+        $0 >= status.now && configuration.passcode && status.locked && status.protectedDataAvailable
       }
         ?? true,
       "protectedDataLocksAt",

@@ -88,14 +88,8 @@ public struct DeviceVersion: Hashable, Sendable {
 /// A read-only view of one device, as the API shows it.
 @dynamicMemberLookup
 public struct DeviceView: Hashable, Sendable {
-  public var id: String
-  public var clock: ClockMode
-  public var passcode: Bool
-  public var memoryLimitMB: Int
-  public var perAppLimitMB: Int
-  public var labels: [String: String]
-  /// How long the device may go without a request before it is removed.
-  public var idleTimeout: Duration?
+  /// Its fields read as the view's own (`view.memoryLimitMB`).
+  public var configuration: DeviceConfiguration
   /// The device's own state, its fields read as the view's own (`view.locked`).
   public var status: DeviceStatus
   public var apps: Int
@@ -113,14 +107,16 @@ public struct DeviceView: Hashable, Sendable {
   public subscript<Value>(dynamicMember field: KeyPath<DeviceStatus, Value>) -> Value {
     status[keyPath: field]
   }
+
+  public subscript<Value>(dynamicMember field: KeyPath<DeviceConfiguration, Value>) -> Value {
+    configuration[keyPath: field]
+  }
 }
 
 extension Device {
   var view: DeviceView {
     DeviceView(
-      id: id, clock: clockMode, passcode: passcode, memoryLimitMB: memoryLimitMB,
-      perAppLimitMB: perAppLimitMB, labels: labels,
-      idleTimeout: idleTimeout, status: status, apps: apps.count, lastSeq: version.seq,
+      configuration: configuration, status: status, apps: apps.count, lastSeq: version.seq,
       usedMB: usedMB,
       pressure: isOverLimit, allowedEvents: allowedDeviceEvents, nextDeadline: nextDeadline,
       journalEntries: journal.count, journalDropped: journal.dropped,

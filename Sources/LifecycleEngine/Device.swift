@@ -91,18 +91,12 @@ struct VictimOrder: Comparable {
 /// `Device+*.swift` files.
 @dynamicMemberLookup
 final class Device {
-  let id: String
+  let configuration: DeviceConfiguration
+  var id: String { configuration.id }
   /// The device's key in the engine's realtime heap.
   let slot: Int
   /// Which device under its id this is (`DeviceVersion`).
   let incarnation: Int
-  let clockMode: ClockMode
-  let memoryLimitMB: Int
-  let perAppLimitMB: Int
-  let passcode: Bool
-  let labels: [String: String]
-  /// Removed after this long without a request (`DeviceSpec.idleTimeout`).
-  let idleTimeout: Duration?
   let scheduler: SchedulerSettings
   let limits: EngineLimits
   /// What the device's state retains: itself, its apps and their tasks, its logs.
@@ -157,19 +151,12 @@ final class Device {
   private var outcome = EventOutcome()
 
   init(
-    id: String, slot: Int, incarnation: Int, clockMode: ClockMode, memoryLimitMB: Int,
-    perAppLimitMB: Int, passcode: Bool, labels: [String: String], idleTimeout: Duration?,
+    _ configuration: DeviceConfiguration, slot: Int, incarnation: Int,
     scheduler: SchedulerSettings, limits: EngineLimits, ledger: MemoryLedger
   ) {
-    self.id = id
+    self.configuration = configuration
     self.slot = slot
     self.incarnation = incarnation
-    self.clockMode = clockMode
-    self.memoryLimitMB = memoryLimitMB
-    self.perAppLimitMB = perAppLimitMB
-    self.passcode = passcode
-    self.labels = labels
-    self.idleTimeout = idleTimeout
     self.scheduler = scheduler
     self.limits = limits
     journal = BoundedLog(
@@ -177,7 +164,7 @@ final class Device {
     jetsamLog = JetsamLog(
       capacity: limits.jetsamLogCapacity, byteCapacity: limits.jetsamLogCapacityBytes)
     self.ledger = ledger
-    ledger.add(Self.retainedBytes + labelBytes(labels))
+    ledger.add(Self.retainedBytes + labelBytes(configuration.labels))
   }
 
   /// A copy of `other`, its state counted in `ledger`: what a dry run or an atomic scenario
@@ -185,11 +172,8 @@ final class Device {
   /// `other`'s journal and jetsam log.
   convenience init(copying other: Device, ledger: MemoryLedger) {
     self.init(
-      id: other.id, slot: other.slot, incarnation: other.incarnation, clockMode: other.clockMode,
-      memoryLimitMB: other.memoryLimitMB, perAppLimitMB: other.perAppLimitMB,
-      passcode: other.passcode, labels: other.labels, idleTimeout: other.idleTimeout,
-      scheduler: other.scheduler,
-      limits: other.limits, ledger: ledger)
+      other.configuration, slot: other.slot, incarnation: other.incarnation,
+      scheduler: other.scheduler, limits: other.limits, ledger: ledger)
     let issues = restore(other.image)
     assert(issues.isEmpty, "a device restores from its own image: \(issues)")
     hostEpoch = other.hostEpoch
@@ -208,7 +192,7 @@ final class Device {
     set { status[keyPath: field] = newValue }
   }
 
-  func has(_ label: DeviceLabel) -> Bool { labels[label.key] == label.value }
+  func has(_ label: DeviceLabel) -> Bool { configuration.labels[label.key] == label.value }
 
   /// Changes whenever the journal grows.
   var version: DeviceVersion { DeviceVersion(incarnation: incarnation, seq: nextSeq - 1) }

@@ -5,14 +5,10 @@
 /// Not in it: the journal and the jetsam log, which a restored device starts afresh (its
 /// journal numbered after `seq`), and what follows from the rest (memory use, jetsam order,
 /// deadlines other than a pending suspension).
+@dynamicMemberLookup
 public struct DeviceImage: Hashable, Sendable {
-  public var id: String
-  public var clock: ClockMode
-  public var memoryLimitMB: Int
-  public var perAppLimitMB: Int
-  public var passcode: Bool
-  public var labels: [String: String]
-  public var idleTimeout: Duration?
+  /// Its fields read and written as the image's own (`image.id`).
+  public var configuration: DeviceConfiguration
   /// The journal's last `seq`.
   public var seq: Int
   public var status: DeviceStatus
@@ -20,20 +16,20 @@ public struct DeviceImage: Hashable, Sendable {
   public var apps: [AppImage]
 
   public init(
-    id: String, clock: ClockMode, memoryLimitMB: Int, perAppLimitMB: Int, passcode: Bool,
-    labels: [String: String] = [:], idleTimeout: Duration? = nil, seq: Int = 0,
-    status: DeviceStatus = DeviceStatus(), apps: [AppImage] = []
+    _ configuration: DeviceConfiguration, seq: Int = 0, status: DeviceStatus = DeviceStatus(),
+    apps: [AppImage] = []
   ) {
-    self.id = id
-    self.clock = clock
-    self.memoryLimitMB = memoryLimitMB
-    self.perAppLimitMB = perAppLimitMB
-    self.passcode = passcode
-    self.labels = labels
-    self.idleTimeout = idleTimeout
+    self.configuration = configuration
     self.seq = seq
     self.status = status
     self.apps = apps
+  }
+
+  public subscript<Value>(dynamicMember field: WritableKeyPath<DeviceConfiguration, Value>)
+    -> Value
+  {
+    get { configuration[keyPath: field] }
+    set { configuration[keyPath: field] = newValue }
   }
 }
 
@@ -41,12 +37,7 @@ extension DeviceImage {
   /// The device `Engine.createDevice` makes for `spec` (its unset fields from `defaults`),
   /// with `apps` as `Engine.createApp` adds them: not running, the clock at zero.
   public init(declaring spec: DeviceSpec, apps: [AppSpec], defaults: DeviceDefaults) {
-    self.init(
-      id: spec.id, clock: spec.clock ?? defaults.clock,
-      memoryLimitMB: spec.memoryLimitMB ?? defaults.memoryLimitMB,
-      perAppLimitMB: spec.perAppLimitMB ?? defaults.perAppLimitMB,
-      passcode: spec.passcode ?? defaults.passcode, labels: spec.labels,
-      idleTimeout: spec.idleTimeout, apps: apps.map { AppImage(spec: $0) })
+    self.init(spec.configuration(defaults: defaults), apps: apps.map { AppImage(spec: $0) })
   }
 }
 
@@ -207,9 +198,7 @@ public struct ProcessImage: Hashable, Sendable {
 extension Device {
   var image: DeviceImage {
     DeviceImage(
-      id: id, clock: clockMode, memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB,
-      passcode: passcode, labels: labels, idleTimeout: idleTimeout, seq: version.seq,
-      status: status,
+      configuration, seq: version.seq, status: status,
       apps: apps.sorted { $0.key < $1.key }.map(\.value.image))
   }
 }

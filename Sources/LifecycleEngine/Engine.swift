@@ -141,25 +141,50 @@ public final class Engine {
     throws(EngineError) -> DeviceView
   {
     advance(to: now)
-    let device = try makeDevice(spec, replacing: nil, resetting: resetting, now: now)
+    let device = try makeDevice(
+      spec.configuration(defaults: configuration.deviceDefaults), replacing: nil,
+      resetting: resetting, now: now)
     devices[spec.id] = device
     touch(device, at: now)
     return device.view
   }
 
-  /// A new device for `spec`, counted in the budget, in a slot of its own or in the one of the
-  /// `predecessor` it is to replace; not yet one of the devices. A device that starts afresh
-  /// (`resetting`) is never refused for the budget: it takes the place of more than it holds.
+  /// A new device of `configuration`, counted in the budget, in a slot of its own or in the
+  /// one of the `predecessor` it is to replace; not yet one of the devices. A device that
+  /// starts afresh (`resetting`) is never refused for the budget: it takes the place of more
+  /// than it holds.
   private func makeDevice(
-    _ spec: DeviceSpec, replacing predecessor: Device?, resetting: Bool = false, now: Instant
+    _ configuration: DeviceConfiguration, replacing predecessor: Device?, resetting: Bool = false,
+    now: Instant
   ) throws(EngineError) -> Device {
-    let defaults = configuration.deviceDefaults
-    let memoryLimit = spec.memoryLimitMB ?? defaults.memoryLimitMB
-    let perAppLimit = spec.perAppLimitMB ?? defaults.perAppLimitMB
+    let issues = issues(of: configuration)
+    if !issues.isEmpty { throw .invalid(issues) }
+    if predecessor == nil {
+      if devices[configuration.id] != nil { throw .deviceExists(configuration.id) }
+      if devices.count >= self.configuration.limits.maxDevices {
+        throw .tooManyDevices(limit: self.configuration.limits.maxDevices)
+      }
+    }
+    if !resetting { try checkMemoryBudget() }
+    incarnations += 1
+    generation += 1
+    let make = { [self] (slot: Int) in
+      Device(
+        configuration, slot: slot, incarnation: incarnations,
+        scheduler: self.configuration.scheduler, limits: self.configuration.limits,
+        ledger: MemoryLedger(within: ledger))
+    }
+    let device = predecessor.map { make($0.slot) } ?? slots.insert(make)
+    if configuration.clock == .realtime { device.hostEpoch = now }
+    return device
+  }
+
+  /// What in `configuration` no device may have, by its field names in the API.
+  private func issues(of configuration: DeviceConfiguration) -> ValidationIssues {
     var issues = ValidationIssues()
-    if !Validation.isValidName(spec.id) { issues.append(.name("id")) }
-    if let timeout = spec.idleTimeout {
-      if spec.id == Self.defaultDeviceID {
+    if !Validation.isValidName(configuration.id) { issues.append(.name("id")) }
+    if let timeout = configuration.idleTimeout {
+      if configuration.id == Self.defaultDeviceID {
         issues.append("idleTimeoutSeconds", "is not for the default device, which is permanent")
       } else if !(.seconds(1)...Duration.seconds(Validation.maxIdleTimeoutSeconds)).contains(
         timeout)
@@ -168,41 +193,22 @@ public final class Engine {
           "idleTimeoutSeconds", "must be a number from 1 to \(Validation.maxIdleTimeoutSeconds)")
       }
     }
-    if spec.labels.count > Validation.maxLabels {
+    let labels = configuration.labels
+    if labels.count > Validation.maxLabels {
       issues.append("labels", "must hold at most \(Validation.maxLabels) labels")
     }
-    for (key, value) in spec.labels.sorted(by: { $0.key < $1.key })
+    for (key, value) in labels.sorted(by: { $0.key < $1.key })
     where !Validation.isValidName(key) || !Validation.isValidName(value) {
       issues.append(
         "labels.\(key.prefix(Validation.maxNameBytes))",
         "key and value must each match \(Validation.namePattern)")
     }
-    for (field, value) in [("memoryLimitMB", memoryLimit), ("perAppLimitMB", perAppLimit)]
-    where !(1...Validation.maxMemoryMB).contains(value) {
+    for (field, value) in [
+      ("memoryLimitMB", configuration.memoryLimitMB), ("perAppLimitMB", configuration.perAppLimitMB),
+    ] where !(1...Validation.maxMemoryMB).contains(value) {
       issues.append(.megabytes(field, minimum: 1))
     }
-    if !issues.isEmpty { throw .invalid(issues) }
-    if predecessor == nil {
-      if devices[spec.id] != nil { throw .deviceExists(spec.id) }
-      if devices.count >= configuration.limits.maxDevices {
-        throw .tooManyDevices(limit: configuration.limits.maxDevices)
-      }
-    }
-    if !resetting { try checkMemoryBudget() }
-    incarnations += 1
-    generation += 1
-    let make = { [self] (slot: Int) in
-      Device(
-        id: spec.id, slot: slot, incarnation: incarnations, clockMode: spec.clock ?? defaults.clock,
-        memoryLimitMB: memoryLimit, perAppLimitMB: perAppLimit,
-        passcode: spec.passcode ?? defaults.passcode, labels: spec.labels,
-        idleTimeout: spec.idleTimeout,
-        scheduler: configuration.scheduler, limits: configuration.limits,
-        ledger: MemoryLedger(within: ledger))
-    }
-    let device = predecessor.map { make($0.slot) } ?? slots.insert(make)
-    if device.clockMode == .realtime { device.hostEpoch = now }
-    return device
+    return issues
   }
 
   /// Recreates the device `image` shows (`DeviceImage`), replacing the one with its id if
@@ -229,11 +235,7 @@ public final class Engine {
     advance(to: now)
     let predecessor = devices[image.id]
     let device = try makeDevice(
-      DeviceSpec(
-        id: image.id, clock: image.clock, memoryLimitMB: image.memoryLimitMB,
-        perAppLimitMB: image.perAppLimitMB, passcode: image.passcode, labels: image.labels,
-        idleTimeout: image.idleTimeout),
-      replacing: predecessor, resetting: resetting, now: now)
+      image.configuration, replacing: predecessor, resetting: resetting, now: now)
     let issues = device.restore(image)
     guard issues.isEmpty else {
       device.ledger.add(-device.ledger.bytes)
@@ -268,14 +270,12 @@ public final class Engine {
     advance(to: now)
     guard let device = devices[id] else { throw .unknownDevice(id) }
     discard(device)
-    // Cannot throw: the spec is a valid device's, the id and a device's place were just freed,
-    // and a device made afresh is not refused for the budget.
-    return try! createDevice(
-      DeviceSpec(
-        id: id, clock: device.clockMode, memoryLimitMB: device.memoryLimitMB,
-        perAppLimitMB: device.perAppLimitMB, passcode: device.passcode, labels: device.labels,
-        idleTimeout: device.idleTimeout), resetting: true,
-      now: now)
+    // Cannot fail: the configuration is a valid device's, the id and a device's place were
+    // just freed, and a device made afresh is not refused for the budget.
+    let successor = try! makeDevice(device.configuration, replacing: nil, resetting: true, now: now)
+    devices[id] = successor
+    touch(successor, at: now)
+    return successor.view
   }
 
   /// Forgets a device and everything it retains.
@@ -542,7 +542,7 @@ public final class Engine {
   /// A request reached `device` at `now`: an idle timeout counts from then.
   private func touch(_ device: Device, at now: Instant) {
     idleDeadlines.set(
-      device.slot, to: device.idleTimeout.map { RealtimeOrder(time: now + $0, device: device.id) })
+      device.slot, to: device.configuration.idleTimeout.map { RealtimeOrder(time: now + $0, device: device.id) })
   }
 
   /// Runs a scenario's `body` on the device that `mode` gives it: the device itself, or a copy

@@ -98,8 +98,9 @@ import Testing
     let error = engineError {
       try engine.restore(
         DeviceImage(
-          id: id, clock: .manual, memoryLimitMB: 100, perAppLimitMB: 100, passcode: false,
-          idleTimeout: timeout), now: .zero)
+          DeviceConfiguration(
+            id: id, clock: .manual, memoryLimitMB: 100, perAppLimitMB: 100, passcode: false,
+            idleTimeout: timeout)), now: .zero)
     }
     guard case .invalid(let issues)? = error else {
       Issue.record("\(String(describing: error))")
