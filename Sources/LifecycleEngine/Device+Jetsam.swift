@@ -56,7 +56,8 @@ extension Device {
     let grown = grewPastProcessLimit
     grewPastProcessLimit = []
     for name in grown {
-      guard let app = apps[name], app.state.isLive, app.footprint > configuration.perAppLimitMB else {
+      guard let app = apps[name], app.state.isLive, app.footprint > configuration.perAppLimitMB
+      else {
         continue
       }
       kill(app, cause: .jetsam(.perProcessLimit), jetsamReason: .perProcessLimit)

@@ -158,7 +158,8 @@ extension Device {
     // Jetsam kills any process over the per-process limit, whatever its state.
     issues.check(
       !state.isLive || app.footprint <= configuration.perAppLimitMB, "memoryMB",
-      "the footprint in state \(state) must be at most perAppLimitMB (\(configuration.perAppLimitMB))")
+      "the footprint in state \(state) must be at most perAppLimitMB (\(configuration.perAppLimitMB))"
+    )
     issues.check(
       (process.backgroundSince != nil) == (state == .background), "backgroundSince",
       "is given for a background app, and only for one")

@@ -204,7 +204,8 @@ public final class Engine {
         "key and value must each match \(Validation.namePattern)")
     }
     for (field, value) in [
-      ("memoryLimitMB", configuration.memoryLimitMB), ("perAppLimitMB", configuration.perAppLimitMB),
+      ("memoryLimitMB", configuration.memoryLimitMB),
+      ("perAppLimitMB", configuration.perAppLimitMB),
     ] where !(1...Validation.maxMemoryMB).contains(value) {
       issues.append(.megabytes(field, minimum: 1))
     }
@@ -542,7 +543,8 @@ public final class Engine {
   /// A request reached `device` at `now`: an idle timeout counts from then.
   private func touch(_ device: Device, at now: Instant) {
     idleDeadlines.set(
-      device.slot, to: device.configuration.idleTimeout.map { RealtimeOrder(time: now + $0, device: device.id) })
+      device.slot,
+      to: device.configuration.idleTimeout.map { RealtimeOrder(time: now + $0, device: device.id) })
   }
 
   /// Runs a scenario's `body` on the device that `mode` gives it: the device itself, or a copy
