@@ -157,7 +157,7 @@ public final class Engine {
     _ configuration: DeviceConfiguration, replacing predecessor: Device?, resetting: Bool = false,
     now: Instant
   ) throws(EngineError) -> Device {
-    let issues = issues(of: configuration)
+    let issues = configuration.issues()
     if !issues.isEmpty { throw .invalid(issues) }
     if predecessor == nil {
       if devices[configuration.id] != nil { throw .deviceExists(configuration.id) }
@@ -177,39 +177,6 @@ public final class Engine {
     let device = predecessor.map { make($0.slot) } ?? slots.insert(make)
     if configuration.clock == .realtime { device.hostEpoch = now }
     return device
-  }
-
-  /// What in `configuration` no device may have, by its field names in the API.
-  private func issues(of configuration: DeviceConfiguration) -> ValidationIssues {
-    var issues = ValidationIssues()
-    if !Validation.isValidName(configuration.id) { issues.append(.name("id")) }
-    if let timeout = configuration.idleTimeout {
-      if configuration.id == Self.defaultDeviceID {
-        issues.append("idleTimeoutSeconds", "is not for the default device, which is permanent")
-      } else if !(.seconds(1)...Duration.seconds(Validation.maxIdleTimeoutSeconds)).contains(
-        timeout)
-      {
-        issues.append(
-          "idleTimeoutSeconds", "must be a number from 1 to \(Validation.maxIdleTimeoutSeconds)")
-      }
-    }
-    let labels = configuration.labels
-    if labels.count > Validation.maxLabels {
-      issues.append("labels", "must hold at most \(Validation.maxLabels) labels")
-    }
-    for (key, value) in labels.sorted(by: { $0.key < $1.key })
-    where !Validation.isValidName(key) || !Validation.isValidName(value) {
-      issues.append(
-        "labels.\(key.prefix(Validation.maxNameBytes))",
-        "key and value must each match \(Validation.namePattern)")
-    }
-    for (field, value) in [
-      ("memoryLimitMB", configuration.memoryLimitMB),
-      ("perAppLimitMB", configuration.perAppLimitMB),
-    ] where !(1...Validation.maxMemoryMB).contains(value) {
-      issues.append(.megabytes(field, minimum: 1))
-    }
-    return issues
   }
 
   /// Recreates the device `image` shows (`DeviceImage`), replacing the one with its id if
@@ -657,82 +624,4 @@ public struct JournalPage: Hashable, Sendable {
   public var oldestSeq: Int
   /// The seq of the device's newest entry (0 before the first).
   public var lastSeq: Int
-}
-
-extension AppSpec {
-  /// What is wrong with the spec, field by field.
-  func issues() -> ValidationIssues {
-    var issues = ValidationIssues()
-    if !Validation.isValidName(name) { issues.append(.name("name")) }
-    if !(0...Validation.maxMemoryMB).contains(memoryMB) {
-      issues.append(.megabytes("memoryMB", minimum: 0))
-    }
-    if let backgroundMemoryMB, !(0...Validation.maxMemoryMB).contains(backgroundMemoryMB) {
-      issues.append(.megabytes("backgroundMemoryMB", minimum: 0))
-    }
-    if !(0...Validation.maxMemoryMB).contains(sceneMemoryMB) {
-      issues.append(.megabytes("sceneMemoryMB", minimum: 0))
-    }
-    if lifecycle != .scene, supportsMultipleScenes || sceneMemoryMB != 0 {
-      issues.append(
-        ValidationIssue(
-          field: (supportsMultipleScenes ? "supportsMultipleScenes" : "sceneMemoryMB"),
-          message: "is for scene apps (lifecycle scene) only"))
-    }
-    if permittedTaskIdentifiers.count > Validation.maxPermittedTaskIdentifiers
-      || !permittedTaskIdentifiers.allSatisfy(Validation.isIdentifier)
-      || Set(permittedTaskIdentifiers).count != permittedTaskIdentifiers.count
-    {
-      issues.append(
-        ValidationIssue(
-          field: "permittedTaskIdentifiers",
-          message:
-            "must list at most \(Validation.maxPermittedTaskIdentifiers) distinct identifiers "
-            + "of 1 to \(Validation.maxIdentifierBytes) bytes"))
-    }
-    let duration = behavior.didEnterBackgroundDuration
-    if duration < .zero || duration > .seconds(Validation.maxBehaviorSeconds) {
-      issues.append(
-        ValidationIssue(
-          field: "behavior.didEnterBackgroundSeconds",
-          message: "must be 0 to \(Validation.maxBehaviorSeconds)"))
-    }
-    return issues
-  }
-}
-
-extension ValidationIssue {
-  static func name(_ field: String) -> ValidationIssue {
-    ValidationIssue(field: field, message: "must match \(Validation.namePattern)")
-  }
-
-  static func megabytes(_ field: String, minimum: Int) -> ValidationIssue {
-    ValidationIssue(field: field, message: "must be \(minimum) to \(Validation.maxMemoryMB)")
-  }
-}
-
-extension Device {
-  /// Creates an app, not running.
-  func add(_ spec: AppSpec) -> App {
-    let app = slots.insert { App(spec: spec, slot: $0, ledger: ledger) }
-    apps[app.name] = app
-    ledger.add(App.retainedBytes + spec.retainedBytes)
-    return app
-  }
-
-  /// Deletes an app, whatever its state, releasing its memory and deadlines.
-  func remove(_ app: App) {
-    usedMB -= app.footprint
-    removeFromLiveApps(app)
-    suspendedVictims.remove(app.slot)
-    backgroundVictims.remove(app.slot)
-    deadlines.remove(app.slot)
-    if status.foregroundApp == app.name { status.foregroundApp = nil }
-    taskRequesters.remove(app.name)
-    exitHolders.remove(app.name)
-    if status.appBeforeLock == app.name { status.appBeforeLock = nil }
-    apps[app.name] = nil
-    slots.remove(app.slot)
-    ledger.add(-App.retainedBytes - app.spec.retainedBytes - app.heldBytes)
-  }
 }

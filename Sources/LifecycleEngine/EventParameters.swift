@@ -1,0 +1,289 @@
+/// One parameter of an app event: its name in the API and its value.
+public struct EventParameter: Sendable {
+  /// What a parameter is, which says how it is written, counted and checked.
+  public enum Value: Sendable {
+    /// A scene session's id: a name (`Validation.isValidName`).
+    case sceneID(String)
+    /// A background task's name, at most `Validation.maxTaskNameBytes`.
+    case taskName(String)
+    /// A background task's or background work's number.
+    case taskID(Int)
+    /// A footprint in megabytes, 0 to `Validation.maxMemoryMB`.
+    case megabytes(Int)
+    /// What the app's code saves as its state: JSON text (`Validation.isRestorationData`);
+    /// nil for `null`.
+    case restorationData(String?)
+    case flag(Bool)
+    /// One of a closed set of names (a reason, a source, an activity): its raw value.
+    case choice(String)
+    /// The way into the app, whose members stand beside the event's own (`url`, ...).
+    case entry(Entry)
+    /// A push's payload: a JSON object's text, at most `Validation.maxPushPayloadBytes`.
+    case payload(String)
+    /// A background `URLSession`'s identifier, at most `Validation.maxIdentifierBytes`.
+    case sessionIdentifier(String)
+    /// A `BGTaskScheduler` task identifier (`Validation.isIdentifier`).
+    case taskIdentifier(String)
+    /// A time on the device's clock.
+    case instant(Instant)
+    /// A battery level in percent, 0 to 100.
+    case percent(Int)
+    /// An app's name (`Validation.isValidName`).
+    case appName(String)
+  }
+
+  public let name: StaticString
+  public let value: Value
+}
+
+extension AppEvent {
+  /// Calls `body` with each parameter the event carries, in the order the API writes them; an
+  /// optional parameter that is absent is not passed. The one statement of what each event
+  /// carries: the journal writes it, the memory ledger counts it and validation checks it from
+  /// here, and the switch has no default, so a new event or parameter cannot be left out.
+  public func forEachParameter(_ body: (EventParameter) -> Void) {
+    func pass(_ name: StaticString, _ value: EventParameter.Value) {
+      body(EventParameter(name: name, value: value))
+    }
+    switch self {
+    case .launch(let entry, let scene), .openScene(let scene, let entry):
+      if let scene { pass("scene", .sceneID(scene)) }
+      if let entry { pass("entry", .entry(entry)) }
+    case .closeScene(let scene), .disconnectScene(let scene):
+      pass("scene", .sceneID(scene))
+    case .interruptionBegan(let source): pass("source", .choice(source.rawValue))
+    case .interruptionEnded(let outcome): pass("outcome", .choice(outcome.rawValue))
+    case .crash(let atLaunch):
+      if atLaunch { pass("atLaunch", .flag(true)) }
+    case .purge(let reason): pass("reason", .choice(reason.rawValue))
+    case .backgroundLaunch(let reason, let payload, let identifier):
+      pass("reason", .choice(reason.rawValue))
+      if let payload { pass("payload", .payload(payload)) }
+      if let identifier { pass("identifier", .sessionIdentifier(identifier)) }
+    case .beginBackgroundTask(let name):
+      if let name { pass("name", .taskName(name)) }
+    case .endBackgroundTask(let id): pass("id", .taskID(id))
+    case .backgroundWorkCompleted(let id):
+      if let id { pass("id", .taskID(id)) }
+    case .setMemory(let megabytes): pass("memoryMB", .megabytes(megabytes))
+    case .startActivity(let activity), .stopActivity(let activity):
+      pass("activity", .choice(activity.rawValue))
+    case .setRestorationData(let data, let scene):
+      if let scene { pass("scene", .sceneID(scene)) }
+      pass("data", .restorationData(data))
+    case .submitTaskRequest(let request):
+      pass("identifier", .taskIdentifier(request.identifier))
+      pass("kind", .choice(request.kind.rawValue))
+      if let date = request.earliestBeginDate { pass("earliestBeginDate", .instant(date)) }
+      if request.requiresNetworkConnectivity { pass("requiresNetworkConnectivity", .flag(true)) }
+      if request.requiresExternalPower { pass("requiresExternalPower", .flag(true)) }
+    case .cancelTaskRequest(let identifier), .launchTask(let identifier),
+      .expireTask(let identifier):
+      pass("identifier", .taskIdentifier(identifier))
+    case .prewarm, .home, .openSwitcher, .closeSwitcher, .terminate, .thermalKill, .memoryWarning:
+      break
+    }
+  }
+}
+
+/// An event that lists its parameters (`AppEvent`, `DeviceEvent`): what validation, the
+/// journal's writer and the memory ledger read.
+public protocol ParameterizedEvent {
+  var type: EventType { get }
+  func forEachParameter(_ body: (EventParameter) -> Void)
+}
+
+extension AppEvent: ParameterizedEvent {}
+extension DeviceEvent: ParameterizedEvent {}
+
+/// Where an app event's parameters come from, by name and kind: `AppEvent.init(_:reading:)`
+/// asks for each parameter its type takes. A reader answers nil for a parameter that is
+/// absent or malformed, and records why when it matters (a request body answers 422).
+public protocol EventParameterReader {
+  /// A scene session's id (the engine checks its pattern).
+  mutating func sceneID(_ name: StaticString, required: Bool) -> String?
+  /// A background task's name.
+  mutating func taskName(_ name: StaticString) -> String?
+  /// A background task's or background work's number: `.some(nil)` when it is absent and
+  /// not `required`, nil if it is malformed or missing.
+  mutating func taskID(_ name: StaticString, required: Bool) -> Int??
+  /// A footprint in megabytes; required.
+  mutating func megabytes(_ name: StaticString) -> Int?
+  /// JSON text, `.some(nil)` for `null`; required.
+  mutating func restorationData(_ name: StaticString) -> String??
+  mutating func flag(_ name: StaticString) -> Bool?
+  mutating func requiredFlag(_ name: StaticString) -> Bool?
+  /// One of `T`'s raw values.
+  mutating func choice<T: RawRepresentable<String> & CaseIterable>(
+    _ name: StaticString, _ type: T.Type, required: Bool
+  ) -> T?
+  /// The way into the app, whose members stand beside the event's own: `.some(nil)` without
+  /// one, nil if it is malformed.
+  mutating func entry() -> Entry??
+  /// A push's payload, a JSON object, as compact text: `.some(nil)` without one, nil if it is
+  /// malformed. One that `wakesApp` must be a background notification (`content-available`).
+  mutating func payload(_ name: StaticString, wakesApp: Bool) -> String??
+  /// A background `URLSession`'s identifier: `.some(nil)` without one, nil if it is malformed.
+  mutating func sessionIdentifier(_ name: StaticString) -> String??
+  /// A `BGTaskScheduler` task identifier; required.
+  mutating func taskIdentifier(_ name: StaticString) -> String?
+  /// A time on the device's clock, in seconds: `.some(nil)` without one, nil if it is
+  /// malformed.
+  mutating func deviceTime(_ name: StaticString) -> Instant??
+  /// A battery level in percent.
+  mutating func percent(_ name: StaticString) -> Int?
+  /// An app's name; required.
+  mutating func appName(_ name: StaticString) -> String?
+}
+
+extension AppEvent {
+  /// The event of `type` with the parameters `reader` gives, each under the name
+  /// `forEachParameter` passes it with; nil if a required one is missing or `type` is a device
+  /// event's. The switch has no default: a new event type must say what it reads.
+  public init?(_ type: EventType, reading reader: inout some EventParameterReader) {
+    switch type {
+    case .launch:
+      let scene = reader.sceneID("scene", required: false)
+      guard let entry = reader.entry() else { return nil }
+      self = .launch(via: entry, scene: scene)
+    case .openScene:
+      let scene = reader.sceneID("scene", required: false)
+      guard let entry = reader.entry() else { return nil }
+      self = .openScene(id: scene, via: entry)
+    case .closeScene:
+      guard let scene = reader.sceneID("scene", required: true) else { return nil }
+      self = .closeScene(scene)
+    case .disconnectScene:
+      guard let scene = reader.sceneID("scene", required: true) else { return nil }
+      self = .disconnectScene(scene)
+    case .interruptionBegan:
+      guard let source = reader.choice("source", InterruptionSource.self, required: true)
+      else { return nil }
+      self = .interruptionBegan(source)
+    case .interruptionEnded:
+      self = .interruptionEnded(
+        reader.choice("outcome", InterruptionOutcome.self, required: false) ?? .resumed)
+    case .crash: self = .crash(atLaunch: reader.flag("atLaunch") ?? false)
+    case .purge:
+      self = .purge(reader.choice("reason", JetsamReason.self, required: false) ?? .vmPageshortage)
+    case .backgroundLaunch:
+      let reason = reader.choice("reason", BackgroundLaunchReason.self, required: true)
+      guard let payload = reader.payload("payload", wakesApp: true),
+        let identifier = reader.sessionIdentifier("identifier"), let reason
+      else { return nil }
+      self = .backgroundLaunch(reason, payload: payload, sessionIdentifier: identifier)
+    case .beginBackgroundTask: self = .beginBackgroundTask(name: reader.taskName("name"))
+    case .endBackgroundTask:
+      guard let id = reader.taskID("id", required: true) ?? nil else { return nil }
+      self = .endBackgroundTask(id: id)
+    case .backgroundWorkCompleted:
+      guard let id = reader.taskID("id", required: false) else { return nil }
+      self = .backgroundWorkCompleted(id: id)
+    case .setMemory:
+      guard let megabytes = reader.megabytes("memoryMB") else { return nil }
+      self = .setMemory(memoryMB: megabytes)
+    case .startActivity, .stopActivity:
+      guard let activity = reader.choice("activity", BackgroundActivity.self, required: true)
+      else { return nil }
+      self = type == .startActivity ? .startActivity(activity) : .stopActivity(activity)
+    case .setRestorationData:
+      let scene = reader.sceneID("scene", required: false)
+      guard let data = reader.restorationData("data") else { return nil }
+      self = .setRestorationData(data, scene: scene)
+    case .submitTaskRequest:
+      let identifier = reader.taskIdentifier("identifier")
+      let kind = reader.choice("kind", TaskKind.self, required: true)
+      let date = reader.deviceTime("earliestBeginDate")
+      let network = reader.flag("requiresNetworkConnectivity") ?? false
+      let power = reader.flag("requiresExternalPower") ?? false
+      guard let identifier, let kind, let date else { return nil }
+      self = .submitTaskRequest(
+        TaskRequest(
+          identifier: identifier, kind: kind, earliestBeginDate: date,
+          requiresNetworkConnectivity: network, requiresExternalPower: power))
+    case .cancelTaskRequest, .launchTask, .expireTask:
+      guard let identifier = reader.taskIdentifier("identifier") else { return nil }
+      self =
+        switch type {
+        case .cancelTaskRequest: .cancelTaskRequest(identifier: identifier)
+        case .launchTask: .launchTask(identifier: identifier)
+        default: .expireTask(identifier: identifier)
+        }
+    case .prewarm: self = .prewarm
+    case .home: self = .home
+    case .openSwitcher: self = .openSwitcher
+    case .closeSwitcher: self = .closeSwitcher
+    case .terminate: self = .terminate
+    case .thermalKill: self = .thermalKill
+    case .memoryWarning: self = .memoryWarning
+    case .lock, .unlock, .significantTimeChange, .shutdown, .boot, .setConditions,
+      .setBackgroundAppRefresh, .push, .deliverMetrics:
+      return nil
+    }
+  }
+}
+
+extension DeviceEvent {
+  /// Calls `body` with each parameter the event carries, in the order the API writes them
+  /// (as `AppEvent.forEachParameter` does).
+  public func forEachParameter(_ body: (EventParameter) -> Void) {
+    func pass(_ name: StaticString, _ value: EventParameter.Value) {
+      body(EventParameter(name: name, value: value))
+    }
+    switch self {
+    case .setConditions(let change):
+      if let level = change.batteryLevel { pass("batteryLevel", .percent(level)) }
+      if let charging = change.charging { pass("charging", .flag(charging)) }
+      if let lowPowerMode = change.lowPowerMode { pass("lowPowerMode", .flag(lowPowerMode)) }
+      if let network = change.network { pass("network", .choice(network.rawValue)) }
+      if let refresh = change.backgroundAppRefresh { pass("backgroundAppRefresh", .flag(refresh)) }
+      if let policy = change.taskScheduling { pass("taskScheduling", .choice(policy.rawValue)) }
+    case .setBackgroundAppRefresh(let app, let enabled):
+      pass("app", .appName(app))
+      pass("enabled", .flag(enabled))
+    case .push(let app, let kind, let payload):
+      pass("app", .appName(app))
+      pass("pushType", .choice(kind.rawValue))
+      if let payload { pass("payload", .payload(payload)) }
+    case .home, .memoryWarning, .lock, .unlock, .significantTimeChange, .shutdown, .boot,
+      .deliverMetrics:
+      break
+    }
+  }
+
+  /// The event of `type` with the parameters `reader` gives; nil if a required one is missing
+  /// or `type` is not a device event's.
+  public init?(_ type: EventType, reading reader: inout some EventParameterReader) {
+    switch type {
+    case .home: self = .home
+    case .memoryWarning: self = .memoryWarning
+    case .lock: self = .lock
+    case .unlock: self = .unlock
+    case .significantTimeChange: self = .significantTimeChange
+    case .deliverMetrics: self = .deliverMetrics
+    case .shutdown: self = .shutdown
+    case .boot: self = .boot
+    case .setConditions:
+      self = .setConditions(
+        ConditionsChange(
+          batteryLevel: reader.percent("batteryLevel"), charging: reader.flag("charging"),
+          lowPowerMode: reader.flag("lowPowerMode"),
+          network: reader.choice("network", NetworkStatus.self, required: false),
+          backgroundAppRefresh: reader.flag("backgroundAppRefresh"),
+          taskScheduling: reader.choice(
+            "taskScheduling", TaskSchedulingPolicy.self, required: false)
+        ))
+    case .setBackgroundAppRefresh:
+      let app = reader.appName("app")
+      guard let enabled = reader.requiredFlag("enabled"), let app else { return nil }
+      self = .setBackgroundAppRefresh(app: app, enabled: enabled)
+    case .push:
+      let app = reader.appName("app")
+      let kind = reader.choice("pushType", PushKind.self, required: false) ?? .background
+      guard let payload = reader.payload("payload", wakesApp: kind == .background), let app
+      else { return nil }
+      self = .push(app: app, kind, payload: payload)
+    default: return nil
+    }
+  }
+}
