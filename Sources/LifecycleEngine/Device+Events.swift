@@ -50,6 +50,19 @@ extension Device {
 extension Device {
   func apply(_ posted: AppEvent, to app: App) throws(EngineError) -> EventOutcome {
     let event = posted.namingItsSession(for: app.name)
+    try checkPossible(event, for: app)
+    let before = app.state
+    var outcome = try perform {
+      record(.app(event), app: app.name)
+      runSequence(of: event, on: app)
+    }
+    outcome.subject = Effect(app: app.name, previousState: before, state: app.state)
+    return outcome
+  }
+
+  /// Throws why `event` cannot be applied to `app` now: its parameters, a bound it would pass,
+  /// or the transition table's refusal.
+  private func checkPossible(_ event: AppEvent, for app: App) throws(EngineError) {
     try Self.validate(event)
     let taskLimit = limits.maxBackgroundTasksPerApp
     if case .beginBackgroundTask = event, app.tasks.count >= taskLimit {
@@ -62,74 +75,72 @@ extension Device {
           event: event.type, app: String(app.name), currentState: app.state.rawValue,
           allowedEvents: allowedEvents(for: app), reason: reason))
     }
-    let before = app.state
-    var outcome = try perform {
-      record(.app(event), app: app.name)
-      let cause = TransitionCause.event(event.type)
-      switch event {
-      case .launch(let entry, let scene):
-        launch(app, via: entry, scene: scene, opensSession: false, cause: cause)
-      case .prewarm: prewarm(app)
-      case .openScene(let id, let entry):
-        launch(app, via: entry, scene: id, opensSession: true, cause: cause)
-        setResult(.scene(id: app.focusedScene!))  // `launch` just focused the session it opened
-      case .closeScene(let id): closeScene(app.sessionIndex(id)!, of: app)  // rule: `unknownScene`
-      case .disconnectScene(let id):
-        disconnectScene(app.sessionIndex(id)!, of: app, cause: cause)  // rule: `unknownScene`
-      case .home: sendToBackground(app, cause: cause)
-      case .openSwitcher: resignActive(app, because: .switcher, cause: cause)
-      case .interruptionBegan(let source):
-        resignActive(app, because: .interruption(source), cause: cause)
-      case .closeSwitcher, .interruptionEnded(.resumed): becomeActive(app, cause: cause)
-      case .interruptionEnded(.backgrounded): sendToBackground(app, cause: cause)
-      case .terminate: forceQuit(app)
-      case .crash(let atLaunch):
-        if atLaunch { dropPreservedState(of: app) }
-        kill(app, cause: cause)
-      case .purge(let reason): kill(app, cause: cause, jetsamReason: reason)
-      case .thermalKill: kill(app, cause: cause, terminationCode: .thermal)
-      case .backgroundLaunch(let reason, let payload, let identifier):
-        let work = launchInBackground(
-          app, for: reason, payload: payload, identifier: identifier, cause: cause)
-        if let work { setResult(.backgroundWork(id: work.id, deadline: work.deadline)) }
-      case .backgroundWorkCompleted(let id):
-        let index = id.flatMap { id in app.backgroundWork.firstIndex { $0.id == id } } ?? 0
-        app.backgroundWork.remove(at: index)
-        reschedule(app)
-      case .beginBackgroundTask(let name): beginBackgroundTask(app, name: name)
-      case .endBackgroundTask(let id):
-        app.tasks.removeAll { $0.id == id }
-        reschedule(app)
-      case .memoryWarning: deliver(.didReceiveMemoryWarning, to: app, cause: cause)
-      case .setMemory(let megabytes): setFootprint(of: app, to: megabytes)
-      case .startActivity(let activity): setActivity(activity, of: app, on: true)
-      case .stopActivity(let activity): setActivity(activity, of: app, on: false)
-      case .submitTaskRequest(let request): submit(request, for: app)
-      case .cancelTaskRequest(let identifier):
-        // `cancel(taskRequestWithIdentifier:)` of an identifier with no request does nothing.
-        changeTaskRequests(of: app) { $0.removeAll { $0.identifier == identifier } }
-      case .launchTask(let identifier):
-        let bypassed =
-          app.taskRequests.first { $0.identifier == identifier }
-          .map { holdReasons(for: $0, of: app).filter { $0 != .manualScheduling } } ?? []
-        let work = launchTask(identifier, of: app, cause: cause)
-        setResult(.backgroundWork(id: work.id, deadline: work.deadline, bypassed: bypassed))
-      case .expireTask(let identifier):  // rule: `noRunningTask` unless this one runs
-        let work = app.backgroundWork.first { $0.isRunningTask && $0.identifier == identifier }!
-        expireBackgroundWork(work.id, of: app, cause: cause)
-        reschedule(app)
-        setResult(.backgroundWork(id: work.id, deadline: work.deadline))
-      case .setRestorationData(let data, let scene):
-        if app.isScene {
-          app.setRestorationData(  // rule: `sceneNotConnected` unless one is focused
-            data, ofScene: scene.flatMap(app.sessionIndex) ?? app.focusedSessionIndex!)
-        } else {
-          app.restorationData = data
-        }
+  }
+
+  /// The sequence of each app event: the table of what it does, once it is possible.
+  private func runSequence(of event: AppEvent, on app: App) {
+    let cause = TransitionCause.event(event.type)
+    switch event {
+    case .launch(let entry, let scene):
+      launch(app, via: entry, scene: scene, opensSession: false, cause: cause)
+    case .prewarm: prewarm(app)
+    case .openScene(let id, let entry):
+      launch(app, via: entry, scene: id, opensSession: true, cause: cause)
+      setResult(.scene(id: app.focusedScene!))  // `launch` just focused the session it opened
+    case .closeScene(let id): closeScene(app.sessionIndex(id)!, of: app)  // rule: `unknownScene`
+    case .disconnectScene(let id):
+      disconnectScene(app.sessionIndex(id)!, of: app, cause: cause)  // rule: `unknownScene`
+    case .home: sendToBackground(app, cause: cause)
+    case .openSwitcher: resignActive(app, because: .switcher, cause: cause)
+    case .interruptionBegan(let source):
+      resignActive(app, because: .interruption(source), cause: cause)
+    case .closeSwitcher, .interruptionEnded(.resumed): becomeActive(app, cause: cause)
+    case .interruptionEnded(.backgrounded): sendToBackground(app, cause: cause)
+    case .terminate: forceQuit(app)
+    case .crash(let atLaunch):
+      if atLaunch { dropPreservedState(of: app) }
+      kill(app, cause: cause)
+    case .purge(let reason): kill(app, cause: cause, jetsamReason: reason)
+    case .thermalKill: kill(app, cause: cause, terminationCode: .thermal)
+    case .backgroundLaunch(let reason, let payload, let identifier):
+      let work = launchInBackground(
+        app, for: reason, payload: payload, identifier: identifier, cause: cause)
+      if let work { setResult(.backgroundWork(id: work.id, deadline: work.deadline)) }
+    case .backgroundWorkCompleted(let id):
+      let index = id.flatMap { id in app.backgroundWork.firstIndex { $0.id == id } } ?? 0
+      app.backgroundWork.remove(at: index)
+      reschedule(app)
+    case .beginBackgroundTask(let name): beginBackgroundTask(app, name: name)
+    case .endBackgroundTask(let id):
+      app.tasks.removeAll { $0.id == id }
+      reschedule(app)
+    case .memoryWarning: deliver(.didReceiveMemoryWarning, to: app, cause: cause)
+    case .setMemory(let megabytes): setFootprint(of: app, to: megabytes)
+    case .startActivity(let activity): setActivity(activity, of: app, on: true)
+    case .stopActivity(let activity): setActivity(activity, of: app, on: false)
+    case .submitTaskRequest(let request): submit(request, for: app)
+    case .cancelTaskRequest(let identifier):
+      // `cancel(taskRequestWithIdentifier:)` of an identifier with no request does nothing.
+      changeTaskRequests(of: app) { $0.removeAll { $0.identifier == identifier } }
+    case .launchTask(let identifier):
+      let bypassed =
+        app.taskRequests.first { $0.identifier == identifier }
+        .map { holdReasons(for: $0, of: app).filter { $0 != .manualScheduling } } ?? []
+      let work = launchTask(identifier, of: app, cause: cause)
+      setResult(.backgroundWork(id: work.id, deadline: work.deadline, bypassed: bypassed))
+    case .expireTask(let identifier):  // rule: `noRunningTask` unless this one runs
+      let work = app.backgroundWork.first { $0.isRunningTask && $0.identifier == identifier }!
+      expireBackgroundWork(work.id, of: app, cause: cause)
+      reschedule(app)
+      setResult(.backgroundWork(id: work.id, deadline: work.deadline))
+    case .setRestorationData(let data, let scene):
+      if app.isScene {
+        app.setRestorationData(  // rule: `sceneNotConnected` unless one is focused
+          data, ofScene: scene.flatMap(app.sessionIndex) ?? app.focusedSessionIndex!)
+      } else {
+        app.restorationData = data
       }
     }
-    outcome.subject = Effect(app: app.name, previousState: before, state: app.state)
-    return outcome
   }
 
   // MARK: Sequences

@@ -38,49 +38,7 @@ extension Device {
     app.restore(record)
     if !record.taskRequests.isEmpty { taskRequesters.insert(app.name) }
     if !record.pendingExits.isEmpty { exitHolders.insert(app.name) }
-    issues.check(
-      record.recentPushes.count <= scheduler.backgroundPushesPerHour
-        && record.recentPushes.allSatisfy { $0 <= status.now },
-      "recentPushes",
-      "hold at most backgroundPushesPerHour (\(scheduler.backgroundPushesPerHour)) times, "
-        + "none after the device's now")
-    issues.check(record.lastUsed <= status.now, "lastUsed", "must not be after the device's now")
-    issues.check(record.nextTaskID >= 1, "nextTaskId", "must be at least 1")
-    issues.check(
-      Set(record.taskRequests.map(\.identifier)).count == record.taskRequests.count,
-      "taskRequests", "need distinct identifiers")
-    for request in record.taskRequests {
-      issues.check(
-        app.spec.permittedTaskIdentifiers.contains(request.identifier)
-          && app.spec.backgroundModes.contains(request.kind.requiredMode),
-        "taskRequests", "need a permitted identifier and the background mode of their kind")
-      issues.check(
-        request.kind == .processing
-          || !request.requiresNetworkConnectivity && !request.requiresExternalPower,
-        "taskRequests", "require network or power only for processing")
-    }
-    for kind in TaskKind.allCases {
-      issues.check(
-        record.taskRequests.count { $0.kind == kind } <= kind.pendingLimit, "taskRequests",
-        "hold at most \(kind.pendingLimit) \(kind.rawValue) requests")
-    }
-    if let termination = record.lastTermination {
-      issues.check(
-        termination.time <= status.now, "lastTermination.time",
-        "must not be after the device's now")
-      issues.check(
-        termination.state != .notRunning, "lastTermination.state",
-        "must be the state of a process: inactive, active, background or suspended")
-    }
-    issues.check(
-      record.savedRestorationData.map(Validation.isRestorationData) ?? true,
-      "savedRestorationData", Validation.restorationDataRule)
-    issues.check(
-      app.isScene || record.sessions.isEmpty && record.discardedScenes.isEmpty, "scenes",
-      "are for scene apps only")
-    issues.check(
-      !app.isScene || record.savedRestorationData == nil,
-      "savedRestorationData", "is for app-delegate apps: a scene app's is its scenes'")
+    check(record, of: app, &issues)
     checkSessions(of: app, image, &issues)
     guard var process = image.process else {
       if !record.taskRequests.isEmpty { reschedule(app) }  // when its requests fall due
@@ -144,6 +102,53 @@ extension Device {
       "focusedScene", "a scene app in the foreground shows a scene")
   }
 
+  /// The rules what the system keeps of an app keeps, whether or not it runs.
+  private func check(_ record: AppRecord, of app: App, _ issues: inout ValidationIssues) {
+    issues.check(
+      record.recentPushes.count <= scheduler.backgroundPushesPerHour
+        && record.recentPushes.allSatisfy { $0 <= status.now },
+      "recentPushes",
+      "hold at most backgroundPushesPerHour (\(scheduler.backgroundPushesPerHour)) times, "
+        + "none after the device's now")
+    issues.check(record.lastUsed <= status.now, "lastUsed", "must not be after the device's now")
+    issues.check(record.nextTaskID >= 1, "nextTaskId", "must be at least 1")
+    issues.check(
+      Set(record.taskRequests.map(\.identifier)).count == record.taskRequests.count,
+      "taskRequests", "need distinct identifiers")
+    for request in record.taskRequests {
+      issues.check(
+        app.spec.permittedTaskIdentifiers.contains(request.identifier)
+          && app.spec.backgroundModes.contains(request.kind.requiredMode),
+        "taskRequests", "need a permitted identifier and the background mode of their kind")
+      issues.check(
+        request.kind == .processing
+          || !request.requiresNetworkConnectivity && !request.requiresExternalPower,
+        "taskRequests", "require network or power only for processing")
+    }
+    for kind in TaskKind.allCases {
+      issues.check(
+        record.taskRequests.count { $0.kind == kind } <= kind.pendingLimit, "taskRequests",
+        "hold at most \(kind.pendingLimit) \(kind.rawValue) requests")
+    }
+    if let termination = record.lastTermination {
+      issues.check(
+        termination.time <= status.now, "lastTermination.time",
+        "must not be after the device's now")
+      issues.check(
+        termination.state != .notRunning, "lastTermination.state",
+        "must be the state of a process: inactive, active, background or suspended")
+    }
+    issues.check(
+      record.savedRestorationData.map(Validation.isRestorationData) ?? true,
+      "savedRestorationData", Validation.restorationDataRule)
+    issues.check(
+      app.isScene || record.sessions.isEmpty && record.discardedScenes.isEmpty, "scenes",
+      "are for scene apps only")
+    issues.check(
+      !app.isScene || record.savedRestorationData == nil,
+      "savedRestorationData", "is for app-delegate apps: a scene app's is its scenes'")
+  }
+
   /// The rules a running or suspended process keeps, as the events and the scheduler leave it.
   private func check(
     _ app: App, _ process: ProcessImage, _ issues: inout ValidationIssues, derivingSuspension: Bool
@@ -175,6 +180,41 @@ extension Device {
     issues.check(
       process.waitingCallbacks.allSatisfy { $0.callback.app == app.name }, "waitingCallbacks",
       "must be for the app itself")
+    checkBackgroundWork(of: app, process, &issues)
+    issues.check(
+      process.activities.isEmpty || state != .suspended, "activities",
+      "keep an app from being suspended")
+    issues.check(
+      process.activities.allSatisfy { app.spec.backgroundModes.contains($0.requiredMode) },
+      "activities", "need the app's background mode for each")
+    issues.check(
+      process.restorationData.map(Validation.isRestorationData) ?? true, "restorationData",
+      Validation.restorationDataRule)
+    issues.check(
+      !process.prewarmed
+        || state == .suspended && process.restorationData == nil
+          && !process.significantTimeChangePending && process.waitingCallbacks.isEmpty,
+      "prewarmed", "a prewarmed process is suspended, and no app code of it has run")
+    issues.check(
+      !process.significantTimeChangePending || state == .suspended,
+      "significantTimeChangePending", "is for a suspended app only")
+    issues.check(
+      process.protectedDataAvailable == status.protectedDataAvailable || state == .suspended,
+      "protectedDataAvailable", "a process that runs knows the device's")
+    guard !derivingSuspension else { return }
+    issues.check(
+      (process.suspendAt != nil) == app.isSuspendable, "suspendAt",
+      "is given for an idle background app, and only for one")
+    issues.check(
+      process.suspendAt.map { $0 >= status.now } ?? true, "suspendAt",
+      "must not be before the device's now")
+  }
+
+  /// The rules a process's background tasks and background work keep.
+  private func checkBackgroundWork(
+    of app: App, _ process: ProcessImage, _ issues: inout ValidationIssues
+  ) {
+    let state = process.state
     issues.check(
       process.tasks.isEmpty || state != .suspended, "backgroundTasks",
       "are ended before an app is suspended")
@@ -221,33 +261,6 @@ extension Device {
           ?? true,
         "backgroundWork.expiredAt", "is for a BGTask that expired, not after the device's now")
     }
-    issues.check(
-      process.activities.isEmpty || state != .suspended, "activities",
-      "keep an app from being suspended")
-    issues.check(
-      process.activities.allSatisfy { app.spec.backgroundModes.contains($0.requiredMode) },
-      "activities", "need the app's background mode for each")
-    issues.check(
-      process.restorationData.map(Validation.isRestorationData) ?? true, "restorationData",
-      Validation.restorationDataRule)
-    issues.check(
-      !process.prewarmed
-        || state == .suspended && process.restorationData == nil
-          && !process.significantTimeChangePending && process.waitingCallbacks.isEmpty,
-      "prewarmed", "a prewarmed process is suspended, and no app code of it has run")
-    issues.check(
-      !process.significantTimeChangePending || state == .suspended,
-      "significantTimeChangePending", "is for a suspended app only")
-    issues.check(
-      process.protectedDataAvailable == status.protectedDataAvailable || state == .suspended,
-      "protectedDataAvailable", "a process that runs knows the device's")
-    guard !derivingSuspension else { return }
-    issues.check(
-      (process.suspendAt != nil) == app.isSuspendable, "suspendAt",
-      "is given for an idle background app, and only for one")
-    issues.check(
-      process.suspendAt.map { $0 >= status.now } ?? true, "suspendAt",
-      "must not be before the device's now")
   }
 
   /// The rules the device as a whole keeps.
