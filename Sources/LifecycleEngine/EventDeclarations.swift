@@ -66,14 +66,24 @@ public struct EventMember: Sendable {
 
 extension EventType {
   /// Whether events of this type are addressed to an app: `EventDeclaration.app` declares one.
-  public var isAppEvent: Bool { Self.appEvents.contains(self) }
+  public var isAppEvent: Bool { Self.scopes[position].app }
 
   /// Whether events of this type are addressed to a whole device: `EventDeclaration.device`
   /// declares one (`home` and `memoryWarning` are both).
-  public var isDeviceEvent: Bool { Self.deviceEvents.contains(self) }
+  public var isDeviceEvent: Bool { Self.scopes[position].device }
 
-  private static let appEvents = Set(EventDeclaration.app.map(\.type))
-  private static let deviceEvents = Set(EventDeclaration.device.map(\.type))
+  /// Whom each type is addressed to, by position: read on every event, where a `Set` would
+  /// hash the type's name each time.
+  private static let scopes = allCases.map { type in
+    (
+      app: EventDeclaration.app.contains { $0.type == type },
+      device: EventDeclaration.device.contains { $0.type == type }
+    )
+  }
+
+  /// The case's position in `allCases`: a case-only enumeration of fewer than 256 cases is
+  /// stored as that number in one byte (Swift's type layout, stable since the ABI).
+  private var position: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 }
 
 extension EventDeclaration {

@@ -21,6 +21,11 @@ import Testing
     #expect(declared == Set(EventType.allCases))
     #expect(EventDeclaration.app.map(\.type) == AppEvent.types)
     #expect(EventDeclaration.device.map(\.type) == DeviceEvent.types)
+    for type in EventType.allCases {
+      #expect(type.isAppEvent == EventDeclaration.app.contains { $0.type == type }, "\(type)")
+      #expect(
+        type.isDeviceEvent == EventDeclaration.device.contains { $0.type == type }, "\(type)")
+    }
   }
 }
 
