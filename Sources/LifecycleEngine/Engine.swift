@@ -341,7 +341,16 @@ public final class Engine {
       ])
     }
     try checkMemoryBudget()
-    return try withDevice(device, now: now) { device in
+    return try withDevice(device, now: now) { device throws(EngineError) in
+      // A device's clock, and so every time a snapshot shows, stays within ten years.
+      guard device.now + duration <= Validation.latestInstant else {
+        throw .invalid([
+          ValidationIssue(
+            field: "seconds",
+            message: "would move the device's clock past \(Validation.maxAdvanceSeconds) s "
+              + "(ten years), the latest it reaches; it is at \(device.now.seconds) s")
+        ])
+      }
       if let epoch = device.hostEpoch { device.hostEpoch = epoch - duration }
       return device.advance(to: device.now + duration)
     }

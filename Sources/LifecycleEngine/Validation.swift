@@ -11,7 +11,8 @@ public enum Validation {
   public static let maxBehaviorSeconds = 86_400
   /// The longest clock advance: 10 years.
   public static let maxAdvanceSeconds = 315_360_000
-  /// The latest device time an event names (`earliestBeginDate`): `maxAdvanceSeconds`.
+  /// The latest device time: what an event names (`earliestBeginDate`), and as far as a
+  /// device's clock is advanced.
   public static let latestInstant = Instant.seconds(Double(maxAdvanceSeconds))
   /// The longest URL a `launch` opens, in bytes.
   public static let maxURLBytes = 2048

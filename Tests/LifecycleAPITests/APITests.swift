@@ -333,6 +333,26 @@ func json(_ text: String) -> JSON? {
         == #"{"device":"default","clock":"manual","now":2.5,"nextDeadline":null}"#)
   }
 
+  /// A device's clock stays within ten years, the latest time a snapshot holds: an advance
+  /// past it is refused and moves nothing, and the snapshot at the limit restores.
+  @Test func theClockStopsAtTenYears() {
+    #expect(
+      call("POST", "/v1/devices/default/clock/advance", #"{"seconds":315359999}"#).status == 200)
+    let past = call("POST", "/v1/devices/default/clock/advance", #"{"seconds":2}"#)
+    #expect(past.status == 422)
+    #expect(
+      past.json?["detail"]
+        == .string(
+          "seconds would move the device's clock past 315360000 s (ten years), the latest it "
+            + "reaches; it is at 315359999.0 s"))
+    #expect(call("POST", "/v1/devices/default/clock/advance", #"{"seconds":1}"#).status == 200)
+    let snapshot = call("GET", "/v1/devices/default/snapshot").body
+    #expect(call("PUT", "/v1/devices/default", snapshot).status == 200)
+    #expect(
+      call("GET", "/v1/devices/default/clock").body
+        == #"{"device":"default","clock":"manual","now":315360000.0,"nextDeadline":null}"#)
+  }
+
   @Test func deviceEventsAnswerWithTheLockState() {
     let lock = call("POST", "/v1/devices/default/events", #"{"type":"lock"}"#)
     #expect(lock.json?["previousState"] == .string("unlocked"))
