@@ -4313,7 +4313,7 @@ public enum Operations {
     }
     /// Move the device's clock forward, firing every deadline on the way in order.
     ///
-    /// By `seconds`, or `to` the device's next deadline (`nextDeadline` in the device view): the clock stops there, after that deadline and every other due at the same instant fired; a harness steps through a scenario deadline by deadline this way. On a realtime device the advance adds an offset to its clock.
+    /// By `seconds`, or `to` the device's next deadline (`nextDeadline` in the device view): the clock stops there, after that deadline and every other due at the same instant fired; a harness steps through a scenario deadline by deadline this way. On a realtime device the advance adds an offset to its clock. A device's clock stays within ten years (315360000 s, the latest time a snapshot holds): an advance past it is refused (422) and moves nothing.
     ///
     ///
     /// - Remark: HTTP `POST /v1/devices/{device}/clock/advance`.

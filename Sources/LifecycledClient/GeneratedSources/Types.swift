@@ -127,7 +127,7 @@ public protocol APIProtocol: Sendable {
     func getClock(_ input: Operations.GetClock.Input) async throws -> Operations.GetClock.Output
     /// Move the device's clock forward, firing every deadline on the way in order.
     ///
-    /// By `seconds`, or `to` the device's next deadline (`nextDeadline` in the device view): the clock stops there, after that deadline and every other due at the same instant fired; a harness steps through a scenario deadline by deadline this way. On a realtime device the advance adds an offset to its clock.
+    /// By `seconds`, or `to` the device's next deadline (`nextDeadline` in the device view): the clock stops there, after that deadline and every other due at the same instant fired; a harness steps through a scenario deadline by deadline this way. On a realtime device the advance adds an offset to its clock. A device's clock stays within ten years (315360000 s, the latest time a snapshot holds): an advance past it is refused (422) and moves nothing.
     ///
     ///
     /// - Remark: HTTP `POST /v1/devices/{device}/clock/advance`.
@@ -468,7 +468,7 @@ extension APIProtocol {
     }
     /// Move the device's clock forward, firing every deadline on the way in order.
     ///
-    /// By `seconds`, or `to` the device's next deadline (`nextDeadline` in the device view): the clock stops there, after that deadline and every other due at the same instant fired; a harness steps through a scenario deadline by deadline this way. On a realtime device the advance adds an offset to its clock.
+    /// By `seconds`, or `to` the device's next deadline (`nextDeadline` in the device view): the clock stops there, after that deadline and every other due at the same instant fired; a harness steps through a scenario deadline by deadline this way. On a realtime device the advance adds an offset to its clock. A device's clock stays within ten years (315360000 s, the latest time a snapshot holds): an advance past it is refused (422) and moves nothing.
     ///
     ///
     /// - Remark: HTTP `POST /v1/devices/{device}/clock/advance`.
