@@ -51,6 +51,7 @@ import Testing
         "\(grouped(engine.maxWaitingCallbacksPerApp)) per app", "`maxMemoryMB`",
       ],
       "events per scenario": ["\(Validation.maxScenarioEvents)"],
+      "a device's clock": ["\(grouped(Validation.maxAdvanceSeconds)) s"],
       "waiting requests (`waitFor`, `wait`)": [
         "\(Waits.limit) at once", "\(Waits.maxSeconds) s", "\(Waits.defaultSeconds) s",
         "\(size(Waits.retainedBytesPerWait)) each",
