@@ -26,9 +26,9 @@ enum SnapshotFormat {
   static let maxSeconds = Validation.maxAdvanceSeconds
   /// The largest `seq` or counter a snapshot may hold: far from overflow.
   static let maxCount = 1 << 52
-  /// What a snapshot's device has when it leaves a member out: its clock and budgets are
-  /// required, and a device whose snapshot names no passcode has none.
-  static let declaredDefaults = {
+  /// What a snapshot's device has for a member it leaves out: none for the clock and budgets,
+  /// which are required, and no passcode when it names none.
+  static let omittedDeviceMembers = {
     var defaults = DeviceDefaults()
     defaults.passcode = false
     return defaults
@@ -101,7 +101,8 @@ enum SnapshotFormat {
         + "without ?journal=true")
     guard fields.issues.isEmpty, let spec else { return nil }
     return DeviceImage(
-      spec.configuration(defaults: declaredDefaults), seq: seq, status: status, apps: apps ?? [])
+      spec.configuration(defaults: omittedDeviceMembers), seq: seq, status: status, apps: apps ?? []
+    )
   }
 
   private static func app(_ fields: inout Fields, version: Int) -> AppImage? {

@@ -13,7 +13,6 @@ extension DeviceConfiguration {
           "idleTimeoutSeconds", "must be a number from 1 to \(Validation.maxIdleTimeoutSeconds)")
       }
     }
-    let labels = labels
     if labels.count > Validation.maxLabels {
       issues.append("labels", "must hold at most \(Validation.maxLabels) labels")
     }

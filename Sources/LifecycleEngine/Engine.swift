@@ -140,11 +140,16 @@ public final class Engine {
   private func createDevice(_ spec: DeviceSpec, resetting: Bool, now: Instant)
     throws(EngineError) -> DeviceView
   {
+    try createDevice(
+      spec.configuration(defaults: configuration.deviceDefaults), resetting: resetting, now: now)
+  }
+
+  private func createDevice(_ configuration: DeviceConfiguration, resetting: Bool, now: Instant)
+    throws(EngineError) -> DeviceView
+  {
     advance(to: now)
-    let device = try makeDevice(
-      spec.configuration(defaults: configuration.deviceDefaults), replacing: nil,
-      resetting: resetting, now: now)
-    devices[spec.id] = device
+    let device = try makeDevice(configuration, replacing: nil, resetting: resetting, now: now)
+    devices[configuration.id] = device
     touch(device, at: now)
     return device.view
   }
@@ -238,12 +243,10 @@ public final class Engine {
     advance(to: now)
     guard let device = devices[id] else { throw .unknownDevice(id) }
     discard(device)
-    // Cannot fail: the configuration is a valid device's, the id and a device's place were
-    // just freed, and a device made afresh is not refused for the budget.
-    let successor = try! makeDevice(device.configuration, replacing: nil, resetting: true, now: now)
-    devices[id] = successor
-    touch(successor, at: now)
-    return successor.view
+    // Cannot throw, whatever a client sent: the configuration is one a device was made with
+    // (so valid), the id and a device's place were just freed, and a device made afresh is not
+    // refused for the budget.
+    return try! createDevice(device.configuration, resetting: true, now: now)
   }
 
   /// Forgets a device and everything it retains.
