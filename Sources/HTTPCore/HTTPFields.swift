@@ -18,6 +18,13 @@ public struct HTTPFields: Sendable, Sequence {
     self.lines = lines
   }
 
+  /// Replaces the lines with `checked`, lines the parser has checked, in the storage the old
+  /// ones had if nothing else holds it.
+  mutating func replaceLines(with checked: UnsafeBufferPointer<UInt8>) {
+    lines.removeAll(keepingCapacity: true)
+    lines.append(contentsOf: checked)
+  }
+
   /// No fields.
   public init() {
     lines = []

@@ -282,6 +282,20 @@ func errorStatus(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Int? {
     #expect(targets == ["/1", "/2", "/3"])
   }
 
+  /// The parser writes each request's field lines where the last one's were: a request still
+  /// held (a response deferred, a test's list) keeps its own fields while the next is read.
+  @Test func aRequestKeepsItsFieldsWhileTheNextIsRead() {
+    let text =
+      "GET /1 HTTP/1.1\r\nHost: a\r\nIf-Match: \"1-1\"\r\n\r\n"
+      + "GET /2 HTTP/1.1\r\nHost: b\r\n\r\nGET /3 HTTP/1.1\r\nHost: c\r\nAccept: */*\r\n\r\n"
+    let fields = events(text).compactMap { event -> [String]? in
+      guard case .request(let request) = event else { return nil }
+      return request.headers.map { "\($0.name): \($0.value)" }
+    }
+    #expect(
+      fields == [["Host: a", "If-Match: \"1-1\""], ["Host: b"], ["Host: c", "Accept: */*"]])
+  }
+
   /// Consumed bytes are dropped a few kilobytes at a time, not after every request: requests
   /// on either side of a drop, and one cut across it, come out whole and in order.
   @Test(arguments: [[], [4090, 4100, 4103], Array(stride(from: 97, to: 10_000, by: 997))])
