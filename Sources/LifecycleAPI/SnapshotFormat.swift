@@ -60,104 +60,43 @@ enum SnapshotFormat {
       spec = Decode.device(&device, id: id, complete: true)
       fields.merge(device)
     }
-    var status = DeviceStatus()
-    status.now = fields.instant("now", required: true) ?? .zero
-    let seq = fields.integer("seq", in: 0...maxCount, required: true) ?? 0
-    status.poweredOn = fields.bool("poweredOn") ?? true
-    status.locked = fields.bool("locked") ?? false
-    status.protectedDataAvailable = fields.bool("protectedDataAvailable") ?? true
-    status.protectedDataLocksAt = fields.instant("protectedDataLocksAt")
-    status.foregroundApp = fields.appName("foregroundApp")
-    status.appBeforeLock = fields.appName("appBeforeLock")
-    status.underPressure = fields.bool("memoryPressure") ?? false
-    status.warningGraceEndsAt = fields.instant("warningGraceEndsAt")
-    if var details = fields.object("conditions") {
-      var conditions = BackgroundConditions()  // a member left out keeps its default
-      conditions.batteryLevel =
-        details.integer("batteryLevel", in: 0...100) ?? conditions.batteryLevel
-      conditions.charging = details.bool("charging") ?? conditions.charging
-      conditions.lowPowerMode = details.bool("lowPowerMode") ?? conditions.lowPowerMode
-      conditions.network = details.choice("network") ?? conditions.network
-      conditions.backgroundAppRefresh =
-        details.bool("backgroundAppRefresh") ?? conditions.backgroundAppRefresh
-      conditions.taskScheduling = details.choice("taskScheduling") ?? conditions.taskScheduling
-      status.conditions = conditions
-      fields.merge(details)
-    }
-    if var details = fields.object("counters") {
-      status.counters = DeviceCounters(
-        events: details.integer("events", in: 0...maxCount) ?? 0,
-        callbacks: details.integer("callbacks", in: 0...maxCount) ?? 0,
-        transitions: details.integer("transitions", in: 0...maxCount) ?? 0,
-        kills: details.integer("kills", in: 0...maxCount) ?? 0)
-      fields.merge(details)
-    }
-    let apps = fields.array("apps", maxCount: maxElements, required: true) {
-      app(&$0, version: version)
-    }
+    var image = DeviceImage(unread)
+    fields.read(deviceMembers, into: &image, SnapshotReading(version: version))
     fields.refuse(
       "journal",
       "is not restored: a restored device starts a new journal after seq; take the snapshot "
         + "without ?journal=true")
     guard fields.issues.isEmpty, let spec else { return nil }
-    return DeviceImage(
-      spec.configuration(defaults: omittedDeviceMembers), seq: seq, status: status, apps: apps ?? []
-    )
+    image.configuration = spec.configuration(defaults: omittedDeviceMembers)
+    return image
   }
 
-  private static func app(_ fields: inout Fields, version: Int) -> AppImage? {
-    let spec = Decode.app(&fields)
-    let name = AppName(spec.name) ?? "-"
-    var process: ProcessImage?
+  /// The configuration an image has while its members are read: its own, once they are valid.
+  private static let unread = DeviceConfiguration(
+    id: "-", clock: .manual, memoryLimitMB: 1, perAppLimitMB: 1, passcode: false)
+
+  /// An app: its configuration as a request creates one, what the system keeps of it, and its
+  /// process if it runs.
+  static func app(_ fields: inout Fields, version: Int) -> AppImage? {
+    var image = AppImage(spec: Decode.app(&fields))
+    var reading = SnapshotReading(version: version)
+    reading.app = AppName(image.spec.name) ?? "-"
     var sceneState: SceneState?
-    if var details = fields.object("process") {
+    image.process = fields.nested("process") { details in
       if version == 1 { sceneState = details.choice("sceneState") }
-      process = Self.process(of: name, &details, version: version)
-      fields.merge(details)
+      var process = ProcessImage(state: .notRunning, memoryMB: 0, backgroundMemoryMB: 0)
+      details.read(processMembers, into: &process, reading)
+      return process
     }
-    var record = AppRecord()
-    record.launches = fields.integer("launches", in: 0...maxCount) ?? 0
-    record.kills = fields.integer("kills", in: 0...maxCount) ?? 0
-    record.pendingExits = fields.exitCounts("pendingExits") ?? ExitCounts()
-    record.lastUsed = fields.instant("lastUsed") ?? .zero
-    record.nextTaskID = fields.integer("nextTaskId", in: 1...maxCount) ?? 1
-    record.taskRequests =
-      fields.array("taskRequests", maxCount: maxElements) { taskRequest(&$0) } ?? []
-    record.backgroundLaunchBlocked = fields.bool("backgroundLaunchBlocked") ?? false
-    record.backgroundAppRefresh = fields.bool("backgroundAppRefresh") ?? true
-    record.recentPushes =
-      fields.secondsArray("recentPushes", maxCount: maxElements, max: maxSeconds)?.map {
-        .zero + $0
-      } ?? []
-    record.restorationStateSaved = fields.bool("restorationStateSaved") ?? false
-    record.savedRestorationData = fields.encodedValue("savedRestorationData")
-    record.sessions =
-      fields.array("scenes", maxCount: Validation.maxScenesPerApp) { session in
-        guard let id = session.string("id", required: true, maxBytes: Validation.maxNameBytes)
-        else { return nil }
-        return SceneSession(
-          id: id, state: session.choice("state") ?? .unattached,
-          restorationData: session.encodedValue("restorationData"),
-          savedRestorationData: session.encodedValue("savedRestorationData"))
-      } ?? []
-    record.focusedScene = fields.string("focusedScene", maxBytes: Validation.maxNameBytes)
-    record.discardedScenes =
-      fields.strings(
-        "discardedScenes", maxCount: Validation.maxScenesPerApp, maxBytes: Validation.maxNameBytes)
-      ?? []
-    if var details = fields.object("lastTermination") {
-      record.lastTermination = termination(&details)
-      fields.merge(details)
-    }
-    if version <= lastVersionWithOneWork, let work = process?.backgroundWork.first {
-      process?.backgroundWork = [
+    fields.read(recordMembers, into: &image.record, reading)
+    if version <= lastVersionWithOneWork, let work = image.process?.backgroundWork.first {
+      image.process?.backgroundWork = [
         BackgroundWork(
-          id: record.nextTaskID, reason: work.reason, deadline: work.deadline,
+          id: image.record.nextTaskID, reason: work.reason, deadline: work.deadline,
           expiredAt: work.expiredAt)
       ]
-      record.nextTaskID += 1
+      image.record.nextTaskID += 1
     }
-    var image = AppImage(spec: spec, record: record, process: process)
     if version == 1 { upgradeVersion1(&image, &fields, sceneState: sceneState) }
     return image
   }
@@ -184,65 +123,39 @@ enum SnapshotFormat {
     image.process?.restorationData = nil
   }
 
-  private static func process(of app: AppName, _ fields: inout Fields, version: Int)
-    -> ProcessImage
-  {
-    var inactiveCause: InactiveCause?
-    if let cause = fields.string("inactiveCause", maxBytes: 32) {
-      if cause == "switcher" {
-        inactiveCause = .switcher
-      } else if let source = InterruptionSource(rawValue: cause) {
-        inactiveCause = .interruption(source)
-      } else {
-        fields.reject(
-          "inactiveCause",
-          "must be switcher or an interruption source: "
-            + InterruptionSource.allCases.map(\.rawValue).joined(separator: ", "))
+  /// A background task the app began.
+  static func task(_ fields: inout Fields) -> BackgroundTask? {
+    guard let id = fields.integer("id", in: 1...maxCount, required: true) else { return nil }
+    return BackgroundTask(
+      id: id, name: fields.string("name", maxBytes: Validation.maxTaskNameBytes),
+      expiredAt: fields.instant("expiredAt"))
+  }
+
+  /// A scene session, as `JSONWriter.snapshotSession` writes it.
+  static func session(_ fields: inout Fields) -> SceneSession? {
+    guard let id = fields.string("id", required: true, maxBytes: Validation.maxNameBytes)
+    else { return nil }
+    return SceneSession(
+      id: id, state: fields.choice("state") ?? .unattached,
+      restorationData: fields.encodedValue("restorationData"),
+      savedRestorationData: fields.encodedValue("savedRestorationData"))
+  }
+
+  /// A process's background work: an array of numbered work, or up to version 3 one piece
+  /// without a number (numbered once the app's record is read); nil if there is none.
+  static func backgroundWork(_ fields: inout Fields, version: Int) -> [BackgroundWork]? {
+    guard version > lastVersionWithOneWork else {
+      return fields.nested("backgroundWork") { backgroundWork(&$0, id: 0).map { [$0] } ?? [] }
+    }
+    return fields.array("backgroundWork", maxCount: maxElements) { work in
+      work.integer("id", in: 1...maxCount, required: true).flatMap {
+        backgroundWork(&work, id: $0)
       }
     }
-    var process = ProcessImage(
-      state: fields.choice("state", required: true) ?? .notRunning,
-      memoryMB: fields.integer("memoryMB", in: 0...Validation.maxMemoryMB, required: true) ?? 0,
-      backgroundMemoryMB: fields.integer(
-        "backgroundMemoryMB", in: 0...Validation.maxMemoryMB, required: true) ?? 0)
-    process.inactiveCause = inactiveCause
-    process.backgroundSince = fields.instant("backgroundSince")
-    process.busyUntil = fields.instant("busyUntil")
-    process.watchdogKillAt = fields.instant("watchdogKillAt")
-    process.waitingCallbacks =
-      fields.array("waitingCallbacks", maxCount: maxElements) { waitingCallback(of: app, &$0) }
-      ?? []
-    process.tasks =
-      fields.array("backgroundTasks", maxCount: maxElements) { task in
-        guard let id = task.integer("id", in: 1...maxCount, required: true) else { return nil }
-        return BackgroundTask(
-          id: id, name: task.string("name", maxBytes: Validation.maxTaskNameBytes),
-          expiredAt: task.instant("expiredAt"))
-      } ?? []
-    if version <= lastVersionWithOneWork {
-      if var details = fields.object("backgroundWork") {
-        process.backgroundWork = backgroundWork(&details, id: 0).map { [$0] } ?? []
-        fields.merge(details)
-      }
-    } else {
-      process.backgroundWork =
-        fields.array("backgroundWork", maxCount: maxElements) { work in
-          work.integer("id", in: 1...maxCount, required: true).flatMap {
-            backgroundWork(&work, id: $0)
-          }
-        } ?? []
-    }
-    process.activities = Set(fields.choices("activities", BackgroundActivity.self) ?? [])
-    process.significantTimeChangePending = fields.bool("significantTimeChangePending") ?? false
-    process.protectedDataAvailable = fields.bool("protectedDataAvailable") ?? true
-    process.suspendAt = fields.instant("suspendAt")
-    process.restorationData = fields.encodedValue("restorationData")
-    process.prewarmed = fields.bool("prewarmed") ?? false
-    return process
   }
 
   /// A pending task request, as `JSONWriter.taskRequest` writes it.
-  private static func taskRequest(_ fields: inout Fields) -> TaskRequest? {
+  static func taskRequest(_ fields: inout Fields) -> TaskRequest? {
     let identifier = fields.string(
       "identifier", required: true, maxBytes: Validation.maxIdentifierBytes)
     let kind = fields.choice("kind", TaskKind.self, required: true)
@@ -253,7 +166,7 @@ enum SnapshotFormat {
       requiresExternalPower: fields.bool("requiresExternalPower") ?? false)
   }
 
-  /// Background work numbered `id`, as `JSONWriter.snapshotProcess` writes it.
+  /// Background work numbered `id`, as `JSONWriter.snapshotWork` writes it.
   private static func backgroundWork(_ fields: inout Fields, id: Int) -> BackgroundWork? {
     let identifier = fields.string("identifier", maxBytes: Validation.maxIdentifierBytes)
     guard let reason = fields.choice("reason", BackgroundLaunchReason.self, required: true),
@@ -265,7 +178,7 @@ enum SnapshotFormat {
   }
 
   /// How a process ended, as `JSONWriter.termination` writes it.
-  private static func termination(_ fields: inout Fields) -> Termination? {
+  static func termination(_ fields: inout Fields) -> Termination? {
     let cause = fields.transitionCause()
     let code = fields.choice("terminationCode", TerminationCode.self)
     let time = fields.instant("time", required: true)
@@ -274,7 +187,7 @@ enum SnapshotFormat {
     return Termination(cause: cause, terminationCode: code, time: time, state: state)
   }
 
-  private static func waitingCallback(of app: AppName, _ fields: inout Fields) -> WaitingCallback? {
+  static func waitingCallback(of app: AppName, _ fields: inout Fields) -> WaitingCallback? {
     let method = fields.choice("method", CallbackMethod.self, required: true)
     let state = fields.choice("state", AppState.self, required: true)
     let aggregate = fields.choice("notification", UIKitNotification.self)
@@ -297,6 +210,18 @@ enum SnapshotFormat {
 }
 
 extension Fields {
+  /// Why an inactive process is: `switcher`, or an interruption's source.
+  mutating func inactiveCause(_ key: StaticString) -> InactiveCause? {
+    guard let cause = string(key, maxBytes: 32) else { return nil }
+    if cause == "switcher" { return .switcher }
+    if let source = InterruptionSource(rawValue: cause) { return .interruption(source) }
+    reject(
+      key,
+      "must be switcher or an interruption source: "
+        + InterruptionSource.allCases.map(\.rawValue).joined(separator: ", "))
+    return nil
+  }
+
   /// A device time in seconds, to the millisecond.
   mutating func instant(_ key: StaticString, required: Bool = false) -> Instant? {
     seconds(key, max: SnapshotFormat.maxSeconds, required: required).map { .zero + $0 }

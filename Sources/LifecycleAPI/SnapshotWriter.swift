@@ -19,23 +19,7 @@ extension JSONWriter {
         w.labels(image.labels)
         if let timeout = image.idleTimeout { w.member("idleTimeoutSeconds", seconds: timeout) }
       }
-      w.member("now", time: image.status.now)
-      w.member("seq", image.seq)
-      w.member("poweredOn", image.status.poweredOn)
-      w.member("locked", image.status.locked)
-      w.member("protectedDataAvailable", image.status.protectedDataAvailable)
-      let status = image.status
-      if let time = status.protectedDataLocksAt { w.member("protectedDataLocksAt", time: time) }
-      if let app = status.foregroundApp { w.member("foregroundApp", app) }
-      if let app = status.appBeforeLock { w.member("appBeforeLock", app) }
-      w.member("memoryPressure", status.underPressure)
-      if let time = status.warningGraceEndsAt { w.member("warningGraceEndsAt", time: time) }
-      w.key("conditions")
-      w.conditions(status.conditions)
-      w.key("counters")
-      w.object { $0.counterMembers(image.status.counters) }
-      w.key("apps")
-      w.array(image.apps) { $0.appImage($1) }
+      w.members(SnapshotFormat.deviceMembers, image)
       if let journal {
         w.key("journal")
         w.object { w in
@@ -47,7 +31,9 @@ extension JSONWriter {
     }
   }
 
-  private mutating func appImage(_ app: AppImage) {
+  /// An app: its configuration as it was created, what the system keeps of it, and its
+  /// process if it runs.
+  mutating func appImage(_ app: AppImage) {
     object { w in
       w.member("name", app.spec.name)
       w.member("lifecycle", app.spec.lifecycle)
@@ -59,87 +45,49 @@ extension JSONWriter {
       w.member("supportsMultipleScenes", app.spec.supportsMultipleScenes)
       w.member("sceneMemoryMB", app.spec.sceneMemoryMB)
       w.member("permittedTaskIdentifiers", app.spec.permittedTaskIdentifiers)
-      w.member("launches", app.record.launches)
-      w.member("kills", app.record.kills)
-      w.key("pendingExits")
-      w.exitMetric(app.record.pendingExits)
-      w.member("lastUsed", time: app.record.lastUsed)
-      w.member("nextTaskId", app.record.nextTaskID)
-      w.key("taskRequests")
-      w.array(app.record.taskRequests) { $0.taskRequest($1) }
-      w.member("backgroundLaunchBlocked", app.record.backgroundLaunchBlocked)
-      w.member("backgroundAppRefresh", app.record.backgroundAppRefresh)
-      w.key("recentPushes")
-      w.array(app.record.recentPushes) { $0.seconds(milliseconds: $1.milliseconds) }
-      w.member("restorationStateSaved", app.record.restorationStateSaved)
-      if let data = app.record.savedRestorationData { w.member("savedRestorationData", json: data) }
-      w.key("scenes")
-      w.array(app.record.sessions) { w, session in
-        w.object { w in
-          w.member("id", session.id)
-          w.member("state", session.state)
-          if let data = session.restorationData { w.member("restorationData", json: data) }
-          if let data = session.savedRestorationData {
-            w.member("savedRestorationData", json: data)
-          }
-        }
-      }
-      if let scene = app.record.focusedScene { w.member("focusedScene", scene) }
-      w.member("discardedScenes", app.record.discardedScenes)
-      if let termination = app.record.lastTermination {
-        w.key("lastTermination")
-        w.termination(termination)
-      }
+      w.members(SnapshotFormat.recordMembers, app.record)
       if let process = app.process {
         w.key("process")
-        w.processImage(process)
+        w.object(SnapshotFormat.processMembers, process)
       }
     }
   }
 
-  private mutating func processImage(_ process: ProcessImage) {
+  mutating func snapshotSession(_ session: SceneSession) {
     object { w in
-      w.member("state", process.state)
-      switch process.inactiveCause {
-      case .switcher: w.member("inactiveCause", "switcher")
-      case .interruption(let source): w.member("inactiveCause", source)
-      case nil: break
-      }
-      w.member("memoryMB", process.memoryMB)
-      w.member("backgroundMemoryMB", process.backgroundMemoryMB)
-      if let time = process.backgroundSince { w.member("backgroundSince", time: time) }
-      if let time = process.busyUntil { w.member("busyUntil", time: time) }
-      if let time = process.watchdogKillAt { w.member("watchdogKillAt", time: time) }
-      w.key("waitingCallbacks")
-      w.array(process.waitingCallbacks) { $0.waitingCallback($1) }
-      w.key("backgroundTasks")
-      w.array(process.tasks) { w, task in
-        w.object { w in
-          w.member("id", task.id)
-          if let name = task.name { w.member("name", name) }
-          if let time = task.expiredAt { w.member("expiredAt", time: time) }
-        }
-      }
-      w.key("backgroundWork")
-      w.array(process.backgroundWork) { w, work in
-        w.object { w in
-          w.member("id", work.id)
-          w.member("reason", work.reason)
-          if let identifier = work.identifier { w.member("identifier", identifier) }
-          w.member("deadline", time: work.deadline)
-          if let time = work.expiredAt { w.member("expiredAt", time: time) }
-        }
-      }
-      w.member("activities", process.activities)
-      w.member("significantTimeChangePending", process.significantTimeChangePending)
-      w.member("protectedDataAvailable", process.protectedDataAvailable)
-      if let time = process.suspendAt { w.member("suspendAt", time: time) }
-      if let data = process.restorationData { w.member("restorationData", json: data) }
-      w.member("prewarmed", process.prewarmed)
+      w.member("id", session.id)
+      w.member("state", session.state)
+      if let data = session.restorationData { w.member("restorationData", json: data) }
+      if let data = session.savedRestorationData { w.member("savedRestorationData", json: data) }
     }
   }
 
-  private mutating func waitingCallback(_ waiting: WaitingCallback) {
+  mutating func inactiveCause(_ cause: InactiveCause) {
+    switch cause {
+    case .switcher: unescaped("switcher")
+    case .interruption(let source): enumCase(source)
+    }
+  }
+
+  mutating func snapshotTask(_ task: BackgroundTask) {
+    object { w in
+      w.member("id", task.id)
+      if let name = task.name { w.member("name", name) }
+      if let time = task.expiredAt { w.member("expiredAt", time: time) }
+    }
+  }
+
+  mutating func snapshotWork(_ work: BackgroundWork) {
+    object { w in
+      w.member("id", work.id)
+      w.member("reason", work.reason)
+      if let identifier = work.identifier { w.member("identifier", identifier) }
+      w.member("deadline", time: work.deadline)
+      if let time = work.expiredAt { w.member("expiredAt", time: time) }
+    }
+  }
+
+  mutating func waitingCallback(_ waiting: WaitingCallback) {
     let callback = waiting.callback
     object { w in
       w.member("method", callback.method)

@@ -3,15 +3,6 @@ import LifecycleEngine
 
 /// The views of a device and its apps (described in `openapi.yaml`), written member by member.
 extension JSONWriter {
-  /// A device's counters, as members of the object being written: the device view and the
-  /// snapshot show them alike.
-  mutating func counterMembers(_ counters: DeviceCounters) {
-    member("events", counters.events)
-    member("callbacks", counters.callbacks)
-    member("transitions", counters.transitions)
-    member("kills", counters.kills)
-  }
-
   mutating func device(_ device: DeviceView) {
     object { w in
       w.member("id", unescaped: device.id)
@@ -37,12 +28,12 @@ extension JSONWriter {
         w.member("warningGraceEndsAt", time: device.warningGraceEndsAt)
       }
       w.key("conditions")
-      w.conditions(device.conditions)
+      w.object(SnapshotFormat.conditionsMembers, device.conditions)
       w.member("allowedEvents", device.allowedEvents)
       w.member("nextDeadline", time: device.nextDeadline)
       w.key("counters")
       w.object { w in
-        w.counterMembers(device.counters)
+        w.members(SnapshotFormat.counterMembers, device.counters)
         w.member("jetsamKills", device.jetsamKills)
         w.member("journalEntries", device.journalEntries)
         w.member("journalDropped", device.journalDropped)
@@ -85,18 +76,6 @@ extension JSONWriter {
       w.member("requiresNetworkConnectivity", request.requiresNetworkConnectivity)
       w.member("requiresExternalPower", request.requiresExternalPower)
       more(&w)
-    }
-  }
-
-  /// A device's background conditions and scheduling policy.
-  mutating func conditions(_ conditions: BackgroundConditions) {
-    object { w in
-      w.member("batteryLevel", conditions.batteryLevel)
-      w.member("charging", conditions.charging)
-      w.member("lowPowerMode", conditions.lowPowerMode)
-      w.member("network", conditions.network)
-      w.member("backgroundAppRefresh", conditions.backgroundAppRefresh)
-      w.member("taskScheduling", conditions.taskScheduling)
     }
   }
 
