@@ -61,7 +61,7 @@ enum SnapshotFormat {
       fields.merge(device)
     }
     var image = DeviceImage(unread)
-    fields.read(deviceMembers, into: &image, SnapshotReading(version: version))
+    fields.read(&image, SnapshotReading(version: version))
     fields.refuse(
       "journal",
       "is not restored: a restored device starts a new journal after seq; take the snapshot "
@@ -85,10 +85,10 @@ enum SnapshotFormat {
     image.process = fields.nested("process") { details in
       if version == 1 { sceneState = details.choice("sceneState") }
       var process = ProcessImage(state: .notRunning, memoryMB: 0, backgroundMemoryMB: 0)
-      details.read(processMembers, into: &process, reading)
+      details.read(&process, reading)
       return process
     }
-    fields.read(recordMembers, into: &image.record, reading)
+    fields.read(&image.record, reading)
     if version <= lastVersionWithOneWork, let work = image.process?.backgroundWork.first {
       image.process?.backgroundWork = [
         BackgroundWork(

@@ -1,210 +1,79 @@
 import JSONCore
 import LifecycleEngine
 
-/// One member of a snapshot's form of `Root` (a device's image, an app's, a process, ...): its
-/// name, how it is written from a value and how it is read back into one. A form is a list of
-/// members, written and read in its order (`SnapshotFormat`), so that a field of the state is
-/// one line of one list.
-///
-/// A member with no value (nil) is left out of the document; one a document leaves out keeps
-/// the value `Root` starts with, its one declaration of defaults.
-struct SnapshotMember<Root>: Sendable {
-  let name: StaticString
-  /// A document must have it.
-  let isRequired: Bool
-  let write: @Sendable (inout JSONWriter, Root) -> Void
-  let read: @Sendable (inout Fields, inout Root, SnapshotReading) -> Void
+/// One of the snapshot document's forms: a state (a device's, an app's record, a process,
+/// ...) as members, each a field with its name, its type and its rule, visited in order by the
+/// writer (`JSONWriter`), the reader (`SnapshotReader`), or a test that lists them. A field is
+/// one line of its form, which writing and reading both follow.
+protocol SnapshotForm {
+  mutating func visitMembers(_ members: inout some SnapshotMembers & ~Copyable)
+}
 
-  init(
-    _ name: StaticString, required: Bool = false,
-    write: @escaping @Sendable (inout JSONWriter, Root) -> Void,
-    read: @escaping @Sendable (inout Fields, inout Root, SnapshotReading) -> Void
-  ) {
-    self.name = name
-    isRequired = required
-    self.write = write
-    self.read = read
-  }
+/// What visits a form's members. Each call names a member and lends its field, which a writer
+/// writes and a reader sets from the document: a member with no value (nil) is left out of
+/// the document, and one the document leaves out keeps the value its field starts with (the
+/// state's one declaration of defaults).
+protocol SnapshotMembers: ~Copyable {
+  /// A member whose value `write` writes after its key and `read` reads (nil: absent or
+  /// refused); `required` members must be in the document.
+  mutating func value<Value>(
+    _ name: StaticString, _ value: inout Value, required: Bool,
+    write: (inout JSONWriter, Value) -> Void,
+    read: (inout Fields, StaticString, Bool, SnapshotReading) -> Value?)
+
+  /// A member left out when it has no value.
+  mutating func optional<Value>(
+    _ name: StaticString, _ value: inout Value?, write: (inout JSONWriter, Value) -> Void,
+    read: (inout Fields, StaticString, SnapshotReading) -> Value?)
+
+  /// An object whose members are `value`'s form.
+  mutating func object<Value: SnapshotForm>(_ name: StaticString, _ value: inout Value)
 }
 
 /// What reading a member may depend on besides its fields.
-struct SnapshotReading: Sendable {
+struct SnapshotReading {
   /// The document's format version.
   var version: Int
   /// The app whose state is read (a waiting callback names it).
   var app: AppName = "-"
 }
 
-extension SnapshotMember {
-  /// A field of `Root` a member is written from and read into.
-  typealias Field<Value> = WritableKeyPath<Root, Value> & Sendable
+/// Reads a form's members from a snapshot's fields.
+struct SnapshotReader: SnapshotMembers {
+  var fields: Fields
+  let reading: SnapshotReading
 
-  /// A member whose value `read` reads from the fields (nil: absent or refused, and the field
-  /// keeps its value) and `write` writes after its key.
-  static func value<Value>(
-    _ name: StaticString, _ field: Field<Value>, required: Bool = false,
-    write: @escaping @Sendable (inout JSONWriter, Value) -> Void,
-    read: @escaping @Sendable (inout Fields, StaticString, Bool) -> Value?
-  ) -> Self {
-    Self(
-      name, required: required,
-      write: { w, root in
-        w.key(name)
-        write(&w, root[keyPath: field])
-      },
-      read: { fields, root, _ in
-        if let value = read(&fields, name, required) { root[keyPath: field] = value }
-      })
+  mutating func value<Value>(
+    _ name: StaticString, _ value: inout Value, required: Bool,
+    write: (inout JSONWriter, Value) -> Void,
+    read: (inout Fields, StaticString, Bool, SnapshotReading) -> Value?
+  ) {
+    if let read = read(&fields, name, required, reading) { value = read }
   }
 
-  /// An optional value, left out when it has none.
-  static func optional<Value>(
-    _ name: StaticString, _ field: Field<Value?>,
-    write: @escaping @Sendable (inout JSONWriter, Value) -> Void,
-    read: @escaping @Sendable (inout Fields, StaticString) -> Value?
-  ) -> Self {
-    Self(
-      name,
-      write: { w, root in
-        guard let value = root[keyPath: field] else { return }
-        w.key(name)
-        write(&w, value)
-      },
-      read: { fields, root, _ in root[keyPath: field] = read(&fields, name) })
+  mutating func optional<Value>(
+    _ name: StaticString, _ value: inout Value?, write: (inout JSONWriter, Value) -> Void,
+    read: (inout Fields, StaticString, SnapshotReading) -> Value?
+  ) {
+    value = read(&fields, name, reading)
   }
 
-  static func integer(
-    _ name: StaticString, _ field: Field<Int>, in range: ClosedRange<Int>,
-    required: Bool = false
-  ) -> Self {
-    value(
-      name, field, required: required, write: { $0.integer($1) },
-      read: { $0.integer($1, in: range, required: $2) })
-  }
-
-  static func bool(_ name: StaticString, _ field: Field<Bool>) -> Self {
-    value(name, field, write: { $0.bool($1) }, read: { $0.bool($1, required: $2) })
-  }
-
-  /// A device time, in seconds.
-  static func time(
-    _ name: StaticString, _ field: Field<Instant>, required: Bool = false
-  ) -> Self {
-    value(
-      name, field, required: required, write: { $0.seconds(milliseconds: $1.milliseconds) },
-      read: { $0.instant($1, required: $2) })
-  }
-
-  static func time(_ name: StaticString, _ field: Field<Instant?>) -> Self {
-    optional(
-      name, field, write: { $0.seconds(milliseconds: $1.milliseconds) },
-      read: { $0.instant($1) })
-  }
-
-  /// One of an enumeration's cases, by name.
-  static func choice<Value: NamedCases>(
-    _ name: StaticString, _ field: Field<Value>, required: Bool = false
-  ) -> Self {
-    value(
-      name, field, required: required, write: { $0.enumCase($1) },
-      read: { $0.choice($1, required: $2) })
-  }
-
-  /// A set of an enumeration's cases, in the order the type declares them.
-  static func choices<Value: NamedCases & Hashable>(
-    _ name: StaticString, _ field: Field<Set<Value>>
-  ) -> Self {
-    value(
-      name, field,
-      write: { w, values in w.array(Value.allCases.filter(values.contains)) { $0.enumCase($1) } },
-      read: { fields, name, _ in fields.choices(name, Value.self) })
-  }
-
-  static func appName(_ name: StaticString, _ field: Field<AppName?>) -> Self {
-    optional(
-      name, field, write: { w, app in app.withUTF8 { w.unescaped(utf8: $0) } },
-      read: { $0.appName($1) })
-  }
-
-  /// A scene session's id, or another name.
-  static func name(_ name: StaticString, _ field: Field<String?>) -> Self {
-    optional(
-      name, field, write: { $0.string($1) },
-      read: { $0.string($1, maxBytes: Validation.maxNameBytes) })
-  }
-
-  static func names(
-    _ name: StaticString, _ field: Field<[String]>, maxCount: Int
-  ) -> Self {
-    value(
-      name, field, write: { w, names in w.array(names) { $0.string($1) } },
-      read: { fields, name, _ in
-        fields.strings(name, maxCount: maxCount, maxBytes: Validation.maxNameBytes)
-      })
-  }
-
-  /// Restoration data: any JSON value, kept as its text.
-  static func json(_ name: StaticString, _ field: Field<String?>) -> Self {
-    optional(
-      name, field,
-      write: { w, text in
-        var text = text
-        text.withUTF8 { w.encoded(utf8: $0) }
-      }, read: { $0.encodedValue($1) })
-  }
-
-  /// An array of objects, each written by `write` and read by `read`.
-  static func array<Element>(
-    _ name: StaticString, _ field: Field<[Element]>, maxCount: Int,
-    required: Bool = false, write: @escaping @Sendable (inout JSONWriter, Element) -> Void,
-    read: @escaping @Sendable (inout Fields, SnapshotReading) -> Element?
-  ) -> Self {
-    Self(
-      name, required: required,
-      write: { w, root in
-        w.key(name)
-        w.array(root[keyPath: field], write)
-      },
-      read: { fields, root, reading in
-        let elements = fields.array(name, maxCount: maxCount, required: required) {
-          read(&$0, reading)
-        }
-        if let elements {
-          root[keyPath: field] = elements
-        }
-      })
-  }
-
-  /// An object of the members `form` lists, read into the value the field has.
-  static func object<Value>(
-    _ name: StaticString, _ field: Field<Value>,
-    _ form: [SnapshotMember<Value>]
-  ) -> Self {
-    Self(
-      name,
-      write: { w, root in
-        w.key(name)
-        w.object(form, root[keyPath: field])
-      },
-      read: { fields, root, reading in
-        _ = fields.nested(name) { $0.read(form, into: &root[keyPath: field], reading) }
-      })
-  }
-}
-
-extension JSONWriter {
-  /// The members `form` lists, of `root`, as an object.
-  mutating func object<Root>(_ form: [SnapshotMember<Root>], _ root: Root) {
-    object { w in w.members(form, root) }
-  }
-
-  /// The members `form` lists, of `root`, in the object being written.
-  mutating func members<Root>(_ form: [SnapshotMember<Root>], _ root: Root) {
-    for member in form { member.write(&self, root) }
+  mutating func object<Value: SnapshotForm>(_ name: StaticString, _ value: inout Value) {
+    guard let details = fields.object(name) else { return }
+    var reader = SnapshotReader(fields: details, reading: reading)
+    value.visitMembers(&reader)
+    fields.merge(reader.fields)
   }
 }
 
 extension Fields {
+  /// Reads `form`'s members from these fields into it.
+  mutating func read(_ form: inout some SnapshotForm, _ reading: SnapshotReading) {
+    var reader = SnapshotReader(fields: self, reading: reading)
+    form.visitMembers(&reader)
+    self = reader.fields
+  }
+
   /// What `read` makes of the object `key`, its issues merged into these fields'; nil if
   /// there is no such member.
   mutating func nested<Value>(_ key: StaticString, _ read: (inout Fields) -> Value?) -> Value? {
@@ -213,11 +82,128 @@ extension Fields {
     merge(details)
     return value
   }
+}
 
-  /// Reads the members `form` lists into `root`.
-  mutating func read<Root>(
-    _ form: [SnapshotMember<Root>], into root: inout Root, _ reading: SnapshotReading
+extension JSONWriter: SnapshotMembers {
+  mutating func value<Value>(
+    _ name: StaticString, _ value: inout Value, required: Bool,
+    write: (inout JSONWriter, Value) -> Void,
+    read: (inout Fields, StaticString, Bool, SnapshotReading) -> Value?
   ) {
-    for member in form { member.read(&self, &root, reading) }
+    key(name)
+    write(&self, value)
+  }
+
+  mutating func optional<Value>(
+    _ name: StaticString, _ value: inout Value?, write: (inout JSONWriter, Value) -> Void,
+    read: (inout Fields, StaticString, SnapshotReading) -> Value?
+  ) {
+    guard let value else { return }
+    key(name)
+    write(&self, value)
+  }
+
+  mutating func object<Value: SnapshotForm>(_ name: StaticString, _ value: inout Value) {
+    key(name)
+    object { value.visitMembers(&$0) }
+  }
+
+  /// `form`'s members, in the object being written.
+  mutating func members(of form: some SnapshotForm) {
+    var form = form
+    form.visitMembers(&self)
+  }
+}
+
+/// The members' types, each its JSON and its rule.
+extension SnapshotMembers where Self: ~Copyable {
+  mutating func integer(
+    _ name: StaticString, _ value: inout Int, in range: ClosedRange<Int>, required: Bool = false
+  ) {
+    self.value(
+      name, &value, required: required, write: { $0.integer($1) },
+      read: { fields, name, required, _ in fields.integer(name, in: range, required: required) })
+  }
+
+  mutating func bool(_ name: StaticString, _ value: inout Bool) {
+    self.value(
+      name, &value, required: false, write: { $0.bool($1) },
+      read: { fields, name, _, _ in fields.bool(name) })
+  }
+
+  /// A device time, in seconds.
+  mutating func time(_ name: StaticString, _ value: inout Instant, required: Bool = false) {
+    self.value(
+      name, &value, required: required, write: { $0.seconds(milliseconds: $1.milliseconds) },
+      read: { fields, name, required, _ in fields.instant(name, required: required) })
+  }
+
+  mutating func time(_ name: StaticString, _ value: inout Instant?) {
+    optional(
+      name, &value, write: { $0.seconds(milliseconds: $1.milliseconds) },
+      read: { fields, name, _ in fields.instant(name) })
+  }
+
+  /// One of an enumeration's cases, by name.
+  mutating func choice<Value: NamedCases>(
+    _ name: StaticString, _ value: inout Value, required: Bool = false
+  ) {
+    self.value(
+      name, &value, required: required, write: { $0.enumCase($1) },
+      read: { fields, name, required, _ in fields.choice(name, required: required) })
+  }
+
+  /// A set of an enumeration's cases, in the order the type declares them.
+  mutating func choices<Value: NamedCases & Hashable>(
+    _ name: StaticString, _ value: inout Set<Value>
+  ) {
+    self.value(
+      name, &value, required: false,
+      write: { w, values in w.array(Value.allCases.filter(values.contains)) { $0.enumCase($1) } },
+      read: { fields, name, _, _ in fields.choices(name, Value.self) })
+  }
+
+  mutating func appName(_ name: StaticString, _ value: inout AppName?) {
+    optional(
+      name, &value, write: { w, app in app.withUTF8 { w.unescaped(utf8: $0) } },
+      read: { fields, name, _ in fields.appName(name) })
+  }
+
+  /// A scene session's id, or another name.
+  mutating func name(_ name: StaticString, _ value: inout String?) {
+    optional(
+      name, &value, write: { $0.string($1) },
+      read: { fields, name, _ in fields.string(name, maxBytes: Validation.maxNameBytes) })
+  }
+
+  mutating func names(_ name: StaticString, _ value: inout [String], maxCount: Int) {
+    self.value(
+      name, &value, required: false, write: { w, names in w.array(names) { $0.string($1) } },
+      read: { fields, name, _, _ in
+        fields.strings(name, maxCount: maxCount, maxBytes: Validation.maxNameBytes)
+      })
+  }
+
+  /// Restoration data: any JSON value, kept as its text.
+  mutating func json(_ name: StaticString, _ value: inout String?) {
+    optional(
+      name, &value,
+      write: { w, text in
+        var text = text
+        text.withUTF8 { w.encoded(utf8: $0) }
+      }, read: { fields, name, _ in fields.encodedValue(name) })
+  }
+
+  /// An array of objects, each written by `write` and read by `read`.
+  mutating func array<Element>(
+    _ name: StaticString, _ value: inout [Element], maxCount: Int, required: Bool = false,
+    write: (inout JSONWriter, Element) -> Void,
+    read: (inout Fields, SnapshotReading) -> Element?
+  ) {
+    self.value(
+      name, &value, required: required, write: { w, elements in w.array(elements, write) },
+      read: { fields, name, required, reading in
+        fields.array(name, maxCount: maxCount, required: required) { read(&$0, reading) }
+      })
   }
 }

@@ -19,7 +19,7 @@ extension JSONWriter {
         w.labels(image.labels)
         if let timeout = image.idleTimeout { w.member("idleTimeoutSeconds", seconds: timeout) }
       }
-      w.members(SnapshotFormat.deviceMembers, image)
+      w.members(of: image)
       if let journal {
         w.key("journal")
         w.object { w in
@@ -45,11 +45,8 @@ extension JSONWriter {
       w.member("supportsMultipleScenes", app.spec.supportsMultipleScenes)
       w.member("sceneMemoryMB", app.spec.sceneMemoryMB)
       w.member("permittedTaskIdentifiers", app.spec.permittedTaskIdentifiers)
-      w.members(SnapshotFormat.recordMembers, app.record)
-      if let process = app.process {
-        w.key("process")
-        w.object(SnapshotFormat.processMembers, process)
-      }
+      w.members(of: app.record)
+      if var process = app.process { w.object("process", &process) }
     }
   }
 

@@ -28,12 +28,12 @@ extension JSONWriter {
         w.member("warningGraceEndsAt", time: device.warningGraceEndsAt)
       }
       w.key("conditions")
-      w.object(SnapshotFormat.conditionsMembers, device.conditions)
+      w.object { $0.members(of: device.conditions) }
       w.member("allowedEvents", device.allowedEvents)
       w.member("nextDeadline", time: device.nextDeadline)
       w.key("counters")
       w.object { w in
-        w.members(SnapshotFormat.counterMembers, device.counters)
+        w.members(of: device.counters)
         w.member("jetsamKills", device.jetsamKills)
         w.member("journalEntries", device.journalEntries)
         w.member("journalDropped", device.journalDropped)

@@ -10,60 +10,85 @@ import Testing
 /// default, the value a form's type starts with. A member added to a form or a schema alone
 /// fails here.
 @Suite struct SnapshotFormTests {
+  private static let device = MemberList(
+    DeviceImage(
+      DeviceConfiguration(
+        id: "phone", clock: .manual, memoryLimitMB: 4096, perAppLimitMB: 2048, passcode: true)))
+  private static let record = MemberList(AppRecord())
+  private static let process = MemberList(
+    ProcessImage(state: .active, memoryMB: 100, backgroundMemoryMB: 50))
+
   @Test func theDocumentIsItsForm() throws {
     let schema = try Schema("DeviceSnapshotDocument")
     let around = ["format", "version", "device", "journal"]
-    #expect(schema.properties == Set(around + Self.names(SnapshotFormat.deviceMembers)))
-    #expect(
-      schema.required
-        == ["format", "version", "device"] + Self.required(SnapshotFormat.deviceMembers))
+    #expect(schema.properties == Set(around + Self.device.names))
+    #expect(schema.required == ["format", "version", "device"] + Self.device.required)
   }
 
   @Test func anAppIsItsConfigurationAndItsForm() throws {
     let schema = try Schema("SnapshotApp")
-    let spec = AppSpec(name: "mail")
-    let written = try Self.members(JSONWriter.encode { $0.appImage(AppImage(spec: spec)) })
-    let configuration = written.subtracting(Self.names(SnapshotFormat.recordMembers))
+    let written = try Self.members(
+      JSONWriter.encode { $0.appImage(AppImage(spec: AppSpec(name: "mail"))) })
+    let configuration = written.subtracting(Self.record.names)
     #expect(configuration.count == 9, "name, lifecycle, the footprints, modes, behavior, scenes")
-    #expect(
-      schema.properties
-        == configuration.union(Self.names(SnapshotFormat.recordMembers)).union(["process"]))
-    #expect(schema.required == ["name"] + Self.required(SnapshotFormat.recordMembers))
+    #expect(schema.properties == configuration.union(Self.record.names).union(["process"]))
+    #expect(schema.required == ["name"] + Self.record.required)
   }
 
   @Test func aProcessIsItsForm() throws {
     let schema = try Schema("SnapshotProcess")
-    #expect(schema.properties == Set(Self.names(SnapshotFormat.processMembers)))
-    #expect(schema.required == Self.required(SnapshotFormat.processMembers))
+    #expect(schema.properties == Set(Self.process.names))
+    #expect(schema.required == Self.process.required)
   }
 
   /// The device view shows the conditions and counters as the snapshot holds them; the
   /// conditions' schema gives each member's default, which a snapshot leaving it out reads.
   @Test func conditionsAndCountersAreTheirForms() throws {
     let conditions = try Schema("BackgroundConditions")
-    #expect(conditions.properties == Set(Self.names(SnapshotFormat.conditionsMembers)))
-    for member in SnapshotFormat.conditionsMembers {
-      let written = JSONWriter.encode { $0.object([member], BackgroundConditions()) }
-      let value = String(decoding: written, as: UTF8.self).split(separator: ":")[1].dropLast()
-      #expect(
-        conditions.defaults["\(member.name)"] == value.replacingOccurrences(of: "\"", with: ""),
-        "\(member.name)")
-    }
+    let form = MemberList(BackgroundConditions())
+    #expect(conditions.properties == Set(form.names))
+    #expect(conditions.defaults == form.written.mapValues { $0.replacing("\"", with: "") })
     let counters = try Schema("SnapshotCounters")
-    #expect(counters.properties == Set(Self.names(SnapshotFormat.counterMembers)))
-  }
-
-  private static func names<Root>(_ form: [SnapshotMember<Root>]) -> [String] {
-    form.map { "\($0.name)" }
-  }
-
-  private static func required<Root>(_ form: [SnapshotMember<Root>]) -> [String] {
-    form.filter(\.isRequired).map { "\($0.name)" }
+    #expect(counters.properties == Set(MemberList(DeviceCounters()).names))
   }
 
   private static func members(_ bytes: [UInt8]) throws -> Set<String> {
     guard case .object(let members) = try JSON.parse(bytes) else { return [] }
     return Set(members.map(\.0))
+  }
+}
+
+/// A form's members as it visits them: their names, the required ones, and each one's value,
+/// as written, of a member that has one.
+private struct MemberList: SnapshotMembers {
+  var names: [String] = []
+  var required: [String] = []
+  var written: [String: String] = [:]
+
+  init(_ form: some SnapshotForm) {
+    var form = form
+    form.visitMembers(&self)
+  }
+
+  mutating func value<Value>(
+    _ name: StaticString, _ value: inout Value, required: Bool,
+    write: (inout JSONWriter, Value) -> Void,
+    read: (inout Fields, StaticString, Bool, SnapshotReading) -> Value?
+  ) {
+    names.append("\(name)")
+    if required { self.required.append("\(name)") }
+    written["\(name)"] = String(decoding: JSONWriter.encode { write(&$0, value) }, as: UTF8.self)
+  }
+
+  mutating func optional<Value>(
+    _ name: StaticString, _ value: inout Value?, write: (inout JSONWriter, Value) -> Void,
+    read: (inout Fields, StaticString, SnapshotReading) -> Value?
+  ) {
+    names.append("\(name)")
+  }
+
+  mutating func object<Value: SnapshotForm>(_ name: StaticString, _ value: inout Value) {
+    names.append("\(name)")
   }
 }
 
