@@ -52,6 +52,16 @@ import Testing
     #expect(counters.properties == Set(MemberList(DeviceCounters()).names))
   }
 
+  /// A field added to a device's state (found by reflection, not from a list) fails here
+  /// until its form has a member for it; an app's fields are `StateFormsTests`' to check.
+  @Test func everyFieldOfADevicesStateHasAMember() {
+    func fields(of value: Any) -> Int { Mirror(reflecting: value).children.count }
+    let image = ["seq", "apps"]  // beside the status, in the image itself
+    #expect(Self.device.names.count == fields(of: DeviceStatus()) + image.count)
+    #expect(MemberList(BackgroundConditions()).names.count == fields(of: BackgroundConditions()))
+    #expect(MemberList(DeviceCounters()).names.count == fields(of: DeviceCounters()))
+  }
+
   private static func members(_ bytes: [UInt8]) throws -> Set<String> {
     guard case .object(let members) = try JSON.parse(bytes) else { return [] }
     return Set(members.map(\.0))
