@@ -1,0 +1,348 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension JSONDocument {
+  /// A recursive-descent reader over the bytes of one JSON text, appending each value it reads.
+  ///
+  /// `bytes` is an unsafe buffer, its subscript unchecked in release builds: every read of
+  /// `bytes[position]` follows `position < bytes.count` in the same condition or loop, and
+  /// the three that do not say beside them which check of their caller bounds them.
+  struct Reader {
+    /// The text's bytes, valid while the reader is (`parse` keeps them alive).
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position = 0
+    var values: [Value] = []
+    var keyIndexes: [Int: KeyIndex] = Dictionary()  // not `[:]`: a literal is built per document
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+      self.bytes = bytes
+      // A value takes at least two bytes (`1,`) and most take more: a scenario's events, or
+      // a body of 90,000 members, in one allocation.
+      values.reserveCapacity(16 + bytes.count / 4)
+    }
+
+    func error(_ message: String) -> JSONError { JSONError(message: message, offset: position) }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+      while position < bytes.count {
+        switch bytes[position] {
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+          position += 1
+        default:
+          return
+        }
+      }
+    }
+
+    mutating func value(depth: Int) throws(JSONError) {
+      skipWhitespace()
+      guard position < bytes.count else { throw error("the body ends where a value should be") }
+      switch bytes[position] {
+      case UInt8(ascii: "{"): try object(depth: depth + 1)
+      case UInt8(ascii: "["): try array(depth: depth + 1)
+      case UInt8(ascii: "\""): try string()
+      case UInt8(ascii: "t"): try literal("true", .true)
+      case UInt8(ascii: "f"): try literal("false", .false)
+      case UInt8(ascii: "n"): try literal("null", .null)
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
+      default: throw error("unexpected character")
+      }
+    }
+
+    private mutating func literal(_ word: StaticString, _ kind: Value.Kind) throws(JSONError) {
+      let length = word.utf8CodeUnitCount
+      guard bytes.count - position >= length,  // so `bytes` is not empty: it has an address
+        memcmp(bytes.baseAddress! + position, word.utf8Start, length) == 0
+      else { throw error("unexpected character") }
+      position += length
+      values.append(Value(kind: kind))
+    }
+
+    private mutating func object(depth: Int) throws(JSONError) {
+      let (index, isEmpty) = try open(.object, depth: depth, closing: UInt8(ascii: "}"))
+      if isEmpty { return }
+      var count: Int32 = 0
+      var indexedKeys: [UInt64] = []  // past the first `KeyIndex.minimumMembers`
+      while true {
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+          throw error("an object key must be a string")
+        }
+        let key = values.count
+        try string()
+        if count < KeyIndex.minimumMembers {
+          try checkUnique(key: key, among: index, count: Int(count))
+        } else {
+          if indexedKeys.isEmpty { indexedKeys = hashedKeys(of: index, count: Int(count)) }
+          indexedKeys.append(KeyIndex.entry(key: key, hash: hash(of: key)))
+        }
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+          throw error("':' expected after an object key")
+        }
+        position += 1
+        try value(depth: depth)
+        count += 1
+        if try ends(UInt8(ascii: "}"), "an object") {
+          if !indexedKeys.isEmpty { try indexKeys(indexedKeys, of: index) }
+          return close(index, count: count)
+        }
+      }
+    }
+
+    /// Refuses the key at `key` if one of the `count` members of the object at `object` before
+    /// it has its text.
+    private func checkUnique(key: Int, among object: Int, count: Int) throws(JSONError) {
+      var earlier = object + 1
+      for _ in 0..<count {
+        if JSONDocument.sameText(values[earlier], values[key], in: bytes) {
+          throw error("duplicate key '\(text(of: key))'")
+        }
+        earlier = JSONDocument.index(after: earlier + 1, in: values)
+      }
+    }
+
+    /// The first `count` keys of the object at `object`, hashed for its key index.
+    private func hashedKeys(of object: Int, count: Int) -> [UInt64] {
+      var keys: [UInt64] = []
+      keys.reserveCapacity(4 * count)
+      var key = object + 1
+      for _ in 0..<count {
+        keys.append(KeyIndex.entry(key: key, hash: hash(of: key)))
+        key = JSONDocument.index(after: key + 1, in: values)
+      }
+      return keys
+    }
+
+    /// Indexes the keys of the large object at `object`, now that all are read, and refuses
+    /// the first that repeats an earlier one (at the same byte as it would be in a small one).
+    private mutating func indexKeys(_ keys: [UInt64], of object: Int) throws(JSONError) {
+      let order = { (first: Int, second: Int) in
+        JSONDocument.order(values[first], values[second], in: bytes)
+      }
+      let index = KeyIndex(keys, order: order)
+      if let repeated = index.firstRepeatedKey(order: order) {
+        throw JSONError(
+          message: "duplicate key '\(text(of: repeated))'", offset: Int(values[repeated].end) + 1)
+      }
+      keyIndexes[object] = index
+    }
+
+    /// The hash of the text of the key at `index`.
+    private func hash(of index: Int) -> UInt32 {
+      JSONDocument.withText(of: values[index], in: bytes, KeyIndex.hash)
+    }
+
+    private func text(of index: Int) -> String { JSONDocument.text(of: values[index], in: bytes) }
+
+    private mutating func array(depth: Int) throws(JSONError) {
+      let (index, isEmpty) = try open(.array, depth: depth, closing: UInt8(ascii: "]"))
+      if isEmpty { return }
+      var count: Int32 = 0
+      while true {
+        try value(depth: depth)
+        count += 1
+        if try ends(UInt8(ascii: "]"), "an array") { return close(index, count: count) }
+      }
+    }
+
+    /// Starts a container at its opening bracket: its index, and whether `closing` follows at
+    /// once (the container is then complete).
+    private mutating func open(_ kind: Value.Kind, depth: Int, closing: UInt8) throws(JSONError)
+      -> (index: Int, isEmpty: Bool)
+    {
+      guard depth <= JSON.maxDepth else { throw error("nesting deeper than \(JSON.maxDepth)") }
+      position += 1  // past the bracket `value` read: at most `bytes.count`
+      let index = values.count
+      values.append(Value(kind: kind))
+      skipWhitespace()
+      guard position < bytes.count, bytes[position] == closing else { return (index, false) }
+      position += 1
+      close(index, count: 0)
+      return (index, true)
+    }
+
+    /// After an element or member: true if `closing` ends the container, false after a comma.
+    @inline(__always)
+    private mutating func ends(_ closing: UInt8, _ container: String) throws(JSONError) -> Bool {
+      skipWhitespace()
+      guard position < bytes.count else { throw error("the body ends inside \(container)") }
+      let byte = bytes[position]
+      guard byte == closing || byte == UInt8(ascii: ",") else {
+        throw error("',' or '\(Character(Unicode.Scalar(closing)))' expected")
+      }
+      position += 1
+      return byte == closing
+    }
+
+    /// Records a container's contents, now that they are read.
+    private mutating func close(_ index: Int, count: Int32) {
+      values[index].narrow = count
+      values[index].wide = UInt64(values.count)
+    }
+
+    /// A string literal: UTF-8 validated, control characters refused, escapes checked (and
+    /// decoded later, when a reader asks).
+    private mutating func string() throws(JSONError) {
+      position += 1  // past the quote the caller read: at most `bytes.count`
+      let start = position
+      var isASCII = true
+      while position < bytes.count, bytes[position] >= 0x20, bytes[position] != UInt8(ascii: "\\") {
+        guard bytes[position] == UInt8(ascii: "\"") else {
+          isASCII = isASCII && bytes[position] < 0x80
+          position += 1
+          continue
+        }
+        // No escapes: the common case (ASCII needs no validation).
+        let isValid =
+          isASCII
+          || String(validating: bytes[start..<position], as: UTF8.self) != nil
+        guard isValid else {
+          throw JSONError(message: "a string is not valid UTF-8", offset: position + 1)
+        }
+        values.append(.string(start: start, end: position, isEscaped: false))
+        position += 1
+        return
+      }
+      position = start
+      _ = try escapedString()
+      values.append(.string(start: start, end: position - 1, isEscaped: true))
+    }
+
+    /// The rest of a string literal that has escapes or errors, decoded.
+    mutating func escapedString() throws(JSONError) -> String {
+      var scalars = String.UnicodeScalarView()
+      var run: [UInt8] = []  // raw UTF-8 bytes between escapes
+      func flush() throws(JSONError) {
+        guard !run.isEmpty else { return }
+        guard let text = String(validating: run, as: UTF8.self) else {
+          throw JSONError(message: "a string is not valid UTF-8", offset: position)
+        }
+        scalars.append(contentsOf: text.unicodeScalars)
+        run.removeAll(keepingCapacity: true)
+      }
+      while position < bytes.count {
+        let byte = bytes[position]
+        position += 1
+        switch byte {
+        case UInt8(ascii: "\""):
+          try flush()
+          return String(scalars)
+        case UInt8(ascii: "\\"):
+          try flush()
+          scalars.append(try escape())
+        case 0..<0x20:
+          throw error("a control character inside a string")
+        default:
+          run.append(byte)
+        }
+      }
+      throw error("the body ends inside a string")
+    }
+
+    private mutating func escape() throws(JSONError) -> Unicode.Scalar {
+      guard position < bytes.count else { throw error("the body ends inside an escape") }
+      let byte = bytes[position]
+      position += 1
+      switch byte {
+      case UInt8(ascii: "\""): return "\""
+      case UInt8(ascii: "\\"): return "\\"
+      case UInt8(ascii: "/"): return "/"
+      case UInt8(ascii: "b"): return "\u{08}"
+      case UInt8(ascii: "f"): return "\u{0C}"
+      case UInt8(ascii: "n"): return "\n"
+      case UInt8(ascii: "r"): return "\r"
+      case UInt8(ascii: "t"): return "\t"
+      case UInt8(ascii: "u"):
+        let high = try hexQuad()
+        guard (0xD800..<0xDC00).contains(high) else {
+          guard let scalar = Unicode.Scalar(high) else { throw error("a lone low surrogate") }
+          return scalar
+        }
+        guard bytes[position...].starts(with: #"\u"#.utf8) else {  // `hexQuad` kept it ≤ count
+          throw error("a lone high surrogate")
+        }
+        position += 2
+        let low = try hexQuad()
+        guard (0xDC00..<0xE000).contains(low) else { throw error("a lone high surrogate") }
+        // 0x10000 to 0x10FFFF from a high and a low surrogate: always a scalar.
+        return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
+      default:
+        throw error("an unknown escape")
+      }
+    }
+
+    private mutating func hexQuad() throws(JSONError) -> UInt32 {
+      guard position + 4 <= bytes.count else { throw error("the body ends inside an escape") }
+      var value: UInt32 = 0
+      for byte in bytes[position..<(position + 4)] {
+        guard let digit = Int(String(UnicodeScalar(byte)), radix: 16) else {
+          throw error("\\u needs four hexadecimal digits")
+        }
+        value = value * 16 + UInt32(digit)
+      }
+      position += 4
+      return value
+    }
+
+    /// `-? int frac? exp?` exactly as RFC 8259 §6 writes it.
+    private mutating func number() throws(JSONError) {
+      let start = position
+      func digits() -> Int {
+        let from = position
+        while position < bytes.count,
+          (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position])
+        {
+          position += 1
+        }
+        return position - from
+      }
+      let isNegative = bytes[position] == UInt8(ascii: "-")  // `value` read it: in bounds
+      if isNegative { position += 1 }
+      let integerStart = position
+      let integerDigits = digits()
+      guard integerDigits > 0 else { throw error("a number needs digits") }
+      if integerDigits > 1, bytes[integerStart] == UInt8(ascii: "0") {
+        throw error("a number has a leading zero")
+      }
+      var isInteger = true
+      if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+        position += 1
+        isInteger = false
+        guard digits() > 0 else { throw error("a fraction needs digits") }
+      }
+      if position < bytes.count,
+        bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E")
+      {
+        position += 1
+        isInteger = false
+        if position < bytes.count,
+          bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")
+        {
+          position += 1
+        }
+        guard digits() > 0 else { throw error("an exponent needs digits") }
+      }
+      if isInteger, integerDigits <= 18 {  // fits an Int whatever the digits: no text needed
+        var magnitude = 0
+        for byte in bytes[integerStart..<position] {
+          magnitude = magnitude * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        let integer = isNegative ? -magnitude : magnitude
+        return values.append(.number(.integer, bits: UInt64(bitPattern: Int64(integer))))
+      }
+      let text = String(decoding: bytes[start..<position], as: UTF8.self)
+      if isInteger, let integer = Int(text) {
+        return values.append(.number(.integer, bits: UInt64(bitPattern: Int64(integer))))
+      }
+      guard let double = Double(text), double.isFinite else {
+        throw JSONError(message: "a number is out of range", offset: start)
+      }
+      values.append(.number(.double, bits: double.bitPattern))
+    }
+  }
+}
