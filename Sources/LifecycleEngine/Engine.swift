@@ -103,7 +103,7 @@ public final class Engine {
 
   /// Refuses a request that would grow the state past the budget. Checked before each one:
   /// no single request grows it by more than a journal's bound.
-  private func checkMemoryBudget() throws(EngineError) {
+  func checkMemoryBudget() throws(EngineError) {
     let budget = configuration.limits.memoryBudgetBytes
     guard ledger.bytes < budget else {
       throw .memoryBudgetExhausted(retainedBytes: ledger.bytes, budgetBytes: budget)
@@ -359,144 +359,6 @@ public final class Engine {
     }
   }
 
-  // MARK: Apps
-
-  /// Creates an app, not running, or with `given`, already in that state (`AppGiven`).
-  public func createApp(
-    _ spec: AppSpec, given: AppGiven? = nil, on device: String, now: Instant
-  ) throws(EngineError) -> AppView {
-    try withDevice(device, now: now) { device throws(EngineError) in
-      let issues = spec.issues()
-      if !issues.isEmpty { throw .invalid(issues) }
-      if device.apps[AppName(spec.name)!] != nil {  // a valid name: `issues()` checked it
-        throw .appExists(device: device.id, app: spec.name)
-      }
-      let limit = configuration.limits.maxAppsPerDevice
-      if device.apps.count >= limit { throw .tooManyApps(device: device.id, limit: limit) }
-      try checkMemoryBudget()
-      guard let given else { return device.appView(of: device.add(spec)) }
-      let givenIssues = device.add(spec, given: given)
-      if !givenIssues.isEmpty { throw .invalid(givenIssues) }
-      return device.appView(of: device.apps[AppName(spec.name)!]!)  // just added
-    }
-  }
-
-  public func removeApp(_ name: String, on device: String, now: Instant) throws(EngineError) {
-    try withApp(name, on: device, now: now) { device, app in device.remove(app) }
-  }
-
-  /// Apps on every device.
-  public var appCount: Int { devices.values.reduce(0) { $0 + $1.apps.count } }
-
-  /// Apps on one device, as the last call left it (adding or removing one makes no journal
-  /// entry, so the device's version does not show it); nil if there is no such device.
-  public func appCount(on device: String) -> Int? { devices[device]?.apps.count }
-
-  public func app(_ name: String, on device: String, now: Instant) throws(EngineError)
-    -> AppView
-  {
-    try withApp(name, on: device, now: now) { device, app in device.appView(of: app) }
-  }
-
-  /// The app's state at `now`, without the rest of its view (waits ask it after every change).
-  public func state(ofApp name: String, on device: String, now: Instant) throws(EngineError)
-    -> AppState
-  {
-    try withApp(name, on: device, now: now) { _, app in app.state }
-  }
-
-  /// The apps of a device in name order: those after `after`, at most `limit` of them.
-  public func apps(on device: String, after: AppName? = nil, limit: Int = .max, now: Instant)
-    throws(EngineError) -> [AppView]
-  {
-    try withDevice(device, now: now) { device in
-      device.apps.sorted { $0.key < $1.key }.lazy
-        .filter { app in after.map { app.key > $0 } ?? true }.prefix(limit)
-        .map { device.appView(of: $0.value) }
-    }
-  }
-
-  /// Posts an event to one app (`openapi.yaml`).
-  public func apply(_ event: AppEvent, to app: String, on device: String, now: Instant)
-    throws(EngineError) -> EventOutcome
-  {
-    var outcome = EventOutcome()
-    try apply([event], to: app, on: device, now: now) { _, each in outcome = each }
-    return outcome
-  }
-
-  /// Posts a scenario's events to one app in order (`openapi.yaml`), finding the device and
-  /// the app once. `each` receives every event's outcome; a refused event throws, and `mode`
-  /// says what becomes of the events before it.
-  public func apply(
-    _ events: [AppEvent], to app: String, on device: String, mode: ScenarioMode = .inOrder,
-    now: Instant, each: (AppEvent, EventOutcome) -> Void
-  ) throws(EngineError) {
-    try withScenario(on: device, mode: mode, now: now) { device throws(EngineError) in
-      let app = try Self.app(app, on: device)
-      for (index, event) in events.enumerated() {
-        if index > 0 { catchUp(device, to: now) }
-        let outcome = try device.apply(event, to: app)
-        each(event, outcome)
-        device.recycle(outcome)
-      }
-    }
-  }
-
-  // MARK: Logs
-
-  /// Journal entries after `since` (a seq) that `filter` matches, at most `limit` of them.
-  public func journal(
-    of device: String, since: Int = 0, filter: JournalFilter = JournalFilter(),
-    limit: Int = .max, now: Instant
-  ) throws(EngineError) -> JournalPage {
-    try withDevice(device, now: now) { device in
-      // Entries have consecutive seqs, the newest the device's last: those after `since`
-      // begin at a known offset.
-      let lastSeq = device.version.seq
-      let oldestSeq = lastSeq - device.journal.count + 1
-      let entries = device.journal.elements(from: since - oldestSeq + 1).lazy
-        .filter { filter.matches($0) }
-        .prefix(limit)
-      return JournalPage(
-        entries: Array(entries), dropped: device.journal.dropped, oldestSeq: oldestSeq,
-        lastSeq: lastSeq)
-    }
-  }
-
-  /// Callbacks delivered to one app after `since` (a seq), at most `limit` of them.
-  public func callbacks(
-    of app: String, on device: String, since: Int = 0, limit: Int = .max, now: Instant
-  ) throws(EngineError) -> [Callback] {
-    try withApp(app, on: device, now: now) { device, app in
-      let callbacks = device.journal.lazy.compactMap { entry -> Callback? in
-        guard case .callback(let callback) = entry, callback.app == app.name,
-          callback.seq > since
-        else { return nil }
-        return callback
-      }
-      return Array(callbacks.prefix(limit))
-    }
-  }
-
-  /// The device's jetsam log: its events kept, oldest first.
-  public func jetsamLog(of device: String, now: Instant) throws(EngineError) -> JetsamPage {
-    try withDevice(device, now: now) { device in device.jetsamLog.page }
-  }
-
-  /// The device's jetsam event `number` (from 1), what its report describes.
-  public func jetsamEvent(_ number: Int, of device: String, now: Instant) throws(EngineError)
-    -> JetsamEvent
-  {
-    try withDevice(device, now: now) { device throws(EngineError) in
-      guard let event = device.jetsamLog.event(number) else {
-        throw .unknownJetsamEvent(
-          device: device.id, number: number, kept: device.jetsamLog.keptNumbers)
-      }
-      return event
-    }
-  }
-
   // MARK: Plumbing
 
   private func createDefaultDevice(now: Instant) {
@@ -506,7 +368,7 @@ public final class Engine {
   }
 
   /// Runs `body` on a device brought up to `now`, then re-files its next deadline.
-  private func withDevice<T>(
+  func withDevice<T>(
     _ id: String, now: Instant, _ body: (Device) throws(EngineError) -> T
   ) throws(EngineError) -> T {
     advance(to: now)
@@ -530,7 +392,7 @@ public final class Engine {
   /// (`Device.init(copying:ledger:)`) that takes the device's place when an atomic scenario
   /// succeeds and is dropped otherwise (a dry run's always is). The copy counts in the budget
   /// while it lives: one that would not fit is refused before it is made.
-  private func withScenario(
+  func withScenario(
     on id: String, mode: ScenarioMode, now: Instant, _ body: (Device) throws(EngineError) -> Void
   ) throws(EngineError) {
     try checkMemoryBudget()
@@ -572,23 +434,16 @@ public final class Engine {
 
   /// Fires a realtime device's deadlines due by `now` (host time); also between the events of
   /// a scenario, since an event may leave work due at once.
-  private func catchUp(_ device: Device, to now: Instant) {
+  func catchUp(_ device: Device, to now: Instant) {
     if let epoch = device.hostEpoch { _ = device.advance(to: .zero + (now - epoch)) }
   }
 
-  private func withApp<T>(
+  func withApp<T>(
     _ name: String, on id: String, now: Instant, _ body: (Device, App) throws(EngineError) -> T
   ) throws(EngineError) -> T {
     try withDevice(id, now: now) { device throws(EngineError) in
       try body(device, try Self.app(name, on: device))
     }
-  }
-
-  private static func app(_ name: String, on device: Device) throws(EngineError) -> App {
-    guard let key = AppName(name), let app = device.apps[key] else {
-      throw .unknownApp(device: device.id, app: name)
-    }
-    return app
   }
 
   private func updateRealtimeDeadline(of device: Device) {
