@@ -117,6 +117,9 @@ public struct ConnectionStateMachine {
   private var parser: HTTPParser
   private var phase = Phase.reading
   private var pending: Action?
+  /// The storage of the last response's head, which the next one reuses once it is sent (a
+  /// few hundred bytes: heads are the server's own fields).
+  private var headStorage: [UInt8] = []
   /// When the connection last became idle (accepted, or a response finished).
   private var idleSince: UInt64
   /// The first byte of the request being read, if one has begun.
@@ -180,7 +183,8 @@ public struct ConnectionStateMachine {
     phase = .writing(since: now.milliseconds, closeAfter: !keepOpen)
     pending = .write(
       response.wire(
-        date: now.httpDate, keepAlive: keepOpen, minorVersion: minorVersion, omitBody: isHead))
+        reusing: &headStorage, date: now.httpDate, keepAlive: keepOpen,
+        minorVersion: minorVersion, omitBody: isHead))
   }
 
   /// The responder's answer to the request last dispatched is a stream: its head and first

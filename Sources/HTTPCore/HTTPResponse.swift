@@ -20,34 +20,50 @@ public struct HTTPResponse: Hashable, Sendable {
   ///
   /// - Parameters:
   ///   - keepAlive: false adds `Connection: close`; an HTTP/1.0 client asking to keep the
-  ///     connection gets `Connection: keep-alive`.
+  ///   connection gets `Connection: keep-alive`.
   ///   - omitBody: for HEAD: the headers describe the body, which is not sent.
   public func wire(
     date: String, keepAlive: Bool, minorVersion: Int = 1, omitBody: Bool = false
   ) -> WireBytes {
-    let head = head(
-      date: date, keepAlive: keepAlive, minorVersion: minorVersion,
+    var head: [UInt8] = []
+    return wire(
+      reusing: &head, date: date, keepAlive: keepAlive, minorVersion: minorVersion,
+      omitBody: omitBody)
+  }
+
+  /// The response on the wire, its head written into `storage`, in place if nothing else
+  /// holds it: a connection keeps one for its responses' heads, which saves an allocation
+  /// each once the last one is sent.
+  func wire(
+    reusing storage: inout [UInt8], date: String, keepAlive: Bool, minorVersion: Int = 1,
+    omitBody: Bool = false
+  ) -> WireBytes {
+    head(
+      into: &storage, date: date, keepAlive: keepAlive, minorVersion: minorVersion,
       length: status.forbidsContent ? nil : body.count)
-    return WireBytes(head: head, body: omitBody || status.forbidsContent ? [] : body)
+    return WireBytes(head: storage, body: omitBody || status.forbidsContent ? [] : body)
   }
 
   /// The head of a response whose body is streamed (`HTTPStream`): chunked for an HTTP/1.1
   /// client, else delimited by the end of the connection (and then `keepAlive` must be false).
   func streamHead(date: String, keepAlive: Bool, minorVersion: Int) -> [UInt8] {
     precondition(minorVersion > 0 || !keepAlive, "an HTTP/1.0 stream ends with its connection")
-    return head(date: date, keepAlive: keepAlive, minorVersion: minorVersion, length: nil)
+    var head: [UInt8] = []
+    self.head(
+      into: &head, date: date, keepAlive: keepAlive, minorVersion: minorVersion, length: nil)
+    return head
   }
 
   /// The status line and fields: `Content-Length: length`, or with no length and content
   /// allowed, `Transfer-Encoding: chunked` for HTTP/1.1.
-  private func head(date: String, keepAlive: Bool, minorVersion: Int, length: Int?) -> [UInt8] {
+  private func head(
+    into storage: inout [UInt8], date: String, keepAlive: Bool, minorVersion: Int, length: Int?
+  ) {
     let capacity =
       96 + status.reason.utf8.count + date.utf8.count + headers.lines.count
-    // Written on the stack, then copied into an array of its exact size: one allocation, and
-    // appending piece by piece costs more than the bytes themselves. (Not
-    // `init(unsafeUninitializedCapacity:)`: it looks up the array's storage type at run time,
-    // which costs more than the copy.)
-    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+    // Written on the stack, then copied into the storage whole: appending piece by piece
+    // costs more than the bytes themselves.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
       var head = ByteWriter(buffer)
       head.write("HTTP/1.1 ")
       head.write(decimal: status.code)
@@ -70,7 +86,8 @@ public struct HTTPResponse: Hashable, Sendable {
         head.write("Connection: keep-alive\r\n")
       }
       head.write("\r\n")
-      return [UInt8](UnsafeBufferPointer(rebasing: buffer[..<head.count]))
+      storage.removeAll(keepingCapacity: true)
+      storage.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<head.count]))
     }
   }
 }

@@ -291,6 +291,26 @@ let okOnTheWire =
     #expect(second.target == "/2")
   }
 
+  /// Each response's head is written where the last one's was: bytes still held of an earlier
+  /// response (a shell's pending write, a test's list) stay as they were sent.
+  @Test mutating func aResponseKeepsItsHeadWhileTheNextIsWritten() {
+    _ = machine.receive(get + get, at: 0)
+    machine.responded(ok, at: at(1))
+    let first = machine.actions(at: 1)
+    machine.writeCompleted(now: 2)
+    _ = machine.actions(at: 2)
+    machine.responded(
+      HTTPResponse(status: .notFound, contentType: "text/plain", body: "no"), at: at(3))
+    let second = machine.actions(at: 3)
+    #expect(first == [wire(okOnTheWire)])
+    #expect(
+      second == [
+        wire(
+          "HTTP/1.1 404 Not Found\r\nDate: \(date)\r\nContent-Type: text/plain\r\n"
+            + "Content-Length: 2\r\n\r\nno")
+      ])
+  }
+
   @Test mutating func theLastAllowedRequestGetsConnectionClose() {
     var configuration = ConnectionConfiguration()
     configuration.maxRequestsPerConnection = 3
