@@ -17,15 +17,11 @@ enum Decode {
   static func device(_ fields: inout Fields, id: String? = nil, complete: Bool = false)
     -> DeviceSpec
   {
-    DeviceSpec(
-      id: fields.string("id", required: id == nil, maxBytes: Validation.maxNameBytes) ?? id ?? "",
-      clock: fields.choice("clock", required: complete),
-      memoryLimitMB: fields.integer(
-        "memoryLimitMB", in: 1...Validation.maxMemoryMB, required: complete),
-      perAppLimitMB: fields.integer(
-        "perAppLimitMB", in: 1...Validation.maxMemoryMB, required: complete),
-      passcode: fields.bool("passcode"), labels: fields.labels() ?? [:],
-      idleTimeout: fields.idleTimeout())
+    var spec = DeviceSpec(
+      id: fields.string("id", required: id == nil, maxBytes: Validation.maxNameBytes) ?? id ?? "")
+    fields.read(
+      &spec, SnapshotReading(version: SnapshotFormat.version, isDeclaration: !complete))
+    return spec
   }
 
   /// A new app's configuration, and the state it starts in if `given` names one.

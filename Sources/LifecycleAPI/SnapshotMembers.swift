@@ -21,10 +21,12 @@ protocol SnapshotMembers: ~Copyable {
     write: (inout JSONWriter, Value) -> Void,
     read: (inout Fields, StaticString, Bool, SnapshotReading) -> Value?)
 
-  /// A member left out when it has no value.
+  /// A member left out when it has no value; `required` ones must be in a snapshot all the
+  /// same (a declaration may leave them out).
   mutating func optional<Value>(
-    _ name: StaticString, _ value: inout Value?, write: (inout JSONWriter, Value) -> Void,
-    read: (inout Fields, StaticString, SnapshotReading) -> Value?)
+    _ name: StaticString, _ value: inout Value?, required: Bool,
+    write: (inout JSONWriter, Value) -> Void,
+    read: (inout Fields, StaticString, Bool, SnapshotReading) -> Value?)
 
   /// An object whose members are `value`'s form.
   mutating func object<Value: SnapshotForm>(_ name: StaticString, _ value: inout Value)
@@ -36,6 +38,9 @@ struct SnapshotReading {
   var version: Int
   /// The app whose state is read (a waiting callback names it).
   var app: AppName = "-"
+  /// A declaration (a request's body, a fixture's device) rather than a snapshot: what a
+  /// snapshot must have may be left out, to take the configured default.
+  var isDeclaration = false
 }
 
 /// Reads a form's members from a snapshot's fields.
@@ -48,14 +53,17 @@ struct SnapshotReader: SnapshotMembers {
     write: (inout JSONWriter, Value) -> Void,
     read: (inout Fields, StaticString, Bool, SnapshotReading) -> Value?
   ) {
-    if let read = read(&fields, name, required, reading) { value = read }
+    if let read = read(&fields, name, required && !reading.isDeclaration, reading) {
+      value = read
+    }
   }
 
   mutating func optional<Value>(
-    _ name: StaticString, _ value: inout Value?, write: (inout JSONWriter, Value) -> Void,
-    read: (inout Fields, StaticString, SnapshotReading) -> Value?
+    _ name: StaticString, _ value: inout Value?, required: Bool,
+    write: (inout JSONWriter, Value) -> Void,
+    read: (inout Fields, StaticString, Bool, SnapshotReading) -> Value?
   ) {
-    value = read(&fields, name, reading)
+    value = read(&fields, name, required && !reading.isDeclaration, reading)
   }
 
   mutating func object<Value: SnapshotForm>(_ name: StaticString, _ value: inout Value) {
@@ -95,8 +103,9 @@ extension JSONWriter: SnapshotMembers {
   }
 
   mutating func optional<Value>(
-    _ name: StaticString, _ value: inout Value?, write: (inout JSONWriter, Value) -> Void,
-    read: (inout Fields, StaticString, SnapshotReading) -> Value?
+    _ name: StaticString, _ value: inout Value?, required: Bool,
+    write: (inout JSONWriter, Value) -> Void,
+    read: (inout Fields, StaticString, Bool, SnapshotReading) -> Value?
   ) {
     guard let value else { return }
     key(name)
@@ -117,6 +126,16 @@ extension JSONWriter: SnapshotMembers {
 
 /// The members' types, each its JSON and its rule.
 extension SnapshotMembers where Self: ~Copyable {
+  /// A member left out when it has no value.
+  mutating func optional<Value>(
+    _ name: StaticString, _ value: inout Value?, write: (inout JSONWriter, Value) -> Void,
+    read: (inout Fields, StaticString, SnapshotReading) -> Value?
+  ) {
+    optional(
+      name, &value, required: false, write: write,
+      read: { fields, name, _, reading in read(&fields, name, reading) })
+  }
+
   mutating func integer(
     _ name: StaticString, _ value: inout Int, in range: ClosedRange<Int>, required: Bool = false
   ) {

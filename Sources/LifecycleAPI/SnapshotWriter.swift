@@ -11,13 +11,7 @@ extension JSONWriter {
       w.key("device")
       w.object { w in
         w.member("id", image.id)
-        w.member("clock", image.clock)
-        w.member("memoryLimitMB", image.memoryLimitMB)
-        w.member("perAppLimitMB", image.perAppLimitMB)
-        w.member("passcode", image.passcode)
-        w.key("labels")
-        w.labels(image.labels)
-        if let timeout = image.idleTimeout { w.member("idleTimeoutSeconds", seconds: timeout) }
+        w.members(of: DeviceSpec(image.configuration))
       }
       w.members(of: image)
       if let journal {

@@ -25,6 +25,21 @@ import Testing
     #expect(schema.required == ["format", "version", "device"] + Self.device.required)
   }
 
+  /// A device's configuration is one form for a snapshot's `device` and for the two ways a
+  /// client declares a device: the snapshot must have what a declaration may leave out.
+  @Test func aDevicesConfigurationIsItsForm() throws {
+    let form = MemberList(DeviceSpec(id: "phone"))
+    let snapshot = try Schema("SnapshotDevice")
+    #expect(snapshot.properties == Set(["id"] + form.names))
+    #expect(snapshot.required == form.required)
+    #expect(try Schema("DeviceCreate").properties == Set(["id"] + form.names))
+    #expect(try Schema("DeviceDeclaration").properties == Set(["id", "apps"] + form.names))
+    // A field added to the configuration (found by reflection) fails here until it has a member.
+    let configuration = DeviceConfiguration(
+      id: "phone", clock: .manual, memoryLimitMB: 1, perAppLimitMB: 1, passcode: false)
+    #expect(Mirror(reflecting: configuration).children.count == form.names.count + 1)
+  }
+
   @Test func anAppIsItsConfigurationAndItsForm() throws {
     let schema = try Schema("SnapshotApp")
     let written = try Self.members(
@@ -91,10 +106,12 @@ private struct MemberList: SnapshotMembers {
   }
 
   mutating func optional<Value>(
-    _ name: StaticString, _ value: inout Value?, write: (inout JSONWriter, Value) -> Void,
-    read: (inout Fields, StaticString, SnapshotReading) -> Value?
+    _ name: StaticString, _ value: inout Value?, required: Bool,
+    write: (inout JSONWriter, Value) -> Void,
+    read: (inout Fields, StaticString, Bool, SnapshotReading) -> Value?
   ) {
     names.append("\(name)")
+    if required { self.required.append("\(name)") }
   }
 
   mutating func object<Value: SnapshotForm>(_ name: StaticString, _ value: inout Value) {
