@@ -1,8 +1,8 @@
 import JSONCore
 import LifecycleEngine
 
-/// One of the snapshot document's forms: a state (a device's, an app's record, a process,
-/// ...) as members, each a field with its name, its type and its rule, visited in order by the
+/// One of the snapshot document's forms: a state (a device's configuration or status, an app's
+/// record, a process, ...) as members, each a field with its name, its type and its rule, visited in order by the
 /// writer (`JSONWriter`), the reader (`SnapshotReader`), or a test that lists them. A field is
 /// one line of its form, which writing and reading both follow.
 protocol SnapshotForm {
@@ -43,7 +43,7 @@ struct SnapshotReading {
   var isDeclaration = false
 }
 
-/// Reads a form's members from a snapshot's fields.
+/// Reads a form's members from a document's fields: a snapshot's, or a declaration's.
 struct SnapshotReader: SnapshotMembers {
   var fields: Fields
   let reading: SnapshotReading
