@@ -13,11 +13,6 @@ public struct HTTPFields: Sendable, Sequence {
   /// by the parser, or written by `append`.
   private(set) var lines: [UInt8]
 
-  /// Field lines the parser has checked.
-  init(lines: [UInt8]) {
-    self.lines = lines
-  }
-
   /// Replaces the lines with `checked`, lines the parser has checked, in the storage the old
   /// ones had if nothing else holds it.
   mutating func replaceLines(with checked: UnsafeBufferPointer<UInt8>) {
