@@ -67,6 +67,32 @@ import Testing
     #expect(counters.properties == Set(MemberList(DeviceCounters()).names))
   }
 
+  /// The device view shows every option of a device's configuration (the memory limits inside
+  /// its `memory`), and the `Device` schema has every member the view writes, each required
+  /// (the view writes `null` for what has no value): an option added to the configuration's
+  /// form fails here until the view shows it and the contract has it.
+  @Test func theDeviceViewShowsEveryOption() throws {
+    let engine = Engine(now: .zero)
+    let device = try engine.device(Engine.defaultDeviceID, now: .zero)
+    let view = try JSON.parse(JSONWriter.encode { $0.device(device) })
+    let memory = Self.members(of: view["memory"])
+    let counters = Self.members(of: view["counters"])
+    let shown = Self.members(of: view).union(memory.map { "memory.\($0)" })
+    let shownAs = ["memoryLimitMB": "memory.limitMB", "perAppLimitMB": "memory.perAppLimitMB"]
+    for option in MemberList(DeviceSpec(id: "phone")).names {
+      #expect(shown.contains(shownAs[option] ?? option), "the device view leaves out \(option)")
+    }
+    let schema = try Schema("Device")
+    #expect(schema.properties == Self.members(of: view))
+    #expect(Set(schema.required) == schema.properties)
+    let memorySchema = try Schema("Device", member: "memory")
+    #expect(memorySchema.properties == memory)
+    #expect(Set(memorySchema.required) == memory)
+    let countersSchema = try Schema("Device", member: "counters")
+    #expect(countersSchema.properties == counters)
+    #expect(Set(countersSchema.required) == counters)
+  }
+
   /// A field added to a device's state (found by reflection, not from a list) fails here
   /// until its form has a member for it; an app's fields are `StateFormsTests`' to check.
   @Test func everyFieldOfADevicesStateHasAMember() {
@@ -78,7 +104,11 @@ import Testing
   }
 
   private static func members(_ bytes: [UInt8]) throws -> Set<String> {
-    guard case .object(let members) = try JSON.parse(bytes) else { return [] }
+    members(of: try JSON.parse(bytes))
+  }
+
+  private static func members(of value: JSON?) -> Set<String> {
+    guard case .object(let members) = value else { return [] }
     return Set(members.map(\.0))
   }
 }
@@ -119,26 +149,34 @@ private struct MemberList: SnapshotMembers {
   }
 }
 
-/// A schema of `openapi.yaml`'s components as written there: its `required` list on one line,
-/// a property a line, each with its `default` if it names one.
+/// A schema of `openapi.yaml`'s components as written there, or an object in one of its
+/// properties: its `required` list on one line, a property a line, each with its `default` if
+/// it names one.
 private struct Schema {
   var properties: Set<String> = []
   var required: [String] = []
   var defaults: [String: String] = [:]
 
-  init(_ name: String) throws {
+  init(_ name: String, member: String? = nil) throws {
     let contract = try String(
       contentsOfFile: #filePath.components(separatedBy: "/Tests/")[0] + "/openapi.yaml",
       encoding: .utf8)
-    let lines = contract.split(separator: "\n").drop { $0 != "    \(name):" }.dropFirst()
+    var lines = contract.split(separator: "\n").drop { $0 != "  schemas:" }
+      .drop { $0 != "    \(name):" }.dropFirst()
       .prefix { $0.hasPrefix("      ") }
-    try #require(!lines.isEmpty, "no schema \(name)")
+    var indent = "      "
+    if let member {
+      lines = lines.drop { $0 != "        \(member):" }.dropFirst()
+        .prefix { $0.hasPrefix("          ") }
+      indent = "          "
+    }
+    try #require(!lines.isEmpty, "no schema \(name) \(member ?? "")")
     for line in lines {
-      if line.hasPrefix("      required: [") {
+      if line.hasPrefix(indent + "required: [") {
         required = line.drop { $0 != "[" }.dropFirst().dropLast().split(separator: ", ").map(
           String.init)
       }
-      guard line.hasPrefix("        "), !line.hasPrefix("         "),
+      guard line.hasPrefix(indent + "  "), !line.hasPrefix(indent + "   "),
         let colon = line.firstIndex(of: ":")
       else { continue }
       let property = String(line[..<colon].trimmingCharacters(in: .whitespaces))
