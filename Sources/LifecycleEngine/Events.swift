@@ -13,142 +13,6 @@ public enum EventType: String, CaseIterable, Sendable, Codable {
   case setBackgroundAppRefresh, push, deliverMetrics
 }
 
-/// What interrupts the foreground app (it goes inactive until the interruption ends).
-public enum InterruptionSource: String, CaseIterable, Sendable, Codable {
-  case call, alert, notificationCenter, controlCenter, siri
-}
-
-/// How an interruption ends: back to the app, or the app goes to the background
-/// (a call accepted, another app opened from the alert).
-public enum InterruptionOutcome: String, CaseIterable, Sendable, Codable {
-  case resumed, backgrounded
-}
-
-/// Why the system launches or wakes an app in the background ("About the background execution
-/// sequence"). Each hands the app its work in its own way: a completion handler, a
-/// `BGTask` with an expiration handler, or (location) ordinary background time.
-public enum BackgroundLaunchReason: String, CaseIterable, Sendable, Codable {
-  /// Legacy background fetch (`performFetchWithCompletionHandler`).
-  case fetch
-  /// A silent push (`content-available`).
-  case remoteNotification
-  /// A location update.
-  case location
-  /// A `BGAppRefreshTask`.
-  case appRefresh
-  /// A `BGProcessingTask`.
-  case processing
-  /// The events of a background `URLSession` finished.
-  case urlSession
-
-  /// What a silent push carries when its event gives no payload: "To send a background
-  /// notification, create a remote notification with an aps dictionary that includes only the
-  /// content-available key" (Apple's "Pushing background updates to your App").
-  public static let silentPushPayload = #"{"aps":{"content-available":1}}"#
-
-  /// What the app finds in its launch options when this launches it (a wake from suspension
-  /// passes none): the push's `payload`, or that location services relaunched it
-  /// (`UIApplication.LaunchOptionsKey`); nil for the others.
-  func launchOption(push payload: String) -> BackgroundLaunchOption? {
-    switch self {
-    case .remoteNotification: .remoteNotification(payload: payload)
-    case .location: .location
-    case .fetch, .appRefresh, .processing, .urlSession: nil
-    }
-  }
-
-  /// What `callback` receives: the push's `payload` as its `userInfo`, the URL session's
-  /// or the task request's `identifier` if there is one; nil for the others.
-  func callbackArguments(push payload: String, identifier: String?) -> CallbackArguments? {
-    switch self {
-    case .remoteNotification: .userInfo(payload)
-    case .urlSession: identifier.map(CallbackArguments.sessionIdentifier)
-    case .appRefresh, .processing: identifier.map(CallbackArguments.taskIdentifier)
-    case .fetch, .location: nil
-    }
-  }
-
-  /// The `UIBackgroundModes` entry the app must declare; background URL sessions need none.
-  public var requiredMode: BackgroundMode? {
-    switch self {
-    case .fetch, .appRefresh: .fetch
-    case .remoteNotification: .remoteNotification
-    case .location: .location
-    case .processing: .processing
-    case .urlSession: nil
-    }
-  }
-
-  /// The callback that hands the app its background work.
-  var callback: CallbackMethod {
-    switch self {
-    case .fetch: .performFetch
-    case .remoteNotification: .didReceiveRemoteNotification
-    case .location: .didUpdateLocations
-    case .appRefresh, .processing: .taskLaunchHandler
-    case .urlSession: .handleEventsForBackgroundURLSession
-    }
-  }
-
-  /// How the app ends its work: a completion handler to call in time, a `BGTask` that expires
-  /// and must be marked completed, or nothing (location: ordinary background time).
-  var completion: WorkCompletion {
-    switch self {
-    case .fetch, .remoteNotification, .urlSession: .completionHandler
-    case .appRefresh, .processing: .taskExpiration
-    case .location: .none
-    }
-  }
-
-  /// The code of a kill for work not completed in time ("EXC_CRASH (SIGKILL)").
-  var terminationCode: TerminationCode {
-    switch self {
-    case .fetch, .remoteNotification: .backgroundFetch
-    case .urlSession: .backgroundURLSession
-    case .location, .appRefresh, .processing: .backgroundTask
-    }
-  }
-}
-
-/// How the work of a background launch ends.
-enum WorkCompletion {
-  /// The app calls a completion handler within `backgroundWork`, or is killed.
-  case completionHandler
-  /// The task's `expirationHandler` runs when its time is up; the app then calls
-  /// `setTaskCompleted`, or is killed `expirationGrace` later.
-  case taskExpiration
-  /// No work to complete: the app has ordinary background time, then is suspended.
-  case none
-}
-
-/// Something an app does that keeps it running in the background for as long as it lasts:
-/// declaring the background mode only allows it (Apple's "Configuring background execution
-/// modes"). An app in the background that does none is suspended like any other.
-public enum BackgroundActivity: String, CaseIterable, Sendable, Codable {
-  /// Playing audio: the app sits in jetsam's audio-and-accessory band, the last user band to go.
-  case audio
-  /// Receiving location updates.
-  case location
-
-  /// The `UIBackgroundModes` entry that lets the activity go on in the background.
-  public var requiredMode: BackgroundMode {
-    switch self {
-    case .audio: .audio
-    case .location: .location
-    }
-  }
-}
-
-/// The reason recorded for a jetsam kill, as in iOS jetsam event reports.
-public enum JetsamReason: String, CaseIterable, Sendable, Codable {
-  case vmPageshortage = "vm-pageshortage"
-  case perProcessLimit = "per-process-limit"
-  case vnodeLimit = "vnode-limit"
-  case highwater
-  case fcThrashing = "fc-thrashing"
-  case jettisoned
-}
-
 /// An event addressed to one app.
 public enum AppEvent: Hashable, Sendable {
   /// The user taps the icon, or opens the app through an entry: a URL, a notification, a
@@ -259,24 +123,6 @@ public enum AppEvent: Hashable, Sendable {
   }
 }
 
-/// What kind of push APNs delivers.
-public enum PushKind: String, CaseIterable, Sendable, Codable {
-  /// A background notification (`content-available`, `apns-push-type: background`): it wakes
-  /// or launches the app in the background.
-  case background
-  /// A notification the user sees: the app gets nothing until the user taps it (a `launch`
-  /// with its notification's response).
-  case alert
-
-  /// What the push carries when its event gives no payload.
-  public var defaultPayload: String {
-    switch self {
-    case .background: BackgroundLaunchReason.silentPushPayload
-    case .alert: #"{"aps":{"alert":"New message"}}"#
-    }
-  }
-}
-
 /// An event addressed to a whole device.
 public enum DeviceEvent: Hashable, Sendable {
   /// The user goes to the home screen from the foreground app.
@@ -329,4 +175,424 @@ public enum DeviceEvent: Hashable, Sendable {
     default: nil
     }
   }
+}
+
+extension EventDeclaration {
+  /// The events addressed to one app, in the contract's order.
+  public static let app: [EventDeclaration] = [
+    EventDeclaration(
+      .launch,
+      """
+      The user opens the app (cold launch, or back from background or suspension), by its icon \
+      or through at most one entry: a URL, a notification's response, a user activity (a \
+      universal link) or a Home Screen quick action. An app-delegate app finds the entry in the \
+      launch options of a cold launch (a local notification's response excepted) and then gets \
+      the entry's own callback before applicationDidBecomeActive; a scene app finds it in the \
+      connection options when its scene connects, and otherwise gets the entry's scene callback \
+      before sceneDidBecomeActive. A notification's response always reaches \
+      userNotificationCenter(_:didReceive:withCompletionHandler:).
+      """,
+      members: [
+        .init(
+          "scene", .schema("Name"),
+          doc: """
+            A scene app: the session to show (one the app has); without it, the one it showed \
+            last. Another window of the same app in the foreground leaves first, as another app \
+            does.
+            """),
+        .init("url", .string(bytes: 1...Validation.maxURLBytes)),
+        .init("notification", .schema("NotificationResponse")),
+        .init("userActivity", .schema("UserActivity")),
+        .init("shortcutItem", .schema("ShortcutItem")),
+      ]),
+    EventDeclaration(
+      .prewarm,
+      """
+      The system prewarms the app (iOS 15+): the process starts and pauses before \
+      UIApplicationMain, suspended, with no callback. The user's next launch runs the whole \
+      launch sequence in that process; a background launch runs it in the background; jetsam may \
+      reclaim it first. Not running apps only.
+      """,
+      members: []),
+    EventDeclaration(
+      .openScene,
+      """
+      The user opens a new window of an app that supports multiple scenes (a new scene session), \
+      through an entry as launch takes it: the session is created (scene, or main, scene-2, ... \
+      when not given), configurationForConnecting and scene(_:willConnectTo:options:) connect \
+      it, and it comes to the foreground while the window shown before leaves (one window on \
+      screen at a time). A not-running app launches first. The result names the session.
+      """,
+      members: [
+        .init("scene", .schema("Name")),
+        .init("url", .string(bytes: 1...Validation.maxURLBytes)),
+        .init("notification", .schema("NotificationResponse")),
+        .init("userActivity", .schema("UserActivity")),
+        .init("shortcutItem", .schema("ShortcutItem")),
+      ]),
+    EventDeclaration(
+      .closeScene,
+      """
+      The user closes one window from the app switcher: its scene disconnects \
+      (sceneDidDisconnect; the shown one without entering the background) and \
+      application(_:didDiscardSceneSessions:) names that session only. A suspended app runs \
+      again in the background to hear it; an app that is not running hears of it right after its \
+      next didFinishLaunching. Closing the last window quits the app, as terminate does.
+      """,
+      members: [
+        .init("scene", .schema("Name"), required: true)
+      ]),
+    EventDeclaration(
+      .disconnectScene,
+      """
+      The system disconnects a background (or suspended) scene to reclaim its resources while \
+      the process lives: a scene with state to save is asked for it first \
+      (stateRestorationActivity(for:), as UISceneSession.stateRestorationActivity documents), \
+      then sceneDidDisconnect (a suspended app runs again in the background for it). The session \
+      and its saved stateRestorationActivity stay; the user's next launch of that scene \
+      reconnects it with scene(_:willConnectTo:options:). Jetsam does the same under pressure \
+      (README, Memory and jetsam).
+      """,
+      members: [
+        .init("scene", .schema("Name"), required: true)
+      ]),
+    EventDeclaration(
+      .home,
+      "The user goes to the home screen.",
+      members: []),
+    EventDeclaration(
+      .openSwitcher,
+      "The app switcher shows over the app.",
+      members: []),
+    EventDeclaration(
+      .closeSwitcher,
+      "The switcher is dismissed back to the app.",
+      members: []),
+    EventDeclaration(
+      .interruptionBegan,
+      "A call, alert, Notification or Control Center, or Siri covers the app.",
+      members: [
+        .init(
+          "source", .oneOf(["call", "alert", "notificationCenter", "controlCenter", "siri"]),
+          required: true)
+      ]),
+    EventDeclaration(
+      .interruptionEnded,
+      """
+      The interruption ends: back to the app, or the app goes to the background (a call \
+      accepted).
+      """,
+      members: [
+        .init("outcome", .oneOf(["resumed", "backgrounded"]), default: "resumed")
+      ]),
+    EventDeclaration(
+      .terminate,
+      "The user force-quits the app from the switcher.",
+      members: []),
+    EventDeclaration(
+      .crash,
+      "The process dies; no callbacks.",
+      members: [
+        .init(
+          "atLaunch", .boolean, default: "false",
+          doc: """
+            The crash happened during the app's launch: UIKit also drops the state it preserved \
+            (the app's, and every session's stateRestorationActivity).
+            """)
+      ]),
+    EventDeclaration(
+      .purge,
+      "The system kills the app to reclaim memory; no callbacks.",
+      members: [
+        .init("reason", .schema("JetsamReason"))
+      ]),
+    EventDeclaration(
+      .thermalKill,
+      """
+      The system kills the running app in response to a thermal event; no callbacks, termination \
+      code 0xc00010ff.
+      """,
+      members: []),
+    EventDeclaration(
+      .backgroundLaunch,
+      """
+      The system launches or wakes the app in the background; needs the matching background mode \
+      (urlSession needs none). An app-delegate app gets applicationDidEnterBackground before the \
+      event's callback, launched or woken; a scene app gets the callback alone. A processing \
+      task runs only while the device is idle, locked (409 with the device unlocked); unlocking \
+      runs its expirationHandler at once (BGProcessingTask). A launch (not a wake) of an \
+      app-delegate app for a push or for location passes launch options: remoteNotification with \
+      the payload, or location (UIApplication.LaunchOptionsKey); a scene app's are nil \
+      (application(_:didFinishLaunchingWithOptions:): "If the app supports scenes, this is \
+      nil"). A push's payload must carry aps.content-available 1 (422 otherwise). Each push and \
+      task is its own work (the result's workId, the callback's taskId) with its own completion, \
+      and wakes overlap: a push is handed over while other work runs; a fetch, the same BGTask \
+      (its identifier, whatever its kind; without one, the kind's) or the same URL session's \
+      events are not (409) until the app completes them; tasks of other identifiers run beside \
+      it. At most 16 pieces of work per app (409 beyond).
+      """,
+      members: [
+        .init("reason", .schema("BackgroundLaunchReason"), required: true),
+        .init(
+          "payload", .schema("PushPayload"),
+          doc: """
+            remoteNotification only: the push, handed to the app as the userInfo of \
+            application(_:didReceiveRemoteNotification:fetchCompletionHandler:) (and in the launch \
+            options of an app-delegate app's launch). Its aps must carry content-available 1 (422 \
+            otherwise). Default: {"aps": {"content-available": 1}}.
+            """),
+        .init(
+          "identifier", .string(bytes: 1...Validation.maxIdentifierBytes),
+          doc: """
+            urlSession only: the identifier of the background URLSession whose events are done, \
+            handed to application(_:handleEventsForBackgroundURLSession:completionHandler:), which \
+            always receives one: without it, APP.background-session (the app's name), which the \
+            journal records.
+            """),
+      ]),
+    EventDeclaration(
+      .backgroundWorkCompleted,
+      """
+      The app calls the completion handler of background work, or setTaskCompleted on its \
+      BGTask: the work `id` (a backgroundLaunch's result, workId), or without one the oldest. \
+      409 if the app has none, or none with that id.
+      """,
+      members: [
+        .init("id", .integer(1...Int.max))
+      ]),
+    EventDeclaration(
+      .beginBackgroundTask,
+      "The app begins a background task; the result carries its id.",
+      members: [
+        .init("name", .string(bytes: 0...Validation.maxTaskNameBytes))
+      ]),
+    EventDeclaration(
+      .endBackgroundTask,
+      "The app ends a background task.",
+      members: [
+        .init("id", .integer(1...Int.max), required: true)
+      ]),
+    EventDeclaration(
+      .memoryWarning,
+      "A memory warning to this app.",
+      members: []),
+    EventDeclaration(
+      .setMemory,
+      "The app's footprint in its current phase (foreground or background) changes.",
+      members: [
+        .init("memoryMB", .integer(0...Validation.maxMemoryMB), required: true)
+      ]),
+    EventDeclaration(
+      .startActivity,
+      """
+      The running app starts playing audio or receiving location updates: it stays running in \
+      the background until it stops (or dies). Needs the matching background mode.
+      """,
+      members: [
+        .init("activity", .schema("BackgroundActivity"), required: true)
+      ]),
+    EventDeclaration(
+      .stopActivity,
+      """
+      The app stops the activity; with nothing else holding it in the background it is suspended \
+      suspendDelaySeconds later.
+      """,
+      members: [
+        .init("activity", .schema("BackgroundActivity"), required: true)
+      ]),
+    EventDeclaration(
+      .setRestorationData,
+      """
+      What the running app's code hands UIKit when the system asks it to save its state, from \
+      now on: any JSON value (null: nothing). Once the app is in the background it is asked: \
+      application(_:shouldSaveSecureApplicationState:) or the scene's \
+      stateRestorationActivity(for:), with the data as arguments.restorationData, and UIKit \
+      keeps it. After a system kill the next launch hands it back \
+      (application(_:shouldRestoreSecureApplicationState:) between will- and didFinishLaunching, \
+      or the session's stateRestorationActivity in scene(_:willConnectTo:options:)); a \
+      force-quit drops it.
+      """,
+      members: [
+        .init(
+          "scene", .schema("Name"),
+          doc: "A scene app: the connected scene whose data it is; without it, the focused one."),
+        .init(
+          "data", .anyJSON, required: true,
+          doc: "Any JSON value, at most 4096 bytes written compactly; null saves nothing."),
+      ]),
+    EventDeclaration(
+      .submitTaskRequest,
+      """
+      The running app's code submits a request to BGTaskScheduler (submit(_:)); a request for an \
+      identifier already pending replaces it. Refused (409) as BGTaskScheduler.Error.Code says: \
+      bgtaskscheduler-not-permitted (the identifier not in permittedTaskIdentifiers, or the \
+      kind's background mode missing: fetch for appRefresh, processing for processing), \
+      bgtaskscheduler-too-many-pending-task-requests (1 appRefresh and 10 processing requests \
+      pending at most).
+      """,
+      members: [
+        .init("identifier", .string(bytes: 1...Validation.maxIdentifierBytes), required: true),
+        .init("kind", .schema("TaskKind"), required: true),
+        .init(
+          "earliestBeginDate", .seconds(0...Validation.maxAdvanceSeconds),
+          doc: "BGTaskRequest.earliestBeginDate, in device time."),
+        .init("requiresNetworkConnectivity", .boolean, default: "false", doc: "processing only."),
+        .init("requiresExternalPower", .boolean, default: "false", doc: "processing only."),
+      ]),
+    EventDeclaration(
+      .cancelTaskRequest,
+      """
+      The running app's code cancels its pending request (cancel(taskRequestWithIdentifier:)); \
+      an identifier with none pending changes nothing, as in iOS.
+      """,
+      members: [
+        .init("identifier", .string(bytes: 1...Validation.maxIdentifierBytes), required: true)
+      ]),
+    EventDeclaration(
+      .launchTask,
+      """
+      The system runs the pending request now, as the debugger's \
+      _simulateLaunchForTaskWithIdentifier: does ("Starting and Terminating Tasks During \
+      Development"), in any state, usually with the app in the foreground of an unlocked device: \
+      the request is consumed and BGTaskScheduler.launchHandler(_:) runs with the identifier in \
+      its arguments, the app launched or woken in the background first if it was not running \
+      there. Nothing that holds the request back is weighed (its earliestBeginDate, its \
+      requirements, the device in use, the app in the foreground or swiped away, the \
+      conditions); the result's bypassed lists each. Refused (409) only while the same task runs \
+      or the app holds 16 pieces of work. A task running in the foreground expires there (its \
+      expirationHandler runs), but the app is not killed there for a late one: that kill comes \
+      once it leaves the foreground.
+      """,
+      members: [
+        .init("identifier", .string(bytes: 1...Validation.maxIdentifierBytes), required: true)
+      ]),
+    EventDeclaration(
+      .expireTask,
+      """
+      The running task's time is up now, in any state: its BGTask.expirationHandler runs, as the \
+      debugger's _simulateExpirationForTaskWithIdentifier: makes it; then the app completes the \
+      task (backgroundWorkCompleted) or is killed expirationGraceSeconds later (out of the \
+      foreground). The result names the task's work and the deadline its expiry came before. 409 \
+      if the app runs no such task whose handler has not run.
+      """,
+      members: [
+        .init("identifier", .string(bytes: 1...Validation.maxIdentifierBytes), required: true)
+      ]),
+  ]
+
+  /// The events addressed to a whole device, in the contract's order.
+  public static let device: [EventDeclaration] = [
+    EventDeclaration(
+      .home,
+      """
+      The user goes to the home screen from the foreground app: it leaves the foreground as the \
+      app event home sends it.
+      """,
+      scope: .device, members: []),
+    EventDeclaration(
+      .memoryWarning,
+      "Every running app receives a memory warning.",
+      scope: .device, members: []),
+    EventDeclaration(
+      .lock,
+      """
+      The user locks the device: the foreground app resigns active and goes to the background; \
+      with a passcode, protected data becomes unavailable after the configured delay.
+      """,
+      scope: .device, members: []),
+    EventDeclaration(
+      .unlock,
+      """
+      The user unlocks the device: protected data becomes available, a running BGProcessingTask \
+      expires (its expirationHandler: the user is using the device), and the app that was in the \
+      foreground comes back.
+      """,
+      scope: .device, members: []),
+    EventDeclaration(
+      .significantTimeChange,
+      """
+      Midnight, a carrier time update or a daylight-saving change: running apps are told, \
+      suspended ones when they next run.
+      """,
+      scope: .device, members: []),
+    EventDeclaration(
+      .shutdown,
+      """
+      The user powers the device off: every running app whose main thread is free gets \
+      applicationWillTerminate, suspended and busy apps end silently, and the device refuses \
+      every event but boot.
+      """,
+      scope: .device, members: []),
+    EventDeclaration(
+      .boot,
+      """
+      The device starts again, locked, with protected data unavailable (with a passcode) until \
+      the first unlock.
+      """,
+      scope: .device, members: []),
+    EventDeclaration(
+      .setConditions,
+      """
+      What the system weighs before it runs background work changes: the members given, the \
+      others as they are (see BackgroundConditions). Pending task requests that nothing holds \
+      back any more run at once under eager, in this event's outcome.
+      """,
+      scope: .device,
+      members: [
+        .init("batteryLevel", .integer(0...100)),
+        .init("charging", .boolean),
+        .init("lowPowerMode", .boolean),
+        .init("network", .schema("NetworkStatus")),
+        .init("backgroundAppRefresh", .boolean, doc: "The device's Background App Refresh switch."),
+        .init("taskScheduling", .schema("TaskSchedulingPolicy")),
+      ]),
+    EventDeclaration(
+      .setBackgroundAppRefresh,
+      """
+      The user turns Background App Refresh on or off for one app in Settings: off, its task \
+      requests wait, its background pushes are dropped, and submitTaskRequest is refused \
+      (bgtaskscheduler-unavailable). 422 if the device has no such app.
+      """,
+      scope: .device,
+      members: [
+        .init("app", .schema("Name"), required: true),
+        .init("enabled", .boolean, required: true),
+      ]),
+    EventDeclaration(
+      .push,
+      """
+      APNs delivers a push for the app ("Pushing background updates to your App"). An alert is \
+      displayed: the app gets nothing until the user taps it (a launch with its notification). A \
+      background push reaches a foreground app's \
+      application(_:didReceiveRemoteNotification:fetchCompletionHandler:) at once; otherwise it \
+      wakes or launches the app in the background with its own completion (backgroundWork), \
+      unless something holds it back: the app swiped away, the remote-notification mode missing, \
+      Background App Refresh off, Low Power Mode, a critically low battery, \
+      backgroundPushesPerHour spent (the result says dropped, and why; iOS may also defer and \
+      coalesce, which is not modelled). 422 if the device has no such app.
+      """,
+      scope: .device,
+      members: [
+        .init("app", .schema("Name"), required: true),
+        .init("pushType", .oneOf(["background", "alert"]), default: "background"),
+        .init(
+          "payload", .schema("PushPayload"),
+          doc: """
+            Default: {"aps": {"content-available": 1}} for background, {"aps": {"alert": "New \
+            message"}} for alert. A background push's aps must carry content-available 1, or there \
+            is nothing to wake the app for (422; "Pushing background updates to your App").
+            """),
+      ]),
+    EventDeclaration(
+      .deliverMetrics,
+      """
+      MetricKit delivers its payload to each running app that has exits not yet delivered: \
+      MXMetricManagerSubscriber.didReceive(_:) with the counts since the last delivery \
+      (payloads[0].applicationExitMetrics), which then start again from 0; an app not running \
+      keeps its counts for a later payload. The device's clock also delivers at every 24 hours \
+      of its time (86400 s, 172800 s, ...) while an app holds counts, as iOS delivers payloads \
+      daily.
+      """,
+      scope: .device, members: []),
+  ]
 }
