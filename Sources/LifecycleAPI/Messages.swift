@@ -17,7 +17,7 @@ public struct APIRequest: Sendable {
   /// The first `Origin`; `originIsRepeated` when the request has more than one (RFC 6454,
   /// 7.2: a browser sends one at most), which the policy refuses whatever they say.
   public var origin: String?
-  public var originIsRepeated = false
+  public var originIsRepeated: Bool
   public var authorization: String?
   /// `If-Match`: the request applies only to the device in one of these versions.
   public var ifMatch: String?
@@ -28,26 +28,22 @@ public struct APIRequest: Sendable {
   /// The request's number on the server: a request that waits is answered under it later
   /// (`LifecycleAPI.takeLateResponses`).
   public var exchange: UInt64
+}
 
-  @inlinable  // built for every request: inlined, its fields are stored in place
+extension APIRequest {
+  /// Made through the memberwise initializer, which builds the value in one piece: an
+  /// initializer that assigns the fields one by one here made the optimizer copy the whole
+  /// request and drop the original (a retain and a release of every field, on every request).
   public init(
     method: String, path: Substring, query: Substring? = nil, mediaType: String? = nil,
     body: [UInt8] = [], host: String? = nil, origin: String? = nil, authorization: String? = nil,
     ifMatch: String? = nil, idempotencyKey: String? = nil, lastEventID: String? = nil,
     exchange: UInt64 = 0
   ) {
-    self.exchange = exchange
-    self.method = method
-    self.path = path
-    self.query = query
-    self.mediaType = mediaType
-    self.body = body
-    self.host = host
-    self.origin = origin
-    self.authorization = authorization
-    self.ifMatch = ifMatch
-    self.idempotencyKey = idempotencyKey
-    self.lastEventID = lastEventID
+    self.init(
+      method: method, path: path, query: query, mediaType: mediaType, body: body, host: host,
+      origin: origin, originIsRepeated: false, authorization: authorization, ifMatch: ifMatch,
+      idempotencyKey: idempotencyKey, lastEventID: lastEventID, exchange: exchange)
   }
 }
 
