@@ -8,7 +8,9 @@ extension JSONWriter {
   /// "state":…,"sceneState":…,"taskId":…}`, the last two when they apply; one still waiting
   /// for its app's main thread has no `seq` and `time` yet. Responses are mostly callbacks:
   /// all but the arguments are written into room reserved at once, everything after the
-  /// scene copied from text prepared per case.
+  /// scene copied from text prepared per case. Inlined: a call would first copy the callback
+  /// out of the array that holds it (its strings retained, then released).
+  @inline(__always)
   mutating func callback(_ callback: Callback, waiting: Bool = false) {
     beginObject()
     let names = callback.app.withUTF8(\.count) + (callback.scene?.utf8.count ?? 0)

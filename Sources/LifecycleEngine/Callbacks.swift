@@ -155,7 +155,9 @@ public struct Callback: Hashable, Sendable {
   public var arguments: CallbackArguments?
   /// The background task whose expiration handler this is.
   public var taskId: Int?
+}
 
+extension Callback {
   /// A callback that waits for the app's busy main thread: its `seq` and `time` are those of
   /// its delivery, set then.
   public init(
@@ -165,25 +167,8 @@ public struct Callback: Hashable, Sendable {
   ) {
     self.init(
       seq: 0, time: .zero, app: app, method: method,
-      aggregateNotification: aggregateNotification, state: state, scene: scene,
-      sceneState: sceneState, taskId: taskId, arguments: arguments)
-  }
-
-  init(
-    seq: Int, time: Instant, app: AppName, method: CallbackMethod,
-    aggregateNotification: UIKitNotification?, state: AppState, scene: String?,
-    sceneState: SceneState?, taskId: Int?, arguments: CallbackArguments?
-  ) {
-    self.seq = seq
-    self.time = time
-    self.app = app
-    self.method = method
-    self.aggregateNotification = aggregateNotification
-    self.state = state
-    self.scene = scene
-    self.sceneState = sceneState
-    self.taskId = taskId
-    self.arguments = arguments
+      aggregateNotification: aggregateNotification, state: state, sceneState: sceneState,
+      scene: scene, arguments: arguments, taskId: taskId)
   }
 
   /// The notifications posted with this callback, in order: the method's own, then the

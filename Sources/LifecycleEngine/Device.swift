@@ -306,9 +306,8 @@ final class Device {
     }
     let callback = Callback(
       seq: 0, time: status.now, app: app.name, method: method,
-      aggregateNotification: aggregateNotification, state: new,
-      scene: sceneIndex.map { app.sessions[$0].id }, sceneState: sceneState, taskId: taskId,
-      arguments: arguments)
+      aggregateNotification: aggregateNotification, state: new, sceneState: sceneState,
+      scene: sceneIndex.map { app.sessions[$0].id }, arguments: arguments, taskId: taskId)
     if app.isBusy(at: status.now) || !app.waitingCallbacks.isEmpty {
       app.queue(WaitingCallback(callback: callback, cause: cause))
       outcome.recordWaiting(callback)

@@ -82,9 +82,9 @@ import Testing
             for taskId in [nil, 7] {
               let callback = Callback(
                 seq: 42, time: instant, app: "mail", method: method,
-                aggregateNotification: aggregate, state: state,
+                aggregateNotification: aggregate, state: state, sceneState: sceneState,
                 scene: method.isSceneCallback && sceneState != nil ? "scene-2" : nil,
-                sceneState: sceneState, taskId: taskId, arguments: nil)
+                arguments: nil, taskId: taskId)
               var members: [(String, JSON)] = [
                 ("seq", .integer(42)), ("time", time(instant)), ("app", .string("mail")),
                 ("scene", callback.scene.map(JSON.string) ?? .null),
@@ -140,7 +140,7 @@ import Testing
       let callback = Callback(
         seq: .max, time: instant, app: AppName(longName)!, method: method,
         aggregateNotification: longest(UIKitNotification.self), state: longest(AppState.self),
-        scene: longName, sceneState: longest(SceneState.self), taskId: .max, arguments: nil)
+        sceneState: longest(SceneState.self), scene: longName, arguments: nil, taskId: .max)
       for waiting in [false, true] {
         let written = text { $0.callback(callback, waiting: waiting) }
         let parsed = try JSON.parse(Array(written.utf8))
