@@ -29,9 +29,8 @@ final class Connection {
   private var armedDeadline: UInt64?
   /// The handles are being closed: libuv calls nothing of ours but the close callbacks.
   private var isClosing = false
-  /// The request the responder answers later (or is streaming the answer to), its exchange
-  /// and when it began.
-  private var deferred: (exchange: UInt64, request: HTTPRequest, started: UInt64)?
+  /// The request the responder answers later (or is streaming the answer to).
+  private var deferred: DeferredExchange?
   private var openHandles = 2
   /// What the machine holds for requests being received, as `server.requestMemory` counts it;
   /// nil once a request was refused for want of room (the connection then counts nothing).
@@ -170,7 +169,7 @@ final class Connection {
     if let response {
       answer(request, with: response, startedAt: started)
     } else {
-      deferred = (exchange, request, started)
+      deferred = DeferredExchange(exchange: exchange, request: request, started: started)
       server.deferredExchanges[exchange] = self
       machine.responseDeferred()
       server.startOffLoopWork()
@@ -182,13 +181,14 @@ final class Connection {
   /// Sends the answer to the request the responder deferred, or the next part of its
   /// stream, as it comes.
   func answerLate(_ part: LateResponse.Part) {
-    guard let (exchange, request, started) = deferred, !isClosing else { return }
+    guard let deferred, !isClosing else { return }
+    let exchange = deferred.exchange
     switch part {
     case .response(let response):
       endExchange(exchange)
-      answer(request, with: response, startedAt: started)
+      answer(deferred.request, with: response, startedAt: deferred.started)
     case .streamHead(let stream):
-      logAnswer(to: request, status: stream.head.status, startedAt: started)
+      logAnswer(to: deferred.request, status: stream.head.status, startedAt: deferred.started)
       uv_update_time(server.loop)
       machine.streamStarted(stream, at: server.moment)
     case .streamPiece(let piece):
@@ -362,4 +362,14 @@ final class Connection {
     let data = handleOrRequest!.load(as: UnsafeMutableRawPointer.self)
     return Unmanaged<Connection>.fromOpaque(data).takeUnretainedValue()
   }
+}
+
+/// A request the responder answers later, or is streaming the answer to: its exchange and
+/// when it began. A type of its own, not a tuple: a request answered at once was dropped
+/// through the optional tuple's destroy, which the compiler shares between types and runs
+/// through their metadata, on every request.
+private struct DeferredExchange {
+  let exchange: UInt64
+  let request: HTTPRequest
+  let started: UInt64
 }
