@@ -93,6 +93,27 @@ import Testing
     #expect(Set(countersSchema.required) == counters)
   }
 
+  /// The app view writes what the `App` schema describes: every member, each required but two
+  /// the view leaves out when they do not apply: the scene's state (an app-delegate app has
+  /// none) and the last termination (a process that never ended has none). Which of an app's
+  /// fields the view shows is `StateFormsTests`' to check.
+  @Test func theAppViewIsItsSchema() throws {
+    let engine = Engine(now: .zero)
+    let device = Engine.defaultDeviceID
+    func view(_ spec: AppSpec, after events: [AppEvent]) throws -> Set<String> {
+      _ = try engine.createApp(spec, on: device, now: .zero)
+      for event in events { _ = try engine.apply(event, to: spec.name, on: device, now: .zero) }
+      let view = try engine.app(spec.name, on: device, now: .zero)
+      return try Self.members(JSONWriter.encode { $0.app(view) })
+    }
+    let scene = try view(AppSpec(name: "maps"), after: [.launch(), .crash(), .launch()])
+    let appDelegate = try view(AppSpec(name: "mail", lifecycle: .appDelegate), after: [.launch()])
+    let schema = try Schema("App")
+    #expect(schema.properties == scene)
+    #expect(Set(schema.required) == appDelegate)
+    #expect(scene.subtracting(appDelegate) == ["sceneState", "lastTermination"])
+  }
+
   /// A field added to a device's state (found by reflection, not from a list) fails here
   /// until its form has a member for it; an app's fields are `StateFormsTests`' to check.
   @Test func everyFieldOfADevicesStateHasAMember() {
@@ -150,8 +171,8 @@ private struct MemberList: SnapshotMembers {
 }
 
 /// A schema of `openapi.yaml`'s components as written there, or an object in one of its
-/// properties: its `required` list on one line, a property a line, each with its `default` if
-/// it names one.
+/// properties: its `required` list (on one line, or an item a line), a property a line, each
+/// with its `default` if it names one.
 private struct Schema {
   var properties: Set<String> = []
   var required: [String] = []
@@ -171,11 +192,17 @@ private struct Schema {
       indent = "          "
     }
     try #require(!lines.isEmpty, "no schema \(name) \(member ?? "")")
+    var isListingRequired = false
     for line in lines {
       if line.hasPrefix(indent + "required: [") {
         required = line.drop { $0 != "[" }.dropFirst().dropLast().split(separator: ", ").map(
           String.init)
       }
+      if isListingRequired, line.hasPrefix(indent + "  - ") {
+        required.append(String(line.dropFirst(indent.count + 4)))
+        continue
+      }
+      isListingRequired = line == indent + "required:"
       guard line.hasPrefix(indent + "  "), !line.hasPrefix(indent + "   "),
         let colon = line.firstIndex(of: ":")
       else { continue }
