@@ -20,7 +20,7 @@ public struct HTTPResponse: Hashable, Sendable {
   ///
   /// - Parameters:
   ///   - keepAlive: false adds `Connection: close`; an HTTP/1.0 client asking to keep the
-  ///   connection gets `Connection: keep-alive`.
+  ///     connection gets `Connection: keep-alive`.
   ///   - omitBody: for HEAD: the headers describe the body, which is not sent.
   public func wire(
     date: String, keepAlive: Bool, minorVersion: Int = 1, omitBody: Bool = false

@@ -2,9 +2,9 @@ import JSONCore
 import LifecycleEngine
 
 /// One of the snapshot document's forms: a state (a device's configuration or status, an app's
-/// record, a process, ...) as members, each a field with its name, its type and its rule, visited in order by the
-/// writer (`JSONWriter`), the reader (`SnapshotReader`), or a test that lists them. A field is
-/// one line of its form, which writing and reading both follow.
+/// record, a process, ...) as members, each a field with its name, its type and its rule,
+/// visited in order by the writer (`JSONWriter`), the reader (`SnapshotReader`), or a test
+/// that lists them. A field is one line of its form, which writing and reading both follow.
 protocol SnapshotForm {
   mutating func visitMembers(_ members: inout some SnapshotMembers & ~Copyable)
 }
