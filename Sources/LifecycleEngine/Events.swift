@@ -199,12 +199,8 @@ extension EventDeclaration {
             A scene app: the session to show (one the app has); without it, the one it showed \
             last. Another window of the same app in the foreground leaves first, as another app \
             does.
-            """),
-        .init("url", .string(bytes: 1...Validation.maxURLBytes)),
-        .init("notification", .schema("NotificationResponse")),
-        .init("userActivity", .schema("UserActivity")),
-        .init("shortcutItem", .schema("ShortcutItem")),
-      ]),
+            """)
+      ] + EventMember.entry),
     EventDeclaration(
       .prewarm,
       """
@@ -224,12 +220,8 @@ extension EventDeclaration {
       screen at a time). A not-running app launches first. The result names the session.
       """,
       members: [
-        .init("scene", .schema("Name")),
-        .init("url", .string(bytes: 1...Validation.maxURLBytes)),
-        .init("notification", .schema("NotificationResponse")),
-        .init("userActivity", .schema("UserActivity")),
-        .init("shortcutItem", .schema("ShortcutItem")),
-      ]),
+        .init("scene", .schema("Name"))
+      ] + EventMember.entry),
     EventDeclaration(
       .closeScene,
       """
@@ -594,5 +586,16 @@ extension EventDeclaration {
       daily.
       """,
       scope: .device, members: []),
+  ]
+}
+
+extension EventMember {
+  /// The ways into an app (`Entry`), whose members stand beside an event's own: a launch and
+  /// an opened scene take at most one of them.
+  static let entry: [EventMember] = [
+    .init("url", .string(bytes: 1...Validation.maxURLBytes)),
+    .init("notification", .schema("NotificationResponse")),
+    .init("userActivity", .schema("UserActivity")),
+    .init("shortcutItem", .schema("ShortcutItem")),
   ]
 }
