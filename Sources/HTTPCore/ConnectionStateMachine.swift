@@ -114,7 +114,7 @@ public struct ConnectionStateMachine {
   }
 
   public let configuration: ConnectionConfiguration
-  private var parser: HTTPParser
+  @usableFromInline private(set) var parser: HTTPParser
   private var phase = Phase.reading
   private var pending: Action?
   /// The storage of the last response's head, which the next one reuses once it is sent (a
@@ -275,8 +275,8 @@ public struct ConnectionStateMachine {
   }
 
   /// The memory held for the request being received (`HTTPParser.heldBytes`).
-  @inline(__always)  // read in place after every turn: a call would copy the machine
-  public var heldBytes: Int { parser.heldBytes }
+  /// Inlinable: read in place after every turn, where a call copied the whole machine first.
+  @inlinable public var heldBytes: Int { parser.heldBytes }
 
   /// The server has no room for what the request being read holds (its memory budget is
   /// spent): it gets 503 and the connection closes; a connection past its request (answered,

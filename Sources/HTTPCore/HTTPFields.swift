@@ -11,7 +11,7 @@
 public struct HTTPFields: Sendable, Sequence {
   /// `name:value` lines, optional whitespace around the value, each ending in CRLF: checked
   /// by the parser, or written by `append`.
-  private(set) var lines: [UInt8]
+  @usableFromInline private(set) var lines: [UInt8]
 
   /// Replaces the lines with `checked`, lines the parser has checked, in the storage the old
   /// ones had if nothing else holds it.

@@ -37,13 +37,13 @@ public enum HTTPParserEvent: Hashable, Sendable {
 /// for another request.
 public struct HTTPParser {
   public let limits: HTTPLimits
-  private var buffer: [UInt8] = []
+  @usableFromInline private(set) var buffer: [UInt8] = []
   /// The first byte not yet consumed.
   private var start = 0
   /// Where the search for the next LF resumes.
   private var scanFrom = 0
   private var state = State.requestLine
-  private var request = HTTPRequest(method: "", target: "")
+  @usableFromInline private(set) var request = HTTPRequest(method: "", target: "")
   /// Where the current request's field lines begin in the buffer.
   private var fieldsStart = 0
   /// What the current request's fields say about its framing, noted as they are read.
@@ -79,7 +79,7 @@ public struct HTTPParser {
   /// The memory the parser holds for requests being received: its buffer, the storage of field
   /// lines (kept from request to request), and the body of the request it is reading (a body's
   /// whole `Content-Length` from its head on).
-  public var heldBytes: Int {
+  @inlinable public var heldBytes: Int {
     buffer.capacity + request.headers.lines.capacity + request.body.capacity
   }
 
