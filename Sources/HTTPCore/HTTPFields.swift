@@ -20,6 +20,13 @@ public struct HTTPFields: Sendable, Sequence {
     lines.append(contentsOf: checked)
   }
 
+  /// Makes these fields `other`'s, in the storage these had if nothing else holds it: a
+  /// server that adds fields of its own to shared constant ones writes every response's
+  /// into the same storage, where copying the shared lines on write allocated each time.
+  public mutating func replaceAll(with other: HTTPFields) {
+    other.lines.withUnsafeBufferPointer { replaceLines(with: $0) }
+  }
+
   /// No fields.
   public init() {
     lines = []
@@ -45,14 +52,18 @@ public struct HTTPFields: Sendable, Sequence {
           !name.isEmpty && name.allSatisfy(\.isTokenCharacter)
             && !value.contains { $0 == .cr || $0 == .lf },
           "not a field line: \(String(decoding: name, as: UTF8.self))")
-        // One allocation: a response's fields usually start as shared constant lines.
-        lines.reserveCapacity(lines.count + name.count + value.count + 4)
-        lines.append(contentsOf: name)
-        lines.append(.colon)
-        lines.append(.space)
-        lines.append(contentsOf: value)
-        lines.append(.cr)
-        lines.append(.lf)
+        // Made whole on the stack and appended at once: each append costs a uniqueness and
+        // capacity check and a call of its own.
+        let count = name.count + value.count + 4
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { line in
+          _ = line.initialize(fromContentsOf: name)
+          line[name.count] = .colon
+          line[name.count + 1] = .space
+          _ = line[(name.count + 2)...].initialize(fromContentsOf: value)
+          line[count - 2] = .cr
+          line[count - 1] = .lf
+          lines.append(contentsOf: UnsafeBufferPointer(line))
+        }
       }
     }
   }

@@ -27,6 +27,10 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPRequestMemory {
   private var heap = HeapTrimmer()
   @exclusivity(unchecked)
   private var lastHost = ""
+  /// The fields of the last response that had some of its own (nearly every one: its
+  /// `ETag`): the next one's are written into the same storage once that response is gone.
+  @exclusivity(unchecked)
+  private var lastOwnFields = HTTPFields()
 
   /// - Parameters:
   ///   - streamBacklogBytes: what the server holds unsent for a stream before closing it.
@@ -115,7 +119,7 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPRequestMemory {
       isDraining: context.isDraining)
     heap.observe(retainedBytes: api.engine.retainedBytes)
     guard let response else { return nil }
-    return Self.http(consume response)
+    return http(consume response)
   }
 
   /// `Host` as text: the last one made, when a request sends the same bytes, as clients do
@@ -134,13 +138,13 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPRequestMemory {
     api.takeLateAnswers().map { answer in
       switch answer.part {
       case .response(let response):
-        LateResponse(exchange: answer.exchange, response: Self.http(response))
+        LateResponse(exchange: answer.exchange, response: http(response))
       case .streamHead(let head, let heartbeat, let interval, let farewell):
         LateResponse(
           exchange: answer.exchange,
           part: .streamHead(
             HTTPStream(
-              head: Self.http(head), heartbeat: heartbeat,
+              head: http(head), heartbeat: heartbeat,
               heartbeatInterval: UInt64(interval), farewell: farewell)))
       case .streamPiece(let piece):
         LateResponse(exchange: answer.exchange, part: .streamPiece(piece))
@@ -185,12 +189,20 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPRequestMemory {
   private static var now: Instant { Instant(milliseconds: Int64(monotonicMilliseconds())) }
 
   /// The HTTP response that carries `response`.
-  private static func http(_ response: APIResponse) -> HTTPResponse {
+  private func http(_ response: APIResponse) -> HTTPResponse {
     // An empty body has no type, but a stream's does: its pieces come later.
     let isTyped = !response.body.isEmpty || response.contentType == "text/event-stream"
-    var fields = headers(contentType: isTyped ? response.contentType : nil)
+    let shared = Self.headers(contentType: isTyped ? response.contentType : nil)
+    guard !response.headers.isEmpty || response.entityTag != nil else {
+      return HTTPResponse(
+        status: HTTPStatus(code: response.status), headers: shared, body: response.body)
+    }
+    var fields = HTTPFields()
+    swap(&fields, &lastOwnFields)  // held here alone once the last response is gone
+    fields.replaceAll(with: shared)
     for (name, value) in response.headers { fields.append(name: name, value: value) }
     if let tag = response.entityTag { fields.append(name: "ETag", value: tag) }
+    lastOwnFields = fields
     return HTTPResponse(
       status: HTTPStatus(code: response.status), headers: fields, body: response.body)
   }

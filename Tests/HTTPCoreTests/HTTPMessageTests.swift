@@ -73,6 +73,27 @@ import Testing
     #expect(headers.map(\.name) == ["Content-Type", "Allow"])
   }
 
+  /// Fields replaced by others take their lines in the storage they had when nothing else
+  /// holds it, and fields still held elsewhere (a response not yet written) keep theirs.
+  @Test func replacedFieldsReuseStorageNothingElseHolds() {
+    func storage(_ fields: HTTPFields) -> UnsafePointer<UInt8>? {
+      fields.lines.withUnsafeBufferPointer(\.baseAddress)
+    }
+    let shared = HTTPFields([("Content-Type", "application/json"), ("Cache-Control", "no-store")])
+    var fields = HTTPFields([("Location", "/v1/devices/ci-1/apps/mail"), ("ETag", #""1-2""#)])
+    let before = storage(fields)
+    fields.replaceAll(with: shared)
+    #expect(fields == shared)
+    #expect(storage(fields) == before)
+    fields.append(name: "ETag", value: #""1-3""#)
+    let held = fields
+    fields.replaceAll(with: shared)
+    fields.append(name: "ETag", value: #""1-4""#)
+    #expect(held.map(\.value) == ["application/json", "no-store", #""1-3""#])
+    #expect(fields.map(\.value) == ["application/json", "no-store", #""1-4""#])
+    #expect(storage(fields) != storage(held))
+  }
+
   /// `Content-Type`'s media type: type and subtype in any case, parameters and whitespace
   /// dropped (RFC 9110 §8.3.1).
   @Test(arguments: [
