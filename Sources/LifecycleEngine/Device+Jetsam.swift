@@ -62,7 +62,7 @@ extension Device {
       }
       kill(app, cause: .jetsam(.perProcessLimit), jetsamReason: .perProcessLimit)
     }
-    killVictims(from: \.suspendedVictims)
+    killVictims { $0.suspendedVictims }
     if isOverLimit, !status.underPressure {
       status.underPressure = true
       warnRunningApps()
@@ -71,7 +71,7 @@ extension Device {
     }
     if isOverLimit, status.warningGraceEndsAt == nil {
       disconnectBackgroundScenes()
-      killVictims(from: \.backgroundVictims)
+      killVictims { $0.backgroundVictims }
     }
     if !isOverLimit {  // the episode is over, however it ended: the next one warns again
       status.underPressure = false
@@ -93,8 +93,11 @@ extension Device {
     }
   }
 
-  private func killVictims(from victims: KeyPath<Device, IndexedHeap<VictimOrder>>) {
-    while isOverLimit, let victim = self[keyPath: victims].min {
+  /// Kills the first app of the order `victims` reads while the device is over its limit.
+  /// (A closure, not a key path: a key path to a class's property is made at run time, on
+  /// every event.)
+  private func killVictims(_ victims: (Device) -> IndexedHeap<VictimOrder>) {
+    while isOverLimit, let victim = victims(self).min {
       kill(slots[victim.slot], cause: .jetsam(.vmPageshortage), jetsamReason: .vmPageshortage)
     }
   }
