@@ -87,23 +87,32 @@ final class Route {
 
   var segmentCount: Int { segments.count }
 
-  /// What `path` captures, or nil if it does not match the template.
-  func captures(in path: PathSegments) -> PathCaptures? {
-    guard path.count == segments.count else { return nil }
+  /// Whether `path` matches the template: its literal segments the same, a name where it
+  /// captures one, a number where it captures one. Nothing is made: most templates a path is
+  /// compared with do not match it.
+  func matches(_ path: PathSegments) -> Bool {
+    guard path.count == segments.count else { return false }
+    for index in segments.indices {
+      let matches =
+        switch segments[index] {
+        case .literal(let literal): path.is(index, literal)
+        case .device, .app: path.isName(index)
+        case .jetsamEvent: path.number(index) != nil
+        }
+      guard matches else { return false }
+    }
+    return true
+  }
+
+  /// What `path`, which `matches` the template, captures.
+  func captures(in path: PathSegments) -> PathCaptures {
     var captures = PathCaptures()
     for index in segments.indices {
       switch segments[index] {
-      case .literal(let literal):
-        guard path.is(index, literal) else { return nil }
-      case .device:
-        guard let name = path.name(index) else { return nil }
-        captures.device = name
-      case .app:
-        guard let name = path.name(index) else { return nil }
-        captures.app = name
-      case .jetsamEvent:
-        guard let number = path.number(index) else { return nil }
-        captures.jetsamEvent = number
+      case .literal: continue
+      case .device: captures.device = path.name(index)
+      case .app: captures.app = path.name(index)
+      case .jetsamEvent: captures.jetsamEvent = path.number(index) ?? 0
       }
     }
     return captures
@@ -176,8 +185,8 @@ struct Router {
       var matched: (template: String, allowed: [String])?
       for index in bySegmentCount[segments.count] {
         let route = routes[index]
-        guard let captures = route.captures(in: segments) else { continue }
-        if route.method == wanted { return .route(route, captures) }
+        guard route.matches(segments) else { continue }
+        if route.method == wanted { return .route(route, route.captures(in: segments)) }
         matched = matched ?? (route.template, [])
         matched?.allowed.append(route.method)
       }
@@ -254,10 +263,13 @@ struct PathSegments {
     return number
   }
 
-  /// Segment `index` as a name, or nil if it is empty.
-  func name(_ index: Int) -> String? {
-    let segment = bounds(index)
-    guard !segment.isEmpty else { return nil }
-    return String(decoding: UnsafeBufferPointer(rebasing: bytes[segment]), as: UTF8.self)
+  /// Whether segment `index` can be a name: it is not empty.
+  func isName(_ index: Int) -> Bool {
+    !bounds(index).isEmpty
+  }
+
+  /// Segment `index` as text.
+  func name(_ index: Int) -> String {
+    String(decoding: UnsafeBufferPointer(rebasing: bytes[bounds(index)]), as: UTF8.self)
   }
 }
