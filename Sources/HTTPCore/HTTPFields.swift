@@ -84,6 +84,7 @@ public struct HTTPFields: Sendable, Sequence {
   /// The media type of a `Content-Type` value given as its bytes. JSON, which nearly every
   /// request sends, comes back as a literal: a String of 16 bytes or more is an allocation.
   public static func mediaType(of contentType: UnsafeBufferPointer<UInt8>) -> String {
+    if contentType.equals("application/json") { return "application/json" }  // as clients send it
     var essence = contentType.prefix { $0 != .semicolon }
     while let last = essence.last, last.isOWS { essence = essence.dropLast() }
     let essenceBytes = UnsafeBufferPointer(rebasing: essence)
