@@ -109,18 +109,20 @@ public struct HTTPFields: Sendable, Sequence {
     }
   }
 
-  /// Calls `body` with the first value of each field in `names` (at most 64, compared without
-  /// regard to case) and the name's index, in one pass over the fields: what a server that
-  /// reads several fields of every request asks. The value is lent, not made a String: the
-  /// caller makes one only of what it keeps.
+  /// Calls `body` with the first value of each field in `names` (compared without regard to
+  /// case) and the name's index, in one pass over the fields: what a server that reads
+  /// several fields of every request asks. A field is compared only with the names as long as
+  /// its own. The value is lent, not made a String: the caller makes one only of what it keeps.
   public func forFirstValues(
-    of names: [StaticString], _ body: (_ index: Int, _ value: UnsafeBufferPointer<UInt8>) -> Void
+    of names: HTTPFieldNames, _ body: (_ index: Int, _ value: UnsafeBufferPointer<UInt8>) -> Void
   ) {
-    precondition(names.count <= 64, "at most 64 names")
-    var missing: UInt64 = names.count == 64 ? ~0 : (1 << names.count) - 1
+    var missing = names.all
     forEachField { fieldName, value in
-      for index in names.indices where missing & (1 << index) != 0 {
-        guard fieldName.equalsIgnoringASCIICase(names[index]) else { continue }
+      var candidates = names.ofLength(fieldName.count) & missing
+      while candidates != 0 {
+        let index = candidates.trailingZeroBitCount
+        candidates &= candidates - 1
+        guard fieldName.equalsIgnoringASCIICase(names.names[index]) else { continue }
         body(index, value)
         missing &= ~(1 << index)
         break
@@ -170,6 +172,34 @@ public struct HTTPFields: Sendable, Sequence {
         start = end + 2
       }
     }
+  }
+}
+
+/// Field names to look up in every request (`HTTPFields.forFirstValues`), at most 64,
+/// prepared once: which of them have each length.
+public struct HTTPFieldNames: Sendable, ExpressibleByArrayLiteral {
+  let names: [StaticString]
+  /// Every name, as bits.
+  let all: UInt64
+  /// The names of each length, as bits, by length.
+  private let byLength: [UInt64]
+
+  public init(_ names: [StaticString]) {
+    precondition(names.count <= 64, "at most 64 names")
+    self.names = names
+    all = names.count == 64 ? ~0 : (1 << names.count) - 1
+    var byLength = [UInt64](repeating: 0, count: (names.map(\.utf8CodeUnitCount).max() ?? 0) + 1)
+    for (index, name) in names.enumerated() { byLength[name.utf8CodeUnitCount] |= 1 << index }
+    self.byLength = byLength
+  }
+
+  public init(arrayLiteral names: StaticString...) {
+    self.init(names)
+  }
+
+  /// The names `length` bytes long, as bits.
+  func ofLength(_ length: Int) -> UInt64 {
+    length < byLength.count ? byLength[length] : 0
   }
 }
 

@@ -84,7 +84,7 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPRequestMemory {
   private static let jsonHeaders = HTTPFields([("Content-Type", "application/json")] + plainFields)
 
   /// The request fields the API reads, found in one pass over each request's fields.
-  private static let fieldNames: [StaticString] = [
+  private static let fieldNames: HTTPFieldNames = [
     "content-type", "host", "origin", "authorization", "if-match", "idempotency-key",
     "last-event-id",
   ]

@@ -46,18 +46,20 @@ import Testing
     #expect(headers["Content-Length"] == nil)
   }
 
-  /// One pass finds the first value of each name asked, by its index; names not sent are
-  /// not reported.
+  /// One pass finds the first value of each name asked, by its index, names of the same
+  /// length told apart; names not sent are not reported, fields not asked for not either.
   @Test func firstValuesOfSeveralNamesComeFromOnePass() {
     let headers = HTTPFields([
       ("Host", "a"), ("If-Match", "\"1\""), ("HOST", "b"), ("Content-Type", "text/plain"),
+      ("Accept", "*/*"), ("A-Field-Longer-Than-Any-Name", "x"), ("Pragma", "no-cache"),
     ])
     var found: [Int: String] = [:]
-    headers.forFirstValues(of: ["content-type", "origin", "host", "if-match"]) { index, value in
+    let names: HTTPFieldNames = ["content-type", "origin", "host", "if-match", "accept"]
+    headers.forFirstValues(of: names) { index, value in
       #expect(found[index] == nil, "each name is reported once")
       found[index] = String(decoding: value, as: UTF8.self)
     }
-    #expect(found == [0: "text/plain", 2: "a", 3: "\"1\""])
+    #expect(found == [0: "text/plain", 2: "a", 3: "\"1\"", 4: "*/*"])
   }
 
   /// A response's fields go out as they were appended, after the status line and Date.
