@@ -29,7 +29,7 @@ extension Engine {
 
   /// Apps on one device, as the last call left it (adding or removing one makes no journal
   /// entry, so the device's version does not show it); nil if there is no such device.
-  public func appCount(on device: String) -> Int? { devices[device]?.apps.count }
+  public func appCount(on device: String) -> Int? { findDevice(device)?.apps.count }
 
   public func app(_ name: String, on device: String, now: Instant) throws(EngineError)
     -> AppView

@@ -16,7 +16,14 @@ public final class Engine {
   // and the dynamic checks cost more than the engine's own work on a request (measured:
   // Benchmarks/README.md, "Build settings"). All other state keeps its checks.
   @exclusivity(unchecked)
-  private(set) var devices: [String: Device] = [:]
+  private(set) var devices: [String: Device] = [:] {
+    didSet { lastFound = nil }
+  }
+  /// The device `findDevice` found last: requests name the same device again and again, and
+  /// hashing its id cost more than the rest of a lookup (twice a request). Any change to
+  /// `devices` forgets it.
+  @exclusivity(unchecked)
+  private var lastFound: Device?
   /// The same devices by slot, the key of `realtimeDeadlines`.
   @exclusivity(unchecked)
   private var slots = SlotTable<Device>()
@@ -79,7 +86,7 @@ public final class Engine {
   /// set its timeout counts from `now`, as from a request.
   public func setDevicesInUse(_ ids: Set<String>, now: Instant) {
     for id in devicesInUse.subtracting(ids) {
-      if let device = devices[id] { touch(device, at: now) }
+      if let device = findDevice(id) { touch(device, at: now) }
     }
     devicesInUse = ids
   }
@@ -92,7 +99,7 @@ public final class Engine {
   public var retainedBytes: Int { ledger.bytes }
 
   /// What one device's state retains, as `retainedBytes` counts it; 0 for no such device.
-  public func retainedBytes(of device: String) -> Int { devices[device]?.ledger.bytes ?? 0 }
+  public func retainedBytes(of device: String) -> Int { findDevice(device)?.ledger.bytes ?? 0 }
 
   /// What the host holds for clients beside the engine's state, such as stored responses and
   /// open streams: the memory budget bounds it with the engine's own state.
@@ -233,7 +240,7 @@ public final class Engine {
 
   public func removeDevice(_ id: String, now: Instant) throws(EngineError) {
     if id == Self.defaultDeviceID { throw .defaultDeviceIsPermanent }
-    guard let device = devices[id] else { throw .unknownDevice(id) }
+    guard let device = findDevice(id) else { throw .unknownDevice(id) }
     discard(device)
   }
 
@@ -241,7 +248,7 @@ public final class Engine {
   /// its clock at zero, on and unlocked.
   public func resetDevice(_ id: String, now: Instant) throws(EngineError) -> DeviceView {
     advance(to: now)
-    guard let device = devices[id] else { throw .unknownDevice(id) }
+    guard let device = findDevice(id) else { throw .unknownDevice(id) }
     discard(device)
     // Cannot throw, whatever a client sent: the configuration is one a device was made with
     // (so valid), the id and a device's place were just freed, and a device made afresh is not
@@ -278,7 +285,7 @@ public final class Engine {
 
   /// The device's version as the last call left it (each brings it up to its `now`); nil if
   /// there is no such device.
-  public func lastVersion(of id: String) -> DeviceVersion? { devices[id]?.version }
+  public func lastVersion(of id: String) -> DeviceVersion? { findDevice(id)?.version }
 
   /// The devices in id order: those after `after` with the label `label` if given, at most
   /// `limit` of them.
@@ -361,6 +368,13 @@ public final class Engine {
 
   // MARK: Plumbing
 
+  /// The device `id` names, if any.
+  func findDevice(_ id: String) -> Device? {
+    if let lastFound, lastFound.id == id { return lastFound }
+    lastFound = devices[id]
+    return lastFound
+  }
+
   private func createDefaultDevice(now: Instant) {
     // Cannot throw: the default spec is valid, the engine holds no device now (a new one, or
     // after a reset), and a device made afresh is not refused for the budget.
@@ -372,7 +386,7 @@ public final class Engine {
     _ id: String, now: Instant, _ body: (Device) throws(EngineError) -> T
   ) throws(EngineError) -> T {
     advance(to: now)
-    guard let device = devices[id] else { throw .unknownDevice(id) }
+    guard let device = findDevice(id) else { throw .unknownDevice(id) }
     catchUp(device, to: now)
     defer {
       updateRealtimeDeadline(of: device)

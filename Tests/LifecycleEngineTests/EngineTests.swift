@@ -439,6 +439,25 @@ import Testing
     #expect(sim.advance(10).transitions.isEmpty)
   }
 
+  /// Lookups by id find the device there is now under it, never one before it: after it is
+  /// removed, made again, reset, or the engine reset (the engine keeps the last one found).
+  @Test func aDeviceIsFoundAsItIsNowUnderItsId() throws {
+    let engine = Engine(now: .zero)
+    _ = try engine.createDevice(DeviceSpec(id: "phone"), now: .zero)
+    let first = try #require(engine.lastVersion(of: "phone")).incarnation
+    try engine.removeDevice("phone", now: .zero)
+    #expect(engine.lastVersion(of: "phone") == nil)
+    #expect(
+      engineError { try engine.apply(.lock, on: "phone", now: .zero) } == .unknownDevice("phone"))
+    _ = try engine.createDevice(DeviceSpec(id: "phone"), now: .zero)
+    let second = try #require(engine.lastVersion(of: "phone")).incarnation
+    #expect(second > first)
+    _ = try engine.resetDevice("phone", now: .zero)
+    #expect(try #require(engine.lastVersion(of: "phone")).incarnation > second)
+    engine.reset(now: .zero)
+    #expect(engine.lastVersion(of: "phone") == nil)
+  }
+
   @Test func removingADeviceDropsItsRealtimeDeadlines() throws {
     let engine = Engine(now: .zero)
     _ = try engine.createDevice(DeviceSpec(id: "phone"), now: .zero)
