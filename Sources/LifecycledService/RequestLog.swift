@@ -9,31 +9,50 @@ import Logging
 /// metadata dictionary, which cost more than the request.
 ///
 /// Everything but the time and the four values is the same on every line, so the
-/// `LogLineWriter` writes that text once, at start-up, and each line copies it whole.
+/// `LogLineWriter` writes that text once, at start-up, and each line copies it whole, in room
+/// reserved at once for the line.
 final class RequestLog: HTTPRequestLog {
   private let writer: LogLineWriter
   private let output: LogOutput
-  /// The line's constant text, in order around the time and the values.
+  /// The line's constant text, in order around the time and the values. In JSON, the quotes
+  /// around the method and the path are part of it: they are written as they are
+  /// (`isPlain`).
   private let beforeTime: [UInt8]
   private let beforeDuration: [UInt8]
   private let beforeMethod: [UInt8]
   private let beforePath: [UInt8]
   private let beforeStatus: [UInt8]
   private let end: [UInt8]
+  /// The constant text's length, and the most two numbers take.
+  private let room: Int
 
   init(format: LogFormat, output: LogOutput) {
     let writer = LogLineWriter(format: format)
     self.writer = writer
     self.output = output
+    let quote: StaticString = format == .json ? "\"" : ""
     beforeTime = JSONWriter.encode { writer.beforeTime(into: &$0) }
     beforeDuration = JSONWriter.encode {
       writer.afterTime(level: .info, message: "request" as StaticString, into: &$0)
       writer.start("duration_us" as StaticString, into: &$0)
     }
-    beforeMethod = JSONWriter.encode { writer.start("method" as StaticString, into: &$0) }
-    beforePath = JSONWriter.encode { writer.start("path" as StaticString, into: &$0) }
-    beforeStatus = JSONWriter.encode { writer.start("status" as StaticString, into: &$0) }
+    beforeMethod = JSONWriter.encode {
+      writer.start("method" as StaticString, into: &$0)
+      $0.raw(quote)
+    }
+    beforePath = JSONWriter.encode {
+      $0.raw(quote)
+      writer.start("path" as StaticString, into: &$0)
+      $0.raw(quote)
+    }
+    beforeStatus = JSONWriter.encode {
+      $0.raw(quote)
+      writer.start("status" as StaticString, into: &$0)
+    }
     end = JSONWriter.encode { writer.end(into: &$0) }
+    room =
+      [beforeTime, beforeDuration, beforeMethod, beforePath, beforeStatus, end].map(\.count)
+      .reduce(0, +) + 2 * JSONCursor.decimalRoom
   }
 
   func requestAnswered(_ request: HTTPRequest, status: HTTPStatus, microseconds: UInt64) {
@@ -46,19 +65,53 @@ final class RequestLog: HTTPRequestLog {
         let path = UnsafeBufferPointer(
           rebasing: target[..<(target.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex)])
         output.append(urgent: false) { time, line in
-          line.raw(beforeTime)
-          line.raw(time)
-          line.raw(beforeDuration)
-          line.rawDecimal(microseconds)
-          line.raw(beforeMethod)
-          writer.value(utf8: method, into: &line)
-          line.raw(beforePath)
-          writer.value(utf8: path, into: &line)
-          line.raw(beforeStatus)
-          line.rawDecimal(UInt64(status.code))
-          line.raw(end)
+          guard Self.isPlain(method), Self.isPlain(path) else {
+            return writeQuoting(
+              time: time, method: method, path: path, status: status,
+              microseconds: microseconds, into: &line)
+          }
+          line.withRoom(room + time.count + method.count + path.count) { line in
+            beforeTime.withUnsafeBufferPointer { line.raw($0) }
+            time.withUnsafeBufferPointer { line.raw($0) }
+            beforeDuration.withUnsafeBufferPointer { line.raw($0) }
+            line.decimal(microseconds)
+            beforeMethod.withUnsafeBufferPointer { line.raw($0) }
+            line.raw(method)
+            beforePath.withUnsafeBufferPointer { line.raw($0) }
+            line.raw(path)
+            beforeStatus.withUnsafeBufferPointer { line.raw($0) }
+            line.decimal(UInt64(status.code))
+            end.withUnsafeBufferPointer { line.raw($0) }
+          }
         }
       }
     }
+  }
+
+  /// Whether a value is written as it is in either format: visible ASCII with no quote,
+  /// backslash or `=`. The parser lets through only a token as the method and visible ASCII
+  /// as the target, so nearly every path is.
+  private static func isPlain(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+    !value.isEmpty
+      && value.allSatisfy {
+        (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+          && $0 != UInt8(ascii: "=")
+      }
+  }
+
+  /// The line of a request whose method or path is not plain: each value quoted and escaped
+  /// as `LineLogHandler` would.
+  private func writeQuoting(
+    time: [UInt8], method: UnsafeBufferPointer<UInt8>, path: UnsafeBufferPointer<UInt8>,
+    status: HTTPStatus, microseconds: UInt64, into line: inout JSONWriter
+  ) {
+    writer.begin(time: time, level: .info, message: "request" as StaticString, into: &line)
+    writer.field("duration_us" as StaticString, integer: microseconds, into: &line)
+    writer.start("method" as StaticString, into: &line)
+    writer.value(utf8: method, into: &line)
+    writer.start("path" as StaticString, into: &line)
+    writer.value(utf8: path, into: &line)
+    writer.field("status" as StaticString, integer: status.code, into: &line)
+    writer.end(into: &line)
   }
 }

@@ -103,12 +103,18 @@ import Testing
   }
 
   /// The request line is the line `LineLogHandler` writes for the same metadata, in both
-  /// formats.
-  @Test(arguments: LogFormat.allCases)
-  func requestLinesMatchTheHandlersLines(format: LogFormat) {
+  /// formats: a plain path as it is, one with `=`, a quote or a backslash quoted and escaped.
+  @Test(
+    arguments: LogFormat.allCases,
+    [
+      ("/v1/apps/a/events", "/v1/apps/a/events"), ("/health?x=1", "/health"),
+      ("/v1/apps/a=b/events?x=1", "/v1/apps/a=b/events"), (#"/a"b"#, #"/a"b"#),
+      (#"/a\b"#, #"/a\b"#),
+    ])
+  func requestLinesMatchTheHandlersLines(format: LogFormat, target: (sent: String, path: String)) {
     let capture = Capture()
     let output = LogOutput(fileDescriptor: capture.write)
-    let request = HTTPRequest(method: "POST", target: "/v1/apps/a=b/events?x=1")
+    let request = HTTPRequest(method: "POST", target: target.sent)
     RequestLog(format: format, output: output).requestAnswered(
       request, status: .created, microseconds: 42)
     output.flush()
@@ -118,7 +124,7 @@ import Testing
       format: format, time: time, level: .info, message: "request",
       metadata: [
         "duration_us": .stringConvertible(UInt64(42)), "method": "POST",
-        "path": "/v1/apps/a=b/events", "status": .stringConvertible(201),
+        "path": .string(target.path), "status": .stringConvertible(201),
       ])
     #expect(written == String(decoding: expected, as: UTF8.self))
     #expect(time.hasSuffix("Z"))
