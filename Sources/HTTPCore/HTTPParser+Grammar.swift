@@ -5,8 +5,15 @@ extension HTTPParser {
   static func requestLine(_ line: UnsafeBufferPointer<UInt8>) throws(HTTPError) -> (
     method: String, target: String, minorVersion: Int
   ) {
-    guard let firstSpace = line.firstIndex(of: .space), let lastSpace = line.lastIndex(of: .space),
-      firstSpace < lastSpace, firstSpace > 0
+    // A version is eight bytes without a space: the last space is then the ninth byte from the
+    // end, found without a search through the target.
+    let versionStart = line.count - 8
+    let endsInVersion =
+      versionStart > 1 && line[versionStart - 1] == .space
+      && !line[versionStart...].contains(.space)
+    let lastSpace = endsInVersion ? versionStart - 1 : line.lastIndex(of: .space)
+    guard let firstSpace = line.firstIndex(of: .space), let lastSpace, firstSpace < lastSpace,
+      firstSpace > 0
     else { throw .badRequest("the request line is not 'method target version'") }
     let method = UnsafeBufferPointer(rebasing: line[..<firstSpace])
     let target = UnsafeBufferPointer(rebasing: line[(firstSpace + 1)..<lastSpace])

@@ -251,6 +251,26 @@ func errorStatus(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Int? {
     #expect(errorStatus("\(line)\r\nHost: a\r\n\r\n") == 400)
   }
 
+  /// What is wrong with a request line is said the same whether or not its last nine bytes
+  /// look like a space and a version (the parser takes them as such without a search).
+  @Test(arguments: [
+    ("GET HTTP/1 1", "the HTTP version is malformed"),
+    ("GET /x HTTP/1 1", "the HTTP version is malformed"),
+    ("GET  HTTP/1.1", "the request target is empty or has a byte that is not visible ASCII"),
+    ("GET HTTP/1.1", "the request line is not 'method target version'"),
+    (" /x HTTP/1.1", "the request line is not 'method target version'"),
+    ("GET /a b HTTP/1.1", "the request target is empty or has a byte that is not visible ASCII"),
+    ("GET / HTTP/1.1 ", "the HTTP version is malformed"),
+    ("GET /xHTTP/1.1", "the request line is not 'method target version'"),
+  ])
+  func requestLineErrorsSayWhatIsWrong(line: String, detail: String) {
+    let details = events("\(line)\r\nHost: a\r\n\r\n").compactMap { event -> String? in
+      guard case .error(let error) = event else { return nil }
+      return error.detail
+    }
+    #expect(details == [detail])
+  }
+
   @Test func connectIsNotImplemented() {
     #expect(errorStatus("CONNECT a:443 HTTP/1.1\r\nHost: a\r\n\r\n") == 501)
   }
