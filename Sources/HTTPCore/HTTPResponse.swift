@@ -86,8 +86,14 @@ public struct HTTPResponse: Hashable, Sendable {
         head.write("Connection: keep-alive\r\n")
       }
       head.write("\r\n")
-      storage.removeAll(keepingCapacity: true)
-      storage.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<head.count]))
+      let written = UnsafeBufferPointer(rebasing: buffer[..<head.count])
+      if storage.count == written.count {
+        // As long as the last head, as a server's responses of one kind are: written over it.
+        storage.withUnsafeMutableBufferPointer { _ = $0.update(fromContentsOf: written) }
+      } else {
+        storage.removeAll(keepingCapacity: true)
+        storage.append(contentsOf: written)
+      }
     }
   }
 }

@@ -75,6 +75,29 @@ import Testing
     #expect(headers.map(\.name) == ["Content-Type", "Allow"])
   }
 
+  /// A head is written into the storage the last one had once nothing else holds it (over it
+  /// in place when it is as long); a head still held, not yet sent, keeps its bytes.
+  @Test func headsReuseTheStorageOfTheLastOne() {
+    var storage: [UInt8] = []
+    func head(_ date: String) -> [UInt8] {
+      HTTPResponse(status: .ok, body: Array("a".utf8))
+        .wire(reusing: &storage, date: date, keepAlive: true).head
+    }
+    func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+    func address(_ bytes: [UInt8]) -> UnsafePointer<UInt8>? {
+      bytes.withUnsafeBufferPointer(\.baseAddress)
+    }
+    _ = head("D1")
+    let place = address(storage)
+    let held = head("D2")
+    #expect(address(held) == place)
+    let next = head("D3")
+    #expect(text(held) == "HTTP/1.1 200 OK\r\nDate: D2\r\nContent-Length: 1\r\n\r\n")
+    #expect(text(next) == "HTTP/1.1 200 OK\r\nDate: D3\r\nContent-Length: 1\r\n\r\n")
+    #expect(address(next) != place)
+    #expect(text(head("Day 4")) == "HTTP/1.1 200 OK\r\nDate: Day 4\r\nContent-Length: 1\r\n\r\n")
+  }
+
   /// Fields replaced by others take their lines in the storage they had when nothing else
   /// holds it, and fields still held elsewhere (a response not yet written) keep theirs.
   @Test func replacedFieldsReuseStorageNothingElseHolds() {
