@@ -117,6 +117,16 @@ import Testing
     #expect(held.map(\.value) == ["application/json", "no-store", #""1-3""#])
     #expect(fields.map(\.value) == ["application/json", "no-store", #""1-4""#])
     #expect(storage(fields) != storage(held))
+    // Lines as long as those before: written over them, unless they are held.
+    var tag = HTTPFields([("ETag", #""1-3""#)])
+    let sent = tag
+    tag.replaceAll(with: HTTPFields([("ETag", #""1-4""#)]))
+    #expect(sent.map(\.value) == [#""1-3""#])
+    #expect(tag.map(\.value) == [#""1-4""#])
+    let place = storage(tag)
+    tag.replaceAll(with: HTTPFields([("ETag", #""1-5""#)]))
+    #expect(tag.map(\.value) == [#""1-5""#])
+    #expect(storage(tag) == place)
   }
 
   /// `Content-Type`'s media type: type and subtype in any case, parameters and whitespace
