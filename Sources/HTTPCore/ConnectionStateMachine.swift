@@ -348,7 +348,7 @@ public struct ConnectionStateMachine {
       requestsStarted += 1
       requestStartedAt = parser.bufferedByteCount > 0 ? now.milliseconds : nil
       phase = .dispatched(
-        keepAlive: request.keepAlive
+        keepAlive: request.keepsAlive(readingFields: parser.requestNamesConnection)
           && requestsStarted < configuration.maxRequestsPerConnection,
         minorVersion: request.minorVersion, isHead: request.method == "HEAD")
       return .dispatch(request)

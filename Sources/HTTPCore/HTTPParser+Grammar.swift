@@ -126,10 +126,12 @@ extension HTTPParser {
   }
 }
 
-/// The header fields that decide a request's framing (RFC 9112 §6), noted as they are read so
-/// that the head need not be searched again.
+/// The header fields that decide a request's framing (RFC 9112 §6), and whether it has a
+/// `Connection` field (§9.3), noted as they are read so that the head need not be searched
+/// again.
 struct FramingFields {
   var hosts = 0
+  var connections = 0
   /// The first `Content-Length` if it is a decimal number that fits an `Int`; how many there
   /// were.
   var contentLength: Int?
@@ -145,6 +147,7 @@ struct FramingFields {
     case contentLength(Int?)
     case transferEncoding(String)
     case expectation(String)
+    case connection
     case none
 
     init(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
@@ -157,6 +160,8 @@ struct FramingFields {
           .transferEncoding(String(decoding: value, as: UTF8.self))
         } else if name.equalsIgnoringASCIICase("expect") {
           .expectation(String(decoding: value, as: UTF8.self))
+        } else if name.equalsIgnoringASCIICase("connection") {
+          .connection
         } else {
           .none
         }
@@ -174,6 +179,8 @@ struct FramingFields {
       transferEncodings.append(codings)
     case .expectation(let expectation):
       self.expectation = self.expectation ?? expectation
+    case .connection:
+      connections += 1
     case .none:
       break
     }

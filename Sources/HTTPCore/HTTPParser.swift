@@ -83,6 +83,10 @@ public struct HTTPParser {
     buffer.capacity + request.headers.lines.capacity + request.body.capacity
   }
 
+  /// Whether the request last delivered has a `Connection` field: one without needs no pass
+  /// over its fields to know if it keeps the connection (`HTTPRequest.keepsAlive`).
+  public var requestNamesConnection: Bool { framing.connections > 0 }
+
   /// Part of a request has been read (so a timeout would cut it short).
   public var isMidRequest: Bool {
     if case .requestLine = state { return buffer.count > start }

@@ -47,9 +47,13 @@ public struct HTTPRequest: Hashable, Sendable {
   }
 
   /// Whether the client wants the connection kept open after the response (RFC 9112 §9.3).
-  /// Read from the field lines as they are: most requests send no `Connection`, and this
-  /// costs them a pass over the names and nothing more.
-  public var keepAlive: Bool {
+  public var keepAlive: Bool { keepsAlive(readingFields: true) }
+
+  /// `keepAlive`, read from the field lines as they are, or with `readingFields` false when
+  /// the caller knows the request has no `Connection` field (the parser noted none, as for
+  /// most requests): then the version alone decides.
+  public func keepsAlive(readingFields: Bool) -> Bool {
+    guard readingFields else { return minorVersion >= 1 }
     var closes = false
     var asksToKeepAlive = false
     headers.forEachValue(of: "connection") { value in

@@ -51,6 +51,30 @@ let okOnTheWire =
     #expect(machine.deadline == 5_007)
   }
 
+  /// Whether a request keeps its connection, by its version and `Connection` fields (RFC 9112
+  /// §9.3): the machine, which reads the fields only when the parser noted one, decides as
+  /// `HTTPRequest.keepAlive`, which reads them always.
+  @Test(arguments: [
+    ("HTTP/1.1", "", true), ("HTTP/1.1", "Connection: close\r\n", false),
+    ("HTTP/1.1", "CONNECTION: Keep-Alive, Close\r\n", false),
+    ("HTTP/1.1", "Connection: upgrade\r\nConnection: close\r\n", false),
+    ("HTTP/1.1", "Connection: upgrade\r\n", true), ("HTTP/1.0", "", false),
+    ("HTTP/1.0", "connection: keep-alive\r\n", true),
+  ])
+  mutating func keepingTheConnectionFollowsTheVersionAndFields(
+    version: String, fields: String, keeps: Bool
+  ) {
+    let request = "GET / \(version)\r\nHost: a\r\n\(fields)\r\n"
+    #expect(firstRequest(request)?.keepAlive == keeps)
+    _ = machine.receive(request, at: 0)
+    machine.responded(ok, at: at(1))
+    guard case .write(let bytes) = machine.actions(at: 1).first else {
+      Issue.record("no response written")
+      return
+    }
+    #expect(String(decoding: bytes.head, as: UTF8.self).contains("Connection: close") == !keeps)
+  }
+
   /// A deferred response (a long poll): the machine keeps reading, to see the peer leave, and
   /// nothing times out; the late answer goes out like any other, with the next request after.
   @Test mutating func aDeferredResponseWaitsReadingWithoutADeadline() {
