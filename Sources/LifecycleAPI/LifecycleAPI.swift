@@ -21,6 +21,14 @@ public final class LifecycleAPI {
   /// Only `json(_:_:)` touches it, and what it is given writes JSON, never a response.
   @exclusivity(unchecked)  // one thread; see Engine
   private var writer = JSONWriter(capacity: 4096)
+  /// The last JSON body given out, kept to be written over: the server sends a response and
+  /// drops it before it asks for the next, so its storage is then free again (it saves an
+  /// allocation and a free). A body held longer (a stored response) is not written over, it
+  /// is copied first. Bodies over `reusedBodyLimit` are not kept.
+  @exclusivity(unchecked)  // one thread; see Engine
+  private(set) var lastBody: [UInt8] = []
+  /// The largest body whose storage is kept for the next.
+  static let reusedBodyLimit = 65_536
 
   /// Who may use the API.
   let access: AccessPolicy
@@ -318,8 +326,25 @@ extension LifecycleAPI {
   func json(_ status: Int, _ write: (inout JSONWriter) -> Void) -> APIResponse {
     withWriter { writer in
       write(&writer)
-      return APIResponse(status: status, contentType: "application/json", body: writer.bytes)
+      return APIResponse(status: status, contentType: "application/json", body: body(of: writer))
     }
+  }
+
+  /// What `writer` wrote, in the storage the last body had (`lastBody`).
+  func body(of writer: borrowing JSONWriter) -> [UInt8] {
+    guard writer.position <= Self.reusedBodyLimit else {
+      lastBody = []
+      return writer.bytes
+    }
+    writer.withBytes { bytes in
+      if lastBody.count == bytes.count {  // as long as the last, as one kind of answer is
+        lastBody.withUnsafeMutableBufferPointer { _ = $0.update(fromContentsOf: bytes) }
+      } else {
+        lastBody.removeAll(keepingCapacity: true)
+        lastBody.append(contentsOf: bytes)
+      }
+    }
+    return lastBody
   }
 
   /// Calls `body` with the API's writer, emptied: every response is written into the same

@@ -590,6 +590,29 @@ func json(_ text: String) -> JSON? {
     #expect(call("POST", "/v1/apps", #"{"name":"\#(long)"}"#).status == 422)
   }
 
+  /// Each JSON body is written into the storage of the last one given out once that one is
+  /// gone; a body still held keeps its bytes, and one over `reusedBodyLimit` is not kept.
+  @Test func aBodyStillHeldKeepsItsBytes() throws {
+    func body(_ path: String) -> [UInt8] {
+      api.handle(APIRequest(method: "GET", path: path[...]), now: .zero)?.body ?? []
+    }
+    func address(_ bytes: [UInt8]) -> UnsafePointer<UInt8>? {
+      bytes.withUnsafeBufferPointer(\.baseAddress)
+    }
+    let first = body("/health")
+    let text = String(decoding: first, as: UTF8.self)
+    let second = body("/health")
+    #expect(String(decoding: first, as: UTF8.self) == text)
+    #expect(address(second) != address(first))
+    #expect(address(second) == address(api.lastBody))
+    post("/v1/apps", #"{"name":"mail"}"#)
+    let scenario = Array(repeating: #"{"type":"launch"},{"type":"home"}"#, count: 50)
+    let results = call("POST", "/v1/apps/mail/events", "[\(scenario.joined(separator: ","))]")
+    #expect(results.status == 200)
+    #expect(results.body.utf8.count > LifecycleAPI.reusedBodyLimit)
+    #expect(api.lastBody.capacity == 0)
+  }
+
   @Test func wrongMethodIs405WithAllow() {
     let response = call("PUT", "/v1/devices")
     #expect(response.status == 405)

@@ -72,7 +72,7 @@ extension LifecycleAPI {
         writer.endArray()
         writer.endObject()
       }
-      return APIResponse(status: 200, contentType: "application/json", body: writer.bytes)
+      return APIResponse(status: 200, contentType: "application/json", body: body(of: writer))
     }
   }
 
