@@ -219,7 +219,7 @@ public final class HTTPServer: @unchecked Sendable {
       }
       guard !answers.isEmpty, !drainedStreams.isEmpty else { break }
     }
-    drainedStreams.removeAll()
+    if !drainedStreams.isEmpty { drainedStreams.removeAll() }
   }
 
   // MARK: Work off the loop
