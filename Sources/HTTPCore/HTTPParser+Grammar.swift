@@ -56,7 +56,11 @@ extension HTTPParser {
   static func originForm(of target: UnsafeBufferPointer<UInt8>, method: String)
     throws(HTTPError) -> String
   {
-    let text = String(decoding: target, as: UTF8.self)
+    // Copied in whole rather than decoded: the same String (invalid UTF-8 would be repaired
+    // alike), made for less.
+    let text = String(unsafeUninitializedCapacity: target.count) {
+      $0.initialize(fromContentsOf: target)
+    }
     if target.first == UInt8(ascii: "/") || (text == "*" && method == "OPTIONS") { return text }
     for scheme: StaticString in ["http://", "https://"]
     where UnsafeBufferPointer(rebasing: target.prefix(scheme.utf8CodeUnitCount))

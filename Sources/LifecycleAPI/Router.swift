@@ -268,8 +268,12 @@ struct PathSegments {
     !bounds(index).isEmpty
   }
 
-  /// Segment `index` as text.
+  /// Segment `index` as text, copied in whole rather than decoded (the same String, made for
+  /// less).
   func name(_ index: Int) -> String {
-    String(decoding: UnsafeBufferPointer(rebasing: bytes[bounds(index)]), as: UTF8.self)
+    let segment = UnsafeBufferPointer(rebasing: bytes[bounds(index)])
+    return String(unsafeUninitializedCapacity: segment.count) {
+      $0.initialize(fromContentsOf: segment)
+    }
   }
 }
