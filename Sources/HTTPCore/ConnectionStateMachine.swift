@@ -325,8 +325,7 @@ public struct ConnectionStateMachine {
 
   /// The next thing the shell must do, or nil until another event.
   public mutating func nextAction(at now: Moment) -> Action? {
-    if let action = pending {
-      pending = nil
+    if let action = pending.take() {  // moved out, not copied (a copy retained its bytes)
       return action
     }
     if case .streaming(let stream) = phase {
