@@ -72,17 +72,20 @@ public struct ConnectionStateMachine {
     case close
   }
 
+  /// Plain values, so that changing the phase (three times a request) drops nothing: the
+  /// stream's state, which holds references, is apart (`stream`).
   private enum Phase {
     case reading
     case dispatched(keepAlive: Bool, minorVersion: Int, isHead: Bool)
     case writing(since: UInt64, closeAfter: Bool)
-    case streaming(Stream)
+    /// A streamed response is under way: its state is `stream`.
+    case streaming
     case lingering(until: UInt64)
     case closed
   }
 
   /// A streamed response under way.
-  private struct Stream {
+  struct Stream {
     /// Pieces are sent as HTTP/1.1 chunks; else the body ends with the connection.
     let chunked: Bool
     var closeAfter: Bool
@@ -115,7 +118,14 @@ public struct ConnectionStateMachine {
 
   public let configuration: ConnectionConfiguration
   @usableFromInline private(set) var parser: HTTPParser
-  private var phase = Phase.reading
+  private var phase = Phase.reading {
+    didSet {  // leaving the streaming phase lets the stream's state go
+      if case .streaming = phase { return }
+      if stream != nil { stream = nil }
+    }
+  }
+  /// The streamed response under way while the phase is `streaming`; nil in every other.
+  private(set) var stream: Stream?
   private var pending: Action?
   /// The storage of the last response's head, which the next one reuses once it is sent (a
   /// few hundred bytes: heads are the server's own fields).
@@ -203,7 +213,8 @@ public struct ConnectionStateMachine {
     state.backlog = stream.head.streamHead(
       date: now.httpDate, keepAlive: keepOpen, minorVersion: minorVersion)
     state.append(piece: stream.head.body)
-    phase = .streaming(state)
+    self.stream = state
+    phase = .streaming
   }
 
   /// The next piece of the streamed response; false if the stream no longer takes any: it
@@ -233,10 +244,8 @@ public struct ConnectionStateMachine {
   /// Changes the stream under way, if there is one, in place: its backlog is not copied.
   @discardableResult
   private mutating func updateStream<Result>(_ change: (inout Stream) -> Result) -> Result? {
-    guard case .streaming(var stream) = phase else { return nil }
-    phase = .closed
-    defer { phase = .streaming(stream) }
-    return change(&stream)
+    guard stream != nil else { return nil }
+    return change(&stream!)
   }
 
   /// The write last asked for is done. Returns whether a stream's client now has everything
@@ -310,8 +319,8 @@ public struct ConnectionStateMachine {
       closeAfterSending(now: now.milliseconds)  // idle too long
     case .writing, .lingering:
       close()  // a response the peer does not read cannot be waited out
-    case .streaming(let stream):
-      guard stream.writingSince == nil else { return close() }  // as a stalled write
+    case .streaming:
+      guard stream?.writingSince == nil else { return close() }  // as a stalled write
       updateStream { stream in
         stream.append(piece: stream.heartbeat)
         stream.lastSentAt = now.milliseconds  // due again an interval on
@@ -328,7 +337,7 @@ public struct ConnectionStateMachine {
     if let action = pending.take() {  // moved out, not copied (a copy retained its bytes)
       return action
     }
-    if case .streaming(let stream) = phase {
+    if case .streaming = phase, let stream {
       guard stream.writingSince == nil else { return nil }
       if !stream.backlog.isEmpty {
         return updateStream { stream in
@@ -390,7 +399,8 @@ public struct ConnectionStateMachine {
       return since + configuration.sendTimeout
     case .lingering(let until):
       return until
-    case .streaming(let stream):
+    case .streaming:
+      guard let stream else { return nil }
       if let since = stream.writingSince { return since + configuration.sendTimeout }
       return stream.isEnding ? nil : stream.lastSentAt + stream.heartbeatInterval
     case .dispatched, .closed:

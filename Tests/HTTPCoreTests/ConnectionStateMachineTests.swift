@@ -458,8 +458,10 @@ let okOnTheWire =
     #expect(!taken3)
     #expect(
       machine.actions(at: 4) == [wire("0\r\n\r\n")])
+    #expect(machine.stream != nil)
     machine.writeCompleted(now: 4)
     #expect(machine.receive(get, at: 5).count == 1)  // the next request, on the same connection
+    #expect(machine.stream == nil)  // its state, heartbeat and farewell let go with it
   }
 
   @Test mutating func aQuietStreamSendsItsHeartbeatOnTime() {
