@@ -66,7 +66,7 @@ public struct HTTPResponse: Hashable, Sendable {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
       var head = ByteWriter(buffer)
       head.write("HTTP/1.1 ")
-      head.write(decimal: status.code)
+      head.write(statusCode: status.code)
       head.write(" ")
       head.write(status.reason)
       head.write("\r\nDate: ")
@@ -196,6 +196,17 @@ private struct ByteWriter {
     if text.utf8.withContiguousStorageIfAvailable({ write($0) }) == nil {
       Array(text.utf8).withUnsafeBufferPointer { write($0) }
     }
+  }
+
+  /// A status code: three digits, written as such (any other number as it is).
+  mutating func write(statusCode code: Int) {
+    guard (100...999).contains(code), count + 3 <= buffer.count else {
+      return write(decimal: code)
+    }
+    buffer[count] = UInt8(ascii: "0") + UInt8(code / 100)
+    buffer[count + 1] = UInt8(ascii: "0") + UInt8(code / 10 % 10)
+    buffer[count + 2] = UInt8(ascii: "0") + UInt8(code % 10)
+    count += 3
   }
 
   /// The decimal digits of a non-negative number.

@@ -14,6 +14,17 @@ import Testing
     #expect(HTTPDate.string(secondsSince1970: seconds) == expected)
   }
 
+  /// The status line carries the code's three digits, and a code outside 100 to 999 (which no
+  /// response of the server's has) as it is.
+  @Test(arguments: [
+    (200, "HTTP/1.1 200 OK"), (101, "HTTP/1.1 101 Status 101"), (599, "HTTP/1.1 599 Status 599"),
+    (99, "HTTP/1.1 99 Status 99"), (1000, "HTTP/1.1 1000 Status 1000"),
+  ])
+  func statusLinesCarryTheCode(code: Int, line: String) {
+    let bytes = HTTPResponse(status: HTTPStatus(code: code)).wire(date: "D", keepAlive: true)
+    #expect(String(decoding: bytes.head, as: UTF8.self).hasPrefix(line + "\r\n"))
+  }
+
   @Test func noContentResponsesCarryNoLength() {
     let bytes = HTTPResponse(status: .noContent).wire(date: "D", keepAlive: true).joined
     #expect(String(decoding: bytes, as: UTF8.self) == "HTTP/1.1 204 No Content\r\nDate: D\r\n\r\n")
