@@ -2,9 +2,9 @@
 /// the `Date` header of any response the event produces.
 public struct Moment: Hashable, Sendable {
   public var milliseconds: UInt64
-  public var httpDate: String
+  public var httpDate: HTTPDateText
 
-  public init(milliseconds: UInt64, httpDate: String) {
+  public init(milliseconds: UInt64, httpDate: HTTPDateText) {
     self.milliseconds = milliseconds
     self.httpDate = httpDate
   }

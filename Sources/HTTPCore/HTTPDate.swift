@@ -33,3 +33,42 @@ public enum HTTPDate {
     value < 10 ? "0\(value)" : "\(value)"
   }
 }
+
+/// A `Date` header's value (`HTTPDate`), held in the value itself: the time of every
+/// connection event carries one (`Moment`), several of them a request, and a String would be
+/// retained and released with each.
+public struct HTTPDateText: Hashable, Sendable, CustomStringConvertible {
+  /// The date's bytes, then zeros: room for 32, where an IMF-fixdate has 29.
+  private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+  private var count = 0
+
+  public init(_ text: String) {
+    var text = text
+    text.withUTF8 { utf8 in
+      precondition(utf8.count <= 32, "an HTTP date has 29 bytes")
+      count = utf8.count
+      withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(utf8)) }
+    }
+  }
+
+  /// Calls `body` with the date's bytes.
+  func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    withUnsafeBytes(of: words) {
+      body(
+        UnsafeBufferPointer(
+          start: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count))
+    }
+  }
+
+  public var description: String {
+    withUTF8 { String(decoding: $0, as: UTF8.self) }
+  }
+
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.count == rhs.count && lhs.words == rhs.words
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+  }
+}

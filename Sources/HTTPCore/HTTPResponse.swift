@@ -25,6 +25,15 @@ public struct HTTPResponse: Hashable, Sendable {
   public func wire(
     date: String, keepAlive: Bool, minorVersion: Int = 1, omitBody: Bool = false
   ) -> WireBytes {
+    wire(
+      date: HTTPDateText(date), keepAlive: keepAlive, minorVersion: minorVersion,
+      omitBody: omitBody)
+  }
+
+  /// The response on the wire, its head in storage of its own.
+  func wire(
+    date: HTTPDateText, keepAlive: Bool, minorVersion: Int = 1, omitBody: Bool = false
+  ) -> WireBytes {
     var head: [UInt8] = []
     return wire(
       reusing: &head, date: date, keepAlive: keepAlive, minorVersion: minorVersion,
@@ -35,7 +44,7 @@ public struct HTTPResponse: Hashable, Sendable {
   /// holds it: a connection keeps one for its responses' heads, which saves an allocation
   /// each once the last one is sent.
   func wire(
-    reusing storage: inout [UInt8], date: String, keepAlive: Bool, minorVersion: Int = 1,
+    reusing storage: inout [UInt8], date: HTTPDateText, keepAlive: Bool, minorVersion: Int = 1,
     omitBody: Bool = false
   ) -> WireBytes {
     head(
@@ -46,7 +55,7 @@ public struct HTTPResponse: Hashable, Sendable {
 
   /// The head of a response whose body is streamed (`HTTPStream`): chunked for an HTTP/1.1
   /// client, else delimited by the end of the connection (and then `keepAlive` must be false).
-  func streamHead(date: String, keepAlive: Bool, minorVersion: Int) -> [UInt8] {
+  func streamHead(date: HTTPDateText, keepAlive: Bool, minorVersion: Int) -> [UInt8] {
     precondition(minorVersion > 0 || !keepAlive, "an HTTP/1.0 stream ends with its connection")
     var head: [UInt8] = []
     self.head(
@@ -57,10 +66,11 @@ public struct HTTPResponse: Hashable, Sendable {
   /// The status line and fields: `Content-Length: length`, or with no length and content
   /// allowed, `Transfer-Encoding: chunked` for HTTP/1.1.
   private func head(
-    into storage: inout [UInt8], date: String, keepAlive: Bool, minorVersion: Int, length: Int?
+    into storage: inout [UInt8], date: HTTPDateText, keepAlive: Bool, minorVersion: Int,
+    length: Int?
   ) {
     let capacity =
-      96 + status.reason.utf8.count + date.utf8.count + headers.lines.count
+      96 + status.reason.utf8.count + date.withUTF8(\.count) + headers.lines.count
     // Written on the stack, then copied into the storage whole: appending piece by piece
     // costs more than the bytes themselves.
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
@@ -70,7 +80,7 @@ public struct HTTPResponse: Hashable, Sendable {
       head.write(" ")
       head.write(status.reason)
       head.write("\r\nDate: ")
-      head.write(date)
+      date.withUTF8 { head.write($0) }
       head.write("\r\n")
       headers.lines.withUnsafeBufferPointer { head.write($0) }
       if let length {

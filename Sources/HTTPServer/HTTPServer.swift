@@ -49,7 +49,7 @@ public final class HTTPServer: @unchecked Sendable {
   private var acceptPending = false
   private var state = State.idle
   private var dateSecond = -1
-  private var httpDate = ""
+  private var httpDate = HTTPDateText("")
 
   private enum State {
     case idle, running, draining, stopped
@@ -181,7 +181,7 @@ public final class HTTPServer: @unchecked Sendable {
     let second = time(nil)
     if second != dateSecond {
       dateSecond = second
-      httpDate = HTTPDate.string(secondsSince1970: second)
+      httpDate = HTTPDateText(HTTPDate.string(secondsSince1970: second))
     }
     return Moment(milliseconds: uv_now(loop), httpDate: httpDate)
   }

@@ -4,7 +4,9 @@ import Testing
 
 let date = "Sun, 22 Nov 2026 00:00:00 GMT"
 
-func at(_ milliseconds: UInt64) -> Moment { Moment(milliseconds: milliseconds, httpDate: date) }
+func at(_ milliseconds: UInt64) -> Moment {
+  Moment(milliseconds: milliseconds, httpDate: HTTPDateText(date))
+}
 
 extension ConnectionStateMachine {
   /// Every action due now.

@@ -14,6 +14,17 @@ import Testing
     #expect(HTTPDate.string(secondsSince1970: seconds) == expected)
   }
 
+  /// A date held inline reads back as it was given, and compares and hashes by its text.
+  @Test func datesHeldInlineKeepTheirText() {
+    let date = HTTPDate.string(secondsSince1970: 784_111_777)
+    #expect(HTTPDateText(date).description == date)
+    #expect(HTTPDateText("D").description == "D")
+    #expect(HTTPDateText(date) == HTTPDateText(date))
+    #expect(HTTPDateText(date) != HTTPDateText(HTTPDate.string(secondsSince1970: 784_111_778)))
+    #expect(HTTPDateText("D") != HTTPDateText("D\0"))
+    #expect(Set([HTTPDateText(date), HTTPDateText(date), HTTPDateText("D")]).count == 2)
+  }
+
   /// The status line carries the code's three digits, and a code outside 100 to 999 (which no
   /// response of the server's has) as it is.
   @Test(arguments: [
@@ -92,7 +103,7 @@ import Testing
     var storage: [UInt8] = []
     func head(_ date: String) -> [UInt8] {
       HTTPResponse(status: .ok, body: Array("a".utf8))
-        .wire(reusing: &storage, date: date, keepAlive: true).head
+        .wire(reusing: &storage, date: HTTPDateText(date), keepAlive: true).head
     }
     func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
     func address(_ bytes: [UInt8]) -> UnsafePointer<UInt8>? {
