@@ -109,7 +109,10 @@ import Testing
     [
       ("/v1/apps/a/events", "/v1/apps/a/events"), ("/health?x=1", "/health"),
       ("/v1/apps/a=b/events?x=1", "/v1/apps/a=b/events"), (#"/a"b"#, #"/a"b"#),
-      (#"/a\b"#, #"/a\b"#),
+      (#"/a\b"#, #"/a\b"#), (#"/v1/devices/x"y/apps"#, #"/v1/devices/x"y/apps"#),
+      (#"/v1/devices/abcdef\/apps"#, #"/v1/devices/abcdef\/apps"#),
+      ("/v1/devices/é/apps", "/v1/devices/é/apps"),
+      ("/v1/devices/\u{7F}x/apps", "/v1/devices/\u{7F}x/apps"),
     ])
   func requestLinesMatchTheHandlersLines(format: LogFormat, target: (sent: String, path: String)) {
     let capture = Capture()
