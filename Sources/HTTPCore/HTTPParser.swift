@@ -59,6 +59,11 @@ public struct HTTPParser {
   /// more is not sending requests, and gets 400 rather than a buffer that grows as it sends.
   public static let maxEmptyLinesBeforeRequest = 16
 
+  /// The largest body storage kept for the next request's body, as bodies of API requests
+  /// are: a larger one is let go with its request, not held (and counted) while the
+  /// connection waits.
+  static let keptBodyCapacity = 4096
+
   private enum State {
     case requestLine, headerFields
     case fixedBody(remaining: Int)
@@ -78,7 +83,8 @@ public struct HTTPParser {
 
   /// The memory the parser holds for requests being received: its buffer, the storage of field
   /// lines (kept from request to request), and the body of the request it is reading (a body's
-  /// whole `Content-Length` from its head on).
+  /// whole `Content-Length` from its head on), or the last one's storage if it is kept
+  /// (`keptBodyCapacity`).
   @inlinable public var heldBytes: Int {
     buffer.capacity + request.headers.lines.capacity + request.body.capacity
   }
@@ -147,6 +153,7 @@ public struct HTTPParser {
         request.method = head.method
         request.target = head.target
         request.minorVersion = head.minorVersion
+        if !request.body.isEmpty { request.body.removeAll(keepingCapacity: true) }
         framing = FramingFields()
         (fieldBytes, fieldCount) = (0, 0)
         fieldsStart = start
@@ -344,9 +351,9 @@ public struct HTTPParser {
 
   private mutating func completeRequest() -> HTTPParserEvent {
     let complete = request
-    // The field lines' storage stays for the next request's, which reuses it once this one
-    // is dropped: an allocation less per request.
-    request.body = []
+    // The field lines' storage, and a small body's, stay for the next request's, which reuses
+    // them once this one is dropped: an allocation less each per request.
+    if request.body.capacity > Self.keptBodyCapacity { request.body = [] }
     state = .requestLine
     // Consumed bytes are dropped a few kilobytes at a time: removing a range from the array
     // after every request would cost a few hundred instructions, nearly all for no bytes moved.

@@ -316,6 +316,35 @@ func errorStatus(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Int? {
       fields == [["Host: a", "If-Match: \"1-1\""], ["Host: b"], ["Host: c", "Accept: */*"]])
   }
 
+  /// Each request has its own body, whichever came before it: none after one with a body, and
+  /// its own bytes, however long, while the one before is still held.
+  @Test func aRequestsBodyIsItsOwn() {
+    let large = String(repeating: "x", count: HTTPParser.keptBodyCapacity + 1)
+    let text =
+      "POST /1 HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nfirst"
+      + "GET /2 HTTP/1.1\r\nHost: a\r\n\r\n"
+      + "POST /3 HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nab"
+      + "POST /4 HTTP/1.1\r\nHost: a\r\nContent-Length: \(large.utf8.count)\r\n\r\n\(large)"
+      + "GET /5 HTTP/1.1\r\nHost: a\r\n\r\n"
+    let bodies = events(text).compactMap { event -> String? in
+      guard case .request(let request) = event else { return nil }
+      return String(decoding: request.body, as: UTF8.self)
+    }
+    #expect(bodies == ["first", "", "ab", large, ""])
+    var parser = HTTPParser(limits: HTTPLimits())
+    for request in [
+      "POST /1 HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc",
+      "GET /2 HTTP/1.1\r\nHost: a\r\n\r\n",
+    ] {
+      parser.append(Array(request.utf8)[...])
+      guard case .request(let parsed) = parser.next() else {
+        Issue.record("no request")
+        return
+      }
+      #expect(parsed.body == (request.hasPrefix("POST") ? Array("abc".utf8) : []))
+    }
+  }
+
   /// Consumed bytes are dropped a few kilobytes at a time, not after every request: requests
   /// on either side of a drop, and one cut across it, come out whole and in order.
   @Test(arguments: [[], [4090, 4100, 4103], Array(stride(from: 97, to: 10_000, by: 997))])
