@@ -18,7 +18,16 @@ extension JSONDocument {
     var keyIndexes: [Int: KeyIndex] = Dictionary()  // not `[:]`: a literal is built per document
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
+      var storage: [Value] = []
+      self.init(bytes: bytes, reusing: &storage)
+    }
+
+    /// A reader that writes its values into `storage`'s storage, taken from it, if nothing
+    /// else holds it.
+    init(bytes: UnsafeBufferPointer<UInt8>, reusing storage: inout [Value]) {
       self.bytes = bytes
+      swap(&values, &storage)
+      values.removeAll(keepingCapacity: true)
       // A value takes at least two bytes (`1,`) and most take more: a scenario's events, or
       // a body of 90,000 members, in one allocation.
       values.reserveCapacity(16 + bytes.count / 4)

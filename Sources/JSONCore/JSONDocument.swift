@@ -67,10 +67,20 @@ public struct JSONDocument: Sendable {
   /// Parses `bytes` strictly: one value, UTF-8, no duplicate keys, no trailing bytes, nesting
   /// at most `JSON.maxDepth` deep, numbers that fit a `Double`.
   public static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONDocument {
+    var storage: [Value] = []
+    return try parse(bytes, reusing: &storage)
+  }
+
+  /// Parses `bytes` as `parse(_:)` does, its values written into `storage`'s storage if
+  /// nothing else holds it: a caller that parses one document after another keeps the last
+  /// one's (`storage` holds them afterwards) and saves an allocation a document.
+  public static func parse(_ bytes: [UInt8], reusing storage: inout [Value]) throws(JSONError)
+    -> JSONDocument
+  {
     // The reader works on the bytes' storage directly: no bounds check or retain per byte.
     let (values, keyIndexes) = try bytes.withUnsafeBufferPointer {
       buffer throws(JSONError) -> ([Value], [Int: KeyIndex]) in
-      var reader = Reader(bytes: buffer)
+      var reader = Reader(bytes: buffer, reusing: &storage)
       try reader.value(depth: 0)
       reader.skipWhitespace()
       guard reader.position == buffer.count else {
@@ -78,6 +88,7 @@ public struct JSONDocument: Sendable {
       }
       return (reader.values, reader.keyIndexes)
     }
+    storage = values
     return JSONDocument(bytes: bytes, values: values, keyIndexes: keyIndexes)
   }
 

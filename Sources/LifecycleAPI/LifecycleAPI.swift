@@ -29,6 +29,10 @@ public final class LifecycleAPI {
   private(set) var lastBody: [UInt8] = []
   /// The largest body whose storage is kept for the next.
   static let reusedBodyLimit = 65_536
+  /// The values of the last JSON body read (`jsonBody(of:)`), kept to be written over as
+  /// `lastBody` is; none that take more than `reusedBodyLimit`.
+  @exclusivity(unchecked)  // one thread; see Engine
+  private var lastValues: [JSONDocument.Value] = []
 
   /// Who may use the API.
   let access: AccessPolicy
@@ -369,12 +373,18 @@ extension LifecycleAPI {
   }
 }
 
-extension RouteRequest {
-  /// The JSON body of a request that must have one.
-  func jsonBody() throws(Problem) -> JSONDocument {
-    guard request.mediaType == "application/json" else { throw .notJSON(request.mediaType) }
+extension LifecycleAPI {
+  /// The JSON body of a request that must have one, its values written into the storage the
+  /// last body's had (`lastValues`).
+  func jsonBody(of request: borrowing RouteRequest) throws(Problem) -> JSONDocument {
+    let mediaType = request.request.mediaType
+    guard mediaType == "application/json" else { throw .notJSON(mediaType) }
+    defer {
+      let stride = MemoryLayout<JSONDocument.Value>.stride
+      if lastValues.capacity * stride > Self.reusedBodyLimit { lastValues = [] }
+    }
     do {
-      return try JSONDocument.parse(request.body)
+      return try JSONDocument.parse(request.request.body, reusing: &lastValues)
     } catch {
       throw Problem(kind: .invalidJSON, detail: error.description)
     }

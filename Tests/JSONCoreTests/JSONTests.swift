@@ -118,6 +118,27 @@ import Testing
 
   /// A member is found by its key in an object of any size, whatever spelling its key has, and
   /// a key no member has is found nowhere.
+  /// Documents parsed one after another into the same storage: each reads as its own text,
+  /// one still held among them, and the storage is written over once nothing else holds it.
+  @Test func documentsParsedIntoTheSameStorageEachKeepTheirValues() throws {
+    var storage: [JSONDocument.Value] = []
+    func parse(_ text: String) throws -> JSONDocument {
+      try JSONDocument.parse(Array(text.utf8), reusing: &storage)
+    }
+    func json(_ text: String) throws -> JSON { try JSON.parse(Array(text.utf8)) }
+    do {
+      let held = try parse(#"{"a":[1,2,{"b":"c"}]}"#)
+      let next = try parse(#"["x",true,null]"#)
+      #expect(held.json(at: JSONDocument.root) == (try json(#"{"a":[1,2,{"b":"c"}]}"#)))
+      #expect(next.json(at: JSONDocument.root) == (try json(#"["x",true,null]"#)))
+    }
+    let place = storage.withUnsafeBufferPointer(\.baseAddress)
+    #expect(try parse("[1]").json(at: JSONDocument.root) == (try json("[1]")))
+    #expect(storage.withUnsafeBufferPointer(\.baseAddress) == place)
+    #expect(throws: JSONError.self) { try parse("[1,") }
+    #expect(try parse(#"{"z":0}"#).json(at: JSONDocument.root) == (try json(#"{"z":0}"#)))
+  }
+
   @Test func membersAreFoundInObjectsOfEverySize() throws {
     for size in [1, 16, 17, 90_000] {
       let text =

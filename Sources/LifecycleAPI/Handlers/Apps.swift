@@ -15,7 +15,7 @@ extension LifecycleAPI {
   }
 
   func createApp(_ request: borrowing RouteRequest) throws -> APIResponse {
-    let (spec, given) = try Decode.app(try request.jsonBody())
+    let (spec, given) = try Decode.app(try jsonBody(of: request))
     try checkPrecondition(request)
     let app = try engine.createApp(spec, given: given, on: request.device, now: request.now)
     return created(at: "/v1/devices/\(request.device)/apps/\(app.name)") { $0.app(app) }
@@ -45,7 +45,7 @@ extension LifecycleAPI {
   }
 
   func postAppEvents(_ request: borrowing RouteRequest) throws -> APIResponse {
-    let posted = try Decode.events(try request.jsonBody(), Decode.appEvent)
+    let posted = try Decode.events(try jsonBody(of: request), Decode.appEvent)
     let mode = try request.query.scenarioMode(posted)
     try checkPrecondition(request)
     // Read out of the request first: a closure that used the request would copy it whole.

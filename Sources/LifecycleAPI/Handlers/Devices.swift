@@ -26,7 +26,7 @@ extension LifecycleAPI {
 
   func createDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
     // A device the body does not name gets an id of the server's (the response's `id`).
-    let spec = try Decode.device(try request.jsonBody(), id: engine.unusedDeviceID())
+    let spec = try Decode.device(try jsonBody(of: request), id: engine.unusedDeviceID())
     let device = try engine.createDevice(spec, now: request.now)
     return created(at: "/v1/devices/\(device.id)") { $0.device(device) }
   }
@@ -57,7 +57,7 @@ extension LifecycleAPI {
   /// replacing the device with its id (200).
   func putDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
     let image = try DeviceDocument.image(
-      try request.jsonBody(), id: request.device, defaults: engine.configuration.deviceDefaults)
+      try jsonBody(of: request), id: request.device, defaults: engine.configuration.deviceDefaults)
     if request.request.ifMatch != nil, engine.lastVersion(of: request.device) == nil {
       throw Problem(
         kind: .preconditionFailed,
@@ -82,7 +82,7 @@ extension LifecycleAPI {
   }
 
   func postDeviceEvents(_ request: borrowing RouteRequest) throws -> APIResponse {
-    let posted = try Decode.events(try request.jsonBody(), Decode.deviceEvent)
+    let posted = try Decode.events(try jsonBody(of: request), Decode.deviceEvent)
     let mode = try request.query.scenarioMode(posted)
     try checkPrecondition(request)
     // Read out of the request first: a closure that used the request would copy it whole.
@@ -113,7 +113,7 @@ extension LifecycleAPI {
   /// `{"seconds": n}`, or `{"to": "nextDeadline"}`: to the device's next deadline, which
   /// fires with every other due at the same instant (409 when none is pending).
   func advanceClock(_ request: borrowing RouteRequest) throws -> APIResponse {
-    var fields = Fields(try request.jsonBody())
+    var fields = Fields(try jsonBody(of: request))
     let target = fields.string("to", maxBytes: 16)
     let requested = fields.seconds(
       "seconds", max: Validation.maxAdvanceSeconds, required: target == nil)
