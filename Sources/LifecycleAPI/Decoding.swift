@@ -97,7 +97,6 @@ enum Decode {
     return DeviceEvent(type, reading: &fields)
   }
 
-  /// The events of a body: one object, or an array of them applied in order.
   /// The events of a request body: one event, a scenario as an array of them, or a scenario
   /// as `{"events": [...], "atomic": true}` (`openapi.yaml`, `Scenario`).
   static func events<Event>(
