@@ -45,12 +45,7 @@ public struct JSONCursor {
   /// journal's sequence numbers run to seven digits and more).
   @inlinable
   public mutating func decimal(_ value: UInt64) {
-    var digits = 1
-    var bound: UInt64 = 10
-    while value >= bound, digits < 20 {
-      digits += 1
-      bound &*= 10  // wraps only from 10^19 to "10^20", when the count is 20 and the loop ends
-    }
+    let digits = Self.digitCount(value)
     assert(digits <= position.distance(to: end), "wrote past the room reserved")
     var rest = value
     var place = position + digits
@@ -70,6 +65,25 @@ public struct JSONCursor {
       position[0] = UInt8(ascii: "0") + UInt8(rest)
     }
     position += digits
+  }
+
+  /// How many decimal digits `value` has: up to eight (sequence numbers, times, lengths)
+  /// told by a few comparisons, more by a loop over the powers of ten.
+  @inlinable
+  static func digitCount(_ value: UInt64) -> Int {
+    if value < 10_000 {
+      return value < 100 ? (value < 10 ? 1 : 2) : (value < 1_000 ? 3 : 4)
+    }
+    if value < 100_000_000 {
+      return value < 1_000_000 ? (value < 100_000 ? 5 : 6) : (value < 10_000_000 ? 7 : 8)
+    }
+    var digits = 9
+    var bound: UInt64 = 1_000_000_000
+    while value >= bound, digits < 20 {
+      digits += 1
+      bound &*= 10  // wraps only from 10^19 to "10^20", when the count is 20 and the loop ends
+    }
+    return digits
   }
 
   /// A whole number of milliseconds as seconds, the way `Double.description` writes

@@ -118,6 +118,19 @@ import Testing
 
   /// A member is found by its key in an object of any size, whatever spelling its key has, and
   /// a key no member has is found nowhere.
+  /// Decimals are written as `String` writes them, at every count of digits and on both sides
+  /// of each power of ten.
+  @Test func decimalsOfEveryLength() {
+    var powers: [UInt64] = [1]
+    while powers.last! <= UInt64.max / 10 { powers.append(powers.last! * 10) }
+    let values: [UInt64] = [0, UInt64.max] + powers.flatMap { [$0 - 1, $0, $0 + 1] }
+    for value in values {
+      var writer = JSONWriter(capacity: 32)
+      writer.rawDecimal(value)
+      #expect(String(decoding: writer.bytes, as: UTF8.self) == String(value))
+    }
+  }
+
   /// Documents parsed one after another into the same storage: each reads as its own text,
   /// one still held among them, and the storage is written over once nothing else holds it.
   @Test func documentsParsedIntoTheSameStorageEachKeepTheirValues() throws {
