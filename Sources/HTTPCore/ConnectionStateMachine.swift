@@ -284,7 +284,8 @@ public struct ConnectionStateMachine {
   }
 
   /// The memory held for the request being received (`HTTPParser.heldBytes`).
-  /// Inlinable: read in place after every turn, where a call copied the whole machine first.
+  /// Inlinable, so that the shell reads it in place after every turn: a call from another
+  /// module copies the whole machine first.
   @inlinable public var heldBytes: Int { parser.heldBytes }
 
   /// The server has no room for what the request being read holds (its memory budget is

@@ -1,3 +1,5 @@
+import JSONCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -16,14 +18,7 @@ public struct HTTPFields: Sendable, Sequence {
   /// Replaces the lines with `checked`, lines the parser has checked, in the storage the old
   /// ones had if nothing else holds it.
   mutating func replaceLines(with checked: UnsafeBufferPointer<UInt8>) {
-    if lines.count == checked.count {
-      // As long as the lines before, as a client's next request's nearly always are: written
-      // over them in place (emptying and appending cost more than the bytes).
-      lines.withUnsafeMutableBufferPointer { _ = $0.update(fromContentsOf: checked) }
-    } else {
-      lines.removeAll(keepingCapacity: true)
-      lines.append(contentsOf: checked)
-    }
+    lines.replaceContents(with: checked)
   }
 
   /// Makes these fields `other`'s, in the storage these had if nothing else holds it: a

@@ -1,3 +1,5 @@
+import JSONCore
+
 /// A response, before framing: the serializer adds Date, Content-Length and Connection.
 public struct HTTPResponse: Hashable, Sendable {
   public var status: HTTPStatus
@@ -96,14 +98,7 @@ public struct HTTPResponse: Hashable, Sendable {
         head.write("Connection: keep-alive\r\n")
       }
       head.write("\r\n")
-      let written = UnsafeBufferPointer(rebasing: buffer[..<head.count])
-      if storage.count == written.count {
-        // As long as the last head, as a server's responses of one kind are: written over it.
-        storage.withUnsafeMutableBufferPointer { _ = $0.update(fromContentsOf: written) }
-      } else {
-        storage.removeAll(keepingCapacity: true)
-        storage.append(contentsOf: written)
-      }
+      storage.replaceContents(with: UnsafeBufferPointer(rebasing: buffer[..<head.count]))
     }
   }
 }

@@ -340,14 +340,7 @@ extension LifecycleAPI {
       lastBody = []
       return writer.bytes
     }
-    writer.withBytes { bytes in
-      if lastBody.count == bytes.count {  // as long as the last, as one kind of answer is
-        lastBody.withUnsafeMutableBufferPointer { _ = $0.update(fromContentsOf: bytes) }
-      } else {
-        lastBody.removeAll(keepingCapacity: true)
-        lastBody.append(contentsOf: bytes)
-      }
-    }
+    writer.withBytes { lastBody.replaceContents(with: $0) }
     return lastBody
   }
 
