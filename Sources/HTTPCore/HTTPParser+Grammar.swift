@@ -135,7 +135,7 @@ extension HTTPParser {
 /// again.
 struct FramingFields {
   var hosts = 0
-  var connections = 0
+  var hasConnection = false
   /// The first `Content-Length` if it is a decimal number that fits an `Int`; how many there
   /// were.
   var contentLength: Int?
@@ -184,7 +184,7 @@ struct FramingFields {
     case .expectation(let expectation):
       self.expectation = self.expectation ?? expectation
     case .connection:
-      connections += 1
+      hasConnection = true
     case .none:
       break
     }

@@ -91,7 +91,7 @@ public struct HTTPParser {
 
   /// Whether the request last delivered has a `Connection` field: one without needs no pass
   /// over its fields to know if it keeps the connection (`HTTPRequest.keepsAlive`).
-  public var requestNamesConnection: Bool { framing.connections > 0 }
+  public var requestNamesConnection: Bool { framing.hasConnection }
 
   /// Part of a request has been read (so a timeout would cut it short).
   public var isMidRequest: Bool {
