@@ -6,74 +6,62 @@ import LifecycleEngine
 extension JSONWriter {
   /// A callback: `{"seq":…,"time":…,"app":…,"scene":…,"method":…,"notifications":[…],
   /// "state":…,"sceneState":…,"taskId":…}`, the last two when they apply; one still waiting
-  /// for its app's main thread has no `seq` and `time` yet. Responses are mostly callbacks:
-  /// all but the arguments are written into room reserved at once, everything after the
-  /// scene copied from text prepared per case. Inlined: a call would first copy the callback
-  /// out of the array that holds it (its strings retained, then released).
+  /// for its app's main thread has no `seq` and `time` yet.
+  mutating func callback(
+    _ callback: Callback, waiting: Bool = false, texts: borrowing CallbackTexts = .shared
+  ) {
+    withUnsafePointer(to: callback) { self.callback(at: $0, waiting: waiting, texts: texts) }
+  }
+
+  /// The callback at `stored`, read where it is: responses are mostly callbacks, and a copy of
+  /// one (its strings retained, then released) costs more than writing most of it. All but
+  /// the arguments are written into room reserved at once, everything after the scene copied
+  /// from `texts`.
   @inline(__always)
-  mutating func callback(_ callback: Callback, waiting: Bool = false) {
+  private mutating func callback(
+    at stored: UnsafePointer<Callback>, waiting: Bool, texts: borrowing CallbackTexts
+  ) {
     beginObject()
-    let names = callback.app.withUTF8(\.count) + (callback.scene?.utf8.count ?? 0)
-    withRoom(Self.callbackRoom + names) { c in
+    let names = stored.pointee.app.withUTF8(\.count) + (stored.pointee.scene?.utf8.count ?? 0)
+    withRoom(texts.room + names) { c in
       if waiting {
         c.raw(#""app":""#)
       } else {
         c.raw(#""seq":"#)
-        c.decimal(UInt64(callback.seq))
+        c.decimal(UInt64(stored.pointee.seq))
         c.raw(#","time":"#)
-        c.seconds(milliseconds: callback.time.milliseconds)
+        c.seconds(milliseconds: stored.pointee.time.milliseconds)
         c.raw(#","app":""#)
       }
-      callback.app.withUTF8 { c.raw($0) }  // names need no escaping (`Validation.namePattern`)
-      if var scene = callback.scene {
+      // Names need no escaping (`Validation.namePattern`).
+      stored.pointee.app.withUTF8 { c.raw($0) }
+      if var scene = stored.pointee.scene {
         c.raw(#"","scene":""#)
         scene.withUTF8 { c.raw($0) }
         c.raw(UInt8(ascii: "\""))
       } else {
         c.raw(#"","scene":null"#)
       }
-      Self.methodAndOwnNotification.withText(of: callback.method) { c.raw($0) }
-      if let aggregate = callback.aggregateNotification {
-        if callback.method.notification != nil { c.raw(UInt8(ascii: ",")) }
-        UIKitNotification.quotedNames.withText(of: aggregate) { c.raw($0) }
+      let method = stored.pointee.method
+      texts.methodAndOwnNotification.withText(of: method) { c.raw($0) }
+      if let aggregate = stored.pointee.aggregateNotification {
+        if method.notification != nil { c.raw(UInt8(ascii: ",")) }
+        texts.notification.withText(of: aggregate) { c.raw($0) }
       }
-      Self.endOfNotificationsAndState.withText(of: callback.state) { c.raw($0) }
-      if let sceneState = callback.sceneState {
-        Self.sceneStateMember.withText(of: sceneState) { c.raw($0) }
+      texts.endOfNotificationsAndState.withText(of: stored.pointee.state) { c.raw($0) }
+      if let sceneState = stored.pointee.sceneState {
+        texts.sceneStateMember.withText(of: sceneState) { c.raw($0) }
       }
-      if let taskId = callback.taskId {
+      if let taskId = stored.pointee.taskId {
         c.raw(#","taskId":"#)
         c.decimal(UInt64(taskId))
       }
     }
-    if let arguments = callback.arguments {
+    if let arguments = stored.pointee.arguments {
       key("arguments")
-      self.arguments(arguments, of: callback.method)
+      self.arguments(arguments, of: stored.pointee.method)
     }
     endObject()
-  }
-
-  /// The most a callback takes between its braces but its names and arguments
-  /// (`callback(_:waiting:)`).
-  private static let callbackRoom =
-    #""seq":,"time":,"app":"","scene":""#.utf8.count + JSONCursor.decimalRoom
-    + JSONCursor.secondsRoom + methodAndOwnNotification.longest + 1
-    + UIKitNotification.quotedNames.longest + endOfNotificationsAndState.longest
-    + sceneStateMember.longest + #","taskId":"#.utf8.count + JSONCursor.decimalRoom
-
-  /// `,"method":"…","notifications":[` and the method's own notification, leaving the array
-  /// open for the aggregate one.
-  private static let methodAndOwnNotification = CaseTexts<CallbackMethod> { method in
-    #","method":"\#(method.rawValue)","notifications":["#
-      + (method.notification.map { "\"\($0.rawValue)\"" } ?? "")
-  }
-  /// `],"state":"…"`
-  private static let endOfNotificationsAndState = CaseTexts<AppState> {
-    #"],"state":"\#($0.rawValue)""#
-  }
-  /// `,"sceneState":"…"`
-  private static let sceneStateMember = CaseTexts<SceneState> {
-    #","sceneState":"\#($0.rawValue)""#
   }
 
   /// `"cause":…`, and for jetsam `"jetsamReason":…`: a cause kept beside what it caused.
@@ -84,10 +72,10 @@ extension JSONWriter {
 
   /// A transition: `{"seq":…,"time":…,"app":…,"from":…,"to":…,"cause":…}`, then
   /// `terminationCode` and `jetsamReason` when they apply.
-  mutating func transition(_ transition: Transition) {
+  mutating func transition(_ transition: Transition, texts: borrowing TransitionTexts = .shared) {
     beginObject()
     let name = transition.app.withUTF8(\.count)
-    withRoom(Self.transitionRoom + name) { c in  // as a callback is written
+    withRoom(texts.room + name) { c in  // as a callback is written
       c.raw(#""seq":"#)
       c.decimal(UInt64(transition.seq))
       c.raw(#","time":"#)
@@ -95,11 +83,11 @@ extension JSONWriter {
       c.raw(#","app":""#)
       transition.app.withUTF8 { c.raw($0) }
       c.raw(UInt8(ascii: "\""))
-      Self.fromMember.withText(of: transition.from) { c.raw($0) }
-      Self.toMember.withText(of: transition.to) { c.raw($0) }
+      texts.fromMember.withText(of: transition.from) { c.raw($0) }
+      texts.toMember.withText(of: transition.to) { c.raw($0) }
     }
     if case .event(let type) = transition.cause {
-      verbatim(Self.eventCauseMember, type)
+      verbatim(texts.eventCauseMember, type)
     } else {
       member("cause", unescaped: transition.cause.name)
     }
@@ -111,18 +99,6 @@ extension JSONWriter {
     }
     endObject()
   }
-
-  /// The most a transition takes from its `seq` to its `to` but its app's name.
-  private static let transitionRoom =
-    #""seq":,"time":,"app":""#.utf8.count + JSONCursor.decimalRoom + JSONCursor.secondsRoom
-    + fromMember.longest + toMember.longest
-
-  /// `,"from":"…"`
-  private static let fromMember = CaseTexts<AppState> { #","from":"\#($0.rawValue)""# }
-  /// `,"to":"…"`
-  private static let toMember = CaseTexts<AppState> { #","to":"\#($0.rawValue)""# }
-  /// `,"cause":"…"` for the transitions that events cause: nearly all of them.
-  private static let eventCauseMember = CaseTexts<EventType> { #","cause":"\#($0.rawValue)""# }
 
   /// The result of one event (`openapi.yaml`).
   mutating func eventResult(
@@ -154,7 +130,7 @@ extension JSONWriter {
     }
     callbacks(outcome.callbacks)
     raw(#","waitingCallbacks":"#)
-    waitingCallbacks(outcome.waitingCallbacks)
+    callbacks(outcome.waitingCallbacks, waiting: true)
     raw(#","transitions":"#)
     transitions(outcome.transitions)
     raw(#","effects":"#)
@@ -182,16 +158,29 @@ extension JSONWriter {
     #","previousState":,"state":,"callbacks":"#.utf8.count + 2
     * max(AppState.quotedNames.longest, DeviceState.quotedNames.longest)
 
-  mutating func callbacks(_ callbacks: [Callback]) {
-    array(callbacks) { $0.callback($1) }
+  /// Callbacks, each read where it is stored (`callback(at:waiting:texts:)`), all written from
+  /// the same texts: read once, and only when there are callbacks, as each read of a static
+  /// constant is a call that checks it is made.
+  mutating func callbacks(_ callbacks: some Collection<Callback>, waiting: Bool = false) {
+    beginArray()
+    if !callbacks.isEmpty {
+      let texts = CallbackTexts.shared
+      let written: Void? = callbacks.withContiguousStorageIfAvailable { stored in
+        for index in stored.indices {
+          callback(at: stored.baseAddress! + index, waiting: waiting, texts: texts)
+        }
+      }
+      if written == nil {  // made as they are read, as an app's waiting callbacks are
+        for each in callbacks { callback(each, waiting: waiting, texts: texts) }
+      }
+    }
+    endArray()
   }
 
-  mutating func waitingCallbacks(_ callbacks: some Collection<Callback>) {
-    array(callbacks) { $0.callback($1, waiting: true) }
-  }
-
+  /// Transitions, each written from the same texts (as callbacks are).
   mutating func transitions(_ transitions: [Transition]) {
-    array(transitions) { $0.transition($1) }
+    let texts = TransitionTexts.shared
+    array(transitions) { $0.transition($1, texts: texts) }
   }
 
   /// What an event returned: the task `beginBackgroundTask` began, the work `backgroundLaunch`
@@ -311,5 +300,55 @@ enum ReportedState {
     case .app(let state): AppState.quotedNames.withText(of: state, body)
     case .device(let state): DeviceState.quotedNames.withText(of: state, body)
     }
+  }
+}
+
+/// The text a callback is written from but its numbers and names, prepared per case.
+struct CallbackTexts {
+  static let shared = CallbackTexts()
+
+  /// `,"method":"…","notifications":[` and the method's own notification, leaving the array
+  /// open for the aggregate one.
+  let methodAndOwnNotification = CaseTexts<CallbackMethod> { method in
+    #","method":"\#(method.rawValue)","notifications":["#
+      + (method.notification.map { "\"\($0.rawValue)\"" } ?? "")
+  }
+  /// A notification's name in quotes.
+  let notification = UIKitNotification.quotedNames
+  /// `],"state":"…"`
+  let endOfNotificationsAndState = CaseTexts<AppState> { #"],"state":"\#($0.rawValue)""# }
+  /// `,"sceneState":"…"`
+  let sceneStateMember = CaseTexts<SceneState> { #","sceneState":"\#($0.rawValue)""# }
+
+  /// The most a callback takes between its braces but its names and arguments.
+  let room: Int
+
+  private init() {
+    room =
+      #""seq":,"time":,"app":"","scene":""#.utf8.count + JSONCursor.decimalRoom
+      + JSONCursor.secondsRoom + methodAndOwnNotification.longest + 1 + notification.longest
+      + endOfNotificationsAndState.longest + sceneStateMember.longest
+      + #","taskId":"#.utf8.count + JSONCursor.decimalRoom
+  }
+}
+
+/// The text a transition is written from but its numbers and name, prepared per case.
+struct TransitionTexts {
+  static let shared = TransitionTexts()
+
+  /// `,"from":"…"`
+  let fromMember = CaseTexts<AppState> { #","from":"\#($0.rawValue)""# }
+  /// `,"to":"…"`
+  let toMember = CaseTexts<AppState> { #","to":"\#($0.rawValue)""# }
+  /// `,"cause":"…"` for the transitions that events cause: nearly all of them.
+  let eventCauseMember = CaseTexts<EventType> { #","cause":"\#($0.rawValue)""# }
+
+  /// The most a transition takes from its `seq` to its `to` but its app's name.
+  let room: Int
+
+  private init() {
+    room =
+      #""seq":,"time":,"app":""#.utf8.count + JSONCursor.decimalRoom + JSONCursor.secondsRoom
+      + fromMember.longest + toMember.longest
   }
 }

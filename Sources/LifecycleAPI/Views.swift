@@ -113,7 +113,7 @@ extension JSONWriter {
       w.member("allowedEvents", app.allowedEvents)
       w.member("busyUntil", time: app.busyUntil)
       w.key("waitingCallbacks")
-      w.waitingCallbacks(app.waitingCallbacks)
+      w.callbacks(app.waitingCallbacks, waiting: true)
       w.member("suspendAt", time: app.suspendAt)
       w.member("killAt", time: app.killAt)
       w.key("backgroundTasks")

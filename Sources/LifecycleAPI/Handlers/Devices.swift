@@ -142,7 +142,7 @@ extension LifecycleAPI {
         w.key("callbacks")
         w.callbacks(outcome.callbacks)
         w.key("waitingCallbacks")
-        w.waitingCallbacks(outcome.waitingCallbacks)
+        w.callbacks(outcome.waitingCallbacks, waiting: true)
         w.key("transitions")
         w.transitions(outcome.transitions)
         w.member("lastSeq", outcome.lastSeq)
