@@ -116,6 +116,9 @@ final class App {
   /// When each kind of deadline falls due; kept by `Device.reschedule`.
   @exclusivity(unchecked)  // one thread; see Engine
   var deadlines = AppDeadlines()
+  /// Whether its device's heaps have yet to file its deadlines and place among jetsam's
+  /// victims (`AppQueues`).
+  var isUnfiled = false
   /// What the waiting callbacks retain.
   private var waitingBytes = 0
   /// What the tasks, the sessions, the restoration data and the waiting callbacks retain, as

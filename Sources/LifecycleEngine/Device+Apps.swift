@@ -11,9 +11,7 @@ extension Device {
   func remove(_ app: App) {
     usedMB -= app.footprint
     removeFromLiveApps(app)
-    suspendedVictims.remove(app.slot)
-    backgroundVictims.remove(app.slot)
-    deadlines.remove(app.slot)
+    queues.remove(app)
     if status.foregroundApp == app.name { status.foregroundApp = nil }
     taskRequesters.remove(app.name)
     exitHolders.remove(app.name)

@@ -7,19 +7,10 @@
 extension Device {
   var isOverLimit: Bool { usedMB > configuration.memoryLimitMB }
 
-  /// Where `app` stands in jetsam's order of victims.
-  func victimOrder(of app: App) -> VictimOrder {
-    let band: JetsamBand =
-      app.state.isForeground
-      ? .foreground : app.activities.contains(.audio) ? .audioAndAccessory : .background
-    return VictimOrder(band: band, footprint: app.footprint, lastUsed: app.lastUsed, app: app.name)
-  }
-
-  /// Files `app` under the jetsam order that matches its state (or none).
+  /// Notes that `app`'s place among jetsam's victims may have changed: its state, footprint,
+  /// activities or last use (filed when jetsam next reads the order, `AppQueues`).
   func updateVictimOrder(of app: App) {
-    let order = victimOrder(of: app)
-    suspendedVictims.set(app.slot, to: app.state == .suspended ? order : nil)
-    backgroundVictims.set(app.slot, to: app.state == .background ? order : nil)
+    queues.noteChange(of: app)
   }
 
   /// Sets the footprint of the app's current phase (foreground or background) to `megabytes`.
@@ -62,7 +53,7 @@ extension Device {
       }
       kill(app, cause: .jetsam(.perProcessLimit), jetsamReason: .perProcessLimit)
     }
-    killVictims { $0.suspendedVictims }
+    killVictims { $0.queues.firstSuspendedVictim }
     if isOverLimit, !status.underPressure {
       status.underPressure = true
       warnRunningApps()
@@ -71,7 +62,7 @@ extension Device {
     }
     if isOverLimit, status.warningGraceEndsAt == nil {
       disconnectBackgroundScenes()
-      killVictims { $0.backgroundVictims }
+      killVictims { $0.queues.firstBackgroundVictim }
     }
     if !isOverLimit {  // the episode is over, however it ended: the next one warns again
       status.underPressure = false
@@ -93,12 +84,12 @@ extension Device {
     }
   }
 
-  /// Kills the first app of the order `victims` reads while the device is over its limit.
-  /// (A closure, not a key path: a key path to a class's property is made at run time, on
-  /// every event.)
-  private func killVictims(_ victims: (Device) -> IndexedHeap<VictimOrder>) {
-    while isOverLimit, let victim = victims(self).min {
-      kill(slots[victim.slot], cause: .jetsam(.vmPageshortage), jetsamReason: .vmPageshortage)
+  /// Kills the first app of the order `victim` reads (its slot) while the device is over its
+  /// limit. (A closure, not a key path: a key path to a class's property is made at run time,
+  /// on every event.)
+  private func killVictims(_ victim: (Device) -> Int?) {
+    while isOverLimit, let slot = victim(self) {
+      kill(slots[slot], cause: .jetsam(.vmPageshortage), jetsamReason: .vmPageshortage)
     }
   }
 }

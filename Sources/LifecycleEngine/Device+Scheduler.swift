@@ -29,18 +29,16 @@ extension Device {
     }
     if !app.record.taskRequests.isEmpty { deadlines.taskDue = nextTaskDate(of: app) }
     app.deadlines = deadlines
-    self.deadlines.set(
-      app.slot,
-      to: deadlines.next.map { DeadlineOrder(time: $0.time, app: app.name, kind: $0.kind) })
+    queues.noteChange(of: app)
   }
 
   /// Fires the earliest deadline at its own time.
   func fireNextDeadline() {
-    if let time = deviceDeadline, deadlines.min.map({ time <= $0.priority.time }) ?? true {
+    if let time = deviceDeadline, queues.earliestDeadline.map({ time <= $0.order.time }) ?? true {
       fireDeviceDeadline(at: time)
       return
     }
-    guard let (slot, order) = deadlines.popMin() else { return }
+    guard let (slot, order) = queues.popEarliestDeadline() else { return }
     let app = slots[slot]
     status.now = max(status.now, order.time)
     switch order.kind {

@@ -44,45 +44,6 @@ func earliest(_ first: Instant?, _ second: Instant?) -> Instant? {
   return min(first, second)
 }
 
-/// Order in which apps' deadlines fire: by time, then app name, then kind.
-struct DeadlineOrder: Comparable {
-  let time: Instant
-  let app: AppName
-  let kind: DeadlineKind
-
-  static func < (lhs: DeadlineOrder, rhs: DeadlineOrder) -> Bool {
-    if lhs.time != rhs.time { return lhs.time < rhs.time }
-    if lhs.app != rhs.app { return lhs.app < rhs.app }
-    return lhs.kind < rhs.kind
-  }
-}
-
-/// Jetsam's priority bands for apps not in the foreground, lowest (killed first) first
-/// (XNU's `kern_memorystatus.h` priority bands: BACKGROUND 3 < AUDIO_AND_ACCESSORY 12).
-enum JetsamBand: Int, Comparable {
-  case background, audioAndAccessory
-  /// The foreground app: never a victim of pressure, but last when UIKit reclaims scenes.
-  case foreground
-
-  static func < (lhs: JetsamBand, rhs: JetsamBand) -> Bool { lhs.rawValue < rhs.rawValue }
-}
-
-/// Jetsam's order of victims: lowest band first, then largest footprint, then least recently
-/// used, then name.
-struct VictimOrder: Comparable {
-  let band: JetsamBand
-  let footprint: Int
-  let lastUsed: Instant
-  let app: AppName
-
-  static func < (lhs: VictimOrder, rhs: VictimOrder) -> Bool {
-    if lhs.band != rhs.band { return lhs.band < rhs.band }
-    if lhs.footprint != rhs.footprint { return lhs.footprint > rhs.footprint }
-    if lhs.lastUsed != rhs.lastUsed { return lhs.lastUsed < rhs.lastUsed }
-    return lhs.app < rhs.app
-  }
-}
-
 /// One simulated phone: its apps, clock, memory budget, lock state, deadlines and journal.
 ///
 /// A device is a pure state machine. Its clock moves only through `advance(to:)`; every
@@ -111,7 +72,7 @@ final class Device {
 
   @exclusivity(unchecked)  // one thread; see Engine
   var apps: [AppName: App] = [:]
-  /// The same apps by slot, the key of every heap below.
+  /// The same apps by slot, the key of every heap in `queues`.
   @exclusivity(unchecked)  // one thread; see Engine
   var slots = SlotTable<App>()
   /// Apps that hold memory (running or suspended): the ones device-wide events reach. In no
@@ -126,13 +87,9 @@ final class Device {
   /// jetsam kills those still running over it when the operation ends.
   @exclusivity(unchecked)  // one thread; see Engine
   var grewPastProcessLimit: [AppName] = []
+  /// Each app's earliest deadline and its place among jetsam's victims.
   @exclusivity(unchecked)  // one thread; see Engine
-  var suspendedVictims = IndexedHeap<VictimOrder>()
-  @exclusivity(unchecked)  // one thread; see Engine
-  var backgroundVictims = IndexedHeap<VictimOrder>()
-  /// Each app's earliest deadline.
-  @exclusivity(unchecked)  // one thread; see Engine
-  var deadlines = IndexedHeap<DeadlineOrder>()
+  var queues = AppQueues()
 
   @exclusivity(unchecked)  // one thread; see Engine
   private(set) var journal: BoundedLog<JournalEntry>
@@ -204,7 +161,7 @@ final class Device {
   }
 
   /// The earliest pending deadline, in device time.
-  var nextDeadline: Instant? { earliest(deviceDeadline, deadlines.min?.priority.time) }
+  var nextDeadline: Instant? { earliest(deviceDeadline, queues.earliestDeadline?.order.time) }
 
   // MARK: Operations
 

@@ -143,7 +143,7 @@ extension Device {
         && $0.sessions.contains { $0.state == .background }
     }
     guard !holders.isEmpty else { return }
-    holders.sort { victimOrder(of: $0) < victimOrder(of: $1) }
+    holders.sort { VictimOrder(of: $0) < VictimOrder(of: $1) }
     let cause = TransitionCause.jetsam(.vmPageshortage)
     for app in holders where isOverLimit {
       for index in app.sessions.indices

@@ -127,6 +127,27 @@ import Testing
     #expect(transitions(outcome) == ["worker: background → notRunning (jetsam)"])
   }
 
+  /// Each kill changes the order the next victim is read from.
+  @Test func backgroundAppsAreKilledLargestFirstUntilMemoryFits() throws {
+    var configuration = EngineConfiguration()
+    configuration.scheduler.memoryWarningGrace = .zero
+    let sim = Simulator(configuration: configuration, memoryLimitMB: 1000)
+    for (name, memoryMB) in [("medium", 240), ("large", 250), ("small", 200)] {
+      sim.add(name, memoryMB: memoryMB)
+      try sim.post(.launch(), to: name)
+      try sim.post(.beginBackgroundTask(), to: name)
+    }
+    sim.add("game", memoryMB: 300)
+    try sim.post(.launch(), to: "game")
+    let outcome = try sim.post(.setMemory(memoryMB: 590), to: "game")
+    #expect(
+      transitions(outcome) == [
+        "large: background → notRunning (jetsam)", "medium: background → notRunning (jetsam)",
+      ])
+    #expect(sim.state("small") == .background)
+    #expect(sim.deviceView.usedMB == 790)
+  }
+
   @Test func foregroundAppOverTheDeviceLimitIsWarnedOncePerEpisodeButNotKilled() throws {
     let sim = Simulator(memoryLimitMB: 500, perAppLimitMB: 2048)
     sim.add("game", memoryMB: 400)
