@@ -12,7 +12,7 @@ extension Device {
           allowedEvents: allowedDeviceEvents, reason: reason))
     }
     try checkRoomForWaitingCallbacks(of: liveApps)
-    return try perform {
+    return perform {
       // The device's entry, as its answer says: the app it names is one of its parameters.
       record(.device(event), app: nil)
       let cause = TransitionCause.event(event.type)

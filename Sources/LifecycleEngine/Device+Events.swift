@@ -52,7 +52,7 @@ extension Device {
     let event = posted.namingItsSession(for: app.name)
     try checkPossible(event, for: app)
     let before = app.state
-    var outcome = try perform {
+    var outcome = perform {
       record(.app(event), app: app.name)
       runSequence(of: event, on: app)
     }
