@@ -52,3 +52,14 @@ extension Engine {
     }
   }
 }
+
+/// A slice of a device's journal.
+public struct JournalPage: Hashable, Sendable {
+  public var entries: [JournalEntry]
+  /// How many of the oldest entries the bounded journal has dropped.
+  public var dropped: Int
+  /// The seq of the oldest entry kept (the next one's if none is): those before it are gone.
+  public var oldestSeq: Int
+  /// The seq of the device's newest entry (0 before the first).
+  public var lastSeq: Int
+}
