@@ -399,7 +399,7 @@ func json(_ text: String) -> JSON? {
       case .integer(let entries) = call("GET", "/v1/devices/default").json?["counters"]?[
         "journalEntries"]
     else { return #expect(Bool(false), "no journalEntries") }
-    let stateBytes = 1_024 + 640 + 192 + entries * MemoryLayout<JournalEntry>.stride
+    let stateBytes = 1_024 + 960 + 192 + entries * MemoryLayout<JournalEntry>.stride
     #expect(
       exposition == """
         # HELP lifecycled_http_requests_total Requests answered, by route and status.
@@ -452,14 +452,14 @@ func json(_ text: String) -> JSON? {
   }
 
   @Test func pastTheMemoryBudgetGrowthIs507WhileReadsAndDeletesWork() {
-    let api = APITests { $0.limits.memoryBudgetBytes = 1_024 + 2 * 640 }
+    let api = APITests { $0.limits.memoryBudgetBytes = 1_024 + 2 * 960 }
     #expect(api.call("POST", "/v1/apps", #"{"name":"a"}"#).status == 201)
     #expect(api.call("POST", "/v1/apps", #"{"name":"b"}"#).status == 201)
     let full =
       #"{"type":"urn:lifecycled:problem:memory-budget-exhausted","#
       + #""title":"The simulator's memory budget is exhausted","status":507,"#
-      + #""detail":"the simulator's state holds 2304 bytes, at or past maxMemoryMB (2304 bytes); "#
-      + #"remove devices or apps, or reset, to go on","retainedBytes":2304,"budgetBytes":2304}"#
+      + #""detail":"the simulator's state holds 2944 bytes, at or past maxMemoryMB (2944 bytes); "#
+      + #"remove devices or apps, or reset, to go on","retainedBytes":2944,"budgetBytes":2944}"#
     for (path, body) in [
       ("/v1/apps", #"{"name":"c"}"#), ("/v1/devices", #"{"id":"x"}"#),
       ("/v1/apps/a/events", #"{"type":"launch"}"#),
