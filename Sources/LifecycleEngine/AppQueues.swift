@@ -109,25 +109,21 @@ struct VictimOrder: Comparable {
   let lastUsed: Instant
   let app: AppName
 
-  /// Where `app` stands in the order.
-  init(of app: App) {
-    let band: JetsamBand =
-      app.state.isForeground
-      ? .foreground : app.activities.contains(.audio) ? .audioAndAccessory : .background
-    self.init(band: band, footprint: app.footprint, lastUsed: app.lastUsed, app: app.name)
-  }
-
-  init(band: JetsamBand, footprint: Int, lastUsed: Instant, app: AppName) {
-    self.band = band
-    self.footprint = footprint
-    self.lastUsed = lastUsed
-    self.app = app
-  }
-
   static func < (lhs: VictimOrder, rhs: VictimOrder) -> Bool {
     if lhs.band != rhs.band { return lhs.band < rhs.band }
     if lhs.footprint != rhs.footprint { return lhs.footprint > rhs.footprint }
     if lhs.lastUsed != rhs.lastUsed { return lhs.lastUsed < rhs.lastUsed }
     return lhs.app < rhs.app
+  }
+}
+
+extension VictimOrder {
+  /// Where `app` stands in the order. (In an extension, which keeps the memberwise
+  /// initializer it builds the order with.)
+  init(of app: App) {
+    let band: JetsamBand =
+      app.state.isForeground
+      ? .foreground : app.activities.contains(.audio) ? .audioAndAccessory : .background
+    self.init(band: band, footprint: app.footprint, lastUsed: app.lastUsed, app: app.name)
   }
 }
