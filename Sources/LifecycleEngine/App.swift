@@ -119,6 +119,9 @@ final class App {
   /// Whether its device's heaps have yet to file its deadlines and place among jetsam's
   /// victims (`AppQueues`).
   var isUnfiled = false
+  /// Whether the scheduler has yet to weigh its pending task requests again
+  /// (`Device.weighAgain`): something that holds them back may have changed.
+  var awaitsWeighing = false
   /// What the waiting callbacks retain.
   private var waitingBytes = 0
   /// What the tasks, the sessions, the restoration data and the waiting callbacks retain, as

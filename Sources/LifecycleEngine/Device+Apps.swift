@@ -11,10 +11,11 @@ extension Device {
   func remove(_ app: App) {
     usedMB -= app.footprint
     removeFromLiveApps(app)
+    if app.isRunningExitHolder { runningExitHolders -= 1 }
     queues.remove(app)
     if status.foregroundApp == app.name { status.foregroundApp = nil }
     taskRequesters.remove(app.name)
-    exitHolders.remove(app.name)
+    if app.awaitsWeighing { appsToWeigh.removeAll { $0 === app } }
     if status.appBeforeLock == app.name { status.appBeforeLock = nil }
     apps[app.name] = nil
     slots.remove(app.slot)

@@ -85,16 +85,56 @@ extension Device {
   /// Under `eager`, runs every pending request nothing holds back: apps in name order, each
   /// app's requests in the order submitted. The journal records each as the system's
   /// `launchTask`.
+  ///
+  /// Only what changed is weighed: the apps noted since the last time (`weighAgain`), or every
+  /// requesting app when a device-wide input changed (`DeviceHoldInputs`). A launch that
+  /// releases another app's requests notes that app, which is weighed in a further round.
   func runEligibleTasks() {
-    guard status.conditions.taskScheduling == .eager, !taskRequesters.isEmpty else { return }
-    for name in taskRequesters.sorted() {
-      guard let app = apps[name] else { continue }
-      while let request = app.taskRequests.first(where: { holdReasons(for: $0, of: app).isEmpty }) {
-        let event = AppEvent.launchTask(identifier: request.identifier)
-        record(.app(event), app: name)
-        _ = launchTask(request.identifier, of: app, cause: .event(.launchTask))
+    let inputs = DeviceHoldInputs(status)
+    if inputs != weighedUnder {
+      weighedUnder = inputs
+      for name in taskRequesters { apps[name].map(weighAgain) }
+    }
+    if holdsEveryRequest {  // until a device-wide input changes, and every app is noted again
+      for app in appsToWeigh { app.awaitsWeighing = false }
+      appsToWeigh.removeAll(keepingCapacity: true)
+      return
+    }
+    while !appsToWeigh.isEmpty {
+      var round: [App] = []
+      swap(&round, &appsToWeigh)
+      round.sort { $0.name < $1.name }
+      for app in round {
+        while let request = app.taskRequests.first(where: { isEligible($0, of: app) }) {
+          let event = AppEvent.launchTask(identifier: request.identifier)
+          record(.app(event), app: app.name)
+          _ = launchTask(request.identifier, of: app, cause: .event(.launchTask))
+        }
+        app.awaitsWeighing = false  // after its launches, which note it again
       }
     }
+  }
+
+  /// Notes that something holding back `app`'s pending requests may have changed: the
+  /// scheduler weighs them again when the operation settles (`runEligibleTasks`).
+  func weighAgain(_ app: App) {
+    guard !app.awaitsWeighing, !app.record.taskRequests.isEmpty else { return }
+    app.awaitsWeighing = true
+    appsToWeigh.append(app)
+  }
+
+  /// Weighs `request` of `app`: whether nothing holds it back.
+  private func isEligible(_ request: TaskRequest, of app: App) -> Bool {
+    requestsWeighed += 1
+    return holdReasons(for: request, of: app).isEmpty
+  }
+
+  /// Whether a device-wide reason among `holdReasons`' holds back every request, so that
+  /// weighing any is pointless until one of `DeviceHoldInputs` changes.
+  private var holdsEveryRequest: Bool {
+    let conditions = status.conditions
+    return conditions.taskScheduling == .manual || !status.poweredOn
+      || !conditions.backgroundAppRefresh || conditions.lowPowerMode || conditions.batteryCritical
   }
 
   /// The next `earliestBeginDate` still ahead among `app`'s requests, under `eager`: the
@@ -150,5 +190,22 @@ extension Device {
     if app.recentPushes.count >= budget { reasons.append(.pushBudgetSpent(perHour: budget)) }
     if app.holdsMostBackgroundWork { reasons.append(.tooMuchBackgroundWork) }
     return reasons
+  }
+}
+
+/// What `Device.holdReasons` reads of the device rather than of the app or the request: the
+/// power, the lock and the conditions. The scheduler weighs every pending request again when
+/// one changes.
+struct DeviceHoldInputs: Equatable {
+  var poweredOn = true
+  var locked = false
+  var conditions = BackgroundConditions()
+
+  init() {}
+
+  init(_ status: DeviceStatus) {
+    poweredOn = status.poweredOn
+    locked = status.locked
+    conditions = status.conditions
   }
 }

@@ -62,7 +62,9 @@ extension Device {
         status.protectedDataAvailable = !configuration.passcode  // until the first unlock
       case .setConditions(let change): setConditions(change)
       // The addressee of these two exists: `unknownApp` was thrown for it above otherwise.
-      case .setBackgroundAppRefresh(_, let enabled): addressee!.backgroundAppRefresh = enabled
+      case .setBackgroundAppRefresh(_, let enabled):
+        addressee!.backgroundAppRefresh = enabled
+        weighAgain(addressee!)
       case .push(_, let kind, let payload): deliverPush(to: addressee!, kind, payload: payload)
       case .deliverMetrics: deliverMetricPayloads(cause: cause)
       }

@@ -55,6 +55,7 @@ extension Device {
     var outcome = perform {
       record(.app(event), app: app.name)
       runSequence(of: event, on: app)
+      weighAgain(app)  // whatever the event changed of it
     }
     outcome.subject = Effect(app: app.name, previousState: before, state: app.state)
     return outcome

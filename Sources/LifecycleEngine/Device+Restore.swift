@@ -37,7 +37,6 @@ extension Device {
     let record = image.record
     app.restore(record)
     if !record.taskRequests.isEmpty { taskRequesters.insert(app.name) }
-    if !record.pendingExits.isEmpty { exitHolders.insert(app.name) }
     check(record, of: app, &issues)
     checkSessions(of: app, image, &issues)
     guard var process = image.process else {
@@ -51,6 +50,7 @@ extension Device {
       if derivingSuspension { process.suspendAt = nil }
       app.restore(process)
       addToLiveApps(app)
+      if app.isRunningExitHolder { runningExitHolders += 1 }
       usedMB += app.footprint
       updateVictimOrder(of: app)
       reschedule(app)

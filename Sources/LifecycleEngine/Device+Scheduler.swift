@@ -27,7 +27,10 @@ extension Device {
         app.state.isForeground
         ? nil : app.backgroundWork.lazy.compactMap { $0.killTime(grace: grace) }.min()
     }
-    if !app.record.taskRequests.isEmpty { deadlines.taskDue = nextTaskDate(of: app) }
+    if !app.record.taskRequests.isEmpty {
+      deadlines.taskDue = nextTaskDate(of: app)
+      weighAgain(app)
+    }
     app.deadlines = deadlines
     queues.noteChange(of: app)
   }

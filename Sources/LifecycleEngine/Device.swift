@@ -97,12 +97,24 @@ final class Device {
   var jetsamLog: JetsamLog
   @exclusivity(unchecked)  // one thread; see Engine
   private var nextSeq = 1
-  /// The apps with pending task requests, which the scheduler weighs after each operation.
+  /// The apps with pending task requests.
   @exclusivity(unchecked)  // one thread; see Engine
   var taskRequesters: Set<AppName> = []
-  /// The apps with exits MetricKit has not delivered, for whom the clock delivers payloads.
+  /// The requesting apps whose requests the scheduler weighs when the operation settles, each
+  /// once (`App.awaitsWeighing`): those changed since it last weighed them.
   @exclusivity(unchecked)  // one thread; see Engine
-  var exitHolders: Set<AppName> = []
+  var appsToWeigh: [App] = []
+  /// The device-wide inputs the scheduler last weighed requests under: when they change, it
+  /// weighs every requesting app's again.
+  @exclusivity(unchecked)  // one thread; see Engine
+  var weighedUnder = DeviceHoldInputs()
+  /// How many requests the scheduler has weighed: its work, which tests hold to what changed.
+  @exclusivity(unchecked)  // one thread; see Engine
+  var requestsWeighed = 0
+  /// How many running apps hold exits MetricKit has not delivered (`App.isRunningExitHolder`):
+  /// the clock delivers payloads only while there are some.
+  @exclusivity(unchecked)  // one thread; see Engine
+  var runningExitHolders = 0
   /// What the operation under way has done so far.
   @exclusivity(unchecked)  // one thread; see Engine
   private var outcome = EventOutcome()
@@ -335,12 +347,12 @@ final class Device {
   ) {
     let old = app.state
     guard state != old else { return }
+    let wasRunningExitHolder = app.isRunningExitHolder
     if state == .notRunning {  // every end of a process, as MetricKit counts it
       let category = ExitCategory.of(
         cause: cause, terminationCode: terminationCode, jetsamReason: jetsamReason,
         inForeground: old.isForeground)
       app.pendingExits.add(category, inForeground: old.isForeground)
-      exitHolders.insert(app.name)
     }
     usedMB += app.footprint(in: state) - app.footprint(in: old)
     // Jetsam's per-process limit holds in every state, a paused (prewarmed) process's too.
@@ -369,6 +381,9 @@ final class Device {
       app.protectedDataAvailable = status.protectedDataAvailable  // a new process reads it
     }
     updateVictimOrder(of: app)
+    if app.isRunningExitHolder != wasRunningExitHolder {
+      runningExitHolders += wasRunningExitHolder ? -1 : 1
+    }
 
     let transition = Transition(
       seq: takeSeq(), time: status.now, app: app.name, from: old, to: state, cause: cause,

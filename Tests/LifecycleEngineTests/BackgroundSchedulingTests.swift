@@ -176,4 +176,41 @@ import Testing
     }
     #expect(issues.listed.map(\.field) == ["app"])
   }
+
+  /// The scheduler weighs what changed, not everything pending: a request falling due weighs
+  /// its own app's requests, and while something device-wide holds every request back (here
+  /// Low Power Mode) none is weighed at all, until it changes and each runs once.
+  @Test func theSchedulerWeighsOnlyWhatChanged() throws {
+    let identifiers = (1...10).map { "task\($0)" }
+    for app in 0..<20 {
+      sim.add("app\(app)", modes: [.processing], permittedTasks: identifiers)
+      try sim.post(.launch(), to: "app\(app)")
+      for (index, identifier) in identifiers.enumerated() {
+        let date = Instant.seconds(Double(100 + 10 * app + index))
+        try sim.post(
+          .submitTaskRequest(
+            TaskRequest(identifier: identifier, kind: .processing, earliestBeginDate: date)),
+          to: "app\(app)")
+      }
+      try sim.post(.home, to: "app\(app)")
+    }
+    try sim.post(.lock)
+    sim.advance(50)  // every app suspended, its requests weighed again then
+    let device = try #require(sim.engine.devices[sim.device])
+    var weighed = device.requestsWeighed
+    // app0's first six requests fall due one after another: at each, the first due one runs
+    // and the rest of app0's are weighed once more; no other app's are.
+    sim.advance(55)
+    #expect(sim.app("app0").taskRequests.count == 4)
+    #expect(device.requestsWeighed - weighed == 10 + 9 + 8 + 7 + 6 + 5)
+    try sim.post(.setConditions(ConditionsChange(lowPowerMode: true)))
+    weighed = device.requestsWeighed
+    sim.advance(400)  // every other request falls due, held back
+    #expect(device.requestsWeighed == weighed)
+    #expect(sim.app("app19").taskRequests.count == 10)
+    let released = try sim.post(.setConditions(ConditionsChange(lowPowerMode: false)))
+    #expect(released.callbacks.filter { $0.method == .taskLaunchHandler }.count == 194)
+    // Each request weighed once, as the first of its app's, and run.
+    #expect(device.requestsWeighed - weighed == 194)
+  }
 }

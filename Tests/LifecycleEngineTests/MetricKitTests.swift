@@ -105,4 +105,25 @@ import Testing
     #expect(sim.app("mail").pendingExits.isEmpty)
     #expect(sim.deviceView.nextDeadline == nil)
   }
+
+  /// An app that is not running takes no payload, so the clock has none to deliver for it: its
+  /// exits wait for its next process, whose first day delivers them. A long advance over many
+  /// such apps fires no daily deadline at all.
+  @Test func exitsOfAnAppNotRunningWaitForItsNextProcess() throws {
+    for name in ["mail", "maps", "news"] {
+      sim.add(name)
+      try sim.post(.launch(), to: name)
+      try sim.post(.crash(), to: name)
+    }
+    #expect(sim.deviceView.nextDeadline == nil)
+    #expect(sim.advance(3_000 * 86_400).callbacks.isEmpty)
+    #expect(sim.now == 3_000 * 86_400)
+    try sim.post(.launch(), to: "maps")
+    #expect(sim.deviceView.nextDeadline == .seconds(3_001 * 86_400))
+    let day = sim.advance(86_400)
+    #expect(day.callbacks.map { "\($0.app) \($0.method)" } == ["maps didReceiveMetricPayloads"])
+    #expect(sim.app("mail").pendingExits == sim.app("news").pendingExits)
+    #expect(!sim.app("mail").pendingExits.isEmpty && sim.app("maps").pendingExits.isEmpty)
+    #expect(sim.deviceView.nextDeadline == nil)
+  }
 }

@@ -512,8 +512,9 @@ final class RandomWalk {
         },
       "under pressure with jetsam victims left")
     var deadlines = [device.protectedDataLocksAt, device.warningGraceEndsAt].compactMap { $0 }
-    // MetricKit's daily payloads: the next 24 hours of device time, while exits are pending.
-    if device.poweredOn, apps.contains(where: { !$0.pendingExits.isEmpty }) {
+    // MetricKit's daily payloads: the next 24 hours of device time, while a running app holds
+    // exits (one that is not running takes none).
+    if device.poweredOn, apps.contains(where: { $0.state.isRunning && !$0.pendingExits.isEmpty }) {
       let day: Int64 = 86_400_000
       deadlines.append(.milliseconds((device.now.milliseconds / day + 1) * day))
     }
