@@ -18,10 +18,13 @@ public struct HTTPError: Error, Hashable, Sendable {
   /// says what happened; `detail` says why).
   public var response: HTTPResponse {
     HTTPResponse(
-      status: status, headers: HTTPFields([("Content-Type", "application/problem+json")]),
+      status: status, headers: Self.headers,
       body: JSONWriter.problem(
         type: "about:blank", title: status.reason, status: status.code, detail: detail))
   }
+
+  private static let headers = HTTPFields(
+    [("Content-Type", "application/problem+json")] + HTTPFields.protective)
 
   static func badRequest(_ detail: String) -> HTTPError { HTTPError(.badRequest, detail) }
 }

@@ -218,3 +218,14 @@ extension HTTPFields: Hashable {
     }
   }
 }
+
+extension HTTPFields {
+  /// The fields every response of the server carries, its own errors' too: browsers are not to
+  /// guess its type (`nosniff`), caches not to keep it (what it shows changes with every
+  /// request), and other sites' pages not to load it as an image, script or style
+  /// (`Cross-Origin-Resource-Policy`: nothing here is meant for them).
+  public static let protective: [(name: String, value: String)] = [
+    ("X-Content-Type-Options", "nosniff"), ("Cache-Control", "no-store"),
+    ("Cross-Origin-Resource-Policy", "same-origin"),
+  ]
+}

@@ -9,17 +9,21 @@ public struct HTTPRequest: Hashable, Sendable {
   public var method: String
   /// The request target as sent (origin-form, or the path of an absolute-form target).
   public var target: String
+  /// The authority (`host[:port]`) of an absolute-form target; nil for origin-form. A server
+  /// takes it for the `Host` field (RFC 9112 §3.2.2).
+  public var authority: String?
   /// The minor version: `1` for HTTP/1.1 (and any 1.x above it), `0` for HTTP/1.0.
   public var minorVersion: Int
   public var headers: HTTPFields
   public var body: [UInt8]
 
   public init(
-    method: String, target: String, minorVersion: Int = 1, headers: HTTPFields = HTTPFields(),
-    body: [UInt8] = []
+    method: String, target: String, authority: String? = nil, minorVersion: Int = 1,
+    headers: HTTPFields = HTTPFields(), body: [UInt8] = []
   ) {
     self.method = method
     self.target = target
+    self.authority = authority
     self.minorVersion = minorVersion
     self.headers = headers
     self.body = body

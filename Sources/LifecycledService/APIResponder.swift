@@ -62,12 +62,9 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPRequestMemory {
     api.fireDeadlines(now: Instant(milliseconds: Int64(now)))
   }
 
-  /// The fields of a response of `contentType`: every API response tells browsers not to
-  /// guess its type (`nosniff`), caches not to keep it (the simulator's state changes with
-  /// every event), and other sites' pages not to load it as an image, script or style
-  /// (`Cross-Origin-Resource-Policy`: nothing here is meant for them, and a foreign `<img>`
-  /// of a timeline would tell whether a device exists). The JSON ones, which nearly every
-  /// response has, are made once.
+  /// The fields of a response of `contentType`, with those every response carries
+  /// (`HTTPFields.protective`: a foreign `<img>` of a timeline, say, would tell whether a
+  /// device exists). The JSON ones, which nearly every response has, are made once.
   private static func headers(contentType: String?) -> HTTPFields {
     switch contentType {
     case nil: plainHeaders
@@ -76,10 +73,7 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPRequestMemory {
     }
   }
 
-  private static let plainFields: [(name: String, value: String)] = [
-    ("X-Content-Type-Options", "nosniff"), ("Cache-Control", "no-store"),
-    ("Cross-Origin-Resource-Policy", "same-origin"),
-  ]
+  private static let plainFields = HTTPFields.protective
   private static let plainHeaders = HTTPFields(plainFields)
   private static let jsonHeaders = HTTPFields([("Content-Type", "application/json")] + plainFields)
 
@@ -91,14 +85,16 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPRequestMemory {
 
   func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse? {
     let (path, query) = request.pathAndQuery
+    // An absolute-form target names the host itself, whatever `Host` says (RFC 9112 §3.2.2).
+    let authority = request.authority
     var message = APIRequest(
       method: request.method, path: path, query: query, body: request.body,
-      exchange: context.exchange)
+      host: authority, exchange: context.exchange)
     request.headers.forFirstValues(of: Self.fieldNames) { index, bytes in
       let text = { String(decoding: bytes, as: UTF8.self) }
       switch index {
       case 0: message.mediaType = HTTPFields.mediaType(of: bytes)
-      case 1: message.host = host(bytes)
+      case 1: if authority == nil { message.host = host(bytes) }
       case 2: message.origin = text()
       case 3: message.authorization = text()
       case 4: message.ifMatch = text()

@@ -3,6 +3,10 @@ import Testing
 @testable import HTTPCore
 
 let date = "Sun, 22 Nov 2026 00:00:00 GMT"
+/// The fields every response carries, the HTTP layer's own errors' too, as they are written.
+let protective =
+  "X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n"
+  + "Cross-Origin-Resource-Policy: same-origin\r\n"
 
 func at(_ milliseconds: UInt64) -> Moment {
   Moment(milliseconds: milliseconds, httpDate: HTTPDateText(date))
@@ -206,7 +210,7 @@ let okOnTheWire =
       machine.actions(at: 11_000) == [
         wire(
           "HTTP/1.1 408 Request Timeout\r\nDate: \(date)\r\nContent-Type: application/problem+json\r\n"
-            + "Content-Length: 107\r\nConnection: close\r\n\r\n"
+            + protective + "Content-Length: 107\r\nConnection: close\r\n\r\n"
             + #"{"type":"about:blank","title":"Request Timeout","status":408,"detail":"the request did not arrive in time"}"#
         )
       ])
@@ -243,7 +247,7 @@ let okOnTheWire =
       machine.receive("GET / HTTP/1.1\r\nHost: a\r\nX : y\r\n\r\n", at: 0) == [
         wire(
           "HTTP/1.1 400 Bad Request\r\nDate: \(date)\r\nContent-Type: application/problem+json\r\n"
-            + "Content-Length: 134\r\nConnection: close\r\n\r\n"
+            + protective + "Content-Length: 134\r\nConnection: close\r\n\r\n"
             + #"{"type":"about:blank","title":"Bad Request","status":400,"detail":"a header field name is not a token (whitespace before the colon?)"}"#
         )
       ])
@@ -269,7 +273,8 @@ let okOnTheWire =
       machine.actions(at: 1) == [
         wire(
           "HTTP/1.1 503 Service Unavailable\r\nDate: \(date)\r\n"
-            + "Content-Type: application/problem+json\r\nContent-Length: \(body.utf8.count)\r\n"
+            + "Content-Type: application/problem+json\r\n" + protective
+            + "Content-Length: \(body.utf8.count)\r\n"
             + "Connection: close\r\n\r\n" + body)
       ])
     machine.writeCompleted(now: 2)

@@ -125,11 +125,31 @@ func errorStatus(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Int? {
     #expect(request.body == Array("body".utf8))
   }
 
-  @Test func absoluteFormTargetsBecomeOriginForm() {
-    guard
-      case .request(let request) = events("GET http://h:1/a?b HTTP/1.1\r\nHost: h\r\n\r\n").first
-    else { return }
-    #expect(request.target == "/a?b")
+  /// The authority of an absolute-form target is kept, for the server to take as `Host`
+  /// (RFC 9112 §3.2.2).
+  @Test func absoluteFormTargetsBecomeOriginFormAndKeepTheirAuthority() {
+    for (target, path, authority) in [
+      ("http://h:1/a?b", "/a?b", "h:1"), ("HTTPS://evil.example?q", "/?q", "evil.example"),
+      ("http://h", "/", "h"), ("/a", "/a", nil),
+    ] {
+      guard
+        case .request(let request) = events("GET \(target) HTTP/1.1\r\nHost: h\r\n\r\n").first
+      else {
+        Issue.record("\(target) was not parsed")
+        continue
+      }
+      #expect(request.target == path)
+      #expect(request.authority == authority)
+    }
+  }
+
+  /// An empty authority, or one with userinfo, is no host to check (RFC 9110 §4.2.1, §4.2.4).
+  @Test func anAbsoluteFormTargetWithoutAHostOrWithUserinfoIsRefused() {
+    for target in ["http:///a", "http://user@h/a", "http://?x"] {
+      #expect(
+        events("GET \(target) HTTP/1.1\r\nHost: h\r\n\r\n")
+          == [.error(.badRequest("the request target's authority is empty or has userinfo"))])
+    }
   }
 
   @Test func http10NeedsNoHostAndDefaultsToClose() {

@@ -65,6 +65,18 @@ import Testing
     ).output
     #expect(rebound.hasSuffix(" 421"))
     #expect(rebound.contains(#""type":"urn:lifecycled:problem:misdirected-request""#))
+    // An absolute-form target names the host, whatever `Host` says (RFC 9112 §3.2.2).
+    let absolute = try curl(
+      [
+        "-w", " %{http_code}", "--request-target",
+        "http://attacker.example:\(service.port)/v1/apps", "\(base)/v1/apps",
+      ]
+    ).output
+    #expect(absolute.hasSuffix(" 421"))
+    let ownAbsolute = try curl(
+      ["-w", " %{http_code}", "--request-target", "\(base)/v1/apps/kept", "\(base)/v1/apps"]
+    ).output
+    #expect(ownAbsolute.hasSuffix(" 200"))
     #expect(try curl("\(base)/v1/apps/kept").hasPrefix("200 "))
     service.signal(SIGTERM)
     #expect(service.waitForExit() == 0)
