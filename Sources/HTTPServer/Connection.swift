@@ -32,8 +32,9 @@ final class Connection {
   /// The request the responder answers later (or is streaming the answer to).
   private var deferred: DeferredExchange?
   private var openHandles = 2
-  /// What the machine holds for requests being received, as `server.requestMemory` counts it;
-  /// nil once a request was refused for want of room (the connection then counts nothing).
+  /// What the machine holds for requests being received, as `server.clientMemory` counts it;
+  /// nil once a request was refused for want of room (the connection then counts nothing
+  /// more of requests).
   private var countedBytes: Int? = 0
   /// Where the connection comes from, for the per-address limit.
   var peer: PeerAddress?
@@ -105,8 +106,8 @@ final class Connection {
     guard !isClosing else { return }
     isClosing = true
     server.connectionIsClosing(self)
-    if let countedBytes { server.requestMemory?.count(-countedBytes) }
-    countedBytes = nil
+    if let countedBytes { server.clientMemory?.count(-countedBytes) }
+    countedBytes = nil  // (a pending write is counted until its callback, which libuv still calls)
     if let exchange = deferred?.exchange {  // the field alone: binding the tuple copies it
       endExchange(exchange)
       server.responder.abandoned(exchange: exchange)
@@ -143,7 +144,7 @@ final class Connection {
   /// outgrew the room there is, and the machine was told to refuse it. A refused connection
   /// counts nothing more: it closes once the refusal is out.
   private func countHeldBytes(at now: Moment) -> Bool {
-    guard let memory = server.requestMemory, let counted = countedBytes else { return true }
+    guard let memory = server.clientMemory, let counted = countedBytes else { return true }
     let held = machine.heldBytes
     guard held != counted else { return true }
     if held > counted, held > server.configuration.connection.maxBufferedBytes,
@@ -254,6 +255,7 @@ final class Connection {
     let rest = UnsafeMutableRawBufferPointer.allocate(byteCount: total - sent, alignment: 1)
     bytes.copyUnsent(afterSending: sent, into: rest)
     pendingWrite = rest
+    server.clientMemory?.count(rest.count)  // an answer the client has not read
     var buffer = Self.buffer(UnsafeRawBufferPointer(rest))
     let status = uv_write(writeRequest, cuv_stream(tcp), &buffer, 1) { request, status in
       Connection.from(request).writeFinished(status: status)
@@ -270,7 +272,10 @@ final class Connection {
   }
 
   private func writeFinished(status: Int32) {
-    pendingWrite?.deallocate()
+    if let pendingWrite {
+      server.clientMemory?.count(-pendingWrite.count)
+      pendingWrite.deallocate()
+    }
     pendingWrite = nil
     guard !isClosing else { return }
     guard status == 0 else { return abort() }

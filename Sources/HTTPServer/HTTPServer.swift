@@ -22,7 +22,7 @@ public final class HTTPServer: @unchecked Sendable {
   /// Told of every request answered, if requests are logged.
   let requestLog: (any HTTPRequestLog)?
   /// Where what connections hold for requests being received is counted, if anywhere.
-  let requestMemory: (any HTTPRequestMemory)?
+  let clientMemory: (any HTTPClientMemory)?
   let logger: Logger
 
   let loop: UnsafeMutablePointer<uv_loop_t>
@@ -59,13 +59,13 @@ public final class HTTPServer: @unchecked Sendable {
   public init(
     configuration: HTTPServerConfiguration, responder: any HTTPResponder,
     timerClients: [any HTTPTimerClient] = [], requestLog: (any HTTPRequestLog)? = nil,
-    requestMemory: (any HTTPRequestMemory)? = nil, logger: Logger
+    clientMemory: (any HTTPClientMemory)? = nil, logger: Logger
   ) {
     self.configuration = configuration
     self.responder = responder
     clientTimers = timerClients.map(ClientTimer.init)
     self.requestLog = requestLog
-    self.requestMemory = requestMemory
+    self.clientMemory = clientMemory
     self.logger = logger
     loop = .allocate(capacity: 1)
     listener = .allocate(capacity: 1)

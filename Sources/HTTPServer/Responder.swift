@@ -84,12 +84,15 @@ public protocol HTTPTimerClient: AnyObject {
   func timerFired(now: UInt64)
 }
 
-/// Where the memory held for requests being received is counted: their heads and bodies as
-/// they arrive, a body's whole `Content-Length` from its head on. The server counts every
-/// connection's and asks for room before one holds more than `ConnectionConfiguration`'s
-/// `maxBufferedBytes` (what reading a head and pipelined requests needs): past the room, that
-/// request is answered 503 and its connection closed, and the others are served.
-public protocol HTTPRequestMemory: AnyObject {
+/// Where the memory the server holds for clients is counted: requests being received (their
+/// heads and bodies as they arrive, a body's whole `Content-Length` from its head on) and
+/// answers the client has not read yet (what a write left unsent, until it goes out or the
+/// connection closes). The server counts every connection's, and asks for room before one
+/// holds more than `ConnectionConfiguration`'s `maxBufferedBytes` of a request (what reading a
+/// head and pipelined requests needs): past the room, that request is answered 503 and its
+/// connection closed, and the others are served. A connection reads nothing more while an
+/// answer waits to be sent.
+public protocol HTTPClientMemory: AnyObject {
   /// Whether `bytes` more would fit.
   func hasRoom(for bytes: Int) -> Bool
   /// Counts `delta` bytes more held (fewer, when negative).

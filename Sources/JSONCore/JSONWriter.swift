@@ -297,6 +297,9 @@ public struct JSONWriter: ~Copyable {
     count = 0
   }
 
+  /// The bytes the writer's buffer takes, written or not: what it costs in memory.
+  public var reservedBytes: Int { capacity }
+
   /// Calls `body` with the bytes written so far.
   @inlinable
   public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {

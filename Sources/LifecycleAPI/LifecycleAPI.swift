@@ -107,9 +107,15 @@ public final class LifecycleAPI {
   /// still receiving.
   var heldBytes: Int {
     idempotency.bytes + waits.count * Waits.retainedBytesPerWait
-      + streams.count * (Streams.retainedBytesPerStream + streamBacklogBytes) + receivingBytes
-      + costlyReads.heldBytes
+      + streams.count * (Streams.retainedBytesPerStream + streamBacklogBytes) + clientBytes
+      + costlyReads.heldBytes + answerBytes
   }
+
+  /// What the answer being written takes (its writer's buffer), while a scenario's events,
+  /// whose outcomes it holds, are applied (`results`): each event after the first is refused
+  /// if the budget has no room left.
+  @exclusivity(unchecked)  // one thread; see Engine
+  var answerBytes = 0
 
   /// Pictures and snapshots made off the loop, and the last one made.
   @exclusivity(unchecked)  // one thread; see Engine
@@ -118,19 +124,19 @@ public final class LifecycleAPI {
   @exclusivity(unchecked)  // one thread; see Engine
   private var madeAnswers: [LateAnswer] = []
 
-  /// What the server holds for requests it is still receiving (their heads and bodies so far),
-  /// as it counts them (`countReceiving`).
+  /// What the server holds for clients, as it counts them (`countHeldForClients`): requests
+  /// it is still receiving (their heads and bodies so far), answers they have not read.
   @exclusivity(unchecked)  // one thread; see Engine
-  private var receivingBytes = 0
+  private var clientBytes = 0
 
-  /// Whether the memory budget has room for `bytes` more of requests being received.
-  public func hasRoomForReceiving(_ bytes: Int) -> Bool {
+  /// Whether the memory budget has room for `bytes` more held for clients.
+  public func hasRoomForClients(_ bytes: Int) -> Bool {
     engine.retainedBytes + bytes <= engine.configuration.limits.memoryBudgetBytes
   }
 
-  /// Counts `delta` bytes more (or fewer) held for requests being received, in the budget.
-  public func countReceiving(_ delta: Int) {
-    receivingBytes += delta
+  /// Counts `delta` bytes more (or fewer) held for clients, in the budget.
+  public func countHeldForClients(_ delta: Int) {
+    clientBytes += delta
     countHeldBytes()
   }
 
@@ -146,7 +152,7 @@ public final class LifecycleAPI {
   }
 
   /// Counts `heldBytes` in the engine's memory budget (`Engine.hostBytes`).
-  private func countHeldBytes() {
+  func countHeldBytes() {
     let held = heldBytes
     guard held != countedHeldBytes else { return }
     engine.hostBytes = held
@@ -350,8 +356,17 @@ extension LifecycleAPI {
     _ body: (inout JSONWriter) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     writer.removeAll()
+    defer {
+      // A large answer's buffer is let go rather than kept for the next (a scenario's can
+      // take tens of megabytes, which nothing counts once it is sent).
+      if writer.reservedBytes > Self.keptWriterBytes { writer = JSONWriter(capacity: 4096) }
+    }
     return try body(&writer)
   }
+
+  /// The largest writer buffer kept from one answer to the next: what the largest page of a
+  /// list or a journal takes.
+  static let keptWriterBytes = 1 << 19
 
   /// 201: the resource `write` writes was created at `location`.
   func created(at location: String, _ write: (inout JSONWriter) -> Void) -> APIResponse {

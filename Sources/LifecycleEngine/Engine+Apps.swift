@@ -74,7 +74,7 @@ extension Engine {
     try withScenario(on: device, mode: mode, now: now) { device throws(EngineError) in
       let app = try Self.app(app, on: device)
       for (index, event) in events.enumerated() {
-        if index > 0 { catchUp(device, to: now) }
+        if index > 0 { try catchUp(device, beforeNextEventAt: now) }
         let outcome = try device.apply(event, to: app)
         each(event, outcome)
         device.recycle(outcome)

@@ -329,13 +329,21 @@ public final class Engine {
   ) throws(EngineError) {
     try withScenario(on: device, mode: mode, now: now) { device throws(EngineError) in
       for (index, event) in events.enumerated() {
-        if index > 0 { catchUp(device, to: now) }
+        if index > 0 { try catchUp(device, beforeNextEventAt: now) }
         let before = device.state
         let outcome = try device.apply(event)
         each(event, outcome, (before, device.state))
         device.recycle(outcome)
       }
     }
+  }
+
+  /// Before a scenario's next event: refuses it if the budget is spent, by the state or by
+  /// what the host holds, the answer being written among it (`hostBytes`: a scenario's
+  /// outcomes can outgrow any state), then brings a realtime device up to `now`.
+  func catchUp(_ device: Device, beforeNextEventAt now: Instant) throws(EngineError) {
+    try checkMemoryBudget()
+    catchUp(device, to: now)
   }
 
   /// Moves a device's clock forward by `duration`, firing every deadline on the way in order.

@@ -19,7 +19,7 @@ public enum Version {
 /// clock as its host time, fires realtime deadlines on the server's timer, counts requests
 /// being received in the memory budget, logs every kill, and returns memory to the system when
 /// the state shrinks.
-final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPRequestMemory {
+final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
   let api: LifecycleAPI
   // Read and changed by every request, on the loop thread alone: no dynamic exclusivity
   // checks, which cost more than the reads (see Engine).
@@ -151,11 +151,11 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPRequestMemory {
   }
 
   func hasRoom(for bytes: Int) -> Bool {
-    api.hasRoomForReceiving(bytes)
+    api.hasRoomForClients(bytes)
   }
 
   func count(_ delta: Int) {
-    api.countReceiving(delta)
+    api.countHeldForClients(delta)
     if delta < 0 { heap.observe(retainedBytes: api.engine.retainedBytes) }
   }
 

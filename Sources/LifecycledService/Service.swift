@@ -33,7 +33,7 @@ public enum Service {
       ? RequestLog(format: configuration.logFormat, output: output) : nil
     return HTTPServer(
       configuration: configuration.server, responder: responder,
-      timerClients: [responder, output], requestLog: requestLog, requestMemory: responder,
+      timerClients: [responder, output], requestLog: requestLog, clientMemory: responder,
       logger: logger)
   }
 

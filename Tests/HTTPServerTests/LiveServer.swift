@@ -15,7 +15,7 @@ final class LiveServer: @unchecked Sendable {
 
   init(
     _ configure: (inout HTTPServerConfiguration) -> Void = { _ in },
-    responder: any HTTPResponder = TestResponder()
+    responder: any HTTPResponder = TestResponder(), clientMemory: (any HTTPClientMemory)? = nil
   ) throws {
     var configuration = HTTPServerConfiguration()
     configuration.port = 0
@@ -25,7 +25,9 @@ final class LiveServer: @unchecked Sendable {
     configure(&configuration)
     var logger = Logger(label: "test")
     logger.logLevel = .critical
-    server = HTTPServer(configuration: configuration, responder: responder, logger: logger)
+    server = HTTPServer(
+      configuration: configuration, responder: responder, clientMemory: clientMemory,
+      logger: logger)
     port = try server.start()
     let thread = Thread { [self] in
       status = server.run()
@@ -383,5 +385,27 @@ final class Cycler: @unchecked Sendable {
   func stop() {
     lock.withLock { stopping = true }
     done.wait()
+  }
+}
+
+/// What the server counts as held for clients, read from the test's thread: a budget with room
+/// for everything.
+final class CountingMemory: HTTPClientMemory, @unchecked Sendable {
+  private let counted = Mutex(0)
+
+  var bytes: Int { counted.withLock { $0 } }
+
+  func hasRoom(for bytes: Int) -> Bool { true }
+
+  func count(_ delta: Int) { counted.withLock { $0 += delta } }
+
+  /// Whether `condition` holds of the count within `seconds`, as the server's thread gets to it.
+  func reaches(within seconds: Double = 5, _ condition: (Int) -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition(bytes) {
+      guard Date() < deadline else { return false }
+      usleep(5_000)
+    }
+    return true
   }
 }

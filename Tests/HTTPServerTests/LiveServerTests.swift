@@ -264,6 +264,23 @@ import Testing
     }
   }
 
+  /// An answer the client does not read is held for it, and counted as such, until it goes
+  /// out or the connection closes (here at the send timeout); the server serves others
+  /// meanwhile and reads nothing more of this client's.
+  @Test func anAnswerTheClientDoesNotReadIsCountedUntilItGoes() throws {
+    let memory = CountingMemory()
+    let live = try LiveServer({ $0.connection.sendTimeout = 1_000 }, clientMemory: memory)
+    let client = live.connect(receiveBuffer: 4096)
+    client.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\nGET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+    #expect(memory.reaches { $0 > 4 << 20 })  // most of the 8 MiB the kernel has no room for
+    #expect(live.freshRequestSucceeds())
+    #expect(memory.bytes > 4 << 20)
+    #expect(memory.reaches { $0 == 0 })
+    #expect(live.server.connectionCount == 0)
+    _ = client
+    #expect(live.stop() == 0)
+  }
+
   // MARK: D. Connection faults
 
   @Test func clientResetAfterItsRequestHarmsNothing() throws {

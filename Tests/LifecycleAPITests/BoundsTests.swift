@@ -45,15 +45,49 @@ import Testing
     let fixture = #"{"devices":[{"id":"ci","clock":"manual","apps":[{"name":"mail"}]}]}"#
     let api = APITests(fixtures: fixture) { $0.limits.memoryBudgetBytes = 1 << 20 }
     let engine = api.api.engine
-    api.api.countReceiving(engine.configuration.limits.memoryBudgetBytes)
-    #expect(!api.api.hasRoomForReceiving(1))
+    api.api.countHeldForClients(engine.configuration.limits.memoryBudgetBytes)
+    #expect(!api.api.hasRoomForClients(1))
     #expect(api.call("POST", "/v1/devices", #"{"id":"new"}"#).status == 507)
     #expect(api.call("POST", "/v1/devices/ci/reset").status == 200)
     #expect(api.call("POST", "/__admin/reset").status == 204)
     #expect(api.call("GET", "/v1/devices/ci/apps/mail").status == 200)
     #expect(api.call("GET", "/v1/devices/default").status == 200)
-    api.api.countReceiving(-engine.configuration.limits.memoryBudgetBytes)
+    api.api.countHeldForClients(-engine.configuration.limits.memoryBudgetBytes)
     #expect(api.call("POST", "/v1/devices", #"{"id":"new"}"#).status == 201)
+  }
+
+  /// A scenario's answer counts in the memory budget as it is written: once it has spent the
+  /// budget, the next event is refused (507) with its index and without the results, which are
+  /// what did not fit; a dry run then changes nothing, events in order keep those applied, and
+  /// the budget is whole again for the next request.
+  @Test func aScenarioWhoseAnswerOutgrowsTheBudgetIsCutShort() throws {
+    let api = APITests { $0.limits.memoryBudgetBytes = 1 << 20 }
+    for app in 0..<100 {
+      api.post("/v1/apps", #"{"name":"app\#(app)"}"#)
+      api.post("/v1/apps/app\(app)/events", #"{"type":"launch"}"#)
+    }
+    let engine = api.api.engine
+    let idle = engine.retainedBytes
+    let warnings =
+      "["
+      + Array(repeating: #"{"type":"memoryWarning"}"#, count: 100)
+      .joined(separator: ",") + "]"
+    for mode in ["?dryRun=true", ""] {
+      let cut = api.call("POST", "/v1/devices/default/events\(mode)", warnings)
+      #expect(cut.status == 507, "\(cut.body)")
+      #expect(cut.json?["type"] == .string("urn:lifecycled:problem:memory-budget-exhausted"))
+      #expect(cut.json?["results"] == nil)
+      guard case .integer(let index)? = cut.json?["failedIndex"] else {
+        Issue.record("no failedIndex: \(cut.body)")
+        continue
+      }
+      #expect((1..<100).contains(index))
+      let events = api.call("GET", "/v1/devices/default").json?["counters"]?["events"]
+      #expect(events == .integer(100 + (mode.isEmpty ? index : 0)))
+      if !mode.isEmpty { #expect(engine.retainedBytes == idle) }
+    }
+    #expect(
+      api.call("POST", "/v1/devices/default/events", #"{"type":"memoryWarning"}"#).status == 200)
   }
 
   /// Open waits and streams count in the memory budget, each stream with all the server may

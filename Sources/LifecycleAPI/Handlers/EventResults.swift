@@ -19,13 +19,22 @@ extension LifecycleAPI {
   /// The response to posted events, which `apply` applies in `mode`, handing each to the
   /// function it is given, which writes its result as it comes: one event's result, or a
   /// scenario's as `{"results": [...]}`. A refused event ends the scenario with a problem that
-  /// carries the results before it. Metrics and the kill log count what stays applied: every
-  /// event in order, an atomic scenario's once it succeeds, never a dry run's.
+  /// carries the results before it. The answer counts in the memory budget as it grows
+  /// (`answerBytes`): once the budget is spent, the next event is refused (507), and the
+  /// problem leaves the results out, which are what did not fit. Metrics and the kill log count
+  /// what stays applied: every event in order, an atomic scenario's once it succeeds, never a
+  /// dry run's.
   func results(
     isScenario: Bool, mode: ScenarioMode, device: String, app: String?,
     _ apply: EventApplier
   ) throws(Problem) -> APIResponse {
-    try withWriter { (writer) throws(Problem) -> APIResponse in
+    defer {
+      if answerBytes != 0 {
+        answerBytes = 0
+        countHeldBytes()
+      }
+    }
+    return try withWriter { (writer) throws(Problem) -> APIResponse in
       if isScenario {
         writer.beginObject()
         writer.key("results")
@@ -46,6 +55,10 @@ extension LifecycleAPI {
             outcome, device: device, app: app, event: applied.event,
             previousState: applied.previousState, state: applied.state)
           appliedCount += 1
+          if isScenario, writer.reservedBytes != answerBytes {
+            answerBytes = writer.reservedBytes
+            countHeldBytes()
+          }
         }
       } catch {
         var problem = Problem(error)
@@ -57,10 +70,12 @@ extension LifecycleAPI {
           default: false
           }
         if isScenario, !isMissing {
-          let results = JSONText(array: writer.text(from: resultsStart))
-          problem.extensions += [
-            ("failedIndex", JSONText(.integer(appliedCount))), ("results", results),
-          ]
+          problem.extensions.append(("failedIndex", JSONText(.integer(appliedCount))))
+          if case .memoryBudgetExhausted = error {
+            problem.detail += "; the answer to the events before it counts among what it holds"
+          } else {
+            problem.extensions.append(("results", JSONText(array: writer.text(from: resultsStart))))
+          }
           if mode == .atomic {
             problem.detail += "; the scenario is atomic: none of its events was applied"
           }

@@ -9335,21 +9335,29 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/schemas/BudgetProblem/value2/budgetBytes`.
                 public var budgetBytes: Swift.Int
+                /// In a scenario whose answer spent the budget, the event refused.
+                ///
+                /// - Remark: Generated from `#/components/schemas/BudgetProblem/value2/failedIndex`.
+                public var failedIndex: Swift.Int?
                 /// Creates a new `Value2Payload`.
                 ///
                 /// - Parameters:
                 ///   - retainedBytes: What the state takes, as the engine counts it.
                 ///   - budgetBytes: `maxMemoryMB`, in bytes.
+                ///   - failedIndex: In a scenario whose answer spent the budget, the event refused.
                 public init(
                     retainedBytes: Swift.Int,
-                    budgetBytes: Swift.Int
+                    budgetBytes: Swift.Int,
+                    failedIndex: Swift.Int? = nil
                 ) {
                     self.retainedBytes = retainedBytes
                     self.budgetBytes = budgetBytes
+                    self.failedIndex = failedIndex
                 }
                 public enum CodingKeys: String, CodingKey {
                     case retainedBytes
                     case budgetBytes
+                    case failedIndex
                 }
             }
             /// - Remark: Generated from `#/components/schemas/BudgetProblem/value2`.

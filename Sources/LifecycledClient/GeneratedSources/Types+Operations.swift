@@ -1791,7 +1791,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The simulator's state has reached `maxMemoryMB` (`memory-budget-exhausted`): requests that would grow it are refused until devices or apps are removed or the simulator is reset. Reads, deletes, the reset and the probes still work. The state counted is the devices' and everything held for clients: stored `Idempotency-Key` responses, open waits, open streams (each with the 256 KiB the server may hold unsent for it). A dry run or an atomic scenario works on a copy of the device, which counts while it lives: one whose copy would not fit is refused here before it starts.
+            /// The simulator's state has reached `maxMemoryMB` (`memory-budget-exhausted`): requests that would grow it are refused until devices or apps are removed or the simulator is reset. Reads, deletes, the reset and the probes still work. The state counted is the devices' and everything held for clients: stored `Idempotency-Key` responses, open waits, open streams (each with the 256 KiB the server may hold unsent for it), requests being received, and answers their clients have not read yet. A dry run or an atomic scenario works on a copy of the device, which counts while it lives: one whose copy would not fit is refused here before it starts. A scenario's answer counts as it is written: once it has spent the budget, the next event is refused here, with its index (`failedIndex`) and without the results, which are what did not fit; events in order before it stay applied, an atomic scenario's and a dry run's do not.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/devices/post(createDevice)/responses/507`.
@@ -2704,7 +2704,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The simulator's state has reached `maxMemoryMB` (`memory-budget-exhausted`): requests that would grow it are refused until devices or apps are removed or the simulator is reset. Reads, deletes, the reset and the probes still work. The state counted is the devices' and everything held for clients: stored `Idempotency-Key` responses, open waits, open streams (each with the 256 KiB the server may hold unsent for it). A dry run or an atomic scenario works on a copy of the device, which counts while it lives: one whose copy would not fit is refused here before it starts.
+            /// The simulator's state has reached `maxMemoryMB` (`memory-budget-exhausted`): requests that would grow it are refused until devices or apps are removed or the simulator is reset. Reads, deletes, the reset and the probes still work. The state counted is the devices' and everything held for clients: stored `Idempotency-Key` responses, open waits, open streams (each with the 256 KiB the server may hold unsent for it), requests being received, and answers their clients have not read yet. A dry run or an atomic scenario works on a copy of the device, which counts while it lives: one whose copy would not fit is refused here before it starts. A scenario's answer counts as it is written: once it has spent the budget, the next event is refused here, with its index (`failedIndex`) and without the results, which are what did not fit; events in order before it stay applied, an atomic scenario's and a dry run's do not.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/put(putDevice)/responses/507`.
@@ -3720,7 +3720,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The simulator's state has reached `maxMemoryMB` (`memory-budget-exhausted`): requests that would grow it are refused until devices or apps are removed or the simulator is reset. Reads, deletes, the reset and the probes still work. The state counted is the devices' and everything held for clients: stored `Idempotency-Key` responses, open waits, open streams (each with the 256 KiB the server may hold unsent for it). A dry run or an atomic scenario works on a copy of the device, which counts while it lives: one whose copy would not fit is refused here before it starts.
+            /// The simulator's state has reached `maxMemoryMB` (`memory-budget-exhausted`): requests that would grow it are refused until devices or apps are removed or the simulator is reset. Reads, deletes, the reset and the probes still work. The state counted is the devices' and everything held for clients: stored `Idempotency-Key` responses, open waits, open streams (each with the 256 KiB the server may hold unsent for it), requests being received, and answers their clients have not read yet. A dry run or an atomic scenario works on a copy of the device, which counts while it lives: one whose copy would not fit is refused here before it starts. A scenario's answer counts as it is written: once it has spent the budget, the next event is refused here, with its index (`failedIndex`) and without the results, which are what did not fit; events in order before it stay applied, an atomic scenario's and a dry run's do not.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/events/post(postDeviceEvent)/responses/507`.
@@ -4685,7 +4685,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The simulator's state has reached `maxMemoryMB` (`memory-budget-exhausted`): requests that would grow it are refused until devices or apps are removed or the simulator is reset. Reads, deletes, the reset and the probes still work. The state counted is the devices' and everything held for clients: stored `Idempotency-Key` responses, open waits, open streams (each with the 256 KiB the server may hold unsent for it). A dry run or an atomic scenario works on a copy of the device, which counts while it lives: one whose copy would not fit is refused here before it starts.
+            /// The simulator's state has reached `maxMemoryMB` (`memory-budget-exhausted`): requests that would grow it are refused until devices or apps are removed or the simulator is reset. Reads, deletes, the reset and the probes still work. The state counted is the devices' and everything held for clients: stored `Idempotency-Key` responses, open waits, open streams (each with the 256 KiB the server may hold unsent for it), requests being received, and answers their clients have not read yet. A dry run or an atomic scenario works on a copy of the device, which counts while it lives: one whose copy would not fit is refused here before it starts. A scenario's answer counts as it is written: once it has spent the budget, the next event is refused here, with its index (`failedIndex`) and without the results, which are what did not fit; events in order before it stay applied, an atomic scenario's and a dry run's do not.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/clock/advance/post(advanceClock)/responses/507`.
@@ -6960,7 +6960,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The simulator's state has reached `maxMemoryMB` (`memory-budget-exhausted`): requests that would grow it are refused until devices or apps are removed or the simulator is reset. Reads, deletes, the reset and the probes still work. The state counted is the devices' and everything held for clients: stored `Idempotency-Key` responses, open waits, open streams (each with the 256 KiB the server may hold unsent for it). A dry run or an atomic scenario works on a copy of the device, which counts while it lives: one whose copy would not fit is refused here before it starts.
+            /// The simulator's state has reached `maxMemoryMB` (`memory-budget-exhausted`): requests that would grow it are refused until devices or apps are removed or the simulator is reset. Reads, deletes, the reset and the probes still work. The state counted is the devices' and everything held for clients: stored `Idempotency-Key` responses, open waits, open streams (each with the 256 KiB the server may hold unsent for it), requests being received, and answers their clients have not read yet. A dry run or an atomic scenario works on a copy of the device, which counts while it lives: one whose copy would not fit is refused here before it starts. A scenario's answer counts as it is written: once it has spent the budget, the next event is refused here, with its index (`failedIndex`) and without the results, which are what did not fit; events in order before it stay applied, an atomic scenario's and a dry run's do not.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/apps/post(createApp)/responses/507`.
@@ -7997,7 +7997,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The simulator's state has reached `maxMemoryMB` (`memory-budget-exhausted`): requests that would grow it are refused until devices or apps are removed or the simulator is reset. Reads, deletes, the reset and the probes still work. The state counted is the devices' and everything held for clients: stored `Idempotency-Key` responses, open waits, open streams (each with the 256 KiB the server may hold unsent for it). A dry run or an atomic scenario works on a copy of the device, which counts while it lives: one whose copy would not fit is refused here before it starts.
+            /// The simulator's state has reached `maxMemoryMB` (`memory-budget-exhausted`): requests that would grow it are refused until devices or apps are removed or the simulator is reset. Reads, deletes, the reset and the probes still work. The state counted is the devices' and everything held for clients: stored `Idempotency-Key` responses, open waits, open streams (each with the 256 KiB the server may hold unsent for it), requests being received, and answers their clients have not read yet. A dry run or an atomic scenario works on a copy of the device, which counts while it lives: one whose copy would not fit is refused here before it starts. A scenario's answer counts as it is written: once it has spent the budget, the next event is refused here, with its index (`failedIndex`) and without the results, which are what did not fit; events in order before it stay applied, an atomic scenario's and a dry run's do not.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/apps/{app}/events/post(postAppEvent)/responses/507`.
@@ -9301,7 +9301,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The simulator's state has reached `maxMemoryMB` (`memory-budget-exhausted`): requests that would grow it are refused until devices or apps are removed or the simulator is reset. Reads, deletes, the reset and the probes still work. The state counted is the devices' and everything held for clients: stored `Idempotency-Key` responses, open waits, open streams (each with the 256 KiB the server may hold unsent for it). A dry run or an atomic scenario works on a copy of the device, which counts while it lives: one whose copy would not fit is refused here before it starts.
+            /// The simulator's state has reached `maxMemoryMB` (`memory-budget-exhausted`): requests that would grow it are refused until devices or apps are removed or the simulator is reset. Reads, deletes, the reset and the probes still work. The state counted is the devices' and everything held for clients: stored `Idempotency-Key` responses, open waits, open streams (each with the 256 KiB the server may hold unsent for it), requests being received, and answers their clients have not read yet. A dry run or an atomic scenario works on a copy of the device, which counts while it lives: one whose copy would not fit is refused here before it starts. A scenario's answer counts as it is written: once it has spent the budget, the next event is refused here, with its index (`failedIndex`) and without the results, which are what did not fit; events in order before it stay applied, an atomic scenario's and a dry run's do not.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/apps/post(createAppOnDefaultDevice)/responses/507`.
@@ -10317,7 +10317,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The simulator's state has reached `maxMemoryMB` (`memory-budget-exhausted`): requests that would grow it are refused until devices or apps are removed or the simulator is reset. Reads, deletes, the reset and the probes still work. The state counted is the devices' and everything held for clients: stored `Idempotency-Key` responses, open waits, open streams (each with the 256 KiB the server may hold unsent for it). A dry run or an atomic scenario works on a copy of the device, which counts while it lives: one whose copy would not fit is refused here before it starts.
+            /// The simulator's state has reached `maxMemoryMB` (`memory-budget-exhausted`): requests that would grow it are refused until devices or apps are removed or the simulator is reset. Reads, deletes, the reset and the probes still work. The state counted is the devices' and everything held for clients: stored `Idempotency-Key` responses, open waits, open streams (each with the 256 KiB the server may hold unsent for it), requests being received, and answers their clients have not read yet. A dry run or an atomic scenario works on a copy of the device, which counts while it lives: one whose copy would not fit is refused here before it starts. A scenario's answer counts as it is written: once it has spent the budget, the next event is refused here, with its index (`failedIndex`) and without the results, which are what did not fit; events in order before it stay applied, an atomic scenario's and a dry run's do not.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/apps/{app}/events/post(postAppEventOnDefaultDevice)/responses/507`.
