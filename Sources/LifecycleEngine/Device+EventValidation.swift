@@ -22,11 +22,12 @@ extension Device {
           ValidationIssue(field: "memoryMB", message: "must be 0 to \(Validation.maxMemoryMB)"))
       case .restorationData(let data?) where !Validation.isRestorationData(data):
         issues.append(ValidationIssue(field: "data", message: Validation.restorationDataRule))
-      case .payload(let payload) where payload.utf8.count > Validation.maxPushPayloadBytes:
+      case .payload(let payload) where !Validation.isPushPayload(payload):
         issues.append(
           ValidationIssue(
             field: "payload",
-            message: "must be at most \(Validation.maxPushPayloadBytes) bytes written compactly"))
+            message: "must be at most \(Validation.maxPushPayloadBytes) bytes written compactly, "
+              + "nested at most \(Validation.maxDataNesting) deep"))
       case .sessionIdentifier(let identifier) where !Validation.isIdentifier(identifier),
         .taskIdentifier(let identifier) where !Validation.isIdentifier(identifier):
         issues.append(

@@ -410,7 +410,9 @@ extension EventDeclaration {
           doc: "A scene app: the connected scene whose data it is; without it, the focused one."),
         .init(
           "data", .anyJSON, required: true,
-          doc: "Any JSON value, at most 4096 bytes written compactly; null saves nothing."),
+          doc:
+            "Any JSON value, at most 4096 bytes written compactly and nested at most 32 deep; "
+            + "null saves nothing."),
       ]),
     EventDeclaration(
       .submitTaskRequest,

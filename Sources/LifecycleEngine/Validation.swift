@@ -26,9 +26,14 @@ public enum Validation {
   /// A push notification's payload: APNs takes at most 4 KB ("Sending notification requests to
   /// APNs").
   public static let maxPushPayloadBytes = 4096
+  /// The deepest an app's own JSON nests (restoration data, a push's payload), its arrays and
+  /// objects counted: a snapshot holds such data a dozen levels below its top, and a document
+  /// is read to 64 levels (`JSON.maxDepth`), so whatever an event stores, its snapshot reads.
+  public static let maxDataNesting = 32
   /// What `isRestorationData` asks, as a refusal says it.
   public static let restorationDataRule =
-    "must be JSON of 1 to \(maxRestorationDataBytes) bytes, compact"
+    "must be JSON of 1 to \(maxRestorationDataBytes) bytes, compact, nested at most "
+    + "\(maxDataNesting) deep"
   /// The most scene sessions an app keeps (windows the user opened and did not close).
   public static let maxScenesPerApp = 16
   /// The most background work one app holds at once (pushes and tasks not yet completed):
@@ -54,6 +59,43 @@ public enum Validation {
   /// JSON).
   public static func isRestorationData(_ data: String) -> Bool {
     !data.isEmpty && data.utf8.count <= maxRestorationDataBytes
+      && nesting(ofJSON: data) <= maxDataNesting
+  }
+
+  /// Whether `payload` fits as a push's payload: at most `maxPushPayloadBytes`, nested at most
+  /// `maxDataNesting` deep.
+  public static func isPushPayload(_ payload: String) -> Bool {
+    payload.utf8.count <= maxPushPayloadBytes && nesting(ofJSON: payload) <= maxDataNesting
+  }
+
+  /// How deep `json`, JSON text, nests its arrays and objects (0 for a scalar); brackets in
+  /// strings do not count.
+  static func nesting(ofJSON json: String) -> Int {
+    var depth = 0
+    var deepest = 0
+    var inString = false
+    var escaped = false
+    for byte in json.utf8 {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: "\""): inString = true
+      case UInt8(ascii: "["), UInt8(ascii: "{"):
+        depth += 1
+        deepest = max(deepest, depth)
+      case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+      default: break
+      }
+    }
+    return deepest
   }
 
   /// Whether `name` matches `namePattern`, for apps and devices alike.

@@ -148,7 +148,7 @@ import Testing
     (#"{"type":"setRestorationData"}"#, "data", "is required"),
     (
       #"{"type":"setRestorationData","data":"\#(String(repeating: "x", count: 4095))"}"#, "data",
-      "must be JSON of 1 to 4096 bytes, compact"
+      "must be JSON of 1 to 4096 bytes, compact, nested at most 32 deep"
     ),
   ])
   func malformedEntriesAndDataAre422NamingTheField(body: String, field: String, message: String) {

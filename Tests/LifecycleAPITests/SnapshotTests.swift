@@ -1,4 +1,5 @@
 import JSONCore
+import LifecycleEngine
 import Testing
 
 /// `GET /v1/devices/{device}/snapshot` and `PUT /v1/devices/{device}`: a device saved as one
@@ -91,6 +92,46 @@ import Testing
       #expect(restored.body == original.body, "\(target) \(body)")
     }
     #expect(snapshot(other) == snapshot(api))
+  }
+
+  /// What an event stores, its snapshot holds and `PUT` reads back: restoration data and a
+  /// push's payload nested as deep as events accept (`Validation.maxDataNesting`), the data
+  /// saved and live in a scene and the payload waiting behind a busy main thread, sit deepest
+  /// in the document, and it restores to itself. One level deeper is refused by the event.
+  @Test func dataNestedAsDeepAsEventsAcceptRestores() {
+    /// `depth` arrays around a number.
+    func nested(_ depth: Int) -> String {
+      String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth)
+    }
+    let deepest = Validation.maxDataNesting
+    api.call(
+      "POST", "/v1/devices/phone/apps",
+      #"{"name":"deep","backgroundModes":["remote-notification"],"#
+        + #""behavior":{"didEnterBackgroundSeconds":3}}"#)
+    let data = nested(deepest)
+    let events = [
+      #"{"type":"launch"}"#, #"{"type":"setRestorationData","data":\#(data)}"#,
+      #"{"type":"home"}"#, #"{"type":"launch"}"#,
+      #"{"type":"setRestorationData","data":\#(data)}"#, #"{"type":"home"}"#,
+    ]
+    let stored = api.call(
+      "POST", "/v1/devices/phone/apps/deep/events", "[\(events.joined(separator: ","))]")
+    #expect(stored.status == 200, "\(stored.body)")
+    let payload = #"{"aps":{"content-available":1},"x":\#(nested(deepest - 1))}"#
+    let push = api.call(
+      "POST", "/v1/devices/phone/events",
+      #"{"type":"push","app":"deep","payload":\#(payload)}"#)
+    #expect(push.status == 200, "\(push.body)")
+    let saved = snapshot(api)
+    #expect(saved.contains(data))
+    let other = APITests()
+    let put = other.call("PUT", "/v1/devices/phone", saved)
+    #expect(put.status == 201, "\(put.body)")
+    #expect(snapshot(other) == saved)
+    let deeper = api.call(
+      "POST", "/v1/devices/phone/apps/mail/events",
+      #"[{"type":"launch"},{"type":"setRestorationData","data":\#(nested(deepest + 1))}]"#)
+    #expect(deeper.status == 422, "\(deeper.body)")
   }
 
   /// A device that is off, with or without a passcode, restores from its own snapshot, over

@@ -339,4 +339,16 @@ import Testing
     _ = try sim.engine.resetDevice("ci", now: .zero)
     #expect(sim.engine.retainedBytes == fresh)
   }
+
+  /// An app's own JSON nests at most `Validation.maxDataNesting` deep; brackets in its strings
+  /// do not count.
+  @Test func dataNestsAtMostThirtyTwoDeep() {
+    #expect(Validation.nesting(ofJSON: "1") == 0)
+    #expect(Validation.nesting(ofJSON: #"{"a":[1,{"b":[]}],"c":{}}"#) == 4)
+    #expect(Validation.nesting(ofJSON: #"["[[[\"]]",{"k\\":"}"}]"#) == 2)
+    let deepest = String(repeating: "[", count: 32) + String(repeating: "]", count: 32)
+    #expect(Validation.isRestorationData(deepest) && Validation.isPushPayload(deepest))
+    #expect(!Validation.isRestorationData("[" + deepest + "]"))
+    #expect(!Validation.isPushPayload("[" + deepest + "]"))
+  }
 }

@@ -3932,7 +3932,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/SetRestorationDataEvent/scene`.
             public var scene: Components.Schemas.Name?
-            /// Any JSON value, at most 4096 bytes written compactly; null saves nothing.
+            /// Any JSON value, at most 4096 bytes written compactly and nested at most 32 deep; null saves nothing.
             ///
             /// - Remark: Generated from `#/components/schemas/SetRestorationDataEvent/data`.
             public var data: OpenAPIRuntime.OpenAPIValueContainer
@@ -3941,7 +3941,7 @@ extension Components {
             /// - Parameters:
             ///   - _type:
             ///   - scene: A scene app: the connected scene whose data it is; without it, the focused one.
-            ///   - data: Any JSON value, at most 4096 bytes written compactly; null saves nothing.
+            ///   - data: Any JSON value, at most 4096 bytes written compactly and nested at most 32 deep; null saves nothing.
             public init(
                 _type: Components.Schemas.SetRestorationDataEvent._TypePayload,
                 scene: Components.Schemas.Name? = nil,
@@ -4907,7 +4907,7 @@ extension Components {
                 ])
             }
         }
-        /// A remote notification's payload, as APNs delivers it (its aps dictionary and the app's own keys), at most 4096 bytes written compactly. A background push's aps has only content-available: 1 (Apple's "Pushing background updates to your App").
+        /// A remote notification's payload, as APNs delivers it (its aps dictionary and the app's own keys), at most 4096 bytes written compactly and nested at most 32 deep. A background push's aps has only content-available: 1 (Apple's "Pushing background updates to your App").
         ///
         /// - Remark: Generated from `#/components/schemas/PushPayload`.
         public struct PushPayload: Codable, Hashable, Sendable {
