@@ -3,7 +3,7 @@
 extension HTTPParser {
   /// `method SP request-target SP HTTP-version` (RFC 9112 §3).
   static func requestLine(_ line: UnsafeBufferPointer<UInt8>) throws(HTTPError) -> (
-    method: String, target: String, authority: String?, minorVersion: Int
+    method: String, target: String, minorVersion: Int
   ) {
     // A version is eight bytes without a space: the last space is then the ninth byte from the
     // end, found without a search through the target.
@@ -38,8 +38,7 @@ extension HTTPParser {
       throw .badRequest("the request target is empty or has a byte that is not visible ASCII")
     }
     let methodName = commonMethod(method) ?? String(decoding: method, as: UTF8.self)
-    let (path, authority) = try originForm(of: target, method: methodName)
-    return (methodName, path, authority, min(minor, 1))
+    return (methodName, try checkedTarget(target, method: methodName), min(minor, 1))
   }
 
   /// The methods nearly every request has, as literals: making a String of the bytes checks
@@ -53,20 +52,19 @@ extension HTTPParser {
     return nil
   }
 
-  /// The target in origin-form: as sent, or the path and query of an absolute-form target,
-  /// with its authority, which stands for `Host` (RFC 9112 §3.2.2). An authority that is empty
-  /// or carries userinfo is refused (RFC 9110 §4.2.1, §4.2.4).
-  static func originForm(of target: UnsafeBufferPointer<UInt8>, method: String)
-    throws(HTTPError) -> (path: String, authority: String?)
+  /// The target as sent, once it is known to be in origin-form, in absolute-form with an
+  /// `http` or `https` scheme, or `*` for `OPTIONS`. An absolute-form target's authority
+  /// stands for `Host` (RFC 9112 §3.2.2): one that is empty or carries userinfo is refused
+  /// (RFC 9110 §4.2.1, §4.2.4).
+  static func checkedTarget(_ target: UnsafeBufferPointer<UInt8>, method: String)
+    throws(HTTPError) -> String
   {
     // Copied in whole rather than decoded: the same String (invalid UTF-8 would be repaired
     // alike), made for less.
     let text = String(unsafeUninitializedCapacity: target.count) {
       $0.initialize(fromContentsOf: target)
     }
-    if target.first == UInt8(ascii: "/") || (text == "*" && method == "OPTIONS") {
-      return (text, nil)
-    }
+    if target.first == UInt8(ascii: "/") || (text == "*" && method == "OPTIONS") { return text }
     for scheme: StaticString in ["http://", "https://"]
     where UnsafeBufferPointer(rebasing: target.prefix(scheme.utf8CodeUnitCount))
       .equalsIgnoringASCIICase(scheme)
@@ -77,8 +75,7 @@ extension HTTPParser {
       guard !authority.isEmpty, !authority.contains("@") else {
         throw .badRequest("the request target's authority is empty or has userinfo")
       }
-      let path = rest[slash...]
-      return (path.hasPrefix("/") ? String(path) : "/" + path, String(authority))
+      return text
     }
     throw .badRequest("the request target is not in origin or absolute form")
   }

@@ -152,7 +152,6 @@ public struct HTTPParser {
         let head = try withBytes(line, Self.requestLine)
         request.method = head.method
         request.target = head.target
-        request.authority = head.authority
         request.minorVersion = head.minorVersion
         if !request.body.isEmpty { request.body.removeAll(keepingCapacity: true) }
         framing = FramingFields()

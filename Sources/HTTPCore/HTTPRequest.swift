@@ -7,32 +7,54 @@
 /// One complete request, as the parser delivers it.
 public struct HTTPRequest: Hashable, Sendable {
   public var method: String
-  /// The request target as sent (origin-form, or the path of an absolute-form target).
+  /// The request target as sent: origin-form (`/path?query`), absolute-form
+  /// (`http://host/path?query`, its authority checked by the parser) or `*` (`OPTIONS`).
   public var target: String
-  /// The authority (`host[:port]`) of an absolute-form target; nil for origin-form. A server
-  /// takes it for the `Host` field (RFC 9112 §3.2.2).
-  public var authority: String?
   /// The minor version: `1` for HTTP/1.1 (and any 1.x above it), `0` for HTTP/1.0.
   public var minorVersion: Int
   public var headers: HTTPFields
   public var body: [UInt8]
 
   public init(
-    method: String, target: String, authority: String? = nil, minorVersion: Int = 1,
-    headers: HTTPFields = HTTPFields(), body: [UInt8] = []
+    method: String, target: String, minorVersion: Int = 1, headers: HTTPFields = HTTPFields(),
+    body: [UInt8] = []
   ) {
     self.method = method
     self.target = target
-    self.authority = authority
     self.minorVersion = minorVersion
     self.headers = headers
     self.body = body
   }
 
-  /// The target split at its first `?`: the path, and the query after it if there is one.
+  /// The target split at its first `?`: the path, and the query after it if there is one. An
+  /// absolute-form target's path follows its authority (`/` when it has none).
   public var pathAndQuery: (path: Substring, query: Substring?) {
-    guard let mark = queryMark else { return (Substring(target), nil) }
-    return (target[..<mark], target[target.utf8.index(after: mark)...])
+    guard let origin = absoluteFormPathStart else {
+      guard let mark = queryMark else { return (Substring(target), nil) }
+      return (target[..<mark], target[target.utf8.index(after: mark)...])
+    }
+    let rest = target[origin...]
+    guard let mark = rest.firstIndex(of: "?") else { return (rest.isEmpty ? "/" : rest, nil) }
+    return (mark == origin ? "/" : rest[..<mark], rest[rest.index(after: mark)...])
+  }
+
+  /// The authority (`host[:port]`) of an absolute-form target, which a server takes for the
+  /// `Host` field (RFC 9112 §3.2.2); nil for any other form.
+  public var authority: Substring? {
+    guard let pathStart = absoluteFormPathStart, let scheme = target.firstRange(of: "://") else {
+      return nil
+    }
+    return target[scheme.upperBound..<pathStart]
+  }
+
+  /// Where an absolute-form target's path (or query) begins, after its authority; nil for any
+  /// other form. (Origin-form, nearly every request, is told by its first byte.)
+  private var absoluteFormPathStart: String.Index? {
+    guard let first = target.utf8.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "*"),
+      let scheme = target.firstRange(of: "://")
+    else { return nil }
+    let authority = target[scheme.upperBound...]
+    return authority.firstIndex { $0 == "/" || $0 == "?" } ?? target.endIndex
   }
 
   /// The target without its query.

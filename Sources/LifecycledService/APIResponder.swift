@@ -86,7 +86,7 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
   func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse? {
     let (path, query) = request.pathAndQuery
     // An absolute-form target names the host itself, whatever `Host` says (RFC 9112 §3.2.2).
-    let authority = request.authority
+    let authority = request.authority.map(String.init)
     var message = APIRequest(
       method: request.method, path: path, query: query, body: request.body,
       host: authority, exchange: context.exchange)

@@ -57,9 +57,11 @@ final class RequestLog: HTTPRequestLog {
 
   func requestAnswered(_ request: HTTPRequest, status: HTTPStatus, microseconds: UInt64) {
     // The method and the path read as the bytes they are stored as: the path is the target
-    // up to its query, and a Substring's bytes cost more to reach than the line to write.
+    // up to its query (an absolute-form target's, after its authority), and a Substring's
+    // bytes cost more to reach than the line to write.
     var method = request.method
-    var target = request.target
+    var target =
+      request.target.utf8.first == UInt8(ascii: "/") ? request.target : String(request.path)
     method.withUTF8 { method in
       target.withUTF8 { target in
         let path = UnsafeBufferPointer(

@@ -113,6 +113,7 @@ import Testing
       (#"/v1/devices/abcdef\/apps"#, #"/v1/devices/abcdef\/apps"#),
       ("/v1/devices/é/apps", "/v1/devices/é/apps"),
       ("/v1/devices/\u{7F}x/apps", "/v1/devices/\u{7F}x/apps"),
+      ("http://127.0.0.1:8080/v1/apps?x=1", "/v1/apps"), ("http://h?x", "/"),
     ])
   func requestLinesMatchTheHandlersLines(format: LogFormat, target: (sent: String, path: String)) {
     let capture = Capture()
