@@ -115,6 +115,10 @@ final class Device {
   /// the clock delivers payloads only while there are some.
   @exclusivity(unchecked)  // one thread; see Engine
   var runningExitHolders = 0
+  /// How far the largest of the device's counts may be ahead of its last seq
+  /// (`checkCountsLeft`): zero for a device the engine made, an image's for a restored one.
+  @exclusivity(unchecked)  // one thread; see Engine
+  var countsAheadOfSeq = 0
   /// What the operation under way has done so far.
   @exclusivity(unchecked)  // one thread; see Engine
   private var outcome = EventOutcome()
@@ -347,7 +351,10 @@ final class Device {
   ) {
     let old = app.state
     guard state != old else { return }
-    let wasRunningExitHolder = app.isRunningExitHolder
+    // A running app holding exits takes MetricKit's payloads (its exits before this one).
+    if old.isRunning != state.isRunning, !app.pendingExits.isEmpty {
+      runningExitHolders += state.isRunning ? 1 : -1
+    }
     if state == .notRunning {  // every end of a process, as MetricKit counts it
       let category = ExitCategory.of(
         cause: cause, terminationCode: terminationCode, jetsamReason: jetsamReason,
@@ -381,9 +388,6 @@ final class Device {
       app.protectedDataAvailable = status.protectedDataAvailable  // a new process reads it
     }
     updateVictimOrder(of: app)
-    if app.isRunningExitHolder != wasRunningExitHolder {
-      runningExitHolders += wasRunningExitHolder ? -1 : 1
-    }
 
     let transition = Transition(
       seq: takeSeq(), time: status.now, app: app.name, from: old, to: state, cause: cause,
