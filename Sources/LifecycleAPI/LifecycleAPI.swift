@@ -356,17 +356,15 @@ extension LifecycleAPI {
     _ body: (inout JSONWriter) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     writer.removeAll()
-    defer {
-      // A large answer's buffer is let go rather than kept for the next (a scenario's can
-      // take tens of megabytes, which nothing counts once it is sent).
-      if writer.reservedBytes > Self.keptWriterBytes { writer = JSONWriter(capacity: 4096) }
-    }
     return try body(&writer)
   }
 
-  /// The largest writer buffer kept from one answer to the next: what the largest page of a
-  /// list or a journal takes.
-  static let keptWriterBytes = 1 << 19
+  /// Lets go of the writer's buffer if a scenario's answer grew it past what the largest page
+  /// of a list or a journal takes: its tens of megabytes are not kept for the next answer, and
+  /// nothing would count them once it is sent.
+  func letGoOfALargeWriter() {
+    if writer.reservedBytes > 1 << 19 { writer = JSONWriter(capacity: 4096) }
+  }
 
   /// 201: the resource `write` writes was created at `location`.
   func created(at location: String, _ write: (inout JSONWriter) -> Void) -> APIResponse {

@@ -146,6 +146,13 @@ extension Problem {
           "so many callbacks wait behind the busy main thread of app '\(app)' that this event "
           + "could queue more than \(limit) (maxWaitingCallbacksPerApp); let its "
           + "didEnterBackground return first (advance the clock past busyUntil)")
+    case .countsExhausted(let device, let highest):
+      self.init(
+        kind: .limitReached,
+        detail:
+          "device '\(device)' has counted to \(highest), within \(Validation.countHeadroom) of "
+          + "\(Validation.maxCount), the most a snapshot holds; reset it or put a snapshot with "
+          + "lower counts to go on")
     case .memoryBudgetExhausted(let retained, let budget):
       self.init(
         kind: .memoryBudgetExhausted,

@@ -24,8 +24,8 @@ enum SnapshotFormat {
   static let lastVersionWithOneWork = 3
   /// The longest device clock a snapshot may show, in seconds: ten years of advances.
   static let maxSeconds = Validation.maxAdvanceSeconds
-  /// The largest `seq` or counter a snapshot may hold: far from overflow.
-  static let maxCount = 1 << 52
+  /// The largest `seq` or counter a snapshot may hold.
+  static let maxCount = Validation.maxCount
   /// What a snapshot's device has for a member it leaves out: none for the clock and budgets,
   /// which are required, and no passcode when it names none.
   static let omittedDeviceMembers = {

@@ -7,6 +7,7 @@ extension Device {
   func restore(_ image: DeviceImage) -> ValidationIssues {
     status = image.status
     continueRecording(after: image.seq)
+    countsAheadOfSeq = max(0, image.highestCount - image.seq)
     var issues = ValidationIssues()
     issues.check(
       (0...100).contains(status.conditions.batteryLevel), "conditions.batteryLevel",
@@ -304,5 +305,31 @@ extension Device {
       status.warningGraceEndsAt.map { $0 >= status.now && status.underPressure } ?? true,
       "warningGraceEndsAt",
       "is for a pressure episode, not before the device's now")
+  }
+}
+
+extension Device {
+  /// Refuses to grow a device whose counts came within `Validation.countHeadroom` of
+  /// `Validation.maxCount`: every count grows by at most one a journal entry, so none passes
+  /// the last seq and `countsAheadOfSeq`.
+  func checkCountsLeft() throws(EngineError) {
+    let highest = version.seq + countsAheadOfSeq
+    guard highest <= Validation.maxCount - Validation.countHeadroom else {
+      throw .countsExhausted(device: id, highest: highest)
+    }
+  }
+}
+
+extension DeviceImage {
+  /// The largest count the image holds: its seq, its counters, and each app's launches, kills,
+  /// next task id and exits.
+  var highestCount: Int {
+    let counters = status.counters
+    let device = max(seq, counters.events, counters.callbacks, counters.transitions, counters.kills)
+    return apps.reduce(device) { highest, app in
+      let record = app.record
+      return max(
+        highest, record.launches, record.kills, record.nextTaskID, record.pendingExits.largest)
+    }
   }
 }

@@ -369,6 +369,7 @@ public final class Engine {
               + "(ten years), the latest it reaches; it is at \(device.now.seconds) s")
         ])
       }
+      try device.checkCountsLeft()
       if let epoch = device.hostEpoch { device.hostEpoch = epoch - duration }
       return device.advance(to: device.now + duration)
     }
@@ -419,6 +420,7 @@ public final class Engine {
   ) throws(EngineError) {
     try checkMemoryBudget()
     let successor = try withDevice(id, now: now) { device throws(EngineError) -> Device? in
+      try device.checkCountsLeft()
       if mode == .inOrder {
         try body(device)
         return nil

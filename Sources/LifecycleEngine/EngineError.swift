@@ -14,6 +14,9 @@ public enum EngineError: Error, Hashable, Sendable {
   /// So many callbacks wait behind the app's busy main thread that one more event could
   /// queue past `EngineLimits.maxWaitingCallbacksPerApp`.
   case tooManyWaitingCallbacks(app: String, limit: Int)
+  /// The device's counts came within `Validation.countHeadroom` of `Validation.maxCount`: the
+  /// highest is `highest`.
+  case countsExhausted(device: String, highest: Int)
   /// The engine's state has reached `EngineLimits.memoryBudgetBytes`.
   case memoryBudgetExhausted(retainedBytes: Int, budgetBytes: Int)
   /// Input that is well-formed but out of range: each issue names its field.

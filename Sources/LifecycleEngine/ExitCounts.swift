@@ -46,6 +46,9 @@ public struct ExitCounts: Hashable, Sendable {
   /// Whether no exit is counted.
   public var isEmpty: Bool { counts.allSatisfy { $0 == 0 } }
 
+  /// The largest count of any category.
+  var largest: Int { counts.max() ?? 0 }
+
   /// Every exit counted.
   public var total: Int { counts.reduce(0, +) }
 

@@ -49,6 +49,15 @@ public enum Validation {
   public static let maxIdleTimeoutSeconds = 2_592_000
   /// The most labels a device carries.
   public static let maxLabels = 16
+  /// The largest `seq` or count a device holds (its journal's numbers, its counters, an app's
+  /// launches, kills, task ids and exits): a snapshot writes them as JSON numbers, which hold
+  /// integers exactly to 2^53, and reads them to this.
+  public static let maxCount = 1 << 52
+  /// How close to `maxCount` a device's counts may come before events and clock advances are
+  /// refused: far more journal entries than one request makes, so that no count passes
+  /// `maxCount` and every snapshot restores. (A realtime device's deadlines still fire there:
+  /// 2^32 entries of them take years.)
+  public static let countHeadroom = 1 << 32
   /// The most events one scenario applies.
   public static let maxScenarioEvents = 100
   /// The most journal entries or callbacks one read returns, and how many it returns unasked.

@@ -134,6 +134,41 @@ import Testing
     #expect(deeper.status == 422, "\(deeper.body)")
   }
 
+  /// Counts stop short of what a snapshot holds: a device whose counts came within
+  /// `Validation.countHeadroom` of `Validation.maxCount` refuses events and clock advances
+  /// (409), reads and snapshots as usual, and every snapshot it writes on the way restores to
+  /// itself, whether its seq or another count is the one that came near.
+  @Test func countsNearTheirBoundStopGrowingAndEverySnapshotRestores() throws {
+    let saved = snapshot(api)
+    let last = Validation.maxCount - Validation.countHeadroom
+    for (count, near, growsOnce) in [
+      (#""seq":[0-9]+"#, #""seq":\#(last - 1)"#, true),
+      (#""counters":\{"events":[0-9]+"#, #""counters":{"events":\#(Validation.maxCount)"#, false),
+    ] {
+      let near = saved.replacing(try Regex(count), with: near, maxReplacements: 1)
+      #expect(near != saved)
+      let other = APITests()
+      #expect(other.call("PUT", "/v1/devices/phone", near).status == 201)
+      let lock = #"{"type":"lock"}"#
+      let first = other.call("POST", "/v1/devices/phone/events", lock)
+      if growsOnce {
+        #expect(first.status == 200)  // at `last - 1`: it grows once more, past `last`
+        let grown = snapshot(other)
+        #expect(other.call("PUT", "/v1/devices/phone", grown).status == 200)
+        #expect(snapshot(other) == grown)
+      }
+      let refused = other.call("POST", "/v1/devices/phone/events", lock)
+      #expect(refused.status == 409, "\(refused.body)")
+      #expect(refused.json?["type"] == .string("urn:lifecycled:problem:limit-reached"))
+      let advance = other.call("POST", "/v1/devices/phone/clock/advance", #"{"seconds":1}"#)
+      #expect(advance.status == 409)
+      #expect(other.call("GET", "/v1/devices/phone").status == 200)
+      let stopped = snapshot(other)
+      #expect(other.call("PUT", "/v1/devices/phone", stopped).status == 200)
+      #expect(snapshot(other) == stopped)
+    }
+  }
+
   /// A device that is off, with or without a passcode, restores from its own snapshot, over
   /// HTTP and as a fixture, and boots as the original does.
   @Test(arguments: [false, true])

@@ -29,6 +29,8 @@ import Testing
       "idle keep-alive / response the client does not read": [
         seconds(connection.keepAliveTimeout), seconds(connection.sendTimeout),
       ],
+      "answers a client has not read": ["one per connection", "`maxMemoryMB`"],
+      "a scenario's answer": ["counted in `maxMemoryMB` as it is written"],
       "requests per connection": [grouped(connection.maxRequestsPerConnection)],
       "connections": [grouped(server.maxConnections)],
       "connections per client address": [grouped(server.maxConnectionsPerAddress)],
@@ -51,6 +53,13 @@ import Testing
         "\(grouped(engine.maxWaitingCallbacksPerApp)) per app", "`maxMemoryMB`",
       ],
       "events per scenario": ["\(Validation.maxScenarioEvents)"],
+      "a device's counts (`seq`, counters, an app's launches, kills, task ids, exits)": [
+        grouped(Validation.maxCount), "2^\(Validation.countHeadroom.trailingZeroBitCount) short",
+      ],
+      "restoration data / a push's payload": [
+        "\(grouped(Validation.maxRestorationDataBytes)) bytes",
+        "nested at most \(Validation.maxDataNesting) deep",
+      ],
       "a device's clock": ["\(grouped(Validation.maxAdvanceSeconds)) s"],
       "waiting requests (`waitFor`, `wait`)": [
         "\(Waits.limit) at once", "\(Waits.maxSeconds) s", "\(Waits.defaultSeconds) s",
@@ -74,7 +83,7 @@ import Testing
       "jetsam log per device": [
         "\(grouped(engine.jetsamLogCapacity)) events", size(engine.jetsamLogCapacityBytes),
       ],
-      "the simulator's state, as the engine counts it, with what is held for clients (stored responses, waits, streams, requests being received)":
+      "the simulator's state, as the engine counts it, with what is held for clients (stored responses, waits, streams, requests being received, answers not yet read)":
         [size(engine.memoryBudgetBytes)],
       "a page of a list": [
         "\(grouped(Validation.defaultPageSize)) elements",
@@ -100,7 +109,7 @@ import Testing
     "journalCapacity": "journal per device",
     "journalCapacityBytes": "journal per device",
     "memoryBudgetBytes":
-      "the simulator's state, as the engine counts it, with what is held for clients (stored responses, waits, streams, requests being received)",
+      "the simulator's state, as the engine counts it, with what is held for clients (stored responses, waits, streams, requests being received, answers not yet read)",
     "jetsamLogCapacity": "jetsam log per device",
     "jetsamLogCapacityBytes": "jetsam log per device",
     "maxRequestLineBytes": "request line / header section",

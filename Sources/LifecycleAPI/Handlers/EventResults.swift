@@ -32,6 +32,7 @@ extension LifecycleAPI {
       if answerBytes != 0 {
         answerBytes = 0
         countHeldBytes()
+        letGoOfALargeWriter()
       }
     }
     return try withWriter { (writer) throws(Problem) -> APIResponse in

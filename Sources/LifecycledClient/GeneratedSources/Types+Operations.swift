@@ -3626,7 +3626,7 @@ public enum Operations {
                     }
                 }
             }
-            /// An event impossible in the current state (`event-refused`, with the state and the events possible; a `submitTaskRequest` that BGTaskScheduler refuses has the type naming its `BGTaskScheduler.Error.Code`: `bgtaskscheduler-not-permitted`, `bgtaskscheduler-too-many-pending-task-requests`), or past a bound (`limit-reached`): a `beginBackgroundTask` for an app that holds `maxBackgroundTasksPerApp` tasks, or an event that could queue more than `maxWaitingCallbacksPerApp` callbacks behind an app's busy main thread (the app it is posted to or, for a device event, any running app; it is accepted again once `didEnterBackground` returns and they are delivered). Nothing changed (for a scenario in order, the events before it were applied, as `failedIndex` and `results` say; for an atomic one, none was).
+            /// An event impossible in the current state (`event-refused`, with the state and the events possible; a `submitTaskRequest` that BGTaskScheduler refuses has the type naming its `BGTaskScheduler.Error.Code`: `bgtaskscheduler-not-permitted`, `bgtaskscheduler-too-many-pending-task-requests`), or past a bound (`limit-reached`): a `beginBackgroundTask` for an app that holds `maxBackgroundTasksPerApp` tasks, an event to a device whose counts (its `seq`, a counter, an app's launches, kills, task ids or exits) came within 2^32 of 2^52, the most a snapshot holds (it reads and snapshots as before; reset it or put lower counts to go on), or an event that could queue more than `maxWaitingCallbacksPerApp` callbacks behind an app's busy main thread (the app it is posted to or, for a device event, any running app; it is accepted again once `didEnterBackground` returns and they are delivered). Nothing changed (for a scenario in order, the events before it were applied, as `failedIndex` and `results` say; for an atomic one, none was).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/events/post(postDeviceEvent)/responses/409`.
@@ -4592,7 +4592,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `to: nextDeadline` with no deadline pending (`no-deadline`); the clock did not move.
+            /// `to: nextDeadline` with no deadline pending (`no-deadline`), or a device whose counts came within 2^32 of 2^52, the most a snapshot holds (`limit-reached`); the clock did not move.
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/clock/advance/post(advanceClock)/responses/409`.
             ///
@@ -7903,7 +7903,7 @@ public enum Operations {
                     }
                 }
             }
-            /// An event impossible in the current state (`event-refused`, with the state and the events possible; a `submitTaskRequest` that BGTaskScheduler refuses has the type naming its `BGTaskScheduler.Error.Code`: `bgtaskscheduler-not-permitted`, `bgtaskscheduler-too-many-pending-task-requests`), or past a bound (`limit-reached`): a `beginBackgroundTask` for an app that holds `maxBackgroundTasksPerApp` tasks, or an event that could queue more than `maxWaitingCallbacksPerApp` callbacks behind an app's busy main thread (the app it is posted to or, for a device event, any running app; it is accepted again once `didEnterBackground` returns and they are delivered). Nothing changed (for a scenario in order, the events before it were applied, as `failedIndex` and `results` say; for an atomic one, none was).
+            /// An event impossible in the current state (`event-refused`, with the state and the events possible; a `submitTaskRequest` that BGTaskScheduler refuses has the type naming its `BGTaskScheduler.Error.Code`: `bgtaskscheduler-not-permitted`, `bgtaskscheduler-too-many-pending-task-requests`), or past a bound (`limit-reached`): a `beginBackgroundTask` for an app that holds `maxBackgroundTasksPerApp` tasks, an event to a device whose counts (its `seq`, a counter, an app's launches, kills, task ids or exits) came within 2^32 of 2^52, the most a snapshot holds (it reads and snapshots as before; reset it or put lower counts to go on), or an event that could queue more than `maxWaitingCallbacksPerApp` callbacks behind an app's busy main thread (the app it is posted to or, for a device event, any running app; it is accepted again once `didEnterBackground` returns and they are delivered). Nothing changed (for a scenario in order, the events before it were applied, as `failedIndex` and `results` say; for an atomic one, none was).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/apps/{app}/events/post(postAppEvent)/responses/409`.
@@ -10223,7 +10223,7 @@ public enum Operations {
                     }
                 }
             }
-            /// An event impossible in the current state (`event-refused`, with the state and the events possible; a `submitTaskRequest` that BGTaskScheduler refuses has the type naming its `BGTaskScheduler.Error.Code`: `bgtaskscheduler-not-permitted`, `bgtaskscheduler-too-many-pending-task-requests`), or past a bound (`limit-reached`): a `beginBackgroundTask` for an app that holds `maxBackgroundTasksPerApp` tasks, or an event that could queue more than `maxWaitingCallbacksPerApp` callbacks behind an app's busy main thread (the app it is posted to or, for a device event, any running app; it is accepted again once `didEnterBackground` returns and they are delivered). Nothing changed (for a scenario in order, the events before it were applied, as `failedIndex` and `results` say; for an atomic one, none was).
+            /// An event impossible in the current state (`event-refused`, with the state and the events possible; a `submitTaskRequest` that BGTaskScheduler refuses has the type naming its `BGTaskScheduler.Error.Code`: `bgtaskscheduler-not-permitted`, `bgtaskscheduler-too-many-pending-task-requests`), or past a bound (`limit-reached`): a `beginBackgroundTask` for an app that holds `maxBackgroundTasksPerApp` tasks, an event to a device whose counts (its `seq`, a counter, an app's launches, kills, task ids or exits) came within 2^32 of 2^52, the most a snapshot holds (it reads and snapshots as before; reset it or put lower counts to go on), or an event that could queue more than `maxWaitingCallbacksPerApp` callbacks behind an app's busy main thread (the app it is posted to or, for a device event, any running app; it is accepted again once `didEnterBackground` returns and they are delivered). Nothing changed (for a scenario in order, the events before it were applied, as `failedIndex` and `results` say; for an atomic one, none was).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/apps/{app}/events/post(postAppEventOnDefaultDevice)/responses/409`.
