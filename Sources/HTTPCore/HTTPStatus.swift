@@ -18,6 +18,7 @@ public struct HTTPStatus: Hashable, Sendable {
   public static let methodNotAllowed = HTTPStatus(405, "Method Not Allowed")
   public static let requestTimeout = HTTPStatus(408, "Request Timeout")
   public static let conflict = HTTPStatus(409, "Conflict")
+  public static let preconditionFailed = HTTPStatus(412, "Precondition Failed")
   public static let contentTooLarge = HTTPStatus(413, "Content Too Large")
   public static let uriTooLong = HTTPStatus(414, "URI Too Long")
   public static let unsupportedMediaType = HTTPStatus(415, "Unsupported Media Type")
@@ -29,18 +30,20 @@ public struct HTTPStatus: Hashable, Sendable {
   public static let notImplemented = HTTPStatus(501, "Not Implemented")
   public static let serviceUnavailable = HTTPStatus(503, "Service Unavailable")
   public static let httpVersionNotSupported = HTTPStatus(505, "HTTP Version Not Supported")
+  /// RFC 4918 §11.5: the server cannot store what the request needs (its memory budget).
+  public static let insufficientStorage = HTTPStatus(507, "Insufficient Storage")
 
-  /// The status for `code`, with its reason phrase from RFC 9110 when it is one of those above.
+  /// The status for `code`, with its reason phrase when it is one of those above.
   public init(code: Int) {
     self = Self.known.first { $0.code == code } ?? HTTPStatus(code, "Status \(code)")
   }
 
   private static let known: [HTTPStatus] = [
     .ok, .created, .noContent, .badRequest, .unauthorized, .forbidden, .notFound,
-    .methodNotAllowed, .requestTimeout, .conflict, .contentTooLarge, .uriTooLong,
-    .unsupportedMediaType, .expectationFailed, .misdirectedRequest, .unprocessableContent,
-    .requestHeaderFieldsTooLarge, .internalServerError, .notImplemented,
-    .serviceUnavailable, .httpVersionNotSupported,
+    .methodNotAllowed, .requestTimeout, .conflict, .preconditionFailed, .contentTooLarge,
+    .uriTooLong, .unsupportedMediaType, .expectationFailed, .misdirectedRequest,
+    .unprocessableContent, .requestHeaderFieldsTooLarge, .internalServerError, .notImplemented,
+    .serviceUnavailable, .httpVersionNotSupported, .insufficientStorage,
   ]
 
   /// Whether a response with this status never carries content (RFC 9110 §6.4.1).
