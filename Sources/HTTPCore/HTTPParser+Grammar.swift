@@ -69,9 +69,7 @@ extension HTTPParser {
     where UnsafeBufferPointer(rebasing: target.prefix(scheme.utf8CodeUnitCount))
       .equalsIgnoringASCIICase(scheme)
     {
-      let rest = text.dropFirst(scheme.utf8CodeUnitCount)
-      let slash = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-      let authority = rest[..<slash]
+      let authority = HTTPRequest.splitAuthority(text.dropFirst(scheme.utf8CodeUnitCount)).authority
       guard !authority.isEmpty, !authority.contains("@") else {
         throw .badRequest("the request target's authority is empty or has userinfo")
       }

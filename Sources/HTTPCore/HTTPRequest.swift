@@ -29,32 +29,32 @@ public struct HTTPRequest: Hashable, Sendable {
   /// The target split at its first `?`: the path, and the query after it if there is one. An
   /// absolute-form target's path follows its authority (`/` when it has none).
   public var pathAndQuery: (path: Substring, query: Substring?) {
-    guard let origin = absoluteFormPathStart else {
+    guard let rest = absoluteForm?.rest else {
       guard let mark = queryMark else { return (Substring(target), nil) }
       return (target[..<mark], target[target.utf8.index(after: mark)...])
     }
-    let rest = target[origin...]
     guard let mark = rest.firstIndex(of: "?") else { return (rest.isEmpty ? "/" : rest, nil) }
-    return (mark == origin ? "/" : rest[..<mark], rest[rest.index(after: mark)...])
+    return (mark == rest.startIndex ? "/" : rest[..<mark], rest[rest.index(after: mark)...])
   }
 
   /// The authority (`host[:port]`) of an absolute-form target, which a server takes for the
   /// `Host` field (RFC 9112 §3.2.2); nil for any other form.
-  public var authority: Substring? {
-    guard let pathStart = absoluteFormPathStart, let scheme = target.firstRange(of: "://") else {
-      return nil
-    }
-    return target[scheme.upperBound..<pathStart]
-  }
+  public var authority: Substring? { absoluteForm?.authority }
 
-  /// Where an absolute-form target's path (or query) begins, after its authority; nil for any
-  /// other form. (Origin-form, nearly every request, is told by its first byte.)
-  private var absoluteFormPathStart: String.Index? {
+  /// An absolute-form target's authority and what follows it; nil for any other form.
+  /// (Origin-form, nearly every request's, is told by its first byte.)
+  private var absoluteForm: (authority: Substring, rest: Substring)? {
     guard let first = target.utf8.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "*"),
       let scheme = target.firstRange(of: "://")
     else { return nil }
-    let authority = target[scheme.upperBound...]
-    return authority.firstIndex { $0 == "/" || $0 == "?" } ?? target.endIndex
+    return Self.splitAuthority(target[scheme.upperBound...])
+  }
+
+  /// What follows an absolute-form target's `scheme://`, split where its authority ends: at the
+  /// first `/` or `?` (RFC 3986 §3.2), or at the end.
+  static func splitAuthority(_ afterScheme: Substring) -> (authority: Substring, rest: Substring) {
+    let end = afterScheme.firstIndex { $0 == "/" || $0 == "?" } ?? afterScheme.endIndex
+    return (afterScheme[..<end], afterScheme[end...])
   }
 
   /// The target without its query.

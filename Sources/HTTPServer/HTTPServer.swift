@@ -21,7 +21,8 @@ public final class HTTPServer: @unchecked Sendable {
   private let clientTimers: [ClientTimer]
   /// Told of every request answered, if requests are logged.
   let requestLog: (any HTTPRequestLog)?
-  /// Where what connections hold for requests being received is counted, if anywhere.
+  /// Where what connections hold for clients (requests being received, answers not read) is
+  /// counted, if anywhere.
   let clientMemory: (any HTTPClientMemory)?
   let logger: Logger
 

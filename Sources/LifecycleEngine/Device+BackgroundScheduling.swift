@@ -197,11 +197,9 @@ extension Device {
 /// power, the lock and the conditions. The scheduler weighs every pending request again when
 /// one changes.
 struct DeviceHoldInputs: Equatable {
-  var poweredOn = true
-  var locked = false
-  var conditions = BackgroundConditions()
-
-  init() {}
+  let poweredOn: Bool
+  let locked: Bool
+  let conditions: BackgroundConditions
 
   init(_ status: DeviceStatus) {
     poweredOn = status.poweredOn

@@ -107,7 +107,7 @@ final class Device {
   /// The device-wide inputs the scheduler last weighed requests under: when they change, it
   /// weighs every requesting app's again.
   @exclusivity(unchecked)  // one thread; see Engine
-  var weighedUnder = DeviceHoldInputs()
+  var weighedUnder = DeviceHoldInputs(DeviceStatus())
   /// How many requests the scheduler has weighed: its work, which tests hold to what changed.
   @exclusivity(unchecked)  // one thread; see Engine
   var requestsWeighed = 0

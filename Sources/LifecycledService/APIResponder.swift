@@ -16,8 +16,9 @@ public enum Version {
 }
 
 /// Serves the JSON API over the HTTP server: converts the messages, gives the engine the loop's
-/// clock as its host time, fires realtime deadlines on the server's timer, counts requests
-/// being received in the memory budget, logs every kill, and returns memory to the system when
+/// clock as its host time, fires realtime deadlines on the server's timer, counts what the
+/// server holds for clients (requests being received, answers not read) in the memory budget,
+/// logs every kill, and returns memory to the system when
 /// the state shrinks.
 final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
   let api: LifecycleAPI
