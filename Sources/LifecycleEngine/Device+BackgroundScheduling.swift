@@ -89,13 +89,16 @@ extension Device {
   /// Only what changed is weighed: the apps noted since the last time (`weighAgain`), or every
   /// requesting app when a device-wide input changed (`DeviceHoldInputs`). A launch that
   /// releases another app's requests notes that app, which is weighed in a further round.
+  /// When the device starts or stops holding every request, every requesting app's deadline
+  /// moves too (`nextTaskDate`).
   func runEligibleTasks() {
     let inputs = DeviceHoldInputs(status)
     if inputs != weighedUnder {
+      let datesMatterNow = inputs.holdsEveryRequest != weighedUnder.holdsEveryRequest
       weighedUnder = inputs
-      for name in taskRequesters { apps[name].map(weighAgain) }
+      for name in taskRequesters { apps[name].map(datesMatterNow ? reschedule : weighAgain) }
     }
-    if holdsEveryRequest {  // until a device-wide input changes, and every app is noted again
+    if inputs.holdsEveryRequest {  // until an input changes, and every app is noted again
       for app in appsToWeigh { app.awaitsWeighing = false }
       appsToWeigh.removeAll(keepingCapacity: true)
       return
@@ -129,28 +132,20 @@ extension Device {
     return holdReasons(for: request, of: app).isEmpty
   }
 
-  /// Whether a device-wide reason among `holdReasons`' holds back every request, so that
-  /// weighing any is pointless until one of `DeviceHoldInputs` changes.
-  private var holdsEveryRequest: Bool {
-    let conditions = status.conditions
-    return conditions.taskScheduling == .manual || !status.poweredOn
-      || !conditions.backgroundAppRefresh || conditions.lowPowerMode || conditions.batteryCritical
-  }
-
-  /// The next `earliestBeginDate` still ahead among `app`'s requests, under `eager`: the
-  /// scheduler looks again then.
+  /// The next `earliestBeginDate` still ahead among `app`'s requests, when the scheduler
+  /// looks again. None while the device holds every request (`manual` scheduling among the
+  /// reasons): a date passing then releases nothing, and a long advance fires no deadline
+  /// for it. The dates count again once the device stops holding them (`runEligibleTasks`).
   func nextTaskDate(of app: App) -> Instant? {
-    guard status.conditions.taskScheduling == .eager else { return nil }
+    guard !DeviceHoldInputs(status).holdsEveryRequest else { return nil }
     let now = status.now
     return app.taskRequests.lazy.compactMap(\.earliestBeginDate).filter { $0 > now }.min()
   }
 
-  /// The conditions change; a change of policy moves every requesting app's deadline.
+  /// The conditions change. (A change that holds every request, or stops holding them, moves
+  /// every requesting app's deadline when the event settles: `runEligibleTasks`.)
   func setConditions(_ change: ConditionsChange) {
     status.conditions.apply(change)
-    if change.taskScheduling != nil {
-      for name in taskRequesters { apps[name].map(reschedule) }
-    }
   }
 
   // MARK: Pushes
@@ -205,5 +200,12 @@ struct DeviceHoldInputs: Equatable {
     poweredOn = status.poweredOn
     locked = status.locked
     conditions = status.conditions
+  }
+
+  /// Whether a device-wide reason among `Device.holdReasons`' holds back every request, so
+  /// that weighing any, or waking for a date, is pointless until one of these inputs changes.
+  var holdsEveryRequest: Bool {
+    conditions.taskScheduling == .manual || !poweredOn || !conditions.backgroundAppRefresh
+      || conditions.lowPowerMode || conditions.batteryCritical
   }
 }

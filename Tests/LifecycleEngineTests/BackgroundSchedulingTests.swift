@@ -60,6 +60,31 @@ import Testing
     #expect(event == .app(.launchTask(identifier: "refresh")))
   }
 
+  /// While the device holds every request (Low Power Mode here), a request's date is no
+  /// deadline: passing it releases nothing, so the clock does not stop there. Once the hold
+  /// ends, a request already due runs at once and the next one runs at its date.
+  @Test func datesAreNoDeadlinesWhileTheDeviceHoldsEveryRequest() throws {
+    try submit(
+      TaskRequest(identifier: "refresh", kind: .appRefresh, earliestBeginDate: .seconds(600)))
+    try submit(
+      TaskRequest(identifier: "cleanup", kind: .processing, earliestBeginDate: .seconds(2_000)))
+    try sim.post(.home, to: "mail")
+    sim.advance(10)
+    #expect(sim.deviceView.nextDeadline == .seconds(600))
+    try sim.post(.setConditions(ConditionsChange(lowPowerMode: true)))
+    #expect(sim.deviceView.nextDeadline == nil)
+    #expect(sim.advance(1_000).callbacks.isEmpty)
+    #expect(heldBy(0) == ["Low Power Mode is on"])
+    let released = try sim.post(.setConditions(ConditionsChange(lowPowerMode: false)))
+    #expect(
+      trace(released) == [
+        "BGTaskScheduler.launchHandler(_:) → background/background task 1 {task: refresh}"
+      ])
+    try sim.post(.lock)
+    let cleanup = sim.advance(1_000).callbacks.filter { $0.method == .taskLaunchHandler }
+    #expect(cleanup.map(\.time) == [.seconds(2_000)])
+  }
+
   /// Every reason holds the request back, in a fixed order, each in words; the request runs
   /// the instant the last one is lifted, in the outcome of the event that lifted it.
   @Test func everyReasonIsSaidAndTheLastOneLiftedRunsTheTask() throws {

@@ -528,8 +528,14 @@ final class RandomWalk {
         + app.backgroundTasks.filter { !$0.expired }.compactMap(\.expiresAt)
       deadlines += appDeadlines
       if device.conditions.taskScheduling == .eager {
-        deadlines += app.taskRequests.compactMap(\.request.earliestBeginDate).filter {
-          $0 > device.now
+        // A request's date wakes the scheduler unless the device holds every request.
+        let conditions = device.conditions
+        if device.poweredOn, conditions.backgroundAppRefresh, !conditions.lowPowerMode,
+          !conditions.batteryCritical
+        {
+          deadlines += app.taskRequests.compactMap(\.request.earliestBeginDate).filter {
+            $0 > device.now
+          }
         }
         // Every request nothing holds back has run.
         check(

@@ -878,6 +878,8 @@ extension Components {
             public var conditions: Components.Schemas.BackgroundConditions
             /// - Remark: Generated from `#/components/schemas/Device/allowedEvents`.
             public var allowedEvents: [Components.Schemas.EventType]
+            /// When the device next has something to do (an app's suspension, a kill, a task's expiry, a request's earliestBeginDate, a lock's delay, a MetricKit delivery), in device time; null for nothing. A date that would change nothing is none: a request's earliestBeginDate while the device holds every request (off, Background App Refresh off, Low Power Mode, a critical battery, manual scheduling), a daily delivery while no running app holds exits.
+            ///
             /// - Remark: Generated from `#/components/schemas/Device/nextDeadline`.
             public var nextDeadline: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/Device/counters`.
@@ -994,7 +996,7 @@ extension Components {
             ///   - memory:
             ///   - conditions:
             ///   - allowedEvents:
-            ///   - nextDeadline:
+            ///   - nextDeadline: When the device next has something to do (an app's suspension, a kill, a task's expiry, a request's earliestBeginDate, a lock's delay, a MetricKit delivery), in device time; null for nothing. A date that would change nothing is none: a request's earliestBeginDate while the device holds every request (off, Background App Refresh off, Low Power Mode, a critical battery, manual scheduling), a daily delivery while no running app holds exits.
             ///   - counters:
             public init(
                 id: Components.Schemas.Name,
