@@ -26,6 +26,9 @@ final class Connection {
   private var machine: ConnectionStateMachine
   private var pendingWrite: UnsafeMutableRawBufferPointer?
   private var isReading = false
+  /// A read filled the buffer, so more is likely waiting: it is read next turn, after every
+  /// other connection's (`HTTPServer.readersForNextTurn`).
+  private var readsNextTurn = false
   private var armedDeadline: UInt64?
   /// The handles are being closed: libuv calls nothing of ours but the close callbacks.
   private var isClosing = false
@@ -292,7 +295,7 @@ final class Connection {
   private func followMachine() {
     guard !isClosing else { return }
     let waiting = machine.waiting()
-    setReading(waiting.wantsToRead)
+    setReading(waiting.wantsToRead && !readsNextTurn)
     server.idleConnections.place(self, as: waiting.idleKind)
     guard let deadline = waiting.deadline, armedDeadline.map({ deadline < $0 }) ?? true else {
       return
@@ -322,17 +325,31 @@ final class Connection {
       { stream, count, _ in Connection.from(stream).didRead(count) })
   }
 
+  /// Takes what one read brought. A read that filled the buffer ends the connection's turn:
+  /// libuv would read again at once, up to 32 times, and a client sending a large body would
+  /// have the loop copy and parse megabytes while every other client waits; each reads at
+  /// most a buffer (64 KiB) a turn.
   private func didRead(_ count: Int) {
     guard !isClosing else { return }
     if count > 0 {
       machine.received(
         UnsafeBufferPointer(rebasing: server.readBuffer[..<count]), now: uv_now(server.loop))
+      if count == server.readBuffer.count, !readsNextTurn {
+        readsNextTurn = true
+        server.readersForNextTurn.append(self)
+      }
     } else if count == Int(UV_EOF.rawValue) {
       machine.peerClosed()
     } else {
       return abort()  // a read error, such as a reset
     }
     drive()
+  }
+
+  /// The loop's next turn has come: the connection reads again if it wants to.
+  func readAgain() {
+    readsNextTurn = false
+    followMachine()
   }
 
   private func timerFired() {

@@ -43,6 +43,10 @@ public final class HTTPServer: @unchecked Sendable {
   /// Those of the connections the server may close to make room, in the order it would.
   @exclusivity(unchecked)  // the loop thread alone
   var idleConnections = IdleConnections()
+  /// Connections whose last read filled the buffer: they read again at the end of this turn
+  /// (`Connection.didRead`).
+  @exclusivity(unchecked)  // the loop thread alone
+  var readersForNextTurn: [Connection] = []
   /// The connections whose request the responder answers later, by exchange.
   @exclusivity(unchecked)  // the loop thread alone
   var deferredExchanges: [UInt64: Connection] = [:]
@@ -141,6 +145,7 @@ public final class HTTPServer: @unchecked Sendable {
       let server = HTTPServer.from(handle)
       server.responder.turnEnded()
       server.deliverLateResponses()
+      server.resumeReaders()
     }
     armClientTimers()
     return boundPort
@@ -190,6 +195,15 @@ public final class HTTPServer: @unchecked Sendable {
   var isDraining: Bool {
     if case .running = state { return false }
     return true
+  }
+
+  /// Has the connections that gave up the rest of their turn read again: the loop polls
+  /// next, and finds their bytes waiting.
+  private func resumeReaders() {
+    guard !readersForNextTurn.isEmpty else { return }
+    let readers = readersForNextTurn
+    readersForNextTurn.removeAll(keepingCapacity: true)
+    for connection in readers { connection.readAgain() }
   }
 
   // MARK: Deferred responses

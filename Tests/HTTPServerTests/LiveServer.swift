@@ -61,8 +61,10 @@ final class LiveServer: @unchecked Sendable {
 /// every 100 ms of quiet, then what `/publish` (`tick`) and `/flood` (4 pieces of 16 KiB)
 /// send to every stream, until `/end` or the shutdown (`bye`); a client that falls behind is
 /// sent `behind`. `/niceness` is answered from work off the loop: the nice values of the
-/// worker thread that ran it and of the loop's thread, `worker/loop`.
+/// worker thread that ran it and of the loop's thread, `worker/loop`. `/turn` answers how many
+/// turns the loop has ended.
 final class TestResponder: HTTPResponder, @unchecked Sendable {
+  private var turns = 0
   private var streams: [UInt64] = []
   private var waiting: [UInt64] = []
   private var ready: [LateResponse] = []
@@ -113,6 +115,8 @@ final class TestResponder: HTTPResponder, @unchecked Sendable {
     case "/release":
       release("late")
       return HTTPResponse(status: .ok, contentType: "text/plain", body: "released")
+    case "/turn":
+      return HTTPResponse(status: .ok, contentType: "text/plain", body: "\(turns)")
     case "/abandoned":
       return HTTPResponse(status: .ok, contentType: "text/plain", body: "\(abandonedCount)")
     case "/echo":
@@ -137,6 +141,8 @@ final class TestResponder: HTTPResponder, @unchecked Sendable {
     }
     waiting = []
   }
+
+  func turnEnded() { turns += 1 }
 
   func takeLateResponses() -> [LateResponse] {
     defer { ready = [] }

@@ -332,6 +332,32 @@ import Testing
 
   // MARK: E. Resources
 
+  /// A large body is read a buffer (64 KiB) a turn of the loop, after every other connection's
+  /// read: what the kernel already holds of it is not all copied and handled in one turn while
+  /// the others wait. The body arrives while the loop is busy (`/slow`), so that the kernel
+  /// holds it whole, and still takes a turn per buffer: `/turn` before it and after it.
+  @Test func aLargeBodyIsReadABufferATurn() throws {
+    try withServer { live in
+      let client = live.connect()
+      #expect(client.status(of: "GET /health HTTP/1.1\r\nHost: t\r\n\r\n") == 200)
+      let busy = live.connect()
+      busy.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+      let body = String(repeating: "b", count: 256 << 10)
+      client.send(
+        "GET /turn HTTP/1.1\r\nHost: t\r\n\r\n"
+          + "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+          + "GET /turn HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+      let responses = client.readUntilClosed().components(separatedBy: "HTTP/1.1 200 OK")
+      #expect(responses.count == 4)
+      let turns = [responses[1], responses[3]].compactMap {
+        $0.components(separatedBy: "\r\n\r\n").last.flatMap { Int($0) }
+      }
+      // The first read holds the first request; four more reads bring the rest.
+      #expect(turns.count == 2 && turns[1] - turns[0] >= 4)
+      #expect(busy.readResponse().hasSuffix("slow"))
+    }
+  }
+
   @Test func connectionsBeyondTheLimitWaitWhileEveryOneIsBusy() throws {
     try withServer({ $0.maxConnections = 2 }) { live in
       let first = live.connect()
