@@ -133,18 +133,27 @@ extension LifecycleAPI {
   /// to be valid and its device and app to exist, just before they change anything (RFC 9110,
   /// 13.2.2: a request that would fail anyway fails as it would without the condition).
   func checkPrecondition(_ request: borrowing RouteRequest) throws {
-    guard let condition = request.request.ifMatch else { return }
-    if !request.app.isEmpty {
-      _ = try engine.app(request.app, on: request.device, now: request.now)
+    try checkPrecondition(
+      request.request.ifMatch, device: request.device, app: request.app, now: request.now)
+  }
+
+  /// `checkPrecondition` for a request's `If-Match` (`condition`) on `device`, or on `app`
+  /// of it unless that is empty.
+  func checkPrecondition(_ condition: String?, device: String, app: String = "", now: Instant)
+    throws
+  {
+    guard let condition else { return }
+    if !app.isEmpty {
+      _ = try engine.app(app, on: device, now: now)
     }
-    let current = Self.entityTag(try engine.version(of: request.device, now: request.now))
+    let current = Self.entityTag(try engine.version(of: device, now: now))
     let tags = Self.entityTags(condition) ?? []
     guard !tags.contains(where: { $0 == "*" || $0 == current }) else { return }
     var problem = Problem(
       kind: .preconditionFailed,
       detail: tags.isEmpty
         ? "If-Match \(condition) is not * or a list of entity tags such as \(current)"
-        : "If-Match \(condition) does not name device '\(request.device)' as it is now, \(current)")
+        : "If-Match \(condition) does not name device '\(device)' as it is now, \(current)")
     problem.headers = [("ETag", current)]
     throw problem
   }

@@ -103,12 +103,12 @@ public final class LifecycleAPI {
 
   /// What the API holds for clients beside the engine's state: stored responses, waits,
   /// streams with all the server may hold unsent for each (`streamBacklogBytes`), the costly
-  /// reads being made and the last one made, and what the server holds for requests it is
-  /// still receiving.
+  /// reads being made and the last one made, the documents being read, and what the server
+  /// holds for requests it is still receiving.
   var heldBytes: Int {
     idempotency.bytes + waits.count * Waits.retainedBytesPerWait
       + streams.count * (Streams.retainedBytesPerStream + streamBacklogBytes) + clientBytes
-      + costlyReads.heldBytes + answerBytes
+      + costlyReads.heldBytes + documentReads.heldBytes + answerBytes
   }
 
   /// What the answer being written takes (its writer's buffer), while a scenario's events,
@@ -120,6 +120,9 @@ public final class LifecycleAPI {
   /// Pictures and snapshots made off the loop, and the last one made.
   @exclusivity(unchecked)  // one thread; see Engine
   var costlyReads = CostlyReads()
+  /// Large device documents being read off the loop.
+  @exclusivity(unchecked)  // one thread; see Engine
+  var documentReads = DocumentReads()
   /// The answers of the costly reads made since `takeLateAnswers` last asked.
   @exclusivity(unchecked)  // one thread; see Engine
   private var madeAnswers: [LateAnswer] = []
@@ -182,21 +185,26 @@ public final class LifecycleAPI {
     } + streams.takeReady() + madeAnswers
   }
 
-  /// The costly reads to make off the loop (`make`, on any thread), each with what to do on
-  /// the loop once it is made (`finish`: it is kept and answers its requests, as late answers).
-  public func takeCostlyReads() -> [(make: @Sendable () -> Void, finish: () -> Void)] {
-    costlyReads.takeUnstarted().map { answer in (answer.make, { self.made(answer) }) }
+  /// The work to do off the loop (`run`, on any thread), each with what to do on the loop
+  /// once it is done (`finish`, at host time `now`; its answers then come out of
+  /// `takeLateAnswers`): the costly reads to make (each is kept and answers its requests), and
+  /// the large device documents to read (each device is then replaced).
+  public func takeOffLoopWork() -> [(run: @Sendable () -> Void, finish: (_ now: Instant) -> Void)] {
+    costlyReads.takeUnstarted().map { answer in (answer.make, { _ in self.made(answer) }) }
+      + documentReads.takeUnstarted().map { document in
+        (document.read, { now in self.restore(document, now: now) })
+      }
   }
 
-  /// Makes the costly reads here and now, for a host without worker threads (tests, fuzzers):
-  /// their answers then come out of `takeLateAnswers`. False if there were none.
-  public func makeCostlyReadsHere() -> Bool {
-    let reads = takeCostlyReads()
-    for read in reads {
-      read.make()
-      read.finish()
+  /// Does the off-loop work here and now, for a host without worker threads (tests, fuzzers):
+  /// its answers then come out of `takeLateAnswers`. False if there was none.
+  public func doOffLoopWorkHere(now: Instant) -> Bool {
+    let work = takeOffLoopWork()
+    for piece in work {
+      piece.run()
+      piece.finish(now)
     }
-    return !reads.isEmpty
+    return !work.isEmpty
   }
 
   /// A costly read is made: it is kept, and answers every request that waited for it.
@@ -208,6 +216,25 @@ public final class LifecycleAPI {
       madeAnswers.append(LateAnswer(exchange: exchange, part: .response(response)))
     }
     countHeldBytes()
+  }
+
+  /// A large device document is read: the device is replaced as it says, if the request's
+  /// `If-Match` names the device as it is now, and the request is answered (a late answer).
+  /// A client that left meanwhile changes nothing: the device is replaced all the same.
+  private func restore(_ document: DocumentReads.Reading, now: Instant) {
+    documentReads.finished(document)
+    let generation = engine.devicesGeneration
+    var response: APIResponse
+    do {
+      response = try replaceDevice(
+        with: try document.madeImage.get(), ifMatch: document.ifMatch, now: now)
+    } catch {
+      response = Self.response(to: error)
+    }
+    tag(&response, with: document.device)
+    metrics.count(request: document.template, status: response.status)
+    madeAnswers.append(LateAnswer(exchange: document.exchange, part: .response(response)))
+    settle(afterChangesTo: document.device, since: generation, now: now)
   }
 
   /// The client of a waiting request or a stream left, or fell behind, at host time `now`.
@@ -260,12 +287,7 @@ public final class LifecycleAPI {
     /// The device the request may have changed; nil for any.
     var touched: String?
     let generation = engine.devicesGeneration
-    defer {
-      if engine.devicesGeneration != generation { forgetStaleIdempotencyKeys() }
-      waits.check(self, device: touched, now: now)
-      streams.touch(touched)
-      settleClientHolds(now: now)
-    }
+    defer { settle(afterChangesTo: touched, since: generation, now: now) }
     var response: APIResponse
     var template = "unmatched"
     do {
@@ -308,6 +330,16 @@ public final class LifecycleAPI {
     if response.isDeferred { return nil }
     metrics.count(request: template, status: response.status)
     return response
+  }
+
+  /// What follows a request that may have changed `device` (nil: any), with the engine's
+  /// devices as `generation` counted them before it: idempotency keys of devices gone are
+  /// forgotten, waits and streams learn of the change, and what clients hold is counted.
+  func settle(afterChangesTo device: String?, since generation: Int, now: Instant) {
+    if engine.devicesGeneration != generation { forgetStaleIdempotencyKeys() }
+    waits.check(self, device: device, now: now)
+    streams.touch(device)
+    settleClientHolds(now: now)
   }
 
   /// Gives a successful answer about `device`, now or later, the device's version as its
@@ -383,14 +415,26 @@ extension LifecycleAPI {
   /// The JSON body of a request that must have one, its values written into the storage the
   /// last body's had (`lastValues`).
   func jsonBody(of request: borrowing RouteRequest) throws(Problem) -> JSONDocument {
-    let mediaType = request.request.mediaType
-    guard mediaType == "application/json" else { throw .notJSON(mediaType) }
+    try requireJSON(request)
     defer {
       let stride = MemoryLayout<JSONDocument.Value>.stride
       if lastValues.capacity * stride > Self.reusedBodyLimit { lastValues = [] }
     }
+    return try Self.parsedJSON(request.request.body, reusing: &lastValues)
+  }
+
+  /// 415 unless the request's body is declared JSON.
+  func requireJSON(_ request: borrowing RouteRequest) throws(Problem) {
+    let mediaType = request.request.mediaType
+    guard mediaType == "application/json" else { throw .notJSON(mediaType) }
+  }
+
+  /// `bytes` parsed as JSON, its values written into `storage`; a problem if they are not.
+  static func parsedJSON(_ bytes: [UInt8], reusing storage: inout [JSONDocument.Value])
+    throws(Problem) -> JSONDocument
+  {
     do {
-      return try JSONDocument.parse(request.request.body, reusing: &lastValues)
+      return try JSONDocument.parse(bytes, reusing: &storage)
     } catch {
       throw Problem(kind: .invalidJSON, detail: error.description)
     }

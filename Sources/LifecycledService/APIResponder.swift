@@ -161,7 +161,9 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
   }
 
   func takeOffLoopWork() -> [OffLoopWork] {
-    api.takeCostlyReads().map { OffLoopWork(run: $0.make, finish: $0.finish) }
+    api.takeOffLoopWork().map { work in
+      OffLoopWork(run: work.run, finish: { work.finish(Self.now) })
+    }
   }
 
   func abandoned(exchange: UInt64) {

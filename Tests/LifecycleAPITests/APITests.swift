@@ -59,14 +59,14 @@ func json(_ text: String) -> JSON? {
         ifMatch: ifMatch, idempotencyKey: idempotencyKey, lastEventID: lastEventID,
         exchange: exchange),
       now: now, isDraining: isDraining)
-    if response == nil, let made = madeHere(for: exchange) { return Self.answer(made) }
+    if response == nil, let made = madeHere(for: exchange, now: now) { return Self.answer(made) }
     return response.map(Self.answer) ?? (0, "", nil, [:])
   }
 
-  /// Makes the costly reads the API would make off the loop here and now
-  /// (`makeCostlyReadsHere`), and returns the answer to `exchange` among them, if it asked.
-  func madeHere(for exchange: UInt64) -> APIResponse? {
-    guard api.makeCostlyReadsHere() else { return nil }
+  /// Does the work the API would do off the loop here and now (`doOffLoopWorkHere`), and
+  /// returns the answer to `exchange` among its answers, if it asked.
+  func madeHere(for exchange: UInt64, now: Instant = .zero) -> APIResponse? {
+    guard api.doOffLoopWorkHere(now: now) else { return nil }
     return api.takeLateAnswers().lazy.compactMap { answer -> APIResponse? in
       guard answer.exchange == exchange, case .response(let response) = answer.part else {
         return nil

@@ -97,17 +97,17 @@ import Testing
     let refused = api.call("GET", "/v1/devices/demo/snapshot", exchange: 6)
     #expect(refused.status == 503 && refused.headers["Retry-After"] == "1")
     #expect(refused.body.contains("4 pictures and snapshots are being made already"))
-    let reads = api.api.takeCostlyReads()
+    let reads = api.api.takeOffLoopWork()
     #expect(reads.count == 4)
     for read in reads {
-      read.make()
-      read.finish()
+      read.run()
+      read.finish(.zero)
     }
     let answers = api.api.takeLateAnswers()
     #expect(answers.map(\.exchange).sorted() == [1, 2, 3, 4, 5])
     #expect(ask("kind=transition", exchange: 7) == 200)  // the last made is kept: at once
     #expect(ask("kind=event", exchange: 8) == 0)
-    #expect(api.api.makeCostlyReadsHere() && !api.api.makeCostlyReadsHere())
+    #expect(api.api.doOffLoopWorkHere(now: .zero) && !api.api.doOffLoopWorkHere(now: .zero))
   }
 
   @Test func aFetchThatTimesOut() throws {

@@ -54,19 +54,56 @@ extension LifecycleAPI {
   }
 
   /// The device a snapshot or a declaration shows (`DeviceDocument`): created (201), or
-  /// replacing the device with its id (200).
+  /// replacing the device with its id (200). A document of more than
+  /// `DocumentReads.offLoopBytes` is read off the loop, and answered once the device is
+  /// replaced (`restore(_:now:)`).
   func putDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
+    guard request.request.body.count <= DocumentReads.offLoopBytes else {
+      return try startReading(request)
+    }
     let image = try DeviceDocument.image(
       try jsonBody(of: request), id: request.device, defaults: engine.configuration.deviceDefaults)
-    if request.request.ifMatch != nil, engine.lastVersion(of: request.device) == nil {
+    return try replaceDevice(with: image, ifMatch: request.request.ifMatch, now: request.now)
+  }
+
+  /// Creates or replaces the device `image` shows, if `ifMatch` (a request's `If-Match`)
+  /// names the device as it is.
+  func replaceDevice(with image: DeviceImage, ifMatch: String?, now: Instant) throws
+    -> APIResponse
+  {
+    if ifMatch != nil, engine.lastVersion(of: image.id) == nil {
       throw Problem(
         kind: .preconditionFailed,
-        detail: "If-Match names a version of device '\(request.device)', which does not exist")
+        detail: "If-Match names a version of device '\(image.id)', which does not exist")
     }
-    try checkPrecondition(request)
-    let (device, isNew) = try engine.restore(image, now: request.now)
+    try checkPrecondition(ifMatch, device: image.id, now: now)
+    let (device, isNew) = try engine.restore(image, now: now)
     guard isNew else { return json(200) { $0.device(device) } }
     return created(at: "/v1/devices/\(device.id)") { $0.device(device) }
+  }
+
+  /// Hands a large device document to a thread to read (`DocumentReads`): 503 when as many
+  /// are being read as may be, 507 when what reading it holds would not fit the budget.
+  private func startReading(_ request: borrowing RouteRequest) throws -> APIResponse {
+    try requireJSON(request)
+    guard !documentReads.isFull else {
+      throw Problem.full(
+        .tooManyWaits,
+        "\(DocumentReads.limit) large device documents are being read already; retry when one "
+          + "is done")
+    }
+    let document = DocumentReads.Reading(
+      body: request.request.body, device: request.device,
+      defaults: engine.configuration.deviceDefaults, exchange: request.request.exchange,
+      template: request.template, ifMatch: request.request.ifMatch)
+    guard hasRoomForClients(document.heldBytes) else {
+      throw Problem(
+        EngineError.memoryBudgetExhausted(
+          retainedBytes: engine.retainedBytes,
+          budgetBytes: engine.configuration.limits.memoryBudgetBytes))
+    }
+    documentReads.start(document)
+    return .deferred
   }
 
   func removeDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
