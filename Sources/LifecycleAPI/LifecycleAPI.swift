@@ -227,7 +227,7 @@ public final class LifecycleAPI {
     var response: APIResponse
     do {
       response = try replaceDevice(
-        with: try document.madeImage.get(), ifMatch: document.ifMatch, now: now)
+        with: try document.madeDevice.get(), ifMatch: document.ifMatch, now: now)
     } catch {
       response = Self.response(to: error)
     }

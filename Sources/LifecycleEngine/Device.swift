@@ -54,10 +54,12 @@ func earliest(_ first: Instant?, _ second: Instant?) -> Instant? {
 final class Device {
   let configuration: DeviceConfiguration
   var id: String { configuration.id }
-  /// The device's key in the engine's realtime heap.
-  let slot: Int
-  /// Which device under its id this is (`DeviceVersion`).
-  let incarnation: Int
+  /// The device's key in the engine's realtime heap, given when the engine takes it in.
+  @exclusivity(unchecked)  // one thread; see Engine
+  var slot: Int
+  /// Which device under its id this is (`DeviceVersion`), given when the engine takes it in.
+  @exclusivity(unchecked)  // one thread; see Engine
+  var incarnation: Int
   let scheduler: SchedulerSettings
   let limits: EngineLimits
   /// What the device's state retains: itself, its apps and their tasks, its logs.
@@ -124,7 +126,7 @@ final class Device {
   private var outcome = EventOutcome()
 
   init(
-    _ configuration: DeviceConfiguration, slot: Int, incarnation: Int,
+    _ configuration: DeviceConfiguration, slot: Int = 0, incarnation: Int = 0,
     scheduler: SchedulerSettings, limits: EngineLimits, ledger: MemoryLedger
   ) {
     self.configuration = configuration

@@ -1,9 +1,9 @@
 /// The lifecycle simulator: every device, their clocks, and the scheduler that fires their
 /// deadlines.
 ///
-/// Pure and single-threaded: no I/O, no wall clock. Every call takes `now`, an instant of the
-/// host's monotonic clock; realtime devices derive their time from it, manual devices only
-/// move through `advanceClock`. The host arms one timer for `nextDeadline` and calls
+/// Pure and single-threaded: no I/O, no wall clock (`recreate`, which touches no engine, runs
+/// on any thread). Every call takes `now`, an instant of the host's monotonic clock; realtime
+/// devices derive their time from it, manual devices only move through `advanceClock`. The host arms one timer for `nextDeadline` and calls
 /// `advance(to:)` when it fires; every other call first catches up the same way, so what a
 /// caller reads is always current.
 public final class Engine {
@@ -155,40 +155,52 @@ public final class Engine {
     throws(EngineError) -> DeviceView
   {
     advance(to: now)
-    let device = try makeDevice(configuration, replacing: nil, resetting: resetting, now: now)
+    let device = try Self.detachedDevice(configuration, within: self.configuration)
+    try admit(device, replacing: nil, resetting: resetting, now: now)
     devices[configuration.id] = device
     touch(device, at: now)
     return device.view
   }
 
-  /// A new device of `configuration`, counted in the budget, in a slot of its own or in the
-  /// one of the `predecessor` it is to replace; not yet one of the devices. A device that
-  /// starts afresh (`resetting`) is never refused for the budget: it takes the place of more
-  /// than it holds.
-  private func makeDevice(
-    _ configuration: DeviceConfiguration, replacing predecessor: Device?, resetting: Bool = false,
-    now: Instant
+  /// A new device of `configuration` in an engine of `engineConfiguration`, apart from it:
+  /// counted in a ledger of its own, in no slot, until the engine takes it in (`admit`).
+  private static func detachedDevice(
+    _ configuration: DeviceConfiguration, within engineConfiguration: EngineConfiguration
   ) throws(EngineError) -> Device {
     let issues = configuration.issues()
     if !issues.isEmpty { throw .invalid(issues) }
+    return Device(
+      configuration, scheduler: engineConfiguration.scheduler,
+      limits: engineConfiguration.limits, ledger: MemoryLedger())
+  }
+
+  /// Takes in `device` (`detachedDevice`), counted in the budget, in a slot of its own or in
+  /// the one of the `predecessor` it is to replace; not yet one of the devices. A device that
+  /// starts afresh (`resetting`) is never refused for the budget: it takes the place of more
+  /// than it holds.
+  private func admit(
+    _ device: Device, replacing predecessor: Device?, resetting: Bool, now: Instant
+  ) throws(EngineError) {
     if predecessor == nil {
-      if devices[configuration.id] != nil { throw .deviceExists(configuration.id) }
-      if devices.count >= self.configuration.limits.maxDevices {
-        throw .tooManyDevices(limit: self.configuration.limits.maxDevices)
+      if devices[device.id] != nil { throw .deviceExists(device.id) }
+      if devices.count >= configuration.limits.maxDevices {
+        throw .tooManyDevices(limit: configuration.limits.maxDevices)
       }
     }
     if !resetting { try checkMemoryBudget() }
     incarnations += 1
     generation += 1
-    let make = { [self] (slot: Int) in
-      Device(
-        configuration, slot: slot, incarnation: incarnations,
-        scheduler: self.configuration.scheduler, limits: self.configuration.limits,
-        ledger: MemoryLedger(within: ledger))
+    device.incarnation = incarnations
+    if let predecessor {
+      device.slot = predecessor.slot
+    } else {
+      _ = slots.insert { slot in
+        device.slot = slot
+        return device
+      }
     }
-    let device = predecessor.map { make($0.slot) } ?? slots.insert(make)
-    if configuration.clock == .realtime { device.hostEpoch = now }
-    return device
+    device.ledger.join(ledger)
+    if device.configuration.clock == .realtime { device.hostEpoch = now }
   }
 
   /// Recreates the device `image` shows (`DeviceImage`), replacing the one with its id if
@@ -197,7 +209,28 @@ public final class Engine {
   public func restore(_ image: DeviceImage, now: Instant) throws(EngineError)
     -> (device: DeviceView, created: Bool)
   {
-    try restore(image, resetting: false, now: now)
+    try restore(try Self.recreate(image, within: configuration), now: now)
+  }
+
+  /// Recreates the device `image` shows apart from any engine, on any thread, for an engine of
+  /// `configuration` to take in (`restore(_:now:)`): the costly part of a restore, which a
+  /// host can do away from the engine's thread. An image no device could be in is refused,
+  /// field by field.
+  public static func recreate(_ image: DeviceImage, within configuration: EngineConfiguration)
+    throws(EngineError) -> RecreatedDevice
+  {
+    let device = try detachedDevice(image.configuration, within: configuration)
+    let issues = device.restore(image)
+    if !issues.isEmpty { throw .invalid(issues) }
+    return RecreatedDevice(device: device, imageNow: image.status.now)
+  }
+
+  /// Takes in the device `recreate` made, replacing the one with its id if there is one, as
+  /// a new incarnation.
+  public func restore(_ recreated: RecreatedDevice, now: Instant) throws(EngineError)
+    -> (device: DeviceView, created: Bool)
+  {
+    try restore(recreated, resetting: false, now: now)
   }
 
   /// Recreates the devices of a start or a reset (the configured fixtures): never refused for
@@ -205,28 +238,22 @@ public final class Engine {
   /// engine of this configuration (`Fixtures`), so that none can fail here.
   public func restoreAfresh(_ images: [DeviceImage], now: Instant) {
     for image in images {
-      _ = try? restore(image, resetting: true, now: now)
+      _ = try? restore(Self.recreate(image, within: configuration), resetting: true, now: now)
     }
   }
 
-  private func restore(_ image: DeviceImage, resetting: Bool, now: Instant) throws(EngineError)
-    -> (device: DeviceView, created: Bool)
+  private func restore(_ recreated: RecreatedDevice, resetting: Bool, now: Instant)
+    throws(EngineError) -> (device: DeviceView, created: Bool)
   {
     advance(to: now)
-    let predecessor = devices[image.id]
-    let device = try makeDevice(
-      image.configuration, replacing: predecessor, resetting: resetting, now: now)
-    let issues = device.restore(image)
-    guard issues.isEmpty else {
-      device.ledger.add(-device.ledger.bytes)
-      if predecessor == nil { slots.remove(device.slot) }
-      throw .invalid(issues)
-    }
-    device.hostEpoch = device.hostEpoch.map { $0 - (image.status.now - .zero) }
+    let device = recreated.device
+    let predecessor = devices[device.id]
+    try admit(device, replacing: predecessor, resetting: resetting, now: now)
+    device.hostEpoch = device.hostEpoch.map { $0 - (recreated.imageNow - .zero) }
     if let predecessor {
       replace(predecessor, with: device)
     } else {
-      devices[image.id] = device
+      devices[device.id] = device
       updateRealtimeDeadline(of: device)
     }
     touch(device, at: now)
@@ -504,4 +531,14 @@ struct RealtimeOrder: Comparable {
 public struct DeviceActivity: Hashable, Sendable {
   public var device: String
   public var outcome: EventOutcome
+}
+
+/// A device recreated from its image apart from any engine (`Engine.recreate`, on any thread):
+/// nothing else holds it until an engine takes it in (`Engine.restore(_:now:)`), once, on the
+/// engine's thread.
+public struct RecreatedDevice: @unchecked Sendable {
+  fileprivate let device: Device
+  public var id: String { device.id }
+  /// The device time of its image, from which a realtime device's clock goes on.
+  fileprivate let imageNow: Instant
 }

@@ -3,7 +3,8 @@
 final class MemoryLedger {
   @exclusivity(unchecked)  // changed by every journal entry; one thread, see Engine
   private(set) var bytes = 0
-  private let total: MemoryLedger?
+  @exclusivity(unchecked)  // read by every change; one thread, see Engine
+  private var total: MemoryLedger?
 
   /// A ledger whose changes also count in `total`.
   init(within total: MemoryLedger? = nil) {
@@ -13,6 +14,14 @@ final class MemoryLedger {
   func add(_ delta: Int) {
     bytes += delta
     total?.add(delta)
+  }
+
+  /// Counts this ledger's bytes, and every change from now on, in `total` too: a device made
+  /// apart from the engine (`Engine.recreate`) joins the engine's ledger when it is taken in.
+  func join(_ total: MemoryLedger) {
+    precondition(self.total == nil, "a ledger counts in one total")
+    self.total = total
+    total.add(bytes)
   }
 }
 

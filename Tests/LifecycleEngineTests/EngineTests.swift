@@ -166,6 +166,34 @@ import Testing
     #expect(sim.engine.retainedBytes > before.0)
   }
 
+  /// A device recreated apart from the engine, on another thread, is taken in as a restore
+  /// takes in its image: the same device, the same bytes counted, a realtime clock going on
+  /// from the image's time; it counts in the engine only once taken in.
+  @Test func aDeviceRecreatedOnAnotherThreadIsTakenInAsARestore() async throws {
+    let sim = Simulator()
+    sim.add("mail")
+    try sim.post(.launch(), to: "mail")
+    var image = try sim.engine.image(of: "d", now: .zero)
+    image.id = "copy"
+    image.configuration.clock = .realtime
+    let (configuration, sent) = (sim.engine.configuration, image)
+    let before = (sim.engine.retainedBytes, sim.engine.deviceCount)
+    let recreated = try await Task.detached { try Engine.recreate(sent, within: configuration) }
+      .value
+    #expect((sim.engine.retainedBytes, sim.engine.deviceCount) == before)
+    let (device, created) = try sim.engine.restore(recreated, now: .milliseconds(4_000))
+    #expect(created && device.id == "copy" && device.foregroundApp == "mail")
+    #expect(
+      try sim.engine.device("copy", now: .milliseconds(5_000)).now == image.status.now + .seconds(1)
+    )
+    let restored = Engine(configuration: configuration, now: .zero)
+    let baseline = restored.retainedBytes
+    _ = try restored.restore(image, now: .zero)
+    #expect(sim.engine.retainedBytes - before.0 == restored.retainedBytes - baseline)
+    image.status.now = try sim.engine.device("copy", now: .milliseconds(4_000)).now
+    #expect(try sim.engine.image(of: "copy", now: .milliseconds(4_000)) == image)
+  }
+
   @Test func readingARealtimeDeviceCatchesUpWithoutAnExplicitAdvance() throws {
     let engine = Engine(now: .zero)
     _ = try engine.createApp(AppSpec(name: "mail"), on: "default", now: .zero)

@@ -63,21 +63,23 @@ extension LifecycleAPI {
     }
     let image = try DeviceDocument.image(
       try jsonBody(of: request), id: request.device, defaults: engine.configuration.deviceDefaults)
-    return try replaceDevice(with: image, ifMatch: request.request.ifMatch, now: request.now)
+    return try replaceDevice(
+      with: try Engine.recreate(image, within: engine.configuration),
+      ifMatch: request.request.ifMatch, now: request.now)
   }
 
-  /// Creates or replaces the device `image` shows, if `ifMatch` (a request's `If-Match`)
+  /// Creates or replaces the device `recreated` is, if `ifMatch` (a request's `If-Match`)
   /// names the device as it is.
-  func replaceDevice(with image: DeviceImage, ifMatch: String?, now: Instant) throws
+  func replaceDevice(with recreated: RecreatedDevice, ifMatch: String?, now: Instant) throws
     -> APIResponse
   {
-    if ifMatch != nil, engine.lastVersion(of: image.id) == nil {
+    if ifMatch != nil, engine.lastVersion(of: recreated.id) == nil {
       throw Problem(
         kind: .preconditionFailed,
-        detail: "If-Match names a version of device '\(image.id)', which does not exist")
+        detail: "If-Match names a version of device '\(recreated.id)', which does not exist")
     }
-    try checkPrecondition(ifMatch, device: image.id, now: now)
-    let (device, isNew) = try engine.restore(image, now: now)
+    try checkPrecondition(ifMatch, device: recreated.id, now: now)
+    let (device, isNew) = try engine.restore(recreated, now: now)
     guard isNew else { return json(200) { $0.device(device) } }
     return created(at: "/v1/devices/\(device.id)") { $0.device(device) }
   }
@@ -94,7 +96,7 @@ extension LifecycleAPI {
     }
     let document = DocumentReads.Reading(
       body: request.request.body, device: request.device,
-      defaults: engine.configuration.deviceDefaults, exchange: request.request.exchange,
+      configuration: engine.configuration, exchange: request.request.exchange,
       template: request.template, ifMatch: request.request.ifMatch)
     guard hasRoomForClients(document.heldBytes) else {
       throw Problem(
