@@ -103,12 +103,12 @@ public final class LifecycleAPI {
 
   /// What the API holds for clients beside the engine's state: stored responses, waits,
   /// streams with all the server may hold unsent for each (`streamBacklogBytes`), the costly
-  /// reads being made and the last one made, the documents being read, and what the server
+  /// reads being made and the last one made, the bodies being read, and what the server
   /// holds for requests it is still receiving.
   var heldBytes: Int {
     idempotency.bytes + waits.count * Waits.retainedBytesPerWait
       + streams.count * (Streams.retainedBytesPerStream + streamBacklogBytes) + clientBytes
-      + costlyReads.heldBytes + documentReads.heldBytes + answerBytes
+      + costlyReads.heldBytes + bodyReads.heldBytes + answerBytes
   }
 
   /// What the answer being written takes (its writer's buffer), while a scenario's events,
@@ -120,9 +120,9 @@ public final class LifecycleAPI {
   /// Pictures and snapshots made off the loop, and the last one made.
   @exclusivity(unchecked)  // one thread; see Engine
   var costlyReads = CostlyReads()
-  /// Large device documents being read off the loop.
+  /// Large request bodies being read off the loop.
   @exclusivity(unchecked)  // one thread; see Engine
-  var documentReads = DocumentReads()
+  var bodyReads = BodyReads()
   /// The answers of the costly reads made since `takeLateAnswers` last asked.
   @exclusivity(unchecked)  // one thread; see Engine
   private var madeAnswers: [LateAnswer] = []
@@ -188,11 +188,11 @@ public final class LifecycleAPI {
   /// The work to do off the loop (`run`, on any thread), each with what to do on the loop
   /// once it is done (`finish`, at host time `now`; its answers then come out of
   /// `takeLateAnswers`): the costly reads to make (each is kept and answers its requests), and
-  /// the large device documents to read (each device is then replaced).
+  /// the large bodies to read (each request is then handled).
   public func takeOffLoopWork() -> [(run: @Sendable () -> Void, finish: (_ now: Instant) -> Void)] {
     costlyReads.takeUnstarted().map { answer in (answer.make, { _ in self.made(answer) }) }
-      + documentReads.takeUnstarted().map { document in
-        (document.read, { now in self.restore(document, now: now) })
+      + bodyReads.takeUnstarted().map { reading in
+        (reading.read, { now in self.handle(reading, now: now) })
       }
   }
 
@@ -218,23 +218,16 @@ public final class LifecycleAPI {
     countHeldBytes()
   }
 
-  /// A large device document is read: the device is replaced as it says, if the request's
-  /// `If-Match` names the device as it is now, and the request is answered (a late answer).
-  /// A client that left meanwhile changes nothing: the device is replaced all the same.
-  private func restore(_ document: DocumentReads.Reading, now: Instant) {
-    documentReads.finished(document)
-    let generation = engine.devicesGeneration
-    var response: APIResponse
-    do {
-      response = try replaceDevice(
-        with: try document.madeDevice.get(), ifMatch: document.ifMatch, now: now)
-    } catch {
-      response = Self.response(to: error)
+  /// A request's body is read: the request is handled again, with what the body was read
+  /// into, and answered (a late answer; unless it waits again, as a long poll does). A client
+  /// that left meanwhile changes nothing: its request is handled all the same.
+  private func handle(_ reading: BodyReads.Reading, now: Instant) {
+    bodyReads.finished(reading)
+    let response = handle(reading.request, now: now)
+    bodyReads.handled()
+    if let response {
+      madeAnswers.append(LateAnswer(exchange: reading.request.exchange, part: .response(response)))
     }
-    tag(&response, with: document.device)
-    metrics.count(request: document.template, status: response.status)
-    madeAnswers.append(LateAnswer(exchange: document.exchange, part: .response(response)))
-    settle(afterChangesTo: document.device, since: generation, now: now)
   }
 
   /// The client of a waiting request or a stream left, or fell behind, at host time `now`.
@@ -310,6 +303,8 @@ public final class LifecycleAPI {
           isDraining: isDraining)
         do {
           response = try route.handler(self, routed)
+        } catch is ReadingOffLoop {
+          response = .deferred  // handled again once its body is read
         } catch {
           response = Self.response(to: error)  // a refusal is kept for a retry too
         }
@@ -414,8 +409,25 @@ extension LifecycleAPI {
 extension LifecycleAPI {
   /// The JSON body of a request that must have one, its values written into the storage the
   /// last body's had (`lastValues`).
-  func jsonBody(of request: borrowing RouteRequest) throws(Problem) -> JSONDocument {
+  ///
+  /// A body of more than `BodyReads.offLoopBytes` is parsed off the loop: the first time the
+  /// request is handled, its reading begins and `ReadingOffLoop` is thrown; once it is parsed,
+  /// the request is handled again and gets the document.
+  func jsonBody(of request: borrowing RouteRequest) throws -> JSONDocument {
     try requireJSON(request)
+    if request.request.body.count > BodyReads.offLoopBytes {
+      let made = try readOffLoop(request) { body in
+        do throws(Problem) {
+          return .document(try Self.parsedJSON(body))
+        } catch {
+          return .problem(error)
+        }
+      }
+      guard case .document(let document) = made else {
+        preconditionFailure("a body parsed off the loop is a document or a problem")
+      }
+      return document
+    }
     defer {
       let stride = MemoryLayout<JSONDocument.Value>.stride
       if lastValues.capacity * stride > Self.reusedBodyLimit { lastValues = [] }
@@ -423,10 +435,39 @@ extension LifecycleAPI {
     return try Self.parsedJSON(request.request.body, reusing: &lastValues)
   }
 
+  /// What the request's body was read into off the loop (`BodyReads`), by `make` on a worker
+  /// thread; or, the first time the request is handled, begins that reading (a 507 if what it
+  /// holds would not fit the memory budget) and throws `ReadingOffLoop`: the request waits.
+  /// A body that could not be read is its problem, thrown.
+  func readOffLoop(
+    _ request: borrowing RouteRequest, make: @escaping @Sendable ([UInt8]) -> BodyReads.Made
+  ) throws -> BodyReads.Made {
+    switch bodyReads.take(for: request.request.exchange) {
+    case .problem(let problem): throw problem
+    case let made?: return made
+    case nil:
+      let reading = BodyReads.Reading(request.request, make: make)
+      guard hasRoomForClients(reading.heldBytes) else {
+        throw Problem(
+          EngineError.memoryBudgetExhausted(
+            retainedBytes: engine.retainedBytes,
+            budgetBytes: engine.configuration.limits.memoryBudgetBytes))
+      }
+      bodyReads.start(reading)
+      throw ReadingOffLoop()
+    }
+  }
+
   /// 415 unless the request's body is declared JSON.
   func requireJSON(_ request: borrowing RouteRequest) throws(Problem) {
     let mediaType = request.request.mediaType
     guard mediaType == "application/json" else { throw .notJSON(mediaType) }
+  }
+
+  /// `bytes` parsed as JSON into storage of their own; a problem if they are not JSON.
+  static func parsedJSON(_ bytes: [UInt8]) throws(Problem) -> JSONDocument {
+    var storage: [JSONDocument.Value] = []
+    return try parsedJSON(bytes, reusing: &storage)
   }
 
   /// `bytes` parsed as JSON, its values written into `storage`; a problem if they are not.

@@ -68,9 +68,8 @@ import Testing
       "pictures and snapshots being made (`timeline.svg`, `snapshot`)": [
         "\(CostlyReads.limit) at once", "`maxMemoryMB`",
       ],
-      "large device documents being read (`PUT /v1/devices/{device}`)": [
-        size(DocumentReads.offLoopBytes), "\(DocumentReads.limit) at once",
-        "\(DocumentReads.heldBytesPerBodyByte) times its size",
+      "request bodies being read off the loop": [
+        size(BodyReads.offLoopBytes), "\(BodyReads.heldBytesPerBodyByte) times its size",
       ],
       "journal streams": [
         "\(Streams.limit) at once", "\(size(connection.maxStreamBacklog)) unsent",

@@ -55,23 +55,46 @@ extension LifecycleAPI {
 
   /// The device a snapshot or a declaration shows (`DeviceDocument`): created (201), or
   /// replacing the device with its id (200). A document of more than
-  /// `DocumentReads.offLoopBytes` is read off the loop, and answered once the device is
-  /// replaced (`restore(_:now:)`).
+  /// `BodyReads.offLoopBytes` is read, and its device recreated, off the loop.
   func putDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
-    guard request.request.body.count <= DocumentReads.offLoopBytes else {
-      return try startReading(request)
+    let (id, configuration) = (request.device, engine.configuration)
+    let recreated: RecreatedDevice
+    if request.request.body.count > BodyReads.offLoopBytes {
+      try requireJSON(request)
+      let made = try readOffLoop(request) { body in
+        do throws(Problem) {
+          let document = try Self.parsedJSON(body)
+          return .device(try Self.recreatedDevice(document, id: id, within: configuration))
+        } catch {
+          return .problem(error)
+        }
+      }
+      guard case .device(let device) = made else {
+        preconditionFailure("a device document read off the loop is a device or a problem")
+      }
+      recreated = device
+    } else {
+      recreated = try Self.recreatedDevice(jsonBody(of: request), id: id, within: configuration)
     }
-    let image = try DeviceDocument.image(
-      try jsonBody(of: request), id: request.device, defaults: engine.configuration.deviceDefaults)
-    return try replaceDevice(
-      with: try Engine.recreate(image, within: engine.configuration),
-      ifMatch: request.request.ifMatch, now: request.now)
+    return try replaceDevice(with: recreated, ifMatch: request.request.ifMatch, now: request.now)
+  }
+
+  /// The device `document` shows, recreated apart from the engine.
+  private static func recreatedDevice(
+    _ document: JSONDocument, id: String, within configuration: EngineConfiguration
+  ) throws(Problem) -> RecreatedDevice {
+    let image = try DeviceDocument.image(document, id: id, defaults: configuration.deviceDefaults)
+    do throws(EngineError) {
+      return try Engine.recreate(image, within: configuration)
+    } catch {
+      throw Problem(error)
+    }
   }
 
   /// Creates or replaces the device `recreated` is, if `ifMatch` (a request's `If-Match`)
   /// names the device as it is.
-  func replaceDevice(with recreated: RecreatedDevice, ifMatch: String?, now: Instant) throws
-    -> APIResponse
+  private func replaceDevice(with recreated: RecreatedDevice, ifMatch: String?, now: Instant)
+    throws -> APIResponse
   {
     if ifMatch != nil, engine.lastVersion(of: recreated.id) == nil {
       throw Problem(
@@ -82,30 +105,6 @@ extension LifecycleAPI {
     let (device, isNew) = try engine.restore(recreated, now: now)
     guard isNew else { return json(200) { $0.device(device) } }
     return created(at: "/v1/devices/\(device.id)") { $0.device(device) }
-  }
-
-  /// Hands a large device document to a thread to read (`DocumentReads`): 503 when as many
-  /// are being read as may be, 507 when what reading it holds would not fit the budget.
-  private func startReading(_ request: borrowing RouteRequest) throws -> APIResponse {
-    try requireJSON(request)
-    guard !documentReads.isFull else {
-      throw Problem.full(
-        .tooManyWaits,
-        "\(DocumentReads.limit) large device documents are being read already; retry when one "
-          + "is done")
-    }
-    let document = DocumentReads.Reading(
-      body: request.request.body, device: request.device,
-      configuration: engine.configuration, exchange: request.request.exchange,
-      template: request.template, ifMatch: request.request.ifMatch)
-    guard hasRoomForClients(document.heldBytes) else {
-      throw Problem(
-        EngineError.memoryBudgetExhausted(
-          retainedBytes: engine.retainedBytes,
-          budgetBytes: engine.configuration.limits.memoryBudgetBytes))
-    }
-    documentReads.start(document)
-    return .deferred
   }
 
   func removeDevice(_ request: borrowing RouteRequest) throws -> APIResponse {

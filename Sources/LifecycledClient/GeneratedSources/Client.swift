@@ -28,6 +28,10 @@ import HTTPTypes
 /// (malformed framing, limits, timeouts) get a problem document with type `about:blank` and a
 /// closed connection.
 ///
+/// A JSON body of more than 64 KiB is parsed on a worker thread, so that it holds up no other
+/// client: its request waits until it is read, then is handled as any other (and answered
+/// 507 at once if reading it, at 6 times its size, would not fit the memory budget).
+///
 /// The paths under `/v1/apps` address the `default` device, which always exists. A person
 /// opens `/` in a browser: the live page, which draws and drives the devices through this API.
 ///
@@ -1601,7 +1605,7 @@ public struct Client: APIProtocol {
     }
     /// Create or replace a device from its snapshot or its declaration.
     ///
-    /// Creates the device the body shows (201), or replaces the device with its id (200), as a new incarnation; its journal and jetsam log start afresh. The body is a snapshot (it has a `format`) or a declaration, as a fixture file's entries are. From a snapshot, its apps, processes, tasks, work, deadlines, memory and clock are exactly the snapshot's, so it answers every later event as the device it was taken from would; its journal is numbered after the snapshot's `seq`, and a realtime device's clock goes on from the snapshot's `now`. A declaration is a new device: `POST /v1/devices`'s fields (unset ones take the configured defaults) and its apps as `POST .../apps` takes them, none running. This is how a sharded deployment creates devices: the id is in the path, where a router reads it (the user guide, "Scaling out"). The body is read strictly, then checked for a state no device could be in (each rule answers 422 naming its field); a refused body changes nothing. Its id (`device.id` of a snapshot) is the path's: a body may leave it out (a snapshot of one device is put under another id without it), and one that gives another is 422. With `If-Match`, a device that does not exist is 412. A body of more than 64 KiB is parsed and read on a worker thread, so that a large snapshot holds up no other client: meanwhile the device answers as it was, and it is replaced (its `If-Match` weighed against it as it is then) when the request is answered. At most 4 such bodies are read at once (503 with `Retry-After: 1` past it), each counted in the memory budget at 6 times its size (507 if it would not fit).
+    /// Creates the device the body shows (201), or replaces the device with its id (200), as a new incarnation; its journal and jetsam log start afresh. The body is a snapshot (it has a `format`) or a declaration, as a fixture file's entries are. From a snapshot, its apps, processes, tasks, work, deadlines, memory and clock are exactly the snapshot's, so it answers every later event as the device it was taken from would; its journal is numbered after the snapshot's `seq`, and a realtime device's clock goes on from the snapshot's `now`. A declaration is a new device: `POST /v1/devices`'s fields (unset ones take the configured defaults) and its apps as `POST .../apps` takes them, none running. This is how a sharded deployment creates devices: the id is in the path, where a router reads it (the user guide, "Scaling out"). The body is read strictly, then checked for a state no device could be in (each rule answers 422 naming its field); a refused body changes nothing. Its id (`device.id` of a snapshot) is the path's: a body may leave it out (a snapshot of one device is put under another id without it), and one that gives another is 422. With `If-Match`, a device that does not exist is 412. A body of more than 64 KiB is parsed, and its device recreated, on a worker thread, so that a large snapshot holds up no other client: meanwhile the device answers as it was, and it is replaced (its `If-Match` weighed against it as it is then) when the request is answered.
     ///
     ///
     /// - Remark: HTTP `PUT /v1/devices/{device}`.
@@ -1859,36 +1863,6 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .unprocessableContent(.init(body: body))
-                case 503:
-                    let headers: Components.Responses.TooManyWaits.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
-                        in: response.headerFields,
-                        name: "Retry-After",
-                        as: Swift.Int.self
-                    ))
-                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Components.Responses.TooManyWaits.Body
-                    let chosenContentType = try converter.bestContentType(
-                        received: contentType,
-                        options: [
-                            "application/problem+json"
-                        ]
-                    )
-                    switch chosenContentType {
-                    case "application/problem+json":
-                        body = try await converter.getResponseBodyAsJSON(
-                            Components.Schemas.Problem.self,
-                            from: responseBody,
-                            transforming: { value in
-                                .applicationProblemJson(value)
-                            }
-                        )
-                    default:
-                        preconditionFailure("bestContentType chose an invalid content type.")
-                    }
-                    return .serviceUnavailable(.init(
-                        headers: headers,
-                        body: body
-                    ))
                 case 507:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.MemoryBudgetExhausted.Body

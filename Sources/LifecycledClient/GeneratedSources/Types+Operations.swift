@@ -2299,7 +2299,7 @@ public enum Operations {
     }
     /// Create or replace a device from its snapshot or its declaration.
     ///
-    /// Creates the device the body shows (201), or replaces the device with its id (200), as a new incarnation; its journal and jetsam log start afresh. The body is a snapshot (it has a `format`) or a declaration, as a fixture file's entries are. From a snapshot, its apps, processes, tasks, work, deadlines, memory and clock are exactly the snapshot's, so it answers every later event as the device it was taken from would; its journal is numbered after the snapshot's `seq`, and a realtime device's clock goes on from the snapshot's `now`. A declaration is a new device: `POST /v1/devices`'s fields (unset ones take the configured defaults) and its apps as `POST .../apps` takes them, none running. This is how a sharded deployment creates devices: the id is in the path, where a router reads it (the user guide, "Scaling out"). The body is read strictly, then checked for a state no device could be in (each rule answers 422 naming its field); a refused body changes nothing. Its id (`device.id` of a snapshot) is the path's: a body may leave it out (a snapshot of one device is put under another id without it), and one that gives another is 422. With `If-Match`, a device that does not exist is 412. A body of more than 64 KiB is parsed and read on a worker thread, so that a large snapshot holds up no other client: meanwhile the device answers as it was, and it is replaced (its `If-Match` weighed against it as it is then) when the request is answered. At most 4 such bodies are read at once (503 with `Retry-After: 1` past it), each counted in the memory budget at 6 times its size (507 if it would not fit).
+    /// Creates the device the body shows (201), or replaces the device with its id (200), as a new incarnation; its journal and jetsam log start afresh. The body is a snapshot (it has a `format`) or a declaration, as a fixture file's entries are. From a snapshot, its apps, processes, tasks, work, deadlines, memory and clock are exactly the snapshot's, so it answers every later event as the device it was taken from would; its journal is numbered after the snapshot's `seq`, and a realtime device's clock goes on from the snapshot's `now`. A declaration is a new device: `POST /v1/devices`'s fields (unset ones take the configured defaults) and its apps as `POST .../apps` takes them, none running. This is how a sharded deployment creates devices: the id is in the path, where a router reads it (the user guide, "Scaling out"). The body is read strictly, then checked for a state no device could be in (each rule answers 422 naming its field); a refused body changes nothing. Its id (`device.id` of a snapshot) is the path's: a body may leave it out (a snapshot of one device is put under another id without it), and one that gives another is 422. With `If-Match`, a device that does not exist is 412. A body of more than 64 KiB is parsed, and its device recreated, on a worker thread, so that a large snapshot holds up no other client: meanwhile the device answers as it was, and it is replaced (its `If-Match` weighed against it as it is then) when the request is answered.
     ///
     ///
     /// - Remark: HTTP `PUT /v1/devices/{device}`.
@@ -2699,29 +2699,6 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unprocessableContent",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Too many requests wait already: 256 for a state or an entry, 4 for pictures and snapshots being made, or 4 for large device documents being read (`too-many-waits`); retry after `Retry-After`.
-            ///
-            /// - Remark: Generated from `#/paths//v1/devices/{device}/put(putDevice)/responses/503`.
-            ///
-            /// HTTP response code: `503 serviceUnavailable`.
-            case serviceUnavailable(Components.Responses.TooManyWaits)
-            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
-            ///
-            /// - Throws: An error if `self` is not `.serviceUnavailable`.
-            /// - SeeAlso: `.serviceUnavailable`.
-            public var serviceUnavailable: Components.Responses.TooManyWaits {
-                get throws {
-                    switch self {
-                    case let .serviceUnavailable(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }
@@ -3252,7 +3229,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Too many requests wait already: 256 for a state or an entry, 4 for pictures and snapshots being made, or 4 for large device documents being read (`too-many-waits`); retry after `Retry-After`.
+            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures and snapshots being made (`too-many-waits`); retry after `Retry-After`.
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/snapshot/get(getDeviceSnapshot)/responses/503`.
             ///
@@ -5102,7 +5079,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Too many requests wait already: 256 for a state or an entry, 4 for pictures and snapshots being made, or 4 for large device documents being read (`too-many-waits`); retry after `Retry-After`.
+            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures and snapshots being made (`too-many-waits`); retry after `Retry-After`.
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/journal/get(getJournal)/responses/503`.
             ///
@@ -6313,7 +6290,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Too many requests wait already: 256 for a state or an entry, 4 for pictures and snapshots being made, or 4 for large device documents being read (`too-many-waits`); retry after `Retry-After`.
+            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures and snapshots being made (`too-many-waits`); retry after `Retry-After`.
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/timeline.svg/get(getTimeline)/responses/503`.
             ///
@@ -7303,7 +7280,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Too many requests wait already: 256 for a state or an entry, 4 for pictures and snapshots being made, or 4 for large device documents being read (`too-many-waits`); retry after `Retry-After`.
+            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures and snapshots being made (`too-many-waits`); retry after `Retry-After`.
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/apps/{app}/get(getApp)/responses/503`.
             ///
@@ -8686,7 +8663,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Too many requests wait already: 256 for a state or an entry, 4 for pictures and snapshots being made, or 4 for large device documents being read (`too-many-waits`); retry after `Retry-After`.
+            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures and snapshots being made (`too-many-waits`); retry after `Retry-After`.
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/apps/{app}/timeline.svg/get(getAppTimeline)/responses/503`.
             ///
@@ -9637,7 +9614,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Too many requests wait already: 256 for a state or an entry, 4 for pictures and snapshots being made, or 4 for large device documents being read (`too-many-waits`); retry after `Retry-After`.
+            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures and snapshots being made (`too-many-waits`); retry after `Retry-After`.
             ///
             /// - Remark: Generated from `#/paths//v1/apps/{app}/get(getAppOnDefaultDevice)/responses/503`.
             ///
@@ -10992,7 +10969,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Too many requests wait already: 256 for a state or an entry, 4 for pictures and snapshots being made, or 4 for large device documents being read (`too-many-waits`); retry after `Retry-After`.
+            /// Too many requests wait already: 256 for a state or an entry, or 4 for pictures and snapshots being made (`too-many-waits`); retry after `Retry-After`.
             ///
             /// - Remark: Generated from `#/paths//v1/apps/{app}/timeline.svg/get(getAppTimelineOnDefaultDevice)/responses/503`.
             ///
