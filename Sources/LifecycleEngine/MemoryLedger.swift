@@ -3,24 +3,28 @@
 final class MemoryLedger {
   @exclusivity(unchecked)  // changed by every journal entry; one thread, see Engine
   private(set) var bytes = 0
+  /// The ledger this one's changes also count in, used unretained: a strong `var` read on
+  /// every change costs a retain and a release each time (`owner` keeps it alive).
   @exclusivity(unchecked)  // read by every change; one thread, see Engine
-  private var total: MemoryLedger?
+  private var total: Unmanaged<MemoryLedger>?
+  private var owner: MemoryLedger?
 
   /// A ledger whose changes also count in `total`.
   init(within total: MemoryLedger? = nil) {
-    self.total = total
+    if let total { join(total) }
   }
 
   func add(_ delta: Int) {
     bytes += delta
-    total?.add(delta)
+    total?._withUnsafeGuaranteedRef { $0.add(delta) }
   }
 
   /// Counts this ledger's bytes, and every change from now on, in `total` too: a device made
   /// apart from the engine (`Engine.recreate`) joins the engine's ledger when it is taken in.
   func join(_ total: MemoryLedger) {
-    precondition(self.total == nil, "a ledger counts in one total")
-    self.total = total
+    precondition(owner == nil, "a ledger counts in one total")
+    owner = total
+    self.total = Unmanaged.passUnretained(total)
     total.add(bytes)
   }
 }
