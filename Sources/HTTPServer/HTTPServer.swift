@@ -43,6 +43,11 @@ public final class HTTPServer: @unchecked Sendable {
   /// Those of the connections the server may close to make room, in the order it would.
   @exclusivity(unchecked)  // the loop thread alone
   var idleConnections = IdleConnections()
+  /// How long the loop's turns worked (`LoopTurns`), measured at each turn's end.
+  @exclusivity(unchecked)  // the loop thread alone
+  public private(set) var loopTurns = LoopTurns()
+  /// When the last turn ended, and how long the loop had waited for I/O by then (ns).
+  private var lastTurnEnd: (at: UInt64, idle: UInt64) = (0, 0)
   /// Connections whose last read filled the buffer: they read again at the end of this turn
   /// (`Connection.didRead`).
   @exclusivity(unchecked)  // the loop thread alone
@@ -101,6 +106,7 @@ public final class HTTPServer: @unchecked Sendable {
   public func start() throws(ServerError) -> Int {
     signal(SIGPIPE, SIG_IGN)
     try check(uv_loop_init(loop), "uv_loop_init")
+    try check(cuv_measure_idle_time(loop), "uv_loop_configure")
     let context = Unmanaged.passUnretained(self).toOpaque()
     uv_tcp_init(loop, listener)
     uv_async_init(loop, wakeup) { handle in HTTPServer.from(handle).beginShutdown(signal: nil) }
@@ -141,11 +147,13 @@ public final class HTTPServer: @unchecked Sendable {
       throw error
     }
     state = .running
+    lastTurnEnd = (uv_hrtime(), 0)
     uv_prepare_start(turnEnd) { handle in
       let server = HTTPServer.from(handle)
       server.responder.turnEnded()
       server.deliverLateResponses()
       server.resumeReaders()
+      server.measureTurn()
     }
     armClientTimers()
     return boundPort
@@ -195,6 +203,17 @@ public final class HTTPServer: @unchecked Sendable {
   var isDraining: Bool {
     if case .running = state { return false }
     return true
+  }
+
+  /// Counts the turn that ends: the time since the last one ended, less the loop's wait for
+  /// I/O in between.
+  private func measureTurn() {
+    let now = uv_hrtime()
+    let idle = uv_metrics_idle_time(loop)
+    let waited = idle - lastTurnEnd.idle
+    let elapsed = now - lastTurnEnd.at
+    loopTurns.record(busy: elapsed > waited ? elapsed - waited : 0)
+    lastTurnEnd = (now, idle)
   }
 
   /// Has the connections that gave up the rest of their turn read again: the loop polls

@@ -120,6 +120,9 @@ public final class LifecycleAPI {
   /// Pictures and snapshots made off the loop, and the last one made.
   @exclusivity(unchecked)  // one thread; see Engine
   var costlyReads = CostlyReads()
+  /// Metric families the host adds to `/metrics`, in Prometheus' text format (the server's
+  /// loop: the API knows nothing of it).
+  public var hostMetrics: (() -> String)?
   /// Large request bodies being read off the loop.
   @exclusivity(unchecked)  // one thread; see Engine
   var bodyReads = BodyReads()

@@ -31,10 +31,12 @@ public enum Service {
     let requestLog =
       configuration.logLevel <= .info
       ? RequestLog(format: configuration.logFormat, output: output) : nil
-    return HTTPServer(
+    let server = HTTPServer(
       configuration: configuration.server, responder: responder,
       timerClients: [responder, output], requestLog: requestLog, clientMemory: responder,
       logger: logger)
+    responder.api.hostMetrics = { [weak server] in server?.loopTurns.exposition ?? "" }
+    return server
   }
 
   /// Starts listening, serves until a signal shuts it down, and returns the exit status:

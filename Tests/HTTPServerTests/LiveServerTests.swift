@@ -332,6 +332,30 @@ import Testing
 
   // MARK: E. Resources
 
+  /// Each turn is counted by how long it worked: a responder that holds the loop 300 ms makes
+  /// one turn longer than the last bound, and waiting for I/O counts in none.
+  @Test func theLoopsTurnsAreMeasuredWithoutTheirWaits() throws {
+    let live = try LiveServer()
+    let client = live.connect()
+    usleep(200_000)  // the loop waits: no turn works this long
+    #expect(client.status(of: "GET /slow HTTP/1.1\r\nHost: t\r\n\r\n") == 200)
+    #expect(live.stop() == 0)
+    let turns = live.server.loopTurns
+    // Counted with the 200 ms wait, the longest would be 500 ms or the busy time 500 ms.
+    #expect(turns.longestNanoseconds >= 300_000_000 && turns.longestNanoseconds < 450_000_000)
+    #expect(try #require(turns.counts.last) < turns.count)
+    #expect(turns.busyNanoseconds >= 300_000_000 && turns.busyNanoseconds < 450_000_000)
+  }
+
+  /// A turn is counted under every bound it is within, as a Prometheus histogram's buckets.
+  @Test func turnsAreCountedUnderEveryBoundTheyAreWithin() {
+    var turns = LoopTurns()
+    for busy: UInt64 in [400_000, 1_500_000, 200_000_000] { turns.record(busy: busy) }
+    #expect(turns.counts == [1, 1, 2, 2, 2, 2, 2, 2])
+    #expect(turns.count == 3 && turns.longestNanoseconds == 200_000_000)
+    #expect(turns.busyNanoseconds == 201_900_000)
+  }
+
   /// A large body is read a buffer (64 KiB) a turn of the loop, after every other connection's
   /// read: what the kernel already holds of it is not all copied and handled in one turn while
   /// the others wait. The body arrives while the loop is busy (`/slow`), so that the kernel

@@ -28,6 +28,24 @@ import Testing
     #expect(service.log.contains("method=GET path=/health status=200"))
   }
 
+  /// `/metrics` shows how long the loop's turns worked: every turn under the last bound it
+  /// reached, the longest one beside them.
+  @Test func metricsShowTheLoopsTurns() throws {
+    let service = try RunningService(["--port", "0"])
+    _ = try curl("http://127.0.0.1:\(service.port)/health")
+    let metrics = try curl("http://127.0.0.1:\(service.port)/metrics")
+    let lines = metrics.split(separator: "\n").map(String.init)
+    #expect(lines.contains("# TYPE lifecycled_loop_turn_seconds histogram"))
+    let turns = lines.first { $0.hasPrefix("lifecycled_loop_turn_seconds_count ") }
+      .flatMap { Int($0.split(separator: " ")[1]) }
+    #expect((turns ?? 0) > 0)
+    #expect(lines.contains("lifecycled_loop_turn_seconds_bucket{le=\"+Inf\"} \(turns ?? -1)"))
+    #expect(lines.contains { $0.hasPrefix("lifecycled_loop_turn_seconds_bucket{le=\"0.0005\"} ") })
+    #expect(lines.contains { $0.hasPrefix("lifecycled_loop_longest_turn_seconds ") })
+    service.signal(SIGTERM)
+    #expect(service.waitForExit() == 0)
+  }
+
   /// What a web page's requests get from the real binary over curl: a cross-origin `text/plain`
   /// reset (a "simple" request, sent without a preflight) and a rebound `Host` are refused with
   /// problem documents, and the simulator keeps its app.

@@ -42,7 +42,7 @@ extension LifecycleAPI {
         metrics.exposition(
           devices: engine.devices(now: request.now),
           memory: (engine.retainedBytes, engine.configuration.limits.memoryBudgetBytes)
-        ).utf8))
+        ).utf8) + Array((hostMetrics?() ?? "").utf8))
   }
 
   /// `openapi.yaml` as the package embedded it at build time.
