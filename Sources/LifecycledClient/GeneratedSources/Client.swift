@@ -416,7 +416,7 @@ public struct Client: APIProtocol {
     }
     /// Prometheus metrics (text exposition format 0.0.4).
     ///
-    /// lifecycled_http_requests_total{route,status}, lifecycled_events_total{type}, lifecycled_transitions_total, lifecycled_kills_total{cause,reason}, lifecycled_devices, lifecycled_apps, lifecycled_journal_dropped_total.
+    /// lifecycled_http_requests_total{route,status}, lifecycled_events_total{type}, lifecycled_transitions_total, lifecycled_kills_total{cause,reason}, lifecycled_devices, lifecycled_apps, lifecycled_journal_dropped_total, lifecycled_state_bytes, lifecycled_state_budget_bytes, the histogram lifecycled_loop_turn_seconds (how long each turn of the event loop worked, its wait for I/O left out) and lifecycled_loop_longest_turn_seconds.
     ///
     ///
     /// - Remark: HTTP `GET /metrics`.
