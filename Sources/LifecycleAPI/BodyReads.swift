@@ -24,6 +24,15 @@ struct BodyReads {
     case document(JSONDocument)
     case device(RecreatedDevice)
     case problem(Problem)
+
+    /// What `read` makes, or the problem it throws.
+    static func catching(_ read: () throws(Problem) -> Made) -> Made {
+      do {
+        return try read()
+      } catch {
+        return .problem(error)
+      }
+    }
   }
 
   /// A request whose body is being read, and how.

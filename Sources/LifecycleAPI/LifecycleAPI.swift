@@ -420,12 +420,10 @@ extension LifecycleAPI {
     try requireJSON(request)
     if request.request.body.count > BodyReads.offLoopBytes {
       let made = try readOffLoop(request) { body in
-        do throws(Problem) {
-          return .document(try Self.parsedJSON(body))
-        } catch {
-          return .problem(error)
-        }
+        .catching { () throws(Problem) in .document(try Self.parsedJSON(body)) }
       }
+      // `readOffLoop` throws a problem, and the closure above makes nothing else: no body
+      // reaches this trap.
       guard case .document(let document) = made else {
         preconditionFailure("a body parsed off the loop is a document or a problem")
       }

@@ -62,13 +62,12 @@ extension LifecycleAPI {
     if request.request.body.count > BodyReads.offLoopBytes {
       try requireJSON(request)
       let made = try readOffLoop(request) { body in
-        do throws(Problem) {
-          let document = try Self.parsedJSON(body)
-          return .device(try Self.recreatedDevice(document, id: id, within: configuration))
-        } catch {
-          return .problem(error)
+        .catching { () throws(Problem) in
+          .device(try Self.recreatedDevice(Self.parsedJSON(body), id: id, within: configuration))
         }
       }
+      // `readOffLoop` throws a problem, and the closure above makes nothing else: no body
+      // reaches this trap.
       guard case .device(let device) = made else {
         preconditionFailure("a device document read off the loop is a device or a problem")
       }
