@@ -2,6 +2,8 @@ import JSONCore
 import LifecycleEngine
 import Testing
 
+@testable import LifecycleAPI
+
 /// `GET /v1/devices/{device}/snapshot` and `PUT /v1/devices/{device}`: a device saved as one
 /// document and recreated from it.
 @Suite struct SnapshotTests {
@@ -132,6 +134,63 @@ import Testing
       "POST", "/v1/devices/phone/apps/mail/events",
       #"[{"type":"launch"},{"type":"setRestorationData","data":\#(nested(deepest + 1))}]"#)
     #expect(deeper.status == 422, "\(deeper.body)")
+  }
+
+  /// A device driven to the limits of what it holds restores to itself: its labels, an app
+  /// named as long as names go, with every permitted identifier at its longest, every task
+  /// request, every background task with its longest name, every scene, each scene's
+  /// restoration data at its largest. (Nesting and counts at their limits: the tests beside.)
+  @Test func aDeviceAtEveryLimitRestoresToItself() throws {
+    func text(_ character: Character, _ bytes: Int) -> String {
+      String(repeating: character, count: bytes)
+    }
+    let labels = (0..<Validation.maxLabels).map { #""k\#($0)":"\#(text("v", 60))""# }
+    api.call(
+      "POST", "/v1/devices",
+      #"{"id":"full","clock":"manual","labels":{\#(labels.joined(separator: ","))}}"#)
+    let app = text("a", Validation.maxNameBytes)
+    let identifiers = (0..<Validation.maxPermittedTaskIdentifiers).map {
+      "\($0)" + text("i", Validation.maxIdentifierBytes - "\($0)".utf8.count)
+    }
+    let created = api.call(
+      "POST", "/v1/devices/full/apps",
+      #"{"name":"\#(app)","supportsMultipleScenes":true,"#
+        + #""backgroundModes":["fetch","processing"],"#
+        + #""permittedTaskIdentifiers":["\#(identifiers.joined(separator: #"",""#))"]}"#)
+    #expect(created.status == 201, "\(created.body)")
+    let data = #""\#(text("d", Validation.maxRestorationDataBytes - 2))""#
+    var events = [#"{"type":"launch"}"#, #"{"type":"setRestorationData","data":\#(data)}"#]
+    for scene in 1..<Validation.maxScenesPerApp {
+      events += [
+        #"{"type":"openScene","scene":"s\#(scene)"}"#,
+        #"{"type":"setRestorationData","scene":"s\#(scene)","data":\#(data)}"#,
+      ]
+    }
+    events += identifiers.prefix(11).enumerated().map { index, identifier in
+      let kind = index == 0 ? "appRefresh" : "processing"
+      return #"{"type":"submitTaskRequest","identifier":"\#(identifier)","kind":"\#(kind)"}"#
+    }
+    let limit = EngineConfiguration().limits.maxBackgroundTasksPerApp
+    events += (0..<limit).map { index in
+      let name = "\(index)" + text("n", Validation.maxTaskNameBytes - "\(index)".utf8.count)
+      return #"{"type":"beginBackgroundTask","name":"\#(name)"}"#
+    }
+    for batch in stride(from: 0, to: events.count, by: Validation.maxScenarioEvents) {
+      let scenario = events[batch..<min(batch + Validation.maxScenarioEvents, events.count)]
+      let applied = api.call(
+        "POST", "/v1/devices/full/apps/\(app)/events", "[\(scenario.joined(separator: ","))]")
+      #expect(applied.status == 200, "\(applied.body.prefix(300))")
+    }
+    let refused = api.call(
+      "POST", "/v1/devices/full/apps/\(app)/events", #"{"type":"beginBackgroundTask"}"#)
+    #expect(refused.status == 409)
+    let saved = snapshot(api, "full")
+    #expect(saved.components(separatedBy: data).count > Validation.maxScenesPerApp)
+    #expect(saved.utf8.count > BodyReads.offLoopBytes)  // read off the loop, too
+    let other = APITests()
+    let put = other.call("PUT", "/v1/devices/full", saved, exchange: 1)
+    #expect(put.status == 201, "\(put.body.prefix(300))")
+    #expect(snapshot(other, "full") == saved)
   }
 
   /// Counts stop short of what a snapshot holds: a device whose counts came within
