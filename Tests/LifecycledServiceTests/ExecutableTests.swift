@@ -28,6 +28,29 @@ import Testing
     #expect(service.log.contains("method=GET path=/health status=200"))
   }
 
+  /// Bodies of more than 64 KiB are read on the real server's worker threads: a snapshot put
+  /// under another id makes the device it shows, and events are applied, each answered once
+  /// its body is read.
+  @Test func largeBodiesAreReadOnWorkerThreads() throws {
+    let service = try RunningService(["--port", "0"])
+    let base = "http://127.0.0.1:\(service.port)"
+    #expect(try curl("\(base)/v1/apps", post: #"{"name":"mail"}"#).hasPrefix("201 "))
+    let padding = String(repeating: " ", count: 70_000)
+    let events = try curl("\(base)/v1/apps/mail/events", post: #"{"type":"launch"}"# + padding)
+    #expect(events.hasPrefix("200 ") && events.contains(#""state":"active""#))
+    let snapshot = try curl(["\(base)/v1/devices/default/snapshot"]).output
+    let put = try curl([
+      "-w", "%{stderr}%{http_code} ", "-X", "PUT", "-H", "Content-Type: application/json",
+      "--data-binary", snapshot.replacingOccurrences(of: #""id":"default","#, with: "") + padding,
+      "\(base)/v1/devices/copy",
+    ])
+    #expect(put.errors == "201 ", "\(put.output.prefix(300))")
+    let copy = try curl("\(base)/v1/devices/copy/apps/mail")
+    #expect(copy.hasPrefix("200 ") && copy.contains(#""state":"active""#))
+    service.signal(SIGTERM)
+    #expect(service.waitForExit() == 0)
+  }
+
   /// `/metrics` shows how long the loop's turns worked: every turn under the last bound it
   /// reached, the longest one beside them.
   @Test func metricsShowTheLoopsTurns() throws {
