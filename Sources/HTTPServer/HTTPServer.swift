@@ -220,9 +220,10 @@ public final class HTTPServer: @unchecked Sendable {
   /// next, and finds their bytes waiting.
   private func resumeReaders() {
     guard !readersForNextTurn.isEmpty else { return }
-    let readers = readersForNextTurn
+    // Iterated in place, then emptied into its own storage: `readAgain` only starts reading,
+    // so no connection joins the list meanwhile.
+    for connection in readersForNextTurn { connection.readAgain() }
     readersForNextTurn.removeAll(keepingCapacity: true)
-    for connection in readers { connection.readAgain() }
   }
 
   // MARK: Deferred responses

@@ -77,7 +77,7 @@ struct BodyReads {
   }
 
   /// `reading` is done: its request is handled again now, and finds what its body was read
-  /// into (`take`) until `handled`.
+  /// into (`made(for:)`) until `handled`.
   mutating func finished(_ reading: Reading) {
     self.reading.removeAll { $0 === reading }
     handing = (reading.request.exchange, reading.result)
@@ -86,9 +86,8 @@ struct BodyReads {
   mutating func handled() { handing = nil }
 
   /// What the body of the request `exchange` was read into, if it is being handled again.
-  mutating func take(for exchange: UInt64) -> Made? {
+  func made(for exchange: UInt64) -> Made? {
     guard let handing, handing.exchange == exchange else { return nil }
-    self.handing = nil
     return handing.made
   }
 }

@@ -283,7 +283,12 @@ public final class LifecycleAPI {
     /// The device the request may have changed; nil for any.
     var touched: String?
     let generation = engine.devicesGeneration
-    defer { settle(afterChangesTo: touched, since: generation, now: now) }
+    defer {
+      if engine.devicesGeneration != generation { forgetStaleIdempotencyKeys() }
+      waits.check(self, device: touched, now: now)
+      streams.touch(touched)
+      settleClientHolds(now: now)
+    }
     var response: APIResponse
     var template = "unmatched"
     do {
@@ -328,16 +333,6 @@ public final class LifecycleAPI {
     if response.isDeferred { return nil }
     metrics.count(request: template, status: response.status)
     return response
-  }
-
-  /// What follows a request that may have changed `device` (nil: any), with the engine's
-  /// devices as `generation` counted them before it: idempotency keys of devices gone are
-  /// forgotten, waits and streams learn of the change, and what clients hold is counted.
-  func settle(afterChangesTo device: String?, since generation: Int, now: Instant) {
-    if engine.devicesGeneration != generation { forgetStaleIdempotencyKeys() }
-    waits.check(self, device: device, now: now)
-    streams.touch(device)
-    settleClientHolds(now: now)
   }
 
   /// Gives a successful answer about `device`, now or later, the device's version as its
@@ -417,7 +412,6 @@ extension LifecycleAPI {
   /// request is handled, its reading begins and `ReadingOffLoop` is thrown; once it is parsed,
   /// the request is handled again and gets the document.
   func jsonBody(of request: borrowing RouteRequest) throws -> JSONDocument {
-    try requireJSON(request)
     if request.request.body.count > BodyReads.offLoopBytes {
       let made = try readOffLoop(request) { body in
         .catching { () throws(Problem) in .document(try Self.parsedJSON(body)) }
@@ -429,6 +423,7 @@ extension LifecycleAPI {
       }
       return document
     }
+    try requireJSON(request)
     defer {
       let stride = MemoryLayout<JSONDocument.Value>.stride
       if lastValues.capacity * stride > Self.reusedBodyLimit { lastValues = [] }
@@ -436,14 +431,15 @@ extension LifecycleAPI {
     return try Self.parsedJSON(request.request.body, reusing: &lastValues)
   }
 
-  /// What the request's body was read into off the loop (`BodyReads`), by `make` on a worker
-  /// thread; or, the first time the request is handled, begins that reading (a 507 if what it
-  /// holds would not fit the memory budget) and throws `ReadingOffLoop`: the request waits.
-  /// A body that could not be read is its problem, thrown.
+  /// What the request's JSON body was read into off the loop (`BodyReads`), by `make` on a
+  /// worker thread; or, the first time the request is handled, begins that reading (415 for a
+  /// body not declared JSON, 507 if what it holds would not fit the memory budget) and throws
+  /// `ReadingOffLoop`: the request waits. A body that could not be read is its problem, thrown.
   func readOffLoop(
     _ request: borrowing RouteRequest, make: @escaping @Sendable ([UInt8]) -> BodyReads.Made
   ) throws -> BodyReads.Made {
-    switch bodyReads.take(for: request.request.exchange) {
+    try requireJSON(request)
+    switch bodyReads.made(for: request.request.exchange) {
     case .problem(let problem): throw problem
     case let made?: return made
     case nil:

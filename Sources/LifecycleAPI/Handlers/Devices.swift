@@ -60,7 +60,6 @@ extension LifecycleAPI {
     let (id, configuration) = (request.device, engine.configuration)
     let recreated: RecreatedDevice
     if request.request.body.count > BodyReads.offLoopBytes {
-      try requireJSON(request)
       let made = try readOffLoop(request) { body in
         .catching { () throws(Problem) in
           .device(try Self.recreatedDevice(Self.parsedJSON(body), id: id, within: configuration))
