@@ -193,12 +193,12 @@ extension LifecycleAPI {
     let device = request.device
     let since = try journalStart(of: request)
     let answer = { (api: LifecycleAPI, now: Instant) throws -> APIResponse in
-      let page = try api.engine.journal(
-        of: device, since: since, filter: filter, limit: limit + 1, now: now)
+      let entries = try api.engine.journalEntries(
+        of: device, since: since, filter: filter, now: now)
       return api.json(200) { w in
         w.object { w in
-          w.page("entries", page.entries, limit: limit) { $0.journalEntry($1) }
-          w.member("dropped", page.dropped)
+          w.page("entries", entries, limit: limit) { $0.journalEntry($1) }
+          w.member("dropped", entries.dropped)
         }
       }
     }
