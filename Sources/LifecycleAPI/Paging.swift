@@ -7,10 +7,10 @@ import LifecycleEngine
 /// tells the client to ask again from the page's last element: `since` its `seq`, or `after`
 /// its name.
 enum Paging {
-  /// About a millisecond of the loop's time to write and send: a page of 1 MiB took 4 to 8 ms,
-  /// and four clients reading such pages held every other request up by as much
-  /// (Benchmarks/README.md, "Stalls").
-  static let maxBytes = 256 << 10
+  /// About a tenth of a millisecond of the loop's time to write and send, the size of the
+  /// batches a journal stream is sent in: four clients reading pages of 1 MiB held every other
+  /// request up by 4 to 8 ms, pages of 256 KiB by about 2 (Benchmarks/README.md, "Stalls").
+  static let maxBytes = 64 << 10
 }
 
 extension JSONWriter {

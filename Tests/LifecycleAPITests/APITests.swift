@@ -502,9 +502,9 @@ func json(_ text: String) -> JSON? {
     #expect(call("GET", "/v1/apps?after=-x").status == 422)
   }
 
-  /// However large the entries, a page stops soon after 1 MiB; paging on from the last `seq`
-  /// reads every entry exactly once.
-  @Test func largeJournalsAreReadInPagesOfAboutAMebibyte() {
+  /// However large the entries, a page stops soon after `Paging.maxBytes`; paging on from the
+  /// last `seq` reads every entry exactly once.
+  @Test func largeJournalsAreReadInPagesOfBoundedSize() {
     call("POST", "/v1/apps", #"{"name":"mail"}"#)
     let url = "app://" + String(repeating: "u", count: 2_000)
     for _ in 0..<600 {

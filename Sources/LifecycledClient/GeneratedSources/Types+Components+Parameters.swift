@@ -91,7 +91,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/RequiredLabel`.
         public typealias RequiredLabel = Swift.String
-        /// At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
+        /// At most this many (default 1000). A page also ends once its elements pass 64 KiB of JSON; `hasMore` says whether more follow.
         ///
         ///
         /// - Remark: Generated from `#/components/parameters/Limit`.

@@ -1359,7 +1359,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/devices/GET/query/after`.
                 public var after: Components.Parameters.After?
-                /// At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
+                /// At most this many (default 1000). A page also ends once its elements pass 64 KiB of JSON; `hasMore` says whether more follow.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/devices/GET/query/limit`.
@@ -1372,7 +1372,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - after: Only those whose name sorts after this one (the last of the previous page).
-                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
+                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 64 KiB of JSON; `hasMore` says whether more follow.
                 ///   - label: A device label, key=value (label=suite=checkout): the devices that carry it.
                 public init(
                     after: Components.Parameters.After? = nil,
@@ -4830,7 +4830,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/devices/{device}/journal/GET/query/since`.
                 public var since: Components.Parameters.Since?
-                /// At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
+                /// At most this many (default 1000). A page also ends once its elements pass 64 KiB of JSON; `hasMore` says whether more follow.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/devices/{device}/journal/GET/query/limit`.
@@ -4864,7 +4864,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - since: Only entries whose `seq` is greater; `latest`: after the device's last entry as the request finds it, so only what happens from then on (with `wait`, the next entry that matches; on the stream, each new entry).
-                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
+                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 64 KiB of JSON; `hasMore` says whether more follow.
                 ///   - kind: Only entries of this kind.
                 ///   - app: Only entries of this app.
                 ///   - scene: Only callbacks delivered to this scene.
@@ -6396,7 +6396,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/GET/query/after`.
                 public var after: Components.Parameters.After?
-                /// At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
+                /// At most this many (default 1000). A page also ends once its elements pass 64 KiB of JSON; `hasMore` says whether more follow.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/GET/query/limit`.
@@ -6405,7 +6405,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - after: Only those whose name sorts after this one (the last of the previous page).
-                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
+                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 64 KiB of JSON; `hasMore` says whether more follow.
                 public init(
                     after: Components.Parameters.After? = nil,
                     limit: Components.Parameters.Limit? = nil
@@ -8146,7 +8146,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/{app}/callbacks/GET/query/since`.
                 public var since: Components.Parameters.Since?
-                /// At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
+                /// At most this many (default 1000). A page also ends once its elements pass 64 KiB of JSON; `hasMore` says whether more follow.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/devices/{device}/apps/{app}/callbacks/GET/query/limit`.
@@ -8155,7 +8155,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - since: Only entries whose `seq` is greater; `latest`: after the device's last entry as the request finds it, so only what happens from then on (with `wait`, the next entry that matches; on the stream, each new entry).
-                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
+                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 64 KiB of JSON; `hasMore` says whether more follow.
                 public init(
                     since: Components.Parameters.Since? = nil,
                     limit: Components.Parameters.Limit? = nil
@@ -8756,7 +8756,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/apps/GET/query/after`.
                 public var after: Components.Parameters.After?
-                /// At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
+                /// At most this many (default 1000). A page also ends once its elements pass 64 KiB of JSON; `hasMore` says whether more follow.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/apps/GET/query/limit`.
@@ -8765,7 +8765,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - after: Only those whose name sorts after this one (the last of the previous page).
-                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
+                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 64 KiB of JSON; `hasMore` says whether more follow.
                 public init(
                     after: Components.Parameters.After? = nil,
                     limit: Components.Parameters.Limit? = nil
@@ -10459,7 +10459,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/apps/{app}/callbacks/GET/query/since`.
                 public var since: Components.Parameters.Since?
-                /// At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
+                /// At most this many (default 1000). A page also ends once its elements pass 64 KiB of JSON; `hasMore` says whether more follow.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/apps/{app}/callbacks/GET/query/limit`.
@@ -10468,7 +10468,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - since: Only entries whose `seq` is greater; `latest`: after the device's last entry as the request finds it, so only what happens from then on (with `wait`, the next entry that matches; on the stream, each new entry).
-                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 256 KiB of JSON; `hasMore` says whether more follow.
+                ///   - limit: At most this many (default 1000). A page also ends once its elements pass 64 KiB of JSON; `hasMore` says whether more follow.
                 public init(
                     since: Components.Parameters.Since? = nil,
                     limit: Components.Parameters.Limit? = nil
