@@ -178,7 +178,6 @@ final class Connection {
       machine.responseDeferred()
       server.startOffLoopWork()
     }
-    server.armClientTimers()
     server.deliverLateResponses()
   }
 

@@ -153,6 +153,7 @@ public final class HTTPServer: @unchecked Sendable {
       server.responder.turnEnded()
       server.deliverLateResponses()
       server.resumeReaders()
+      server.armClientTimers()
       server.measureTurn()
     }
     armClientTimers()
@@ -277,7 +278,6 @@ public final class HTTPServer: @unchecked Sendable {
           request!.deallocate()
           job.work.finish()  // run or cancelled: the responder answers either way
           job.server.deliverLateResponses()
-          job.server.armClientTimers()
         })
       if status != 0 {  // never for a valid request: run it here rather than lose it
         Unmanaged<OffLoopJob>.fromOpaque(request.pointee.data).release()
@@ -306,8 +306,8 @@ public final class HTTPServer: @unchecked Sendable {
 
   // MARK: Timer clients
 
-  /// Arms each client's timer to its next deadline if that moved; called after every
-  /// response and every firing.
+  /// Arms each client's timer to its next deadline if that moved; called at the end of every
+  /// turn of the loop, before it waits, and after every firing.
   func armClientTimers() {
     guard case .running = state else { return }
     for timer in clientTimers { timer.arm() }

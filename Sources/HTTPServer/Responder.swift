@@ -77,7 +77,7 @@ public struct LateResponse: Sendable {
 
 /// Work the application wants run at times of its choosing, such as the simulator's
 /// deadlines or a log's flush. The server keeps a timer per client armed to its
-/// `nextDeadline`, re-arming it after every response and every firing.
+/// `nextDeadline`, re-arming it at the end of every turn of the loop and after every firing.
 public protocol HTTPTimerClient: AnyObject {
   /// When `timerFired` is next due, on the loop's clock in milliseconds; nil for never.
   var nextDeadline: UInt64? { get }

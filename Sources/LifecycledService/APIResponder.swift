@@ -56,11 +56,14 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
   }
 
   var nextDeadline: UInt64? {
-    api.nextDeadline.map { UInt64(max(0, $0.milliseconds)) }
+    let api = self.api.nextDeadline.map { UInt64(max(0, $0.milliseconds)) }
+    guard let trim = heap.dueAt else { return api }
+    return min(api ?? trim, trim)
   }
 
   func timerFired(now: UInt64) {
     api.fireDeadlines(now: Instant(milliseconds: Int64(now)))
+    heap.trimIfDue(now: now)
   }
 
   /// The fields of a response of `contentType`, with those every response carries
@@ -171,7 +174,7 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
   }
 
   func turnEnded() {
-    heap.trimIfDue()
+    if heap.dueAt != nil { heap.trimIfDue(now: monotonicMilliseconds()) }
     guard api.hasStreams else { return }  // every turn: not even the clock unless needed
     api.flushStreams(now: Self.now)
   }
