@@ -111,7 +111,31 @@ public struct HTTPParser {
   /// Bytes received, in order. (Concrete, not generic over sequences: called from another
   /// module, a generic append was not specialized and copied byte by byte.)
   public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    var bytes = bytes
+    if start == buffer.count, !bytes.isEmpty {
+      // A body's bytes with nothing unread before them go straight into the body: copied
+      // once, not into the buffer first (a large body is nearly all such reads).
+      switch state {
+      case .fixedBody(let remaining):
+        state = .fixedBody(remaining: remaining - appendToBody(&bytes, upTo: remaining))
+      case .chunkData(let remaining):
+        state = .chunkData(remaining: remaining - appendToBody(&bytes, upTo: remaining))
+      default:
+        break
+      }
+    }
     buffer.append(contentsOf: bytes)
+  }
+
+  /// Moves up to `count` of `bytes` into the body, leaving the rest; returns how many it moved.
+  private mutating func appendToBody(_ bytes: inout UnsafeBufferPointer<UInt8>, upTo count: Int)
+    -> Int
+  {
+    let taken = min(count, bytes.count)
+    reserveBody(taken)
+    request.body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<taken]))
+    bytes = UnsafeBufferPointer(rebasing: bytes[taken...])
+    return taken
   }
 
   /// Bytes received, from any sequence (tests, the fuzzer).
@@ -337,16 +361,22 @@ public struct HTTPParser {
   /// Moves up to `count` buffered bytes into the body; returns how many it moved.
   private mutating func takeBody(upTo count: Int) -> Int {
     let taken = min(count, buffer.count - start)
-    let needed = request.body.count + taken
-    if needed > request.body.capacity {  // a chunked body: doubled, but never past the limit
-      request.body.reserveCapacity(
-        min(max(needed, 2 * request.body.capacity), max(needed, limits.maxBodyBytes)))
-    }
+    reserveBody(taken)
     request.body.append(contentsOf: buffer[start..<(start + taken)])
     start += taken
     if start >= 65536 { compact() }
     scanFrom = start
     return taken
+  }
+
+  /// Makes room for `count` more bytes of body: a chunked body's storage doubles, but never
+  /// past the limit (a body of declared length has its room from the head on).
+  private mutating func reserveBody(_ count: Int) {
+    let needed = request.body.count + count
+    if needed > request.body.capacity {
+      request.body.reserveCapacity(
+        min(max(needed, 2 * request.body.capacity), max(needed, limits.maxBodyBytes)))
+    }
   }
 
   private mutating func completeRequest() -> HTTPParserEvent {

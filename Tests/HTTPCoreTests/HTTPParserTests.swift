@@ -453,6 +453,39 @@ func errorStatus(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Int? {
         limits: limits) == 413)
   }
 
+  /// A body's bytes that come after its head go straight into the body, not through the
+  /// buffer: what the parser holds while reading 1 MiB in reads of 64 KiB is the body and its
+  /// head, and the request after it in the last read comes out whole.
+  @Test(arguments: [false, true])
+  func bodyBytesGoStraightIntoTheBody(chunked: Bool) {
+    let length = 1 << 20
+    let body = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+    let head =
+      "POST / HTTP/1.1\r\nHost: a\r\n"
+      + (chunked
+        ? "Transfer-Encoding: chunked\r\n\r\n\(String(length, radix: 16))\r\n"
+        : "Content-Length: \(length)\r\n\r\n")
+    let next = "GET /next HTTP/1.1\r\nHost: a\r\n\r\n"
+    var parser = HTTPParser()
+    parser.append(head.utf8)
+    #expect(parser.next() == nil)
+    var parsed: [HTTPParserEvent] = []
+    for start in stride(from: 0, to: length, by: 65_536) {
+      var read = Array(body[start..<(start + 65_536)])
+      if start + 65_536 == length { read += Array(((chunked ? "\r\n0\r\n\r\n" : "") + next).utf8) }
+      parser.append(read[...])
+      while let event = parser.next() { parsed.append(event) }
+      if parsed.isEmpty {
+        #expect(parser.heldBytes <= length + 4_096 + 1_024, "held \(parser.heldBytes)")
+      }
+    }
+    guard parsed.count == 2, case .request(let request) = parsed[0],
+      case .request(let after) = parsed[1]
+    else { return #expect(Bool(false), "\(parsed.count) events") }
+    #expect(request.body == body)
+    #expect(after.target == "/next" && after.body.isEmpty)
+  }
+
   @Test func extraBytesAfterABodyAreTheNextRequest() {
     let parsed = events("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\n0123456789\r\n\r\n")
     #expect(parsed.count == 2)
