@@ -199,7 +199,8 @@ extension JSONDocument {
     private mutating func string() throws(JSONError) {
       position += 1  // past the quote the caller read: at most `bytes.count`
       let start = position
-      var isASCII = true
+      position = plainRunEnd()
+      var isASCII = true  // of the bytes after the plain run
       while position < bytes.count, bytes[position] >= 0x20, bytes[position] != UInt8(ascii: "\\") {
         guard bytes[position] == UInt8(ascii: "\"") else {
           isASCII = isASCII && bytes[position] < 0x80
@@ -220,6 +221,35 @@ extension JSONDocument {
       position = start
       _ = try escapedString()
       values.append(.string(start: start, end: position - 1, isEscaped: true))
+    }
+
+    /// Where the run of bytes from `position` that a string takes as they are (ASCII, neither
+    /// a control character nor `"` nor `\`) ends, or nearly: read eight at a time, up to the
+    /// first eight that hold another byte. A long string is nearly all such bytes, and a
+    /// byte at a time they were read at about 1.4 GB/s.
+    @inline(__always)
+    private func plainRunEnd() -> Int {
+      guard let base = UnsafeRawPointer(bytes.baseAddress) else { return position }
+      var end = position
+      while end + 8 <= bytes.count,
+        !Self.holdsOtherThanPlain(base.loadUnaligned(fromByteOffset: end, as: UInt64.self))
+      {
+        end += 8
+      }
+      return end
+    }
+
+    /// Whether any of the eight bytes of `word` is not plain: below 0x20, `"` or `\` (a zero
+    /// byte after an exclusive or), or 0x80 and above. Each test is exact for whether some byte
+    /// matches: a borrow starts only at a byte that does.
+    @inline(__always)
+    static func holdsOtherThanPlain(_ word: UInt64) -> Bool {
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      func anyBelow(_ bound: UInt64, in word: UInt64) -> UInt64 { (word &- ones &* bound) & ~word }
+      let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+      let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+      let marks = anyBelow(0x20, in: word) | anyBelow(1, in: quotes) | anyBelow(1, in: backslashes)
+      return (marks | word) & (ones &* 0x80) != 0
     }
 
     /// The rest of a string literal that has escapes or errors, decoded.

@@ -30,6 +30,39 @@ import Testing
         ]))
   }
 
+  /// A string's plain bytes are read eight at a time: a byte that is not plain is found
+  /// wherever it falls in a word, alone or beside others.
+  @Test func everyBytesPlaceInAWordIsWeighed() {
+    let plain = UInt64(0x4141_4141_4141_4141)  // "AAAAAAAA"
+    for place in 0..<8 {
+      for byte in 0...255 {
+        let word = plain & ~(0xFF << (8 * place)) | UInt64(byte) << (8 * place)
+        let isPlain = byte >= 0x20 && byte < 0x80 && byte != 0x22 && byte != 0x5C
+        #expect(
+          JSONDocument.Reader.holdsOtherThanPlain(word) == !isPlain, "\(byte) at \(place)")
+      }
+    }
+    #expect(!JSONDocument.Reader.holdsOtherThanPlain(0x7E20_7E20_7E21_2321))  // "!#!~ ~ ~"
+    #expect(JSONDocument.Reader.holdsOtherThanPlain(0x2221_1F80_0000_5C7F))
+  }
+
+  /// Whatever its place in a long string, an escape is decoded, a non-ASCII character kept, a
+  /// control character or a byte that is not UTF-8 refused, and a quote ends the string.
+  @Test func aLongStringsBytesAreReadTheSameAtEveryPlace() throws {
+    for place in 0..<24 {
+      let (before, after) = (
+        String(repeating: "a", count: place), String(repeating: "b", count: 23 - place)
+      )
+      #expect(try parse("\"\(before)\\n\(after)\"") == .string(before + "\n" + after))
+      #expect(try parse("\"\(before)é\(after)\"") == .string(before + "é" + after))
+      #expect(
+        try parse("[\"\(before)\",\"\(after)\"]") == .array([.string(before), .string(after)]))
+      #expect(failure("\"\(before)\u{01}\(after)\"")?.contains("a control character") == true)
+      let invalid = Array("\"\(before)".utf8) + [0xFF] + Array("\(after)\"".utf8)
+      #expect(throws: JSONError.self) { try JSON.parse(invalid) }
+    }
+  }
+
   @Test func writingRoundTrips() throws {
     let value = JSON.object([
       ("s", .string("a\"b\\c\n\u{01}")), ("n", .double(12.0)), ("i", .integer(-7)),
