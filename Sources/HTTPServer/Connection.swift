@@ -26,9 +26,9 @@ final class Connection {
   private var machine: ConnectionStateMachine
   private var pendingWrite: UnsafeMutableRawBufferPointer?
   private var isReading = false
-  /// A read filled the buffer, so more is likely waiting: it is read next turn, after every
-  /// other connection's (`HTTPServer.readersForNextTurn`).
-  private var readsNextTurn = false
+  /// The turn of the loop in which a read last filled the buffer, if the last read did: more
+  /// is likely waiting (`ReadPacing`).
+  private var filledTheBufferInTurn: UInt64?
   private var armedDeadline: UInt64?
   /// The handles are being closed: libuv calls nothing of ours but the close callbacks.
   private var isClosing = false
@@ -294,7 +294,7 @@ final class Connection {
   private func followMachine() {
     guard !isClosing else { return }
     let waiting = machine.waiting()
-    setReading(waiting.wantsToRead && !readsNextTurn)
+    setReading(waiting.wantsToRead)
     server.idleConnections.place(self, as: waiting.idleKind)
     guard let deadline = waiting.deadline, armedDeadline.map({ deadline < $0 }) ?? true else {
       return
@@ -316,39 +316,31 @@ final class Connection {
     uv_read_start(
       cuv_stream(tcp),
       { handle, _, buffer in
-        let readBuffer = Connection.from(handle).server.readBuffer
+        let connection = Connection.from(handle)
+        let readBuffer = connection.server.readBuffer
+        // No room is no read: libuv calls `didRead` with `UV_ENOBUFS`.
         buffer!.pointee = uv_buf_init(
           UnsafeMutableRawPointer(readBuffer.baseAddress!).assumingMemoryBound(to: CChar.self),
-          UInt32(readBuffer.count))
+          connection.server.readPacing.mayRead(lastFilledIn: connection.filledTheBufferInTurn)
+            ? UInt32(readBuffer.count) : 0)
       },
       { stream, count, _ in Connection.from(stream).didRead(count) })
   }
 
-  /// Takes what one read brought. A read that filled the buffer ends the connection's turn:
-  /// libuv would read again at once, up to 32 times, and a client sending a large body would
-  /// have the loop copy and parse megabytes while every other client waits; each reads at
-  /// most a buffer (64 KiB) a turn.
+  /// Takes what one read brought.
   private func didRead(_ count: Int) {
-    guard !isClosing else { return }
+    // `UV_ENOBUFS`: no room was given (`ReadPacing`); the poll reports it again next turn.
+    guard !isClosing, count != Int(UV_ENOBUFS.rawValue) else { return }
     if count > 0 {
       machine.received(
         UnsafeBufferPointer(rebasing: server.readBuffer[..<count]), now: uv_now(server.loop))
-      if count == server.readBuffer.count, !readsNextTurn {
-        readsNextTurn = true
-        server.readersForNextTurn.append(self)
-      }
+      filledTheBufferInTurn = server.readPacing.read(count, capacity: server.readBuffer.count)
     } else if count == Int(UV_EOF.rawValue) {
       machine.peerClosed()
     } else {
       return abort()  // a read error, such as a reset
     }
     drive()
-  }
-
-  /// The loop's next turn has come: the connection reads again if it wants to.
-  func readAgain() {
-    readsNextTurn = false
-    followMachine()
   }
 
   private func timerFired() {

@@ -48,10 +48,9 @@ public final class HTTPServer: @unchecked Sendable {
   public private(set) var loopTurns = LoopTurns()
   /// When the last turn ended, and how long the loop had waited for I/O by then (ns).
   private var lastTurnEnd: (at: UInt64, idle: UInt64) = (0, 0)
-  /// Connections whose last read filled the buffer: they read again at the end of this turn
-  /// (`Connection.didRead`).
+  /// How much each turn reads (`ReadPacing`).
   @exclusivity(unchecked)  // the loop thread alone
-  var readersForNextTurn: [Connection] = []
+  var readPacing = ReadPacing()
   /// The connections whose request the responder answers later, by exchange.
   @exclusivity(unchecked)  // the loop thread alone
   var deferredExchanges: [UInt64: Connection] = [:]
@@ -152,7 +151,7 @@ public final class HTTPServer: @unchecked Sendable {
       let server = HTTPServer.from(handle)
       server.responder.turnEnded()
       server.deliverLateResponses()
-      server.resumeReaders()
+      server.readPacing.turnEnded()
       server.armClientTimers()
       server.measureTurn()
     }
@@ -215,16 +214,6 @@ public final class HTTPServer: @unchecked Sendable {
     let elapsed = now - lastTurnEnd.at
     loopTurns.record(busy: elapsed > waited ? elapsed - waited : 0)
     lastTurnEnd = (now, idle)
-  }
-
-  /// Has the connections that gave up the rest of their turn read again: the loop polls
-  /// next, and finds their bytes waiting.
-  private func resumeReaders() {
-    guard !readersForNextTurn.isEmpty else { return }
-    // Iterated in place, then emptied into its own storage: `readAgain` only starts reading,
-    // so no connection joins the list meanwhile.
-    for connection in readersForNextTurn { connection.readAgain() }
-    readersForNextTurn.removeAll(keepingCapacity: true)
   }
 
   // MARK: Deferred responses

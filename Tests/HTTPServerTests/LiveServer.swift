@@ -182,8 +182,9 @@ final class TestResponder: HTTPResponder, @unchecked Sendable {
   }
 }
 
-/// A blocking TCP client that sends exactly the bytes it is given.
-final class RawClient {
+/// A blocking TCP client that sends exactly the bytes it is given. Sendable: its only state is
+/// its socket, and a test has one thread at a time use it.
+final class RawClient: @unchecked Sendable {
   let fd: Int32
 
   /// Connects to 127.0.0.1 at `port`, from the loopback address `source` if one is given

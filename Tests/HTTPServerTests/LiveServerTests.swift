@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import Synchronization
 import Testing
 
 @testable import HTTPServer
@@ -378,6 +379,37 @@ import Testing
       }
       // The first read holds the first request; four more reads bring the rest.
       #expect(turns.count == 2 && turns[1] - turns[0] >= 4)
+      #expect(busy.readResponse().hasSuffix("slow"))
+    }
+  }
+
+  /// Eight clients sending bodies of 512 KiB at once, while the loop is busy: more than a turn
+  /// reads (`ReadPacing`), so most reads are put off to a later turn. Each body comes back
+  /// whole, and a request sent meanwhile is answered.
+  @Test func bodiesComingAtOnceAreReadWholeATurnsShareAtATime() throws {
+    try withServer { live in
+      let probe = live.connect()
+      #expect(probe.status(of: "GET /turn HTTP/1.1\r\nHost: t\r\n\r\n") == 200)
+      let busy = live.connect()
+      busy.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+      let senders = (0..<8).map { _ in live.connect() }
+      let bodies = (0..<8).map { String(repeating: "\($0)", count: 512 << 10) }
+      let echoed = Mutex([String](repeating: "", count: 8))
+      DispatchQueue.concurrentPerform(iterations: 9) { index in
+        guard index < 8 else {
+          probe.send("GET /turn HTTP/1.1\r\nHost: t\r\n\r\n")
+          return
+        }
+        senders[index].send(
+          "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: \(512 << 10)\r\n"
+            + "Connection: close\r\n\r\n\(bodies[index])")
+        let response = senders[index].readUntilClosed()
+        echoed.withLock { $0[index] = response }
+      }
+      for (index, response) in echoed.withLock({ $0 }).enumerated() {
+        #expect(response.hasPrefix("HTTP/1.1 200 OK") && response.hasSuffix(bodies[index]))
+      }
+      #expect(probe.readResponse().hasPrefix("HTTP/1.1 200 OK"))
       #expect(busy.readResponse().hasSuffix("slow"))
     }
   }
