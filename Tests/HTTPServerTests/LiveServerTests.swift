@@ -357,6 +357,14 @@ import Testing
     #expect(turns.busyNanoseconds == 201_900_000)
   }
 
+  /// A client whose request (`/slow`) holds the loop for 300 ms, so that what others send
+  /// meanwhile waits whole in the kernel; its answer ends in `slow`.
+  func holdTheLoop(_ live: LiveServer) -> RawClient {
+    let busy = live.connect()
+    busy.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+    return busy
+  }
+
   /// A large body is read a buffer (64 KiB) a turn of the loop, after every other connection's
   /// read: what the kernel already holds of it is not all copied and handled in one turn while
   /// the others wait. The body arrives while the loop is busy (`/slow`), so that the kernel
@@ -365,8 +373,7 @@ import Testing
     try withServer { live in
       let client = live.connect()
       #expect(client.status(of: "GET /health HTTP/1.1\r\nHost: t\r\n\r\n") == 200)
-      let busy = live.connect()
-      busy.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+      let busy = holdTheLoop(live)
       let body = String(repeating: "b", count: 256 << 10)
       client.send(
         "GET /turn HTTP/1.1\r\nHost: t\r\n\r\n"
@@ -390,8 +397,7 @@ import Testing
     try withServer { live in
       let probe = live.connect()
       #expect(probe.status(of: "GET /turn HTTP/1.1\r\nHost: t\r\n\r\n") == 200)
-      let busy = live.connect()
-      busy.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+      let busy = holdTheLoop(live)
       let senders = (0..<8).map { _ in live.connect() }
       let bodies = (0..<8).map { String(repeating: "\($0)", count: 512 << 10) }
       let echoed = Mutex([String](repeating: "", count: 8))
