@@ -56,9 +56,9 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
   }
 
   var nextDeadline: UInt64? {
-    let api = self.api.nextDeadline.map { UInt64(max(0, $0.milliseconds)) }
-    guard let trim = heap.dueAt else { return api }
-    return min(api ?? trim, trim)
+    let simulator = api.nextDeadline.map { UInt64(max(0, $0.milliseconds)) }
+    guard let trim = heap.dueAt else { return simulator }
+    return min(simulator ?? trim, trim)
   }
 
   func timerFired(now: UInt64) {
@@ -174,7 +174,7 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
   }
 
   func turnEnded() {
-    if heap.dueAt != nil { heap.trimIfDue(now: monotonicMilliseconds()) }
+    if heap.dueAt != nil { heap.trimIfDue(now: monotonicMilliseconds()) }  // the clock if due
     guard api.hasStreams else { return }  // every turn: not even the clock unless needed
     api.flushStreams(now: Self.now)
   }
