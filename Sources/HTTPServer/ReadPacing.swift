@@ -2,8 +2,9 @@
 /// waiting, up to 32 times, so a client sending a large body would have the loop copy and parse
 /// megabytes while every other client waits. A connection whose last read filled the buffer
 /// (more is likely waiting) reads at most one buffer a turn, and none once such reads have taken
-/// `bulkBytesPerTurn` this turn; it is polled again next turn, when epoll reports what is still
-/// readable in the order it waited. A request that fits in a read is read whenever it comes.
+/// `bulkBytesPerTurn` this turn; libuv's poll, level-triggered, reports it again next turn (on
+/// Linux those that waited longest first). A request that fits in a read is read whenever it
+/// comes.
 struct ReadPacing {
   /// Four buffers of 64 KiB: a turn copies at most this much of large bodies, about a tenth of
   /// a millisecond, however many are coming at once (sixteen took a millisecond a turn).
