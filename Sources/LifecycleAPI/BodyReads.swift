@@ -19,21 +19,9 @@ struct BodyReads {
   /// image and the device made from them.
   static let heldBytesPerBodyByte = 6
 
-  /// What a body is read into.
-  enum Made: Sendable {
-    case document(JSONDocument)
-    case device(RecreatedDevice)
-    case problem(Problem)
-
-    /// What `read` makes, or the problem it throws.
-    static func catching(_ read: () throws(Problem) -> Made) -> Made {
-      do {
-        return try read()
-      } catch {
-        return .problem(error)
-      }
-    }
-  }
+  /// What a body was read into: a value of the type its handler asks for, or the problem the
+  /// body has.
+  typealias Made = Result<any Sendable, Problem>
 
   /// A request whose body is being read, and how.
   final class Reading: @unchecked Sendable {

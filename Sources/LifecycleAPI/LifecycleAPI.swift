@@ -413,15 +413,7 @@ extension LifecycleAPI {
   /// the request is handled again and gets the document.
   func jsonBody(of request: borrowing RouteRequest) throws -> JSONDocument {
     if request.request.body.count > BodyReads.offLoopBytes {
-      let made = try readOffLoop(request) { body in
-        .catching { () throws(Problem) in .document(try Self.parsedJSON(body)) }
-      }
-      // `readOffLoop` throws a problem, and the closure above makes nothing else: no body
-      // reaches this trap.
-      guard case .document(let document) = made else {
-        preconditionFailure("a body parsed off the loop is a document or a problem")
-      }
-      return document
+      return try readOffLoop(request) { body throws(Problem) in try Self.parsedJSON(body) }
     }
     try requireJSON(request)
     defer {
@@ -431,19 +423,25 @@ extension LifecycleAPI {
     return try Self.parsedJSON(request.request.body, reusing: &lastValues)
   }
 
-  /// What the request's JSON body was read into off the loop (`BodyReads`), by `make` on a
+  /// What the request's JSON body was read into off the loop (`BodyReads`), by `read` on a
   /// worker thread; or, the first time the request is handled, begins that reading (415 for a
   /// body not declared JSON, 507 if what it holds would not fit the memory budget) and throws
   /// `ReadingOffLoop`: the request waits. A body that could not be read is its problem, thrown.
-  func readOffLoop(
-    _ request: borrowing RouteRequest, make: @escaping @Sendable ([UInt8]) -> BodyReads.Made
-  ) throws -> BodyReads.Made {
+  func readOffLoop<Value: Sendable>(
+    _ request: borrowing RouteRequest,
+    _ read: @escaping @Sendable ([UInt8]) throws(Problem) -> Value
+  ) throws -> Value {
     try requireJSON(request)
     switch bodyReads.made(for: request.request.exchange) {
-    case .problem(let problem): throw problem
-    case let made?: return made
+    case .failure(let problem)?: throw problem
+    case .success(let value as Value)?: return value
+    case .success?:
+      // Read as another type, which one handler never asks for: read here rather than fail.
+      return try read(request.request.body)
     case nil:
-      let reading = BodyReads.Reading(request.request, make: make)
+      let reading = BodyReads.Reading(request.request) { body in
+        Result { () throws(Problem) in try read(body) }.map { $0 }
+      }
       guard hasRoomForClients(reading.heldBytes) else {
         throw Problem(
           EngineError.memoryBudgetExhausted(

@@ -60,17 +60,9 @@ extension LifecycleAPI {
     let (id, configuration) = (request.device, engine.configuration)
     let recreated: RecreatedDevice
     if request.request.body.count > BodyReads.offLoopBytes {
-      let made = try readOffLoop(request) { body in
-        .catching { () throws(Problem) in
-          .device(try Self.recreatedDevice(Self.parsedJSON(body), id: id, within: configuration))
-        }
+      recreated = try readOffLoop(request) { body throws(Problem) in
+        try Self.recreatedDevice(Self.parsedJSON(body), id: id, within: configuration)
       }
-      // `readOffLoop` throws a problem, and the closure above makes nothing else: no body
-      // reaches this trap.
-      guard case .device(let device) = made else {
-        preconditionFailure("a device document read off the loop is a device or a problem")
-      }
-      recreated = device
     } else {
       recreated = try Self.recreatedDevice(jsonBody(of: request), id: id, within: configuration)
     }
