@@ -144,22 +144,14 @@ public struct WireBytes: Hashable, Sendable {
   /// Head and body in one run, as the peer receives them.
   public var joined: [UInt8] { head + body }
 
-  /// What is left to send once the first `count` bytes have gone out.
-  public func unsent(afterSending count: Int) -> [UInt8] {
-    let buffer = UnsafeMutableRawBufferPointer.allocate(
-      byteCount: head.count + body.count - count, alignment: 1)
-    defer { buffer.deallocate() }
-    copyUnsent(afterSending: count, into: buffer)
-    return Array(buffer)
-  }
-
-  /// Copies what is left to send once the first `count` bytes have gone out into `buffer`,
-  /// which holds exactly that many: one copy of a large body that did not go out at once.
-  public func copyUnsent(afterSending count: Int, into buffer: UnsafeMutableRawBufferPointer) {
-    let headRest = head[min(count, head.count)...]
-    let bodyRest = body[min(max(count - head.count, 0), body.count)...]
-    buffer.copyBytes(from: headRest)
-    UnsafeMutableRawBufferPointer(rebasing: buffer[headRest.count...]).copyBytes(from: bodyRest)
+  /// Copies the bytes from `offset` on, as many as `buffer` holds, into `buffer`: what is
+  /// left to send once the first `offset` bytes have gone out, or the next part of it.
+  public func copy(from offset: Int, into buffer: UnsafeMutableRawBufferPointer) {
+    let headPart = head[min(offset, head.count)..<min(offset + buffer.count, head.count)]
+    let bodyStart = min(max(offset - head.count, 0), body.count)
+    let bodyPart = body[bodyStart..<min(bodyStart + buffer.count - headPart.count, body.count)]
+    buffer.copyBytes(from: headPart)
+    UnsafeMutableRawBufferPointer(rebasing: buffer[headPart.count...]).copyBytes(from: bodyPart)
   }
 
   /// Equal when the peer would receive the same bytes, however they are split.

@@ -25,6 +25,9 @@ final class Connection {
   @exclusivity(unchecked)  // the loop thread alone
   private var machine: ConnectionStateMachine
   private var pendingWrite: UnsafeMutableRawBufferPointer?
+  /// An answer that did not go out at once, and how much of it was handed to writes so far:
+  /// its rest is copied and written a part at a time (`writePartBytes`), as the client reads.
+  private var unsent: (bytes: WireBytes, handedOver: Int)?
   private var isReading = false
   /// The turn of the loop in which a read last filled the buffer, if the last read did: more
   /// is likely waiting (`ReadPacing`).
@@ -234,15 +237,17 @@ final class Connection {
     }
   }
 
-  /// Writes `bytes`, head and body in one call; true if they all went out at once, false if
-  /// a write is pending (its callback continues) or failed (the connection is closing).
+  /// Writes `bytes`, head and body in one call (of the body at most `writePartBytes`: the
+  /// kernel would copy as much as its buffer takes); true if they all went out at once, false
+  /// if a write is pending (its callback continues) or failed (the connection is closing).
   private func write(_ bytes: WireBytes) -> Bool {
     let total = bytes.head.count + bytes.body.count
     let written = bytes.head.withUnsafeBytes { head in
       bytes.body.withUnsafeBytes { body in
         withUnsafeTemporaryAllocation(of: uv_buf_t.self, capacity: 2) { buffers in
           buffers[0] = Self.buffer(head)
-          buffers[1] = Self.buffer(body)
+          buffers[1] = Self.buffer(
+            UnsafeRawBufferPointer(rebasing: body.prefix(Self.writePartBytes)))
           return uv_try_write(cuv_stream(tcp), buffers.baseAddress, body.isEmpty ? 1 : 2)
         }
       }
@@ -252,18 +257,31 @@ final class Connection {
       abort()
       return false
     }
-    // What did not go out, in a copy of our own that lives until the callback.
     let sent = Int(max(written, 0))
-    let rest = UnsafeMutableRawBufferPointer.allocate(byteCount: total - sent, alignment: 1)
-    bytes.copyUnsent(afterSending: sent, into: rest)
-    pendingWrite = rest
-    server.clientMemory?.count(rest.count)  // an answer the client has not read
-    var buffer = Self.buffer(UnsafeRawBufferPointer(rest))
+    server.clientMemory?.count(total - sent)  // an answer the client has not read
+    unsent = (bytes, sent)
+    writeNextPart()
+    return false
+  }
+
+  /// How much of an answer that did not go out at once one write copies and sends: the rest
+  /// of a large answer (a scenario's of 22 MB) is not all copied in one turn of the loop.
+  static let writePartBytes = 262_144
+
+  /// Writes the next part of `unsent`, in a copy of our own that lives until the callback.
+  private func writeNextPart() {
+    guard let (bytes, handedOver) = unsent else { return }
+    let total = bytes.head.count + bytes.body.count
+    let part = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: min(total - handedOver, Self.writePartBytes), alignment: 1)
+    bytes.copy(from: handedOver, into: part)
+    unsent = handedOver + part.count < total ? (bytes, handedOver + part.count) : nil
+    pendingWrite = part
+    var buffer = Self.buffer(UnsafeRawBufferPointer(part))
     let status = uv_write(writeRequest, cuv_stream(tcp), &buffer, 1) { request, status in
       Connection.from(request).writeFinished(status: status)
     }
-    if status != 0 { abort() }
-    return false
+    if status != 0 { writeFinished(status: status) }  // no callback comes: let go here
   }
 
   /// A libuv buffer over `bytes`, which it does not copy.
@@ -279,8 +297,13 @@ final class Connection {
       pendingWrite.deallocate()
     }
     pendingWrite = nil
+    if isClosing || status != 0, let (bytes, handedOver) = unsent {
+      server.clientMemory?.count(handedOver - bytes.head.count - bytes.body.count)
+      unsent = nil
+    }
     guard !isClosing else { return }
     guard status == 0 else { return abort() }
+    guard unsent == nil else { return writeNextPart() }
     writeCompleted(now: uv_now(server.loop))
     drive()
     if !server.drainedStreams.isEmpty { server.deliverLateResponses() }

@@ -32,6 +32,9 @@ public final class HTTPServer: @unchecked Sendable {
   private let graceTimer: UnsafeMutablePointer<uv_timer_t>
   /// Runs at the end of each turn of the loop (`HTTPResponder.turnEnded`).
   private let turnEnd: UnsafeMutablePointer<uv_prepare_t>
+  /// Active while the responder has work put off to the next turn
+  /// (`HTTPResponder.hasPutOffWork`): the loop then polls for I/O without waiting.
+  private let nextTurn: UnsafeMutablePointer<uv_idle_t>
   private let signals: [UnsafeMutablePointer<uv_signal_t>]
   /// One buffer for every read: libuv fills it and the connection copies out at once.
   let readBuffer: UnsafeMutableBufferPointer<UInt8>
@@ -81,6 +84,7 @@ public final class HTTPServer: @unchecked Sendable {
     wakeup = .allocate(capacity: 1)
     graceTimer = .allocate(capacity: 1)
     turnEnd = .allocate(capacity: 1)
+    nextTurn = .allocate(capacity: 1)
     signals = configuration.handlesSignals ? [.allocate(capacity: 1), .allocate(capacity: 1)] : []
     readBuffer = .allocate(capacity: 65_536)
   }
@@ -89,6 +93,7 @@ public final class HTTPServer: @unchecked Sendable {
     for handle in [
       UnsafeMutableRawPointer(listener), UnsafeMutableRawPointer(wakeup),
       UnsafeMutableRawPointer(graceTimer), UnsafeMutableRawPointer(turnEnd),
+      UnsafeMutableRawPointer(nextTurn),
     ]
       + signals.map(UnsafeMutableRawPointer.init)
     {
@@ -111,9 +116,11 @@ public final class HTTPServer: @unchecked Sendable {
     uv_async_init(loop, wakeup) { handle in HTTPServer.from(handle).beginShutdown(signal: nil) }
     uv_timer_init(loop, graceTimer)
     uv_prepare_init(loop, turnEnd)
+    uv_idle_init(loop, nextTurn)
     for timer in clientTimers { timer.initialize(on: loop, server: self) }
     for handle in [
       cuv_handle(listener), cuv_handle(wakeup), cuv_handle(graceTimer), cuv_handle(turnEnd),
+      cuv_handle(nextTurn),
     ] {
       handle?.pointee.data = context
     }
@@ -149,8 +156,11 @@ public final class HTTPServer: @unchecked Sendable {
     lastTurnEnd = (uv_hrtime(), 0)
     uv_prepare_start(turnEnd) { handle in
       let server = HTTPServer.from(handle)
+      let hadPutOffWork = server.responder.hasPutOffWork
       server.responder.turnEnded()
+      if hadPutOffWork { server.startOffLoopWork() }  // what the requests it handled need
       server.deliverLateResponses()
+      server.keepTurning(server.responder.hasPutOffWork)
       server.readPacing.turnEnded()
       server.armClientTimers()
       server.measureTurn()
@@ -203,6 +213,16 @@ public final class HTTPServer: @unchecked Sendable {
   var isDraining: Bool {
     if case .running = state { return false }
     return true
+  }
+
+  /// Lets the loop wait for I/O, or not while work is put off to the next turn.
+  private func keepTurning(_ hasWork: Bool) {
+    guard hasWork != (uv_is_active(cuv_handle(nextTurn)) != 0) else { return }
+    if hasWork {
+      uv_idle_start(nextTurn) { _ in }  // its being active is what counts
+    } else {
+      uv_idle_stop(nextTurn)
+    }
   }
 
   /// Counts the turn that ends: the time since the last one ended, less the loop's wait for
@@ -458,7 +478,7 @@ public final class HTTPServer: @unchecked Sendable {
 
   /// The handles besides the listener that keep the loop alive until shutdown completes.
   private var auxiliaryHandles: [UnsafeMutablePointer<uv_handle_t>?] {
-    [cuv_handle(wakeup), cuv_handle(graceTimer), cuv_handle(turnEnd)]
+    [cuv_handle(wakeup), cuv_handle(graceTimer), cuv_handle(turnEnd), cuv_handle(nextTurn)]
       + clientTimers.map { cuv_handle($0.handle) }
       + signals.map { cuv_handle($0) }
   }

@@ -20,14 +20,18 @@ public protocol HTTPResponder: AnyObject {
   /// and timers (a stream's new entries, sent once for all of them) is to be done now; its
   /// answers are then asked for.
   func turnEnded()
+  /// Whether `turnEnded` left work for the next turn (a long answer written a slice a turn):
+  /// the loop then does not wait for I/O before that turn.
+  var hasPutOffWork: Bool { get }
   /// A stream's client has read everything sent so far: a stream that catches up on a
   /// backlog of its own sends its next part now (so that it never falls behind by itself).
   func streamDrained(exchange: UInt64)
   /// The server is shutting down: every deferred request must be answered, and every stream
   /// ended, now.
   func serverIsDraining()
-  /// Work to run on another thread, asked for after every request the responder deferred:
-  /// what would stall every connection if done on the loop (drawing a large picture).
+  /// Work to run on another thread, asked for after every request the responder deferred and
+  /// every turn that did work it had put off: what would stall every connection if done on
+  /// the loop (drawing a large picture).
   func takeOffLoopWork() -> [OffLoopWork]
 }
 
@@ -35,6 +39,7 @@ extension HTTPResponder {
   public func takeLateResponses() -> [LateResponse] { [] }
   public func abandoned(exchange: UInt64) {}
   public func turnEnded() {}
+  public var hasPutOffWork: Bool { false }
   public func streamDrained(exchange: UInt64) {}
   public func serverIsDraining() {}
   public func takeOffLoopWork() -> [OffLoopWork] { [] }

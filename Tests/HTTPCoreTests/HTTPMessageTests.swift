@@ -52,14 +52,27 @@ import Testing
         == "HTTP/1.1 200 OK\r\nDate: D\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\n")
   }
 
-  /// However much of a response went out, what is left is the rest of its bytes.
-  @Test func unsentBytesAreTheRestAfterEverySplit() {
+  /// However much of a response went out, the parts copied after it, of any size, are the
+  /// rest of its bytes in order, across the head and the body.
+  @Test func partsCopiedAfterEverySplitAreTheRest() {
     let bytes = HTTPResponse(status: .ok, contentType: "text/plain", body: "hello")
       .wire(date: "D", keepAlive: true)
     let whole = bytes.joined
     #expect(bytes.body == Array("hello".utf8))
     for sent in 0...whole.count {
-      #expect(bytes.unsent(afterSending: sent) == Array(whole[sent...]), "after \(sent)")
+      for size in 1...whole.count + 1 {
+        var rest: [UInt8] = []
+        var offset = sent
+        while offset < whole.count {
+          let part = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: min(size, whole.count - offset), alignment: 1)
+          defer { part.deallocate() }
+          bytes.copy(from: offset, into: part)
+          rest += part
+          offset += part.count
+        }
+        #expect(rest == Array(whole[sent...]), "after \(sent), parts of \(size)")
+      }
     }
   }
 

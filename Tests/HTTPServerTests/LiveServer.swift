@@ -70,6 +70,8 @@ final class TestResponder: HTTPResponder, @unchecked Sendable {
   private var ready: [LateResponse] = []
   private var offLoop: [OffLoopWork] = []
   private var abandonedCount = 0
+  /// Requests answered after a number of turns (`/putoff`), and the turns left for each.
+  private var putOff: [(exchange: UInt64, turnsLeft: Int)] = []
 
   func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse? {
     switch request.path {
@@ -117,12 +119,15 @@ final class TestResponder: HTTPResponder, @unchecked Sendable {
       return HTTPResponse(status: .ok, contentType: "text/plain", body: "released")
     case "/turn":
       return HTTPResponse(status: .ok, contentType: "text/plain", body: "\(turns)")
+    case "/putoff":
+      putOff.append((context.exchange, 1_000))
+      return nil
     case "/abandoned":
       return HTTPResponse(status: .ok, contentType: "text/plain", body: "\(abandonedCount)")
     case "/echo":
       return HTTPResponse(status: .ok, body: request.body)
     case "/big":
-      return HTTPResponse(status: .ok, body: Array(repeating: UInt8(ascii: "x"), count: 8 << 20))
+      return HTTPResponse(status: .ok, body: Self.big)
     case "/slow":
       usleep(300_000)
       return HTTPResponse(status: .ok, contentType: "text/plain", body: "slow")
@@ -142,7 +147,27 @@ final class TestResponder: HTTPResponder, @unchecked Sendable {
     waiting = []
   }
 
-  func turnEnded() { turns += 1 }
+  /// `/big`'s body: 8 MiB of letters in a cycle of 23, which no part of a power of two
+  /// repeats, so that a part out of place shows.
+  static let big: [UInt8] = {
+    var bytes = (0..<23).map { UInt8(ascii: "a") + UInt8($0) }
+    while bytes.count < 8 << 20 { bytes += bytes }  // whole cycles, doubled
+    return Array(bytes.prefix(8 << 20))
+  }()
+
+  func turnEnded() {
+    turns += 1
+    for index in putOff.indices { putOff[index].turnsLeft -= 1 }
+    for done in putOff where done.turnsLeft == 0 {
+      ready.append(
+        LateResponse(
+          exchange: done.exchange,
+          response: HTTPResponse(status: .ok, contentType: "text/plain", body: "\(turns)")))
+    }
+    putOff.removeAll { $0.turnsLeft == 0 }
+  }
+
+  var hasPutOffWork: Bool { !putOff.isEmpty }
 
   func takeLateResponses() -> [LateResponse] {
     defer { ready = [] }

@@ -282,6 +282,26 @@ import Testing
     #expect(live.stop() == 0)
   }
 
+  /// An answer too large to go out at once is copied and written a part at a time as the
+  /// client reads (`Connection.writePartBytes`): a client reading through a small window gets
+  /// it whole and in order, then the answer to the request it sent next, and nothing stays
+  /// counted.
+  @Test func aLargeAnswerGoesOutAPartAtATimeWholeAndInOrder() throws {
+    let memory = CountingMemory()
+    let live = try LiveServer(clientMemory: memory)
+    let client = live.connect(receiveBuffer: 4096)
+    client.send(
+      "GET /big HTTP/1.1\r\nHost: t\r\n\r\nGET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+    )
+    let responses = client.readUntilClosed().components(separatedBy: "HTTP/1.1 200 OK\r\n")
+    #expect(responses.count == 3)
+    let big = responses.dropFirst().first?.components(separatedBy: "\r\n\r\n").last
+    #expect(big.map { Array($0.utf8) == TestResponder.big } == true)
+    #expect(responses.last?.hasSuffix(#"{"status":"ok"}"#) == true)
+    #expect(memory.reaches { $0 == 0 })
+    #expect(live.stop() == 0)
+  }
+
   // MARK: D. Connection faults
 
   @Test func clientResetAfterItsRequestHarmsNothing() throws {
@@ -363,6 +383,21 @@ import Testing
     let busy = live.connect()
     busy.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
     return busy
+  }
+
+  /// Work the responder puts off to later turns (`hasPutOffWork`) keeps the loop turning
+  /// with no I/O to wake it: an answer put off for 1,000 turns comes 1,000 turns later, and
+  /// the connection then serves on.
+  @Test func workPutOffToLaterTurnsKeepsTheLoopTurning() throws {
+    try withServer { live in
+      let client = live.connect()
+      client.send("GET /turn HTTP/1.1\r\nHost: t\r\n\r\nGET /putoff HTTP/1.1\r\nHost: t\r\n\r\n")
+      let turns = [client.readResponse(), client.readResponse()].compactMap {
+        $0.components(separatedBy: "\r\n\r\n").last.flatMap { Int($0) }
+      }
+      #expect(turns.count == 2 && turns[1] - turns[0] >= 1_000)
+      #expect(client.status(of: "GET /health HTTP/1.1\r\nHost: t\r\n\r\n") == 200)
+    }
   }
 
   /// A large body is read a buffer (64 KiB) a turn of the loop, after every other connection's
