@@ -57,6 +57,9 @@ final class Device {
   /// The device's key in the engine's realtime heap, given when the engine takes it in.
   @exclusivity(unchecked)  // one thread; see Engine
   var slot: Int
+  /// A scenario applied over several calls holds it (`Engine.hold`).
+  @exclusivity(unchecked)  // one thread; see Engine
+  var isHeldByScenario = false
   /// Which device under its id this is (`DeviceVersion`), given when the engine takes it in.
   @exclusivity(unchecked)  // one thread; see Engine
   var incarnation: Int

@@ -71,15 +71,16 @@ extension Engine {
     _ events: [AppEvent], to app: String, on device: String, mode: ScenarioMode = .inOrder,
     now: Instant, each: (AppEvent, EventOutcome) -> Void
   ) throws(EngineError) {
-    try withScenario(on: device, mode: mode, now: now) { device throws(EngineError) in
-      let app = try Self.app(app, on: device)
-      for (index, event) in events.enumerated() {
-        if index > 0 { try catchUp(device, beforeNextEventAt: now) }
-        let outcome = try device.apply(event, to: app)
-        each(event, outcome)
-        device.recycle(outcome)
+    var run = try beginScenario(on: device, app: app, mode: mode, now: now)
+    do throws(EngineError) {
+      for event in events {
+        try apply(event, in: &run, now: now) { outcome in each(event, outcome) }
       }
+    } catch {
+      abandon(run, now: now)
+      throw error
     }
+    end(run, now: now)
   }
 
   /// The app `name` of `device`; `unknownApp` if it has none.

@@ -39,6 +39,9 @@ public final class Engine {
   private var incarnations = 0
   /// What the host holds for clients beside the engine's state (`hostBytes`).
   private let hostLedger: MemoryLedger
+  /// What the copies that atomic scenarios and dry runs change hold while they live
+  /// (`beginScenario`): a reset does not forget them.
+  let scenarioLedger: MemoryLedger
   /// Changes whenever a device is created, replaced (reset, restored) or removed: what a host
   /// keeps per device incarnation needs checking again only then. Read on every request.
   public var devicesGeneration: Int { generation }
@@ -50,6 +53,7 @@ public final class Engine {
   public init(configuration: EngineConfiguration = EngineConfiguration(), now: Instant) {
     self.configuration = configuration
     hostLedger = MemoryLedger(within: ledger)
+    scenarioLedger = MemoryLedger(within: ledger)
     createDefaultDevice(now: now)
   }
 
@@ -72,7 +76,7 @@ public final class Engine {
     }
     while let due = idleDeadlines.min, due.priority.time <= now {
       let device = slots[due.slot]
-      if devicesInUse.contains(device.id) {
+      if devicesInUse.contains(device.id) || device.isHeldByScenario {
         touch(device, at: now)  // its timeout runs again once the client is done
       } else {
         discard(device)
@@ -119,7 +123,7 @@ public final class Engine {
 
   /// Everything back to the configured start: only an empty `default` device remains.
   public func reset(now: Instant) {
-    ledger.add(hostLedger.bytes - ledger.bytes)
+    ledger.add(hostLedger.bytes + scenarioLedger.bytes - ledger.bytes)
     generation += 1
     devices = [:]
     slots = SlotTable()
@@ -298,10 +302,13 @@ public final class Engine {
   }
 
   /// The device at `now`, read without counting as a use of it: what lists and metrics show
-  /// of every device, which must not keep idle ones alive.
+  /// of every device, which must not keep idle ones alive. A device a scenario holds is shown
+  /// as the scenario left it so far: its clock waits too (its copy may be being made).
   private func overview(of device: Device, now: Instant) -> DeviceView {
-    catchUp(device, to: now)
-    updateRealtimeDeadline(of: device)
+    if !device.isHeldByScenario {
+      catchUp(device, to: now)
+      updateRealtimeDeadline(of: device)
+    }
     return device.view
   }
 
@@ -354,15 +361,16 @@ public final class Engine {
     _ events: [DeviceEvent], on device: String, mode: ScenarioMode = .inOrder, now: Instant,
     each: (DeviceEvent, EventOutcome, _ state: (before: DeviceState, after: DeviceState)) -> Void
   ) throws(EngineError) {
-    try withScenario(on: device, mode: mode, now: now) { device throws(EngineError) in
-      for (index, event) in events.enumerated() {
-        if index > 0 { try catchUp(device, beforeNextEventAt: now) }
-        let before = device.state
-        let outcome = try device.apply(event)
-        each(event, outcome, (before, device.state))
-        device.recycle(outcome)
+    var run = try beginScenario(on: device, mode: mode, now: now)
+    do throws(EngineError) {
+      for event in events {
+        try apply(event, in: &run, now: now) { outcome, state in each(event, outcome, state) }
       }
+    } catch {
+      abandon(run, now: now)
+      throw error
     }
+    end(run, now: now)
   }
 
   /// Before a scenario's next event: refuses it if the budget is spent, by the state or by
@@ -432,50 +440,30 @@ public final class Engine {
   }
 
   /// A request reached `device` at `now`: an idle timeout counts from then.
-  private func touch(_ device: Device, at now: Instant) {
+  func touch(_ device: Device, at now: Instant) {
     idleDeadlines.set(
       device.slot,
       to: device.configuration.idleTimeout.map { RealtimeOrder(time: now + $0, device: device.id) })
   }
 
-  /// Runs a scenario's `body` on the device that `mode` gives it: the device itself, or a copy
-  /// (`Device.init(copying:ledger:)`) that takes the device's place when an atomic scenario
-  /// succeeds and is dropped otherwise (a dry run's always is). The copy counts in the budget
-  /// while it lives: one that would not fit is refused before it is made.
-  func withScenario(
-    on id: String, mode: ScenarioMode, now: Instant, _ body: (Device) throws(EngineError) -> Void
-  ) throws(EngineError) {
-    try checkMemoryBudget()
-    let successor = try withDevice(id, now: now) { device throws(EngineError) -> Device? in
-      try device.checkCountsLeft()
-      if mode == .inOrder {
-        try body(device)
-        return nil
-      }
-      let budget = configuration.limits.memoryBudgetBytes
-      guard ledger.bytes + device.ledger.bytes < budget else {
-        throw .memoryBudgetExhausted(
-          retainedBytes: ledger.bytes + device.ledger.bytes, budgetBytes: budget)
-      }
-      let copy = Device(copying: device, ledger: MemoryLedger(within: ledger))
-      do throws(EngineError) {
-        try body(copy)
-      } catch {
-        copy.ledger.add(-copy.ledger.bytes)
-        throw error
-      }
-      guard mode == .atomic else {
-        copy.ledger.add(-copy.ledger.bytes)
-        return nil
-      }
-      return copy
-    }
-    // The device is there: `withDevice` found it, and no event removes a device.
-    if let successor { replace(devices[id]!, with: successor) }
+  /// A scenario holds the device (`beginScenario`): its realtime deadlines wait, and its idle
+  /// timeout does not remove it, until `release`.
+  func hold(_ device: Device) {
+    device.isHeldByScenario = true
+    realtimeDeadlines.remove(device.slot)
+  }
+
+  /// The scenario that held the device has ended at `now`: its deadlines are filed again, and
+  /// its idle timeout counts from then (if the engine still holds it).
+  func release(_ device: Device, now: Instant) {
+    device.isHeldByScenario = false
+    guard findDevice(device.id) === device else { return }
+    updateRealtimeDeadline(of: device)
+    touch(device, at: now)
   }
 
   /// Puts `successor` in the place of `device`, which it was made to replace.
-  private func replace(_ device: Device, with successor: Device) {
+  func replace(_ device: Device, with successor: Device) {
     ledger.add(-device.ledger.bytes)
     devices[device.id] = successor
     slots.replace(successor.slot, with: successor)
@@ -497,8 +485,8 @@ public final class Engine {
     }
   }
 
-  private func updateRealtimeDeadline(of device: Device) {
-    guard let epoch = device.hostEpoch else { return }
+  func updateRealtimeDeadline(of device: Device) {
+    guard let epoch = device.hostEpoch, !device.isHeldByScenario else { return }
     realtimeDeadlines.set(
       device.slot,
       to: device.nextDeadline.map {

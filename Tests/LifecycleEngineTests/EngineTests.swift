@@ -141,6 +141,70 @@ import Testing
     #expect(try engine.app("notes", on: "default", now: .milliseconds(2500)).state == .notRunning)
   }
 
+  /// A scenario applied over several calls is held: its device's deadlines wait and its idle
+  /// timeout does not remove it until the scenario ends, and then both run again; each event
+  /// after the first brings the device up to its `now`.
+  @Test func aScenarioHoldsItsDeviceUntilItEnds() throws {
+    let engine = Engine(now: .zero)
+    _ = try engine.createDevice(DeviceSpec(id: "w1", idleTimeout: .seconds(10)), now: .zero)
+    _ = try engine.createApp(AppSpec(name: "mail"), on: "w1", now: .zero)
+    _ = try engine.apply(.launch(), to: "mail", on: "w1", now: .milliseconds(500))
+    _ = try engine.apply(.home, to: "mail", on: "w1", now: .milliseconds(500))
+    #expect(engine.nextDeadline == .milliseconds(2500))
+    var run = try engine.beginScenario(on: "w1", mode: .inOrder, now: .seconds(1))
+    engine.hold(run)
+    #expect(engine.nextDeadline == .seconds(11))  // the idle timeout's, not the suspension's
+    #expect(engine.advance(to: .seconds(60)).isEmpty && engine.deviceCount == 2)
+    var states: [DeviceState] = []
+    for event in [DeviceEvent.lock, .unlock] {
+      try engine.apply(event, in: &run, now: .seconds(60)) { _, state in states.append(state.after)
+      }
+    }
+    #expect(states == [.locked, .unlocked] && run.appliedCount == 2)
+    #expect(try engine.app("mail", on: "w1", now: .seconds(60)).state == .suspended)
+    engine.end(run, now: .seconds(60))
+    #expect(engine.nextDeadline == .seconds(70))
+    engine.advance(to: .seconds(70))
+    #expect(engine.deviceCount == 1)
+  }
+
+  /// A device held for a scenario whose copy is made apart: lists show it as it was held (its
+  /// clock waits too), the copy begins the scenario, and an atomic one's copy then takes the
+  /// device's place; a copy of a device the engine no longer holds begins nothing.
+  @Test func aCopyMadeApartBeginsTheScenario() throws {
+    let engine = Engine(now: .zero)
+    _ = try engine.createApp(AppSpec(name: "mail"), on: "default", now: .zero)
+    let held = try engine.holdForScenario(on: "default", now: .zero)
+    #expect(engine.devices(now: .seconds(60)).first?.now == .zero)
+    var run = try engine.beginScenario(
+      on: held.copy(), of: held, app: "mail", mode: .atomic, now: .seconds(60))
+    try engine.apply(AppEvent.launch(), in: &run, now: .seconds(60)) { _ in }
+    engine.end(run, now: .seconds(60))
+    #expect(try engine.app("mail", on: "default", now: .seconds(60)).state == .active)
+    let gone = try engine.holdForScenario(on: "default", now: .seconds(60))
+    engine.reset(now: .seconds(60))
+    #expect(
+      engineError {
+        try engine.beginScenario(on: gone.copy(), of: gone, mode: .dryRun, now: .seconds(60))
+      } == .unknownDevice("default"))
+  }
+
+  /// A device removed while a scenario holds it (the engine reset) refuses the scenario's next
+  /// event; an atomic scenario's copy then counts for nothing.
+  @Test func aScenarioWhoseDeviceIsGoneIsRefused() throws {
+    let engine = Engine(now: .zero)
+    let idle = engine.retainedBytes
+    var run = try engine.beginScenario(on: "default", mode: .atomic, now: .zero)
+    try engine.apply(DeviceEvent.lock, in: &run, now: .zero) { _, _ in }
+    engine.reset(now: .zero)
+    #expect(
+      engineError { try engine.apply(DeviceEvent.unlock, in: &run, now: .zero) { _, _ in } }
+        == .unknownDevice("default"))
+    engine.abandon(run, now: .zero)
+    #expect(engine.retainedBytes == idle)
+    #expect(try engine.device("default", now: .zero).status.locked == false)
+  }
+
   /// A refused image leaves no trace: no device, no slot, nothing counted in the budget.
   @Test func aRefusedImageChangesNothing() throws {
     let sim = Simulator()
