@@ -297,6 +297,15 @@ public struct JSONWriter: ~Copyable {
     count = 0
   }
 
+  /// Moves what is written into `text`, all but the last byte, which stays to be written
+  /// after (a comma follows it as it would): a long text handed over a piece at a time.
+  public mutating func move(into text: inout [UInt8]) {
+    guard count > 1 else { return }
+    text.append(contentsOf: UnsafeBufferPointer(start: buffer, count: count - 1))
+    buffer[0] = buffer[count - 1]
+    count = 1
+  }
+
   /// The bytes the writer's buffer takes, written or not: what it costs in memory.
   public var reservedBytes: Int { capacity }
 

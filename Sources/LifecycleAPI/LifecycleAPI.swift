@@ -108,7 +108,7 @@ public final class LifecycleAPI {
   var heldBytes: Int {
     idempotency.bytes + waits.count * Waits.retainedBytesPerWait
       + streams.count * (Streams.retainedBytesPerStream + streamBacklogBytes) + clientBytes
-      + costlyReads.heldBytes + bodyReads.heldBytes + answerBytes
+      + costlyReads.heldBytes + bodyReads.heldBytes + answerBytes + scenarioRuns.heldBytes
   }
 
   /// What the answer being written takes (its writer's buffer), while a scenario's events,
@@ -123,12 +123,18 @@ public final class LifecycleAPI {
   /// Metric families the host adds to `/metrics`, in Prometheus' text format (the server's
   /// loop: the API knows nothing of it).
   public var hostMetrics: (() -> String)?
+  /// Scenarios answered over several turns, and the requests waiting for their devices.
+  @exclusivity(unchecked)  // one thread; see Engine
+  var scenarioRuns = ScenarioRuns()
+  /// The server is shutting down (`shutDown`): what waited is handled as its requests were.
+  @exclusivity(unchecked)  // one thread; see Engine
+  var isShuttingDown = false
   /// Large request bodies being read off the loop.
   @exclusivity(unchecked)  // one thread; see Engine
   var bodyReads = BodyReads()
   /// The answers of the costly reads made since `takeLateAnswers` last asked.
   @exclusivity(unchecked)  // one thread; see Engine
-  private var madeAnswers: [LateAnswer] = []
+  var madeAnswers: [LateAnswer] = []
 
   /// What the server holds for clients, as it counts them (`countHeldForClients`): requests
   /// it is still receiving (their heads and bodies so far), answers they have not read.
@@ -140,6 +146,14 @@ public final class LifecycleAPI {
     engine.retainedBytes + bytes <= engine.configuration.limits.memoryBudgetBytes
   }
 
+  /// 507: what a client asks the server to hold would not fit the memory budget.
+  var budgetExhausted: Problem {
+    Problem(
+      EngineError.memoryBudgetExhausted(
+        retainedBytes: engine.retainedBytes,
+        budgetBytes: engine.configuration.limits.memoryBudgetBytes))
+  }
+
   /// Counts `delta` bytes more (or fewer) held for clients, in the budget.
   public func countHeldForClients(_ delta: Int) {
     clientBytes += delta
@@ -149,7 +163,7 @@ public final class LifecycleAPI {
   /// Counts `heldBytes` in the engine's memory budget and tells the engine which devices
   /// open streams and waits keep in use (`Engine.setDevicesInUse`), after anything that may
   /// have changed them.
-  private func settleClientHolds(now: Instant) {
+  func settleClientHolds(now: Instant) {
     countHeldBytes()
     guard waits.count + streams.count > 0 || hasDevicesInUse else { return }
     let inUse = waits.deviceIDs.union(streams.deviceIDs)
@@ -190,24 +204,37 @@ public final class LifecycleAPI {
 
   /// The work to do off the loop (`run`, on any thread), each with what to do on the loop
   /// once it is done (`finish`, at host time `now`; its answers then come out of
-  /// `takeLateAnswers`): the costly reads to make (each is kept and answers its requests), and
-  /// the large bodies to read (each request is then handled).
+  /// `takeLateAnswers`): the costly reads to make (each is kept and answers its requests), the
+  /// large bodies to read (each request is then handled), and the copies of devices that
+  /// scenarios wait for (each then begins).
   public func takeOffLoopWork() -> [(run: @Sendable () -> Void, finish: (_ now: Instant) -> Void)] {
     costlyReads.takeUnstarted().map { answer in (answer.make, { _ in self.made(answer) }) }
       + bodyReads.takeUnstarted().map { reading in
         (reading.read, { now in self.handle(reading, now: now) })
       }
+      + scenarioRuns.takeUnstartedCopies().map { scenario in
+        (scenario.make, { now in self.copied(scenario, now: now) })
+      }
   }
 
-  /// Does the off-loop work here and now, for a host without worker threads (tests, fuzzers):
-  /// its answers then come out of `takeLateAnswers`. False if there was none.
-  public func doOffLoopWorkHere(now: Instant) -> Bool {
-    let work = takeOffLoopWork()
-    for piece in work {
-      piece.run()
-      piece.finish(now)
+  /// Does the work put off the loop (`takeOffLoopWork`) and to later turns of it
+  /// (`continuePutOffWork`) here and now, for a host without worker threads or a loop (tests,
+  /// fuzzers): its answers then come out of `takeLateAnswers`. False if there was none.
+  public func doDeferredWorkHere(now: Instant) -> Bool {
+    var didWork = false
+    while true {
+      let work = takeOffLoopWork()
+      for piece in work {
+        piece.run()
+        piece.finish(now)
+      }
+      if hasPutOffWork {
+        continuePutOffWork(now: now)
+      } else if work.isEmpty {
+        return didWork
+      }
+      didWork = true
     }
-    return !work.isEmpty
   }
 
   /// A costly read is made: it is kept, and answers every request that waited for it.
@@ -257,8 +284,11 @@ public final class LifecycleAPI {
   }
 
   /// Answers every waiting request now, with the current view, and ends every stream, after
-  /// its last entries (the server shuts down).
+  /// its last entries (the server shuts down). Parked scenarios are written to their end, and
+  /// the requests waiting for their devices handled.
   public func shutDown(now: Instant) {
+    isShuttingDown = true
+    while hasPutOffWork { continuePutOffWork(now: now) }
     waits.endExpired(self, now: now, ending: true)
     streams.flush(engine, now: now)
     streams.endAll(reason: "shutdown")
@@ -280,6 +310,14 @@ public final class LifecycleAPI {
   public func handle(_ request: consuming APIRequest, now: Instant, isDraining: Bool = false)
     -> APIResponse?
   {
+    handle(request, now: now, isDraining: isDraining, hasWaited: false)
+  }
+
+  /// `handle(_:now:isDraining:)`, for a request that came in (which waits if its device is
+  /// held: `ScenarioRuns`) or one that has waited its turn.
+  func handle(
+    _ request: consuming APIRequest, now: Instant, isDraining: Bool, hasWaited: Bool
+  ) -> APIResponse? {
     /// The device the request may have changed; nil for any.
     var touched: String?
     let generation = engine.devicesGeneration
@@ -298,6 +336,10 @@ public final class LifecycleAPI {
         let device = captures.device
         template = route.template
         if route.isDeviceScoped { touched = device }
+        if route.isDeviceScoped, !hasWaited, !scenarioRuns.isEmpty, scenarioRuns.holds(device) {
+          try wait(request, for: device)
+          return nil
+        }
         try checkMediaType(request)
         let query = try Query(request.query, allowed: route.queryParameters)
         let retry = try retry(of: request, to: route)
@@ -308,7 +350,7 @@ public final class LifecycleAPI {
         let routed = RouteRequest(
           request: consume request, template: route.template, device: device,
           app: captures.app, jetsamEvent: captures.jetsamEvent, query: query, now: now,
-          isDraining: isDraining)
+          isDraining: isDraining, retry: retry)
         do {
           response = try route.handler(self, routed)
         } catch is ReadingOffLoop {
@@ -442,12 +484,7 @@ extension LifecycleAPI {
       let reading = BodyReads.Reading(request.request) { body in
         Result { () throws(Problem) in try read(body) }.map { $0 }
       }
-      guard hasRoomForClients(reading.heldBytes) else {
-        throw Problem(
-          EngineError.memoryBudgetExhausted(
-            retainedBytes: engine.retainedBytes,
-            budgetBytes: engine.configuration.limits.memoryBudgetBytes))
-      }
+      guard hasRoomForClients(reading.heldBytes) else { throw budgetExhausted }
       bodyReads.start(reading)
       throw ReadingOffLoop()
     }

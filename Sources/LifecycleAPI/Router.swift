@@ -140,6 +140,8 @@ struct RouteRequest {
   let query: Query
   let now: Instant
   let isDraining: Bool
+  /// Its `Idempotency-Key` and fingerprint, if it has one (`LifecycleAPI.retry(of:to:)`).
+  let retry: IdempotencyStore.Retry?
 }
 
 /// The routes of the API, searched in the order declared.

@@ -175,9 +175,12 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
 
   func turnEnded() {
     if heap.dueAt != nil { heap.trimIfDue(now: monotonicMilliseconds()) }  // the clock if due
+    if api.hasPutOffWork { api.continuePutOffWork(now: Self.now) }
     guard api.hasStreams else { return }  // every turn: not even the clock unless needed
     api.flushStreams(now: Self.now)
   }
+
+  var hasPutOffWork: Bool { api.hasPutOffWork }
 
   func streamDrained(exchange: UInt64) {
     api.streamDrained(exchange: exchange, now: Self.now)

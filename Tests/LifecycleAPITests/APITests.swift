@@ -63,10 +63,11 @@ func json(_ text: String) -> JSON? {
     return response.map(Self.answer) ?? (0, "", nil, [:])
   }
 
-  /// Does the work the API would do off the loop here and now (`doOffLoopWorkHere`), and
-  /// returns the answer to `exchange` among its answers, if it asked.
+  /// Does the work the API would do off the loop or over later turns here and now
+  /// (`doDeferredWorkHere`), and returns the answer to `exchange` among its answers, if it
+  /// asked.
   func madeHere(for exchange: UInt64, now: Instant = .zero) -> APIResponse? {
-    guard api.doOffLoopWorkHere(now: now) else { return nil }
+    guard api.doDeferredWorkHere(now: now) else { return nil }
     return api.takeLateAnswers().lazy.compactMap { answer -> APIResponse? in
       guard answer.exchange == exchange, case .response(let response) = answer.part else {
         return nil
@@ -607,9 +608,11 @@ func json(_ text: String) -> JSON? {
     #expect(address(second) == address(api.lastBody))
     post("/v1/apps", #"{"name":"mail"}"#)
     let scenario = Array(repeating: #"{"type":"launch"},{"type":"home"}"#, count: 50)
-    let results = call("POST", "/v1/apps/mail/events", "[\(scenario.joined(separator: ","))]")
-    #expect(results.status == 200)
-    #expect(results.body.utf8.count > LifecycleAPI.reusedBodyLimit)
+    let posted = call("POST", "/v1/apps/mail/events", "[\(scenario.joined(separator: ","))]")
+    #expect(posted.status == 200)
+    let page = call("GET", "/v1/devices/default/journal?since=0&limit=10000")
+    #expect(page.status == 200)
+    #expect(page.body.utf8.count > LifecycleAPI.reusedBodyLimit)
     #expect(api.lastBody.capacity == 0)
   }
 

@@ -94,6 +94,6 @@ import Testing
     let refused = small.call("PUT", "/v1/devices/phone", large)
     #expect(refused.status == 507)
     #expect(small.call("GET", "/v1/devices/phone").status == 404)
-    #expect(!small.api.doOffLoopWorkHere(now: .zero))
+    #expect(!small.api.doDeferredWorkHere(now: .zero))
   }
 }

@@ -107,7 +107,7 @@ import Testing
     #expect(answers.map(\.exchange).sorted() == [1, 2, 3, 4, 5])
     #expect(ask("kind=transition", exchange: 7) == 200)  // the last made is kept: at once
     #expect(ask("kind=event", exchange: 8) == 0)
-    #expect(api.api.doOffLoopWorkHere(now: .zero) && !api.api.doOffLoopWorkHere(now: .zero))
+    #expect(api.api.doDeferredWorkHere(now: .zero) && !api.api.doDeferredWorkHere(now: .zero))
   }
 
   @Test func aFetchThatTimesOut() throws {

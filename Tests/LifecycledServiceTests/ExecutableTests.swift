@@ -2,6 +2,8 @@ import Foundation
 import JSONCore
 import Testing
 
+@testable import LifecycleAPI
+
 /// The `lifecycled` binary, started as a user (or a container) would: in a clean environment,
 /// with a real HTTP client (curl) and real signals.
 @Suite(.serialized) struct ExecutableTests {
@@ -47,6 +49,42 @@ import Testing
     #expect(put.errors == "201 ", "\(put.output.prefix(300))")
     let copy = try curl("\(base)/v1/devices/copy/apps/mail")
     #expect(copy.hasPrefix("200 ") && copy.contains(#""state":"active""#))
+    service.signal(SIGTERM)
+    #expect(service.waitForExit() == 0)
+  }
+
+  /// Scenarios answered over several turns, and copies of large devices made on worker
+  /// threads, on the real loop: two dry runs sent at once to a device of 65 running apps are
+  /// each copied off the loop (the second waiting for the first, then handled in a turn of its
+  /// own) and written a slice a turn, and both are answered in full.
+  @Test func longScenariosOnLargeDevicesAreAnswered() throws {
+    let service = try RunningService(["--port", "0"])
+    let base = "http://127.0.0.1:\(service.port)"
+    let json = [
+      "-o", "/dev/null", "-w", "%{http_code} %{size_download}\n", "-H",
+      "Content-Type: application/json",
+    ]
+    let app = { (number: Int) in
+      #"{"name":"a\#(number)","memoryMB":1,"backgroundModes":["audio"],"#
+        + #""given":{"state":"background","#
+        + #""activities":["audio"]}}"#
+    }
+    let created = try curl(
+      (0...ScenarioRuns.appsCopiedOnTheLoop).map { json + ["--data", app($0), "\(base)/v1/apps"] }
+        .joined(separator: ["--next"]).map { $0 })
+    #expect(created.output.split(separator: "\n").allSatisfy { $0.hasPrefix("201 ") })
+    let warnings =
+      "[" + Array(repeating: #"{"type":"memoryWarning"}"#, count: 40).joined(separator: ",") + "]"
+    let dryRun = json + ["--data", warnings, "\(base)/v1/devices/default/events?dryRun=true"]
+    let both = try curl(
+      ["--max-time", "20", "--parallel", "--parallel-immediate"] + dryRun + ["--next"] + dryRun)
+    let answers = both.output.split(separator: "\n").map { $0.split(separator: " ") }
+    #expect(answers.count == 2, "\(both.output)")
+    for answer in answers {
+      #expect(
+        answer.first == "200"
+          && (answer.last.flatMap { Int($0) } ?? 0) > 4 * ScenarioRuns.sliceBytes)
+    }
     service.signal(SIGTERM)
     #expect(service.waitForExit() == 0)
   }

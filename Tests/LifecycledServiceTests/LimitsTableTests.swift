@@ -30,7 +30,11 @@ import Testing
         seconds(connection.keepAliveTimeout), seconds(connection.sendTimeout),
       ],
       "answers a client has not read": ["one per connection", "`maxMemoryMB`"],
-      "a scenario's answer": ["counted in `maxMemoryMB` as it is written"],
+      "a scenario's answer": [
+        "counted in `maxMemoryMB` as it is written",
+        "\(size(ScenarioRuns.sliceBytes)) written a turn",
+        "\(ScenarioRuns.handledPerTurn) a turn",
+      ],
       "requests per connection": [grouped(connection.maxRequestsPerConnection)],
       "connections": [grouped(server.maxConnections)],
       "connections per client address": [grouped(server.maxConnectionsPerAddress)],
@@ -75,7 +79,9 @@ import Testing
         "\(Streams.limit) at once", "\(size(connection.maxStreamBacklog)) unsent",
         size(Streams.retainedBytesPerStream + connection.maxStreamBacklog),
       ],
-      "a dry run's or an atomic scenario's copy of the device": ["`maxMemoryMB`"],
+      "a dry run's or an atomic scenario's copy of the device": [
+        "`maxMemoryMB`", "more than \(ScenarioRuns.appsCopiedOnTheLoop) apps",
+      ],
       "names / URLs / task names": [
         "\(Validation.maxNameBytes) / \(grouped(Validation.maxURLBytes)) / "
           + "\(Validation.maxTaskNameBytes) bytes"

@@ -48,20 +48,7 @@ extension LifecycleAPI {
     let posted = try Decode.events(try jsonBody(of: request), Decode.appEvent)
     let mode = try request.query.scenarioMode(posted)
     try checkPrecondition(request)
-    // Read out of the request first: a closure that used the request would copy it whole.
-    let (device, app, now) = (request.device, request.app, request.now)
-    return try results(isScenario: posted.isScenario, mode: mode, device: device, app: app) {
-      write throws(EngineError) in
-      try engine.apply(posted.events, to: app, on: device, mode: mode, now: now) {
-        event, outcome in
-        // An app event's outcome always has its app as subject (`Engine.apply(_:to:on:)`).
-        guard let subject = outcome.subject else { preconditionFailure("an app event's outcome") }
-        write(
-          AppliedEvent(
-            event: .app(event), previousState: .app(subject.previousState),
-            state: .app(subject.state)), outcome)
-      }
-    }
+    return try results(posted, mode: mode, to: request.app, of: request)
   }
 
   func showCallbacks(_ request: borrowing RouteRequest) throws -> APIResponse {

@@ -113,17 +113,7 @@ extension LifecycleAPI {
     let posted = try Decode.events(try jsonBody(of: request), Decode.deviceEvent)
     let mode = try request.query.scenarioMode(posted)
     try checkPrecondition(request)
-    // Read out of the request first: a closure that used the request would copy it whole.
-    let (device, now) = (request.device, request.now)
-    return try results(isScenario: posted.isScenario, mode: mode, device: device, app: nil) {
-      write throws(EngineError) in
-      try engine.apply(posted.events, on: device, mode: mode, now: now) { event, outcome, state in
-        write(
-          AppliedEvent(
-            event: .device(event), previousState: .device(state.before),
-            state: .device(state.after)), outcome)
-      }
-    }
+    return try results(posted, mode: mode, to: nil, of: request)
   }
 
   func showClock(_ request: borrowing RouteRequest) throws -> APIResponse {

@@ -2285,7 +2285,7 @@ public struct Client: APIProtocol {
     }
     /// Post a device event, or a scenario of them.
     ///
-    /// One event, or a scenario: an array of events applied in order, or `{"events": [...], "atomic": true}` to apply all of them or none. In order, a refused event ends the scenario and the events before it stay applied; atomic, the device is left as it was before the first (the work is done on a copy of the device, so an atomic scenario costs a copy of its journal). With `dryRun=true` nothing changes at all: the answer is what the events would do, status and body, and the `ETag` is the device's unchanged version.
+    /// One event, or a scenario: an array of events applied in order, or `{"events": [...], "atomic": true}` to apply all of them or none. In order, a refused event ends the scenario and the events before it stay applied; atomic, the device is left as it was before the first (the work is done on a copy of the device, so an atomic scenario costs a copy of its journal). With `dryRun=true` nothing changes at all: the answer is what the events would do, status and body, and the `ETag` is the device's unchanged version. A scenario whose answer grows past 64 KiB is applied a slice (64 KiB of answer) per turn of the server's loop, so that others are served in between; until it is answered, the device is its alone: requests about the device wait and are then answered in the order they came, seeing what the whole scenario did, and its deadlines and idle timeout wait. A device removed meanwhile (`POST /__admin/reset`) ends it with 404, its `failedIndex` and the results before it.
     ///
     ///
     /// - Remark: HTTP `POST /v1/devices/{device}/events`.
@@ -5122,7 +5122,7 @@ public struct Client: APIProtocol {
     }
     /// Post an app event, or a scenario of them.
     ///
-    /// One event, or a scenario: an array of events applied in order, or `{"events": [...], "atomic": true}` to apply all of them or none. In order, a refused event ends the scenario and the events before it stay applied; atomic, the device is left as it was before the first (the work is done on a copy of the device, so an atomic scenario costs a copy of its journal). With `dryRun=true` nothing changes at all: the answer is what the events would do, status and body, and the `ETag` is the device's unchanged version.
+    /// One event, or a scenario: an array of events applied in order, or `{"events": [...], "atomic": true}` to apply all of them or none. In order, a refused event ends the scenario and the events before it stay applied; atomic, the device is left as it was before the first (the work is done on a copy of the device, so an atomic scenario costs a copy of its journal). With `dryRun=true` nothing changes at all: the answer is what the events would do, status and body, and the `ETag` is the device's unchanged version. A scenario whose answer grows past 64 KiB is applied a slice (64 KiB of answer) per turn of the server's loop, so that others are served in between; until it is answered, the device is its alone: requests about the device wait and are then answered in the order they came, seeing what the whole scenario did, and its deadlines and idle timeout wait. A device removed meanwhile (`POST /__admin/reset`) ends it with 404, its `failedIndex` and the results before it.
     ///
     ///
     /// - Remark: HTTP `POST /v1/devices/{device}/apps/{app}/events`.
@@ -6675,7 +6675,7 @@ public struct Client: APIProtocol {
     }
     /// Post an app event, or a scenario of them.
     ///
-    /// One event, or a scenario: an array of events applied in order, or `{"events": [...], "atomic": true}` to apply all of them or none. In order, a refused event ends the scenario and the events before it stay applied; atomic, the device is left as it was before the first (the work is done on a copy of the device, so an atomic scenario costs a copy of its journal). With `dryRun=true` nothing changes at all: the answer is what the events would do, status and body, and the `ETag` is the device's unchanged version.
+    /// One event, or a scenario: an array of events applied in order, or `{"events": [...], "atomic": true}` to apply all of them or none. In order, a refused event ends the scenario and the events before it stay applied; atomic, the device is left as it was before the first (the work is done on a copy of the device, so an atomic scenario costs a copy of its journal). With `dryRun=true` nothing changes at all: the answer is what the events would do, status and body, and the `ETag` is the device's unchanged version. A scenario whose answer grows past 64 KiB is applied a slice (64 KiB of answer) per turn of the server's loop, so that others are served in between; until it is answered, the device is its alone: requests about the device wait and are then answered in the order they came, seeing what the whole scenario did, and its deadlines and idle timeout wait. A device removed meanwhile (`POST /__admin/reset`) ends it with 404, its `failedIndex` and the results before it.
     ///
     ///
     /// - Remark: HTTP `POST /v1/apps/{app}/events`.

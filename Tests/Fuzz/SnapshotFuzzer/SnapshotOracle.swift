@@ -79,7 +79,8 @@ enum SnapshotOracle {
         method: method, path: parts[0], query: parts.count > 1 ? parts[1] : nil,
         mediaType: body == nil ? nil : "application/json", body: body ?? []),
       now: .zero)
-    if response == nil, api.doOffLoopWorkHere(now: .zero) {  // a picture, a snapshot, a restore
+    // A picture, a snapshot, a restore, a long scenario: answered once the work is done.
+    if response == nil, api.doDeferredWorkHere(now: .zero) {
       for case .response(let made) in api.takeLateAnswers().map(\.part) { response = made }
     }
     return response.map { Answer(status: $0.status, body: $0.body) } ?? Answer(status: 0, body: [])
