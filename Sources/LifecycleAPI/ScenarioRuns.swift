@@ -96,9 +96,10 @@ struct ScenarioRuns {
 
   /// The first request waiting for a device no scenario holds, out of the queue.
   mutating func takeNextWaiting() -> APIRequest? {
-    guard let device = waiting.keys.first(where: { !holdsByScenario($0) }) else { return nil }
-    let request = waiting[device]!.takeFirst()  // a device is here only with requests
-    if waiting[device]!.isEmpty { waiting[device] = nil }
+    guard let device = waiting.keys.first(where: { !holdsByScenario($0) }),
+      let request = waiting[device]?.takeFirst()  // in place: the queue is not copied
+    else { return nil }
+    if waiting[device]?.isEmpty == true { waiting[device] = nil }
     heldBytes -= Self.heldBytes(of: request)
     return request
   }
