@@ -72,15 +72,11 @@ extension Engine {
     now: Instant, each: (AppEvent, EventOutcome) -> Void
   ) throws(EngineError) {
     var run = try beginScenario(on: device, app: app, mode: mode, now: now)
-    do throws(EngineError) {
+    try complete(&run, now: now) { run throws(EngineError) in
       for event in events {
         try apply(event, in: &run, now: now) { outcome in each(event, outcome) }
       }
-    } catch {
-      abandon(run, now: now)
-      throw error
     }
-    end(run, now: now)
   }
 
   /// The app `name` of `device`; `unknownApp` if it has none.

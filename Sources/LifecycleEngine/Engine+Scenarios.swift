@@ -74,7 +74,8 @@ extension Engine {
 
   /// Holds the device `id`, brought up to `now`, for an atomic scenario or a dry run whose copy
   /// is made apart (`HeldDevice.copy`): the copy will count in the budget, so one that would
-  /// not fit is refused now. `release(_:now:)` lets go of a device whose scenario never began.
+  /// not fit is refused now. `beginScenario(on:of:app:mode:now:)` takes the copy in, or lets
+  /// go of the device if the scenario cannot begin.
   public func holdForScenario(on id: String, now: Instant) throws(EngineError) -> HeldDevice {
     let device = try checkedForScenario(id, now: now)
     let budget = configuration.limits.memoryBudgetBytes
@@ -108,17 +109,12 @@ extension Engine {
     }
   }
 
-  /// Lets go of a device held for a scenario that never began.
-  public func release(_ held: HeldDevice, now: Instant) { release(held.device, now: now) }
-
   /// The device `id`, brought up to `now` and touched, if the budget has room and its counts
   /// have room to grow. Its realtime deadline is filed again when the scenario ends (or here,
   /// if it is refused).
   private func checkedForScenario(_ id: String, now: Instant) throws(EngineError) -> Device {
     try checkMemoryBudget()
-    advance(to: now)
-    guard let device = findDevice(id) else { throw .unknownDevice(id) }
-    catchUp(device, to: now)
+    let device = try reach(id, now: now)
     touch(device, at: now)
     do throws(EngineError) {
       try device.checkCountsLeft()
@@ -127,6 +123,21 @@ extension Engine {
       throw error
     }
     return device
+  }
+
+  /// Applies a scenario begun as `run` in this one call: `body` applies its events; one it
+  /// refuses abandons the run, and the run ends once they are all applied.
+  func complete(
+    _ run: inout ScenarioRun, now: Instant,
+    applying body: (inout ScenarioRun) throws(EngineError) -> Void
+  ) throws(EngineError) {
+    do throws(EngineError) {
+      try body(&run)
+    } catch {
+      abandon(run, now: now)
+      throw error
+    }
+    end(run, now: now)
   }
 
   /// Applies the scenario's next device event; `each` receives its outcome (lent: the device

@@ -362,15 +362,11 @@ public final class Engine {
     each: (DeviceEvent, EventOutcome, _ state: (before: DeviceState, after: DeviceState)) -> Void
   ) throws(EngineError) {
     var run = try beginScenario(on: device, mode: mode, now: now)
-    do throws(EngineError) {
+    try complete(&run, now: now) { run throws(EngineError) in
       for event in events {
         try apply(event, in: &run, now: now) { outcome, state in each(event, outcome, state) }
       }
-    } catch {
-      abandon(run, now: now)
-      throw error
     }
-    end(run, now: now)
   }
 
   /// Before a scenario's next event: refuses it if the budget is spent, by the state or by
@@ -429,14 +425,20 @@ public final class Engine {
   func withDevice<T>(
     _ id: String, now: Instant, _ body: (Device) throws(EngineError) -> T
   ) throws(EngineError) -> T {
-    advance(to: now)
-    guard let device = findDevice(id) else { throw .unknownDevice(id) }
-    catchUp(device, to: now)
+    let device = try reach(id, now: now)
     defer {
       updateRealtimeDeadline(of: device)
       touch(device, at: now)
     }
     return try body(device)
+  }
+
+  /// The device `id`, with every deadline due by `now` fired (its own first brought up to it).
+  func reach(_ id: String, now: Instant) throws(EngineError) -> Device {
+    advance(to: now)
+    guard let device = findDevice(id) else { throw .unknownDevice(id) }
+    catchUp(device, to: now)
+    return device
   }
 
   /// A request reached `device` at `now`: an idle timeout counts from then.
