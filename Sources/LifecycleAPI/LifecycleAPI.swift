@@ -68,6 +68,7 @@ public final class LifecycleAPI {
       "fixtures are checked against the configuration of the engine they are loaded into")
     self.fixtures = fixtures
     loadFixtures(now: now)
+    dropRetiredDevices()
   }
 
   /// Creates the fixtures' devices, replacing any with their ids.
@@ -103,12 +104,13 @@ public final class LifecycleAPI {
 
   /// What the API holds for clients beside the engine's state: stored responses, waits,
   /// streams with all the server may hold unsent for each (`streamBacklogBytes`), the costly
-  /// reads being made and the last one made, the bodies being read, and what the server
-  /// holds for requests it is still receiving.
+  /// reads being made and the last one made, the bodies being read, what the server holds
+  /// for requests it is still receiving, and the devices let go of that are not yet dropped.
   var heldBytes: Int {
     idempotency.bytes + waits.count * Waits.retainedBytesPerWait
       + streams.count * (Streams.retainedBytesPerStream + streamBacklogBytes) + clientBytes
       + costlyReads.heldBytes + bodyReads.heldBytes + answerBytes + scenarioRuns.heldBytes
+      + deviceDrops.heldBytes
   }
 
   /// What the answer being written takes (its writer's buffer), while a scenario's events,
@@ -116,6 +118,10 @@ public final class LifecycleAPI {
   /// if the budget has no room left.
   @exclusivity(unchecked)  // one thread; see Engine
   var answerBytes = 0
+
+  /// Devices the engine let go of, waiting to be dropped off the loop.
+  @exclusivity(unchecked)  // one thread; see Engine
+  var deviceDrops = DeviceDrops()
 
   /// Pictures and snapshots made off the loop, and the last one made.
   @exclusivity(unchecked)  // one thread; see Engine
@@ -205,8 +211,8 @@ public final class LifecycleAPI {
   /// The work to do off the loop (`run`, on any thread), each with what to do on the loop
   /// once it is done (`finish`, at host time `now`; its answers then come out of
   /// `takeLateAnswers`): the costly reads to make (each is kept and answers its requests), the
-  /// large bodies to read (each request is then handled), and the copies of devices that
-  /// scenarios wait for (each then begins).
+  /// large bodies to read (each request is then handled), the copies of devices that
+  /// scenarios wait for (each then begins), and the large devices let go of (`DeviceDrops`).
   public func takeOffLoopWork() -> [(run: @Sendable () -> Void, finish: (_ now: Instant) -> Void)] {
     costlyReads.takeUnstarted().map { answer in (answer.make, { _ in self.made(answer) }) }
       + bodyReads.takeUnstarted().map { reading in
@@ -215,6 +221,7 @@ public final class LifecycleAPI {
       + scenarioRuns.takeUnstartedCopies().map { scenario in
         (scenario.make, { now in self.copied(scenario, now: now) })
       }
+      + deviceDrops.takeUnstarted().map { device in (device.drop, { _ in self.dropped(device) }) }
   }
 
   /// Does the work put off the loop (`takeOffLoopWork`) and to later turns of it

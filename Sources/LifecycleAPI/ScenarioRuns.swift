@@ -108,8 +108,11 @@ struct ScenarioRuns {
 /// The work put off to later turns of the loop: long scenarios' next slices, and the requests
 /// waiting for their devices.
 extension LifecycleAPI {
-  /// Whether work was put off to later turns of the loop (`continuePutOffWork`).
-  public var hasPutOffWork: Bool { !scenarioRuns.isEmpty && scenarioRuns.hasWorkForATurn }
+  /// Whether work was put off to later turns of the loop (`continuePutOffWork`), or devices
+  /// the engine let go of wait to be dropped off it (`takeOffLoopWork`).
+  public var hasPutOffWork: Bool {
+    (!scenarioRuns.isEmpty && scenarioRuns.hasWorkForATurn) || deviceDrops.hasUnstarted
+  }
 
   /// Does one turn's share of the work put off (`ScenarioRuns`): the next slice of the first
   /// scenario parked, then up to `ScenarioRuns.handledPerTurn` of the requests waiting for

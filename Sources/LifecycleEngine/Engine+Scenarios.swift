@@ -176,14 +176,20 @@ extension Engine {
     switch run.mode {
     case .inOrder: break
     case .atomic: replace(run.device, with: run.target)
-    case .dryRun: run.target.ledger.add(-run.target.ledger.bytes)
+    case .dryRun: retireCopy(of: run)
     }
   }
 
   /// Ends a scenario that was refused: what it changed on a copy is dropped.
   public func abandon(_ run: ScenarioRun, now: Instant) {
     settle(run.device, now: now)
-    if run.mode != .inOrder { run.target.ledger.add(-run.target.ledger.bytes) }
+    if run.mode != .inOrder { retireCopy(of: run) }
+  }
+
+  /// Lets go of the copy a dry run or a refused atomic scenario changed.
+  private func retireCopy(of run: ScenarioRun) {
+    retire(run.target)
+    run.target.ledger.add(-run.target.ledger.bytes)
   }
 
   /// The device the run's next event goes to, brought up to `now` after the first (an event

@@ -42,6 +42,10 @@ public final class Engine {
   /// What the copies that atomic scenarios and dry runs change hold while they live
   /// (`beginScenario`): a reset does not forget them.
   let scenarioLedger: MemoryLedger
+  /// Hears of each device the engine lets go of (`RetiredDevice`) instead of the engine
+  /// dropping it where it lets go: a host keeps freeing a large device off its thread. The
+  /// device no longer counts in `retainedBytes` once the engine lets go of it.
+  public var onRetire: ((RetiredDevice) -> Void)?
   /// Changes whenever a device is created, replaced (reset, restored) or removed: what a host
   /// keeps per device incarnation needs checking again only then. Read on every request.
   public var devicesGeneration: Int { generation }
@@ -125,7 +129,9 @@ public final class Engine {
   public func reset(now: Instant) {
     ledger.add(hostLedger.bytes + scenarioLedger.bytes - ledger.bytes)
     generation += 1
+    let forgotten = devices.values
     devices = [:]
+    for device in forgotten { retire(device) }
     slots = SlotTable()
     realtimeDeadlines = IndexedHeap()
     idleDeadlines = IndexedHeap()
@@ -295,6 +301,7 @@ public final class Engine {
     realtimeDeadlines.remove(device.slot)
     idleDeadlines.remove(device.slot)
     slots.remove(device.slot)
+    retire(device)
   }
 
   public func device(_ id: String, now: Instant) throws(EngineError) -> DeviceView {
@@ -471,6 +478,7 @@ public final class Engine {
     slots.replace(successor.slot, with: successor)
     realtimeDeadlines.remove(successor.slot)  // the successor's clock may be manual
     updateRealtimeDeadline(of: successor)
+    retire(device)
   }
 
   /// Fires a realtime device's deadlines due by `now` (host time); also between the events of

@@ -144,4 +144,30 @@ import Testing
     }
     #expect(api.api.engine.retainedBytes == full)
   }
+
+  /// A large device the engine lets go of is dropped off the loop, and counts in the budget
+  /// until it is; a small one is dropped at once.
+  @Test func aLargeDeviceLetGoOfCountsUntilDroppedOffTheLoop() {
+    let api = APITests()
+    let engine = api.api.engine
+    let idle = engine.retainedBytes
+    for id in ["small", "large"] {
+      api.call("POST", "/v1/devices", #"{"id":"\#(id)","clock":"manual"}"#)
+    }
+    for app in 0..<100 {
+      api.call("POST", "/v1/devices/large/apps", #"{"name":"app\#(app)"}"#)
+    }
+    let large = engine.retainedBytes(of: "large")
+    #expect(large > DeviceDrops.droppedAtOnceBytes)
+    #expect(ScenarioRunsTests.ask(api, "DELETE", "/v1/devices/small", exchange: 1)?.status == 204)
+    #expect(!api.api.hasPutOffWork)
+    #expect(ScenarioRunsTests.ask(api, "DELETE", "/v1/devices/large", exchange: 2)?.status == 204)
+    #expect(api.api.hasPutOffWork && engine.retainedBytes == idle + large)
+    let work = api.api.takeOffLoopWork()
+    #expect(work.count == 1 && !api.api.hasPutOffWork)
+    for piece in work { piece.run() }
+    #expect(engine.retainedBytes == idle + large)
+    for piece in work { piece.finish(.zero) }
+    #expect(engine.retainedBytes == idle)
+  }
 }

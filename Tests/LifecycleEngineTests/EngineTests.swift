@@ -205,6 +205,40 @@ import Testing
     #expect(try engine.device("default", now: .zero).status.locked == false)
   }
 
+  /// Every device the engine lets go of (replaced by a restore, removed, a dry run's copy,
+  /// forgotten by a reset) goes whole to the host, which frees it by dropping it; the engine
+  /// counts it no more. With no host listening, it is freed where the engine lets go of it.
+  @Test func aDeviceLetGoOfIsTheHostsToDrop() throws {
+    let engine = Engine(now: .zero)
+    let idle = engine.retainedBytes
+    var retired: [RetiredDevice] = []
+    engine.onRetire = { retired.append($0) }
+    _ = try engine.createDevice(DeviceSpec(id: "w1"), now: .zero)
+    _ = try engine.createApp(AppSpec(name: "mail"), on: "w1", now: .zero)
+    let bytes = engine.retainedBytes(of: "w1")
+    weak var replaced = engine.findDevice("w1")
+    _ = try engine.restore(engine.image(of: "w1", now: .zero), now: .zero)
+    #expect(retired.map(\.retainedBytes) == [bytes])
+    #expect(engine.retainedBytes == idle + bytes)
+    #expect(replaced != nil)
+    retired[0].drop()
+    #expect(replaced == nil)
+    weak var removed = engine.findDevice("w1")
+    try engine.removeDevice("w1", now: .zero)
+    var run = try engine.beginScenario(on: "default", mode: .dryRun, now: .zero)
+    try engine.apply(DeviceEvent.lock, in: &run, now: .zero) { _, _ in }
+    engine.end(run, now: .zero)
+    engine.reset(now: .zero)
+    #expect(retired.count == 4 && engine.retainedBytes == idle)
+    #expect(retired[1].retainedBytes == bytes && removed != nil)
+    retired[1].drop()
+    #expect(removed == nil)
+    engine.onRetire = nil
+    weak var forgotten = engine.findDevice("default")
+    engine.reset(now: .zero)
+    #expect(forgotten == nil && retired.count == 4)
+  }
+
   /// A refused image leaves no trace: no device, no slot, nothing counted in the budget.
   @Test func aRefusedImageChangesNothing() throws {
     let sim = Simulator()

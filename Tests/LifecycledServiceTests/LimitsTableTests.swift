@@ -92,7 +92,7 @@ import Testing
       "jetsam log per device": [
         "\(grouped(engine.jetsamLogCapacity)) events", size(engine.jetsamLogCapacityBytes),
       ],
-      "the simulator's state, as the engine counts it, with what is held for clients (stored responses, waits, streams, requests being received, answers not yet read)":
+      "the simulator's state, as the engine counts it, with what is held for clients (stored responses, waits, streams, requests being received, answers not yet read) and devices let go of but not yet freed":
         [size(engine.memoryBudgetBytes)],
       "a page of a list": [
         "\(grouped(Validation.defaultPageSize)) elements",
@@ -118,7 +118,7 @@ import Testing
     "journalCapacity": "journal per device",
     "journalCapacityBytes": "journal per device",
     "memoryBudgetBytes":
-      "the simulator's state, as the engine counts it, with what is held for clients (stored responses, waits, streams, requests being received, answers not yet read)",
+      "the simulator's state, as the engine counts it, with what is held for clients (stored responses, waits, streams, requests being received, answers not yet read) and devices let go of but not yet freed",
     "jetsamLogCapacity": "jetsam log per device",
     "jetsamLogCapacityBytes": "jetsam log per device",
     "maxRequestLineBytes": "request line / header section",
