@@ -110,6 +110,7 @@ let package = Package(
     .target(
       name: "LifecycledClient",
       dependencies: [
+        "LifecycleAPI", "LifecycleEngine",
         .product(
           name: "OpenAPIRuntime", package: "swift-openapi-runtime",
           condition: .when(traits: ["Client"])),

@@ -138,13 +138,28 @@ public struct Lifecycled: Sendable {
   }
 }
 
-/// The server did not answer: nothing listens at `url`, or it did not answer in `timeout`.
+/// The server did not answer: nothing listens at `url` (the connection failed: `failure`
+/// says how), or nothing answered within `timeout`.
 public struct LifecycledUnreachable: Error, Sendable, Hashable, CustomStringConvertible {
   public let url: URL
   public let timeout: Duration
+  /// How the connection failed, when it did (refused, say); nil when nothing answered in time.
+  public let failure: String?
+
+  public init(url: URL, timeout: Duration, failure: String? = nil) {
+    self.url = url
+    self.timeout = timeout
+    self.failure = failure
+  }
 
   public var description: String {
-    "lifecycled at \(url.absoluteString) did not answer within \(timeout)"
+    if let failure {
+      return "nothing answers at \(url.absoluteString) (\(failure)): start lifecycled there "
+        + "(lifecycled serve --port \(url.port ?? 8080)), or use the engine in this process "
+        + "(Lifecycled.inProcess())"
+    }
+    return "lifecycled at \(url.absoluteString) did not answer within \(timeout): something "
+      + "else listens there, or the server is stuck"
   }
 }
 
@@ -179,30 +194,49 @@ struct ReachabilityMiddleware: ClientMiddleware {
     _ baseURL: URL,
     _ next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
   ) async throws {
-    let unreachable = LifecycledUnreachable(url: baseURL, timeout: timeout)
     let timeout = self.timeout
     // The group's tasks end before it returns: `next` does not outlive the call.
-    let answered = try await withoutActuallyEscaping(next) { next in
-      try await withThrowingTaskGroup(of: Bool.self) { group in
+    let outcome = try await withoutActuallyEscaping(next) { next in
+      try await withThrowingTaskGroup(of: ProbeOutcome.self) { group in
         group.addTask {
           let livez = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/livez")
           do {
             _ = try await next(livez, nil, baseURL)  // any answer will do: something listens
-            return true
+            return .answered
           } catch {
-            return false  // refused, or the timeout cancelled it
+            return .failed(Self.reason(error))  // refused, say, or the timeout cancelled it
           }
         }
         group.addTask {
           try await Task.sleep(for: timeout)
-          return false
+          return .timedOut
         }
         defer { group.cancelAll() }
-        return try await group.next() ?? false
+        return try await group.next() ?? .timedOut
       }
     }
-    guard answered else { throw unreachable }
-    reached.value = true
+    switch outcome {
+    case .answered: reached.value = true
+    case .failed(let failure):
+      throw LifecycledUnreachable(url: baseURL, timeout: timeout, failure: failure)
+    case .timedOut: throw LifecycledUnreachable(url: baseURL, timeout: timeout)
+    }
+  }
+}
+
+extension ReachabilityMiddleware {
+  /// How a probe of `/livez` ended.
+  enum ProbeOutcome: Sendable {
+    case answered
+    /// The transport failed (the connection refused, say), as it said.
+    case failed(String)
+    case timedOut
+  }
+
+  /// A transport's error in a few words: the innermost description a client error wraps.
+  static func reason(_ error: any Error) -> String {
+    if let client = error as? ClientError { return reason(client.underlyingError) }
+    return String(describing: error)
   }
 }
 

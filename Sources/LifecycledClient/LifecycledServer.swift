@@ -1,95 +1,162 @@
+import Foundation
+import OpenAPIRuntime
+
+/// The lifecycled a test runs against: a server process it started on a free loopback port (a
+/// binary, or the Docker image), a server already running (`LIFECYCLED_URL`), or the engine in
+/// the test's own process. Ready when `start` returns; stopped by ``stop()`` or at the end of
+/// ``run(_:arguments:startupTimeout:_:)``. Devices get a manual clock unless told otherwise,
+/// so that a test steps time itself.
+///
+/// ```swift
+/// try await LifecycledServer.run { lifecycled in
+///   let device = try await lifecycled.createDevice()
+///   ...
+/// }
+/// ```
+///
+/// Processes are started on macOS and Linux only: iOS runs no other process, and there
+/// ``Executable/automatic`` is a server at `LIFECYCLED_URL` or the engine in process.
+public final class LifecycledServer: Sendable {
+  /// What runs the server.
+  public enum Executable: Sendable, Hashable {
+    /// A lifecycled binary at this path (macOS and Linux).
+    case binary(String)
+    /// `lifecycled` found on `PATH` (macOS and Linux).
+    case onPath
+    /// The Docker image (built with `docker build -t lifecycled .`), run with `docker run`
+    /// (macOS and Linux).
+    case docker(image: String)
+    /// The engine in this process (``Lifecycled/inProcess(configuration:)``): no binary,
+    /// on every platform. `arguments` are not read.
+    case inProcess
+    /// The server at `LIFECYCLED_URL` if the environment sets it (left running at the end);
+    /// else `lifecycled` on `PATH` if it is there; else the engine in this process.
+    case automatic
+  }
+
+  /// The server the current test runs against, under ``LifecycledServerTrait``.
+  @TaskLocal public static var current: LifecycledServer?
+
+  /// Where the server answers, such as `http://127.0.0.1:49152`
+  /// (``InProcessTransport/serverURL`` for the engine in process).
+  public let url: URL
+  /// The transport its clients use: the engine's in process, or nil for the platform's HTTP
+  /// client.
+  public let transport: (any ClientTransport)?
+  /// The process running the server (the binary, or `docker run`'s client), if it was started.
+  private let process: ProcessBox
+  /// The Docker container, when the server runs in one.
+  private let container: String?
+
+  private init(
+    url: URL, transport: (any ClientTransport)? = nil, process: ProcessBox = ProcessBox(nil),
+    container: String? = nil
+  ) {
+    self.url = url
+    self.transport = transport
+    self.process = process
+    self.container = container
+  }
+
+  /// A client of this server.
+  public var lifecycled: Lifecycled { Lifecycled(serverURL: url, transport: transport) }
+
+  /// Starts a server and waits until it is ready (at most `startupTimeout`). `arguments`
+  /// follow `serve` (for example `["--auth-token", "secret"]`).
+  public static func start(
+    _ executable: Executable = .automatic, arguments: [String] = [],
+    startupTimeout: Duration = .seconds(10)
+  ) async throws -> LifecycledServer {
+    let server: LifecycledServer
+    switch executable {
+    case .inProcess:
+      return LifecycledServer(
+        url: InProcessTransport.serverURL, transport: InProcessTransport())
+    case .automatic:
+      switch try automaticChoice(in: ProcessInfo.processInfo.environment) {
+      case .running(let url): server = LifecycledServer(url: url)
+      case .binary(let binary): server = try await startProcess(binary, arguments, startupTimeout)
+      case .inProcess: return try await start(.inProcess)
+      }
+    case .binary(let path):
+      server = try await startProcess(URL(fileURLWithPath: path), arguments, startupTimeout)
+    case .onPath:
+      let binary = try found("lifecycled", in: ProcessInfo.processInfo.environment)
+      server = try await startProcess(binary, arguments, startupTimeout)
+    case .docker(let image):
+      server = try startContainer(image, arguments)
+    }
+    do {
+      try await server.waitUntilReady(within: startupTimeout)
+    } catch {
+      server.stop()
+      throw error
+    }
+    return server
+  }
+
+  /// What ``Executable/automatic`` stands for.
+  enum AutomaticChoice: Equatable {
+    /// The server already running at this URL.
+    case running(URL)
+    /// This binary, started for the test.
+    case binary(URL)
+    case inProcess
+  }
+
+  /// What ``Executable/automatic`` stands for in `environment`: the server at `LIFECYCLED_URL`,
+  /// else `lifecycled` in a directory of `PATH`, else the engine in this process.
+  static func automaticChoice(in environment: [String: String]) throws -> AutomaticChoice {
+    if let running = environment["LIFECYCLED_URL"] {
+      guard let url = URL(string: running), ["http", "https"].contains(url.scheme ?? ""),
+        url.host != nil
+      else { throw LifecycledServerError.invalidURL(running) }
+      return .running(url)
+    }
+    if let binary = try? found("lifecycled", in: environment) { return .binary(binary) }
+    return .inProcess
+  }
+
+  /// Runs `body` with a client of a server started for it, and stops the server however
+  /// `body` ends.
+  public static func run<Result>(
+    _ executable: Executable = .automatic, arguments: [String] = [],
+    startupTimeout: Duration = .seconds(10),
+    _ body: (Lifecycled) async throws -> Result
+  ) async throws -> Result {
+    let server = try await start(executable, arguments: arguments, startupTimeout: startupTimeout)
+    defer { server.stop() }
+    return try await body(server.lifecycled)
+  }
+
+  /// Stops the server it started (SIGTERM, as `docker stop` sends it) and waits for it to
+  /// exit; a server it did not start runs on.
+  public func stop() {
+    if let container {
+      _ = try? Self.output(
+        of: try Self.found("docker", in: ProcessInfo.processInfo.environment), ["stop", container])
+    }
+    process.stop()
+  }
+
+  /// Asks `/readyz` until it answers 200, at most `timeout` in all.
+  private func waitUntilReady(within timeout: Duration) async throws {
+    let deadline = ContinuousClock.now + timeout
+    let client = Lifecycled(serverURL: url, connectTimeout: .seconds(1))
+    while true {
+      if (try? await client.client.readiness().ok) != nil { return }
+      guard ContinuousClock.now < deadline else {
+        throw LifecycledServerError.notReady(url: url, within: timeout)
+      }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+  }
+}
+
 #if os(macOS) || os(Linux)
-  import Foundation
-
-  /// A lifecycled server started by a test: a process on a free loopback port (a binary, or
-  /// the Docker image), ready when `start` returns, stopped by ``stop()`` or at the end of
-  /// ``run(_:arguments:startupTimeout:_:)``. Devices get a manual clock unless the arguments
-  /// say otherwise, so that a test steps time itself.
-  ///
-  /// ```swift
-  /// try await LifecycledServer.run { lifecycled in
-  ///   let device = try await lifecycled.createDevice()
-  ///   ...
-  /// }
-  /// ```
-  ///
-  /// macOS and Linux only: iOS runs no other process.
-  public final class LifecycledServer: Sendable {
-    /// What runs the server.
-    public enum Executable: Sendable, Hashable {
-      /// A lifecycled binary at this path.
-      case binary(String)
-      /// `lifecycled` found on `PATH`.
-      case onPath
-      /// The Docker image (built with `docker build -t lifecycled .`), run with `docker run`.
-      case docker(image: String)
-    }
-
-    /// The server the current test runs against, under ``LifecycledServerTrait``.
-    @TaskLocal public static var current: LifecycledServer?
-
-    /// Where the server answers, such as `http://127.0.0.1:49152`.
-    public let url: URL
-    /// The process running the server (the binary, or `docker run`'s client).
-    private let process: ProcessBox
-    /// The Docker container, when the server runs in one.
-    private let container: String?
-
-    private init(url: URL, process: ProcessBox, container: String?) {
-      self.url = url
-      self.process = process
-      self.container = container
-    }
-
-    /// A client of this server.
-    public var lifecycled: Lifecycled { Lifecycled(serverURL: url) }
-
-    /// Starts a server and waits until it is ready (at most `startupTimeout`). `arguments`
-    /// follow `serve` (for example `["--auth-token", "secret"]`).
-    public static func start(
-      _ executable: Executable = .onPath, arguments: [String] = [],
-      startupTimeout: Duration = .seconds(10)
-    ) async throws -> LifecycledServer {
-      let serve = ["serve", "--device-clock", "manual"] + arguments
-      let server: LifecycledServer
-      switch executable {
-      case .binary(let path):
-        server = try await startProcess(URL(fileURLWithPath: path), serve, startupTimeout)
-      case .onPath:
-        server = try await startProcess(try found("lifecycled"), serve, startupTimeout)
-      case .docker(let image):
-        server = try startContainer(image, serve)
-      }
-      do {
-        try await server.waitUntilReady(within: startupTimeout)
-      } catch {
-        server.stop()
-        throw error
-      }
-      return server
-    }
-
-    /// Runs `body` with a client of a server started for it, and stops the server however
-    /// `body` ends.
-    public static func run<Result>(
-      _ executable: Executable = .onPath, arguments: [String] = [],
-      startupTimeout: Duration = .seconds(10),
-      _ body: (Lifecycled) async throws -> Result
-    ) async throws -> Result {
-      let server = try await start(executable, arguments: arguments, startupTimeout: startupTimeout)
-      defer { server.stop() }
-      return try await body(server.lifecycled)
-    }
-
-    /// Stops the server (SIGTERM, as `docker stop` sends it) and waits for it to exit.
-    public func stop() {
-      if let container {
-        _ = try? Self.output(of: try Self.found("docker"), ["stop", container])
-      }
-      process.stop()
-    }
-
-    // MARK: Starting
+  extension LifecycledServer {
+    /// What a server started here is asked to do first: a manual clock for new devices.
+    private static let serve = ["serve", "--device-clock", "manual"]
 
     /// The binary, on port 0: the address is in the `listening` line it logs.
     private static func startProcess(
@@ -97,7 +164,7 @@
     ) async throws -> LifecycledServer {
       let process = Process()
       process.executableURL = binary
-      process.arguments = arguments + ["--port", "0"]
+      process.arguments = serve + arguments + ["--port", "0"]
       process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
       let log = Pipe()
       process.standardError = log
@@ -112,7 +179,7 @@
       let box = ProcessBox(process)
       do {
         let url = try await address.wait(within: timeout, binary: binary.path)
-        return LifecycledServer(url: url, process: box, container: nil)
+        return LifecycledServer(url: url, process: box)
       } catch {
         box.stop()
         throw error
@@ -123,32 +190,19 @@
     private static func startContainer(_ image: String, _ arguments: [String]) throws
       -> LifecycledServer
     {
-      let docker = try found("docker")
+      let docker = try found("docker", in: ProcessInfo.processInfo.environment)
       let container = try output(
-        of: docker, ["run", "-d", "--rm", "-p", "127.0.0.1::8080", image] + arguments)
+        of: docker, ["run", "-d", "--rm", "-p", "127.0.0.1::8080", image] + serve + arguments)
       let published = try output(of: docker, ["port", container, "8080/tcp"])
       guard let line = published.split(separator: "\n").first,
         let url = URL(string: "http://\(line)")
       else { throw LifecycledServerError.noAddress(published) }
-      return LifecycledServer(url: url, process: ProcessBox(nil), container: container)
+      return LifecycledServer(url: url, container: container)
     }
 
-    /// Asks `/readyz` until it answers 200, at most `timeout` in all.
-    private func waitUntilReady(within timeout: Duration) async throws {
-      let deadline = ContinuousClock.now + timeout
-      let client = Lifecycled(serverURL: url, connectTimeout: .seconds(1))
-      while true {
-        if (try? await client.client.readiness().ok) != nil { return }
-        guard ContinuousClock.now < deadline else {
-          throw LifecycledServerError.notReady(url: url, within: timeout)
-        }
-        try await Task.sleep(for: .milliseconds(50))
-      }
-    }
-
-    /// The executable named `name` in a directory of `PATH`.
-    private static func found(_ name: String) throws -> URL {
-      let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+    /// The executable named `name` in a directory of `environment`'s `PATH`.
+    private static func found(_ name: String, in environment: [String: String]) throws -> URL {
+      let path = environment["PATH"] ?? ""
       for directory in path.split(separator: ":") {
         let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
         if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
@@ -173,29 +227,6 @@
           ([executable.path] + arguments).joined(separator: " "))
       }
       return text
-    }
-  }
-
-  /// Why a server could not be started.
-  public enum LifecycledServerError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// No executable of this name on `PATH`.
-    case notFound(String)
-    /// The binary exited, or logged no address in time; what it logged.
-    case exited(binary: String, log: String)
-    /// `docker port` printed no address.
-    case noAddress(String)
-    case commandFailed(String)
-    /// The server did not answer `/readyz` in time.
-    case notReady(url: URL, within: Duration)
-
-    public var description: String {
-      switch self {
-      case .notFound(let name): "no \(name) on PATH"
-      case .exited(let binary, let log): "\(binary) did not start: \(log)"
-      case .noAddress(let output): "docker port printed no address: \(output)"
-      case .commandFailed(let command): "failed: \(command)"
-      case .notReady(let url, let timeout): "lifecycled at \(url) was not ready within \(timeout)"
-      }
     }
   }
 
@@ -249,4 +280,60 @@
       }
     }
   }
+#else
+  /// No process is started on this platform.
+  private final class ProcessBox: Sendable {
+    init(_: Never?) {}
+    func stop() {}
+  }
+
+  extension LifecycledServer {
+    private static func startProcess(_: URL, _: [String], _: Duration) async throws
+      -> LifecycledServer
+    { throw LifecycledServerError.noProcesses }
+
+    private static func startContainer(_: String, _: [String]) throws -> LifecycledServer {
+      throw LifecycledServerError.noProcesses
+    }
+
+    private static func found(_: String, in _: [String: String]) throws -> URL {
+      throw LifecycledServerError.noProcesses
+    }
+
+    private static func output(of _: URL, _: [String]) throws -> String {
+      throw LifecycledServerError.noProcesses
+    }
+  }
 #endif
+
+/// Why a server could not be started.
+public enum LifecycledServerError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// No executable of this name on `PATH`.
+  case notFound(String)
+  /// The binary exited, or logged no address in time; what it logged.
+  case exited(binary: String, log: String)
+  /// `docker port` printed no address.
+  case noAddress(String)
+  case commandFailed(String)
+  /// The server did not answer `/readyz` in time.
+  case notReady(url: URL, within: Duration)
+  /// `LIFECYCLED_URL` is not a URL with a host.
+  case invalidURL(String)
+  /// This platform starts no other process (iOS, tvOS, watchOS, visionOS).
+  case noProcesses
+
+  public var description: String {
+    switch self {
+    case .notFound(let name): "no \(name) on PATH"
+    case .exited(let binary, let log): "\(binary) did not start: \(log)"
+    case .noAddress(let output): "docker port printed no address: \(output)"
+    case .commandFailed(let command): "failed: \(command)"
+    case .notReady(let url, let timeout): "lifecycled at \(url) was not ready within \(timeout)"
+    case .invalidURL(let text):
+      "LIFECYCLED_URL is \(text), not a server's URL such as http://127.0.0.1:8080"
+    case .noProcesses:
+      "this platform starts no server process: use .inProcess, or set LIFECYCLED_URL to a "
+        + "server started elsewhere"
+    }
+  }
+}

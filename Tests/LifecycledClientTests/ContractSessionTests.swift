@@ -13,9 +13,10 @@ import Testing
 @Suite(.liveServer) struct ContractSessionTests {
   @Test func everyOperationsAnswerDecodes() async throws {
     let answered = AnsweredOperations()
-    let url = try #require(LiveServer.url)
+    let server = try #require(LifecycledServer.current)
     let client = Client(
-      serverURL: url, transport: AsyncHTTPClientTransport(), middlewares: [answered])
+      serverURL: server.url, transport: server.transport ?? AsyncHTTPClientTransport(),
+      middlewares: [answered])
 
     _ = try await client.liveness().ok.body.json
     _ = try await client.readiness().ok.body.json

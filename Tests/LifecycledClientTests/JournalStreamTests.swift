@@ -10,9 +10,10 @@ import Testing
 /// entry missed, none repeated.
 @Suite(.liveServer) struct JournalStreamTests {
   @Test func aDroppedStreamResumesAfterItsLastEvent() async throws {
-    let url = try #require(LiveServer.url)
-    let transport = DroppingTransport(after: 700)
-    let lifecycled = Lifecycled(serverURL: url, transport: transport)
+    let server = try #require(LifecycledServer.current)
+    let transport = DroppingTransport(
+      wrapping: server.transport ?? AsyncHTTPClientTransport(), after: 700)
+    let lifecycled = Lifecycled(serverURL: server.url, transport: transport)
     let device = try await lifecycled.createDevice()
     let mail = try await device.createApp("mail")
     let last = try await mail.post([.launch(), .home, .launch(), .home]).last!.lastSeq
@@ -62,14 +63,15 @@ extension Components.Schemas.JournalEntry {
 /// What the transport throws where it breaks a stream off.
 struct ConnectionDropped: Error {}
 
-/// AsyncHTTPClient, but the first journal stream's body breaks off after `limit` bytes, as a
-/// dropped connection would; each stream request's `Last-Event-ID` is noted.
+/// A transport whose first journal stream's body breaks off after `limit` bytes, as a dropped
+/// connection would; each stream request's `Last-Event-ID` is noted.
 final class DroppingTransport: ClientTransport {
-  private let transport = AsyncHTTPClientTransport()
+  private let transport: any ClientTransport
   private let limit: Int
   private let streamRequests = Mutex<[String?]>([])
 
-  init(after limit: Int) {
+  init(wrapping transport: any ClientTransport, after limit: Int) {
+    self.transport = transport
     self.limit = limit
   }
 

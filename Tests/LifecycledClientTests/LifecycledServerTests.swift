@@ -15,9 +15,13 @@ import Testing
     let error = await #expect(throws: LifecycledUnreachable.self) {
       try await lifecycled.createDevice()
     }
+    let port = try #require(server.url.port)
+    let failure = try #require(error?.failure)
     #expect(
       error?.description
-        == "lifecycled at \(server.url.absoluteString) did not answer within 0.5 seconds")
+        == "nothing answers at \(server.url.absoluteString) (\(failure)): start lifecycled there "
+        + "(lifecycled serve --port \(port)), or use the engine in this process "
+        + "(Lifecycled.inProcess())")
   }
 
   @Test func nothingListeningFailsWithinTheConnectTimeout() async throws {
@@ -28,6 +32,7 @@ import Testing
     }
     #expect(error?.url == url)
     #expect(error?.timeout == .milliseconds(200))
+    #expect(error?.failure != nil)  // refused, not timed out
   }
 
   /// A port that accepts connections and never answers: the call ends at the timeout.
@@ -50,8 +55,11 @@ import Testing
     let error = await #expect(throws: LifecycledUnreachable.self) {
       try await lifecycled.createDevice()
     }
+    #expect(error?.failure == nil)
     #expect(
-      error?.description == "lifecycled at \(url.absoluteString) did not answer within 0.3 seconds")
+      error?.description
+        == "lifecycled at \(url.absoluteString) did not answer within 0.3 seconds: something "
+        + "else listens there, or the server is stuck")
   }
 
   @Test func aTokenIsSentWithEveryRequest() async throws {

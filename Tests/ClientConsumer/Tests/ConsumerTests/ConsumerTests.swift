@@ -2,7 +2,8 @@ import LifecycledClient
 import Testing
 
 /// An app's lifecycle tested from another package, with the client's own API only: a server
-/// for the suite (`lifecycled` on `PATH`), a device per test, removed after it.
+/// for the suite (`lifecycled` on `PATH`, else the engine in this process), a device per test,
+/// removed after it.
 @Suite(.lifecycledServer()) struct ConsumerTests {
   /// A client of the suite's server.
   var lifecycled: Lifecycled { get throws { try #require(LifecycledServer.current).lifecycled } }

@@ -1,0 +1,95 @@
+import Foundation
+import LifecycleEngine
+import Testing
+
+@testable import LifecycledClient
+
+/// What the engine in process does in place of a server's loop: a realtime device's clock
+/// and a wait's timeout driven by a task, the work a server hands its worker threads (a large
+/// body, a long scenario) done in the call, each client a simulator of its own. The client's
+/// other suites run in process too (`scripts/test`, `LIFECYCLED_CLIENT_TESTS=in-process`).
+@Suite struct InProcessTests {
+  /// A realtime device suspends an app on its own, as time passes: the wait is answered when
+  /// the simulator's task fires the suspension.
+  @Test func aRealtimeDeviceMovesOnItsOwn() async throws {
+    var configuration = EngineConfiguration.inProcess
+    configuration.scheduler.suspendDelay = .milliseconds(50)
+    let lifecycled = Lifecycled.inProcess(configuration: configuration)
+    let device = try await lifecycled.createDevice(clock: .realtime)
+    let mail = try await device.createApp("mail")
+    try await mail.post(.launch())
+    try await mail.post(.home)
+    let suspended = try await mail.wait(for: .suspended, timeout: .seconds(30))
+    #expect(suspended.state == .suspended)
+  }
+
+  /// A wait that is never met ends at its timeout, with the app as it is.
+  @Test func aWaitEndsAtItsTimeout() async throws {
+    let device = try await Lifecycled.inProcess().createDevice()
+    let mail = try await device.createApp("mail")
+    let error = await #expect(throws: LifecycledWaitTimeout.self) {
+      try await mail.wait(for: .active, timeout: .milliseconds(100))
+    }
+    #expect(error?.app.state == .notRunning)
+  }
+
+  /// A snapshot over 64 KiB (read on a worker thread by a server) restores, and a scenario
+  /// whose answer passes 64 KiB (written a slice a turn by a server) is answered whole.
+  @Test func largeBodiesAndLongAnswersAreAnsweredWhole() async throws {
+    let lifecycled = Lifecycled.inProcess()
+    let device = try await lifecycled.createDevice(memoryLimitMB: 100_000)
+    for index in 0..<200 {
+      let app = try await device.createApp("app\(index)", memoryMB: 1)
+      try await app.post(.launch())
+    }
+    let snapshot = try await device.snapshot()
+    #expect(try JSONEncoder().encode(snapshot).count > 65_536)
+    let copy = try await lifecycled.createDevice()
+    try await copy.restore(snapshot)
+    #expect(try await copy.fetch().apps == 200)
+    let warnings = try await lifecycled.client.postDeviceEvent(
+      path: .init(device: copy.id),
+      body: .json(.DeviceEventList(Array(repeating: .memoryWarning, count: 4)))
+    ).ok.body.json
+    guard case .DeviceScenarioResponse(let scenario) = warnings else {
+      Issue.record("a scenario's answer: \(warnings)")
+      return
+    }
+    for result in scenario.results {  // every app running: the foreground one, 199 behind it
+      #expect(result.callbacks.count == 200)
+      #expect(Set(result.callbacks.map { "\($0.method)" }) == ["didReceiveMemoryWarning"])
+    }
+    #expect(try JSONEncoder().encode(scenario).count > 65_536)  // more than one slice
+  }
+
+  /// Two in-process clients are two simulators: a device of one is unknown to the other.
+  @Test func eachClientIsASimulatorOfItsOwn() async throws {
+    let first = Lifecycled.inProcess()
+    let second = Lifecycled.inProcess()
+    _ = try await first.createDevice("only-here")
+    let problem = await #expect(throws: LifecycledProblem.self) {
+      try await second.device("only-here").fetch()
+    }
+    #expect(problem?.status == 404)
+  }
+
+  /// `.automatic` is the server at `LIFECYCLED_URL`, else `lifecycled` on `PATH`, else the
+  /// engine in process; a `LIFECYCLED_URL` that is no server's URL says so.
+  @Test func automaticChoosesARunningServerThenABinaryThenTheEngine() throws {
+    let url = try #require(URL(string: "http://127.0.0.1:8080"))
+    #expect(
+      try LifecycledServer.automaticChoice(in: ["LIFECYCLED_URL": url.absoluteString])
+        == .running(url))
+    let directory = URL(fileURLWithPath: LiveServer.binary).deletingLastPathComponent()
+    #expect(
+      try LifecycledServer.automaticChoice(in: ["PATH": "/nonexistent:\(directory.path)"])
+        == .binary(directory.appendingPathComponent("lifecycled")))
+    #expect(try LifecycledServer.automaticChoice(in: ["PATH": "/nonexistent"]) == .inProcess)
+    let error = #expect(throws: LifecycledServerError.self) {
+      try LifecycledServer.automaticChoice(in: ["LIFECYCLED_URL": "127.0.0.1:8080"])
+    }
+    #expect(
+      error?.description
+        == "LIFECYCLED_URL is 127.0.0.1:8080, not a server's URL such as http://127.0.0.1:8080")
+  }
+}
