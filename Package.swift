@@ -81,7 +81,8 @@ let package = Package(
     // The parser under libFuzzer (scripts/fuzz); built normally, it replays corpus files.
     .executableTarget(
       name: "HTTPParserFuzzer", dependencies: ["HTTPCore"], path: "Tests/Fuzz/HTTPParserFuzzer"),
-    .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
+    .systemLibrary(
+      name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"]), .brew(["libuv"])]),
     // The libuv shell around HTTPCore: sockets, timers, signals, shutdown. Knows no API.
     .target(
       name: "HTTPServer",

@@ -4,6 +4,8 @@ import Logging
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// One accepted connection: the libuv shell around a `ConnectionStateMachine`.

@@ -4,6 +4,8 @@ public import Logging
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// An HTTP/1.1 server on its own libuv loop.

@@ -2,6 +2,8 @@ import CLibUV
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// The address a connection comes from, without its port: what the per-address connection

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// `lifecycled healthcheck`: asks a running service whether it is ready, with no curl needed
@@ -14,16 +16,17 @@ public enum HealthProbe {
     let target =
       host == "0.0.0.0" || host == "localhost" ? "127.0.0.1" : host == "::" ? "::1" : host
     var hints = addrinfo()
-    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+    hints.ai_socktype = Platform.streamSocket
     hints.ai_flags = AI_NUMERICHOST
     var found: UnsafeMutablePointer<addrinfo>?
     guard getaddrinfo(target, String(port), &hints, &found) == 0, let address = found else {
       return .failure(ProbeError(message: "'\(host)' is not an IP address"))
     }
     defer { freeaddrinfo(found) }
-    let fd = socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(address.pointee.ai_family, Platform.streamSocket, 0)
     guard fd >= 0 else { return .failure(ProbeError(message: "no socket")) }
     defer { close(fd) }
+    Platform.keepSIGPIPEAway(from: fd)
     var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
     for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
       setsockopt(fd, SOL_SOCKET, option, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -32,7 +35,7 @@ public enum HealthProbe {
       return .failure(ProbeError(message: "cannot connect to \(target):\(port)"))
     }
     let request = Array("GET /readyz HTTP/1.1\r\nHost: \(target)\r\nConnection: close\r\n\r\n".utf8)
-    guard send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else {
+    guard send(fd, request, request.count, Platform.sendFlags) == request.count else {
       return .failure(ProbeError(message: "cannot send to \(target):\(port)"))
     }
     var reply = [UInt8](repeating: 0, count: 64)

@@ -2,8 +2,9 @@ import CMalloc
 
 /// Gives the system back the memory the engine lets go of. glibc keeps freed blocks in its
 /// arenas, so after a reset or the removal of many devices the process would stay at its peak
-/// size; once the engine's state has shrunk by `threshold` bytes from its peak, `malloc_trim`
-/// returns the free pages (Benchmarks/README.md, "Memory"), at most once an `interval`.
+/// size; once the engine's state has shrunk by `threshold` bytes from its peak, the free pages
+/// are returned (glibc's trim; on Apple platforms the zones' pressure relief: Benchmarks/README.md,
+/// "Memory"), at most once an `interval`.
 struct HeapTrimmer {
   /// How far the state must fall from its peak before the heap is trimmed: enough that a trim,
   /// which walks the heap, follows only real releases and never ordinary traffic.
@@ -20,7 +21,7 @@ struct HeapTrimmer {
   private var lastTrimAt: UInt64?
   private let trim: () -> Void
 
-  init(trim: @escaping () -> Void = { _ = malloc_trim(0) }) {
+  init(trim: @escaping () -> Void = cmalloc_release_free_pages) {
     self.trim = trim
   }
 

@@ -3,6 +3,8 @@ import Logging
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// How log lines look: `text` for people, `json` for log collectors.

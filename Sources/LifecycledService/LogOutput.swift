@@ -4,6 +4,8 @@ import Synchronization
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Log lines on their way to stderr, written in batches the way nginx's buffered access log
@@ -94,7 +96,7 @@ final class LogOutput: HTTPTimerClient, Sendable {
   private func write(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
     var written = 0
     while written < count {
-      let result = Glibc.write(fileDescriptor, bytes + written, count - written)
+      let result = Platform.write(fileDescriptor, bytes + written, count - written)
       if result > 0 {
         written += result
       } else if result < 0, errno == EINTR {
@@ -172,7 +174,7 @@ private enum FatalSignalFlush {
     Self.count = count
     for (index, number) in signals.enumerated() {
       var action = sigaction()
-      action.__sigaction_handler.sa_handler = { number in FatalSignalFlush.handle(number) }
+      Platform.setHandler({ number in FatalSignalFlush.handle(number) }, of: &action)
       action.sa_flags = SA_ONSTACK
       sigemptyset(&action.sa_mask)
       sigaction(number, &action, previous + index)

@@ -3,6 +3,8 @@ import Logging
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Builds and runs the service from its configuration: the one builder `main` and the tests

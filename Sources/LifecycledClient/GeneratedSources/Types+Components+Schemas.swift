@@ -1291,6 +1291,8 @@ extension Components {
         public struct AppBehaviorSettings: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/AppBehaviorSettings/didEnterBackgroundSeconds`.
             public var didEnterBackgroundSeconds: Swift.Double?
+            /// Whether the app's expiration handler ends its background tasks, as a well-behaved app's does. False: an expired task is not ended, and the app is killed 1 s after the handler (expirationGrace) with 0x2182bad2. By default the handler ends them, and an expiration kills nothing.
+            ///
             /// - Remark: Generated from `#/components/schemas/AppBehaviorSettings/endsBackgroundTasksOnExpiration`.
             public var endsBackgroundTasksOnExpiration: Swift.Bool?
             /// The app's code still holds a file or SQLite lock when the system suspends it: it is killed at suspendAt instead, with 0xdead10cc.
@@ -1301,7 +1303,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - didEnterBackgroundSeconds:
-            ///   - endsBackgroundTasksOnExpiration:
+            ///   - endsBackgroundTasksOnExpiration: Whether the app's expiration handler ends its background tasks, as a well-behaved app's does. False: an expired task is not ended, and the app is killed 1 s after the handler (expirationGrace) with 0x2182bad2. By default the handler ends them, and an expiration kills nothing.
             ///   - holdsFileLockAtSuspension: The app's code still holds a file or SQLite lock when the system suspends it: it is killed at suspendAt instead, with 0xdead10cc.
             public init(
                 didEnterBackgroundSeconds: Swift.Double? = nil,
