@@ -14,6 +14,8 @@ import OpenAPIRuntime
 /// }
 /// ```
 ///
+/// A binary it starts shuts down once the test process is gone, however that ended (SIGKILL
+/// included: `serve --exit-with-parent`); a Docker container it starts is removed when stopped.
 /// Processes are started on macOS and Linux only: iOS runs no other process, and there
 /// ``Executable/automatic`` is a server at `LIFECYCLED_URL` or the engine in process.
 public final class LifecycledServer: Sendable {
@@ -164,7 +166,7 @@ public final class LifecycledServer: Sendable {
     ) async throws -> LifecycledServer {
       let process = Process()
       process.executableURL = binary
-      process.arguments = serve + arguments + ["--port", "0"]
+      process.arguments = serve + ["--exit-with-parent"] + arguments + ["--port", "0"]
       process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
       let log = Pipe()
       process.standardError = log
@@ -211,22 +213,26 @@ public final class LifecycledServer: Sendable {
     }
 
     /// What a short command prints, trimmed; an error if it fails.
-    private static func output(of executable: URL, _ arguments: [String]) throws -> String {
+    static func output(of executable: URL, _ arguments: [String]) throws -> String {
       let process = Process()
       process.executableURL = executable
       process.arguments = arguments
-      let output = Pipe()
+      let (output, errors) = (Pipe(), Pipe())
       process.standardOutput = output
+      process.standardError = errors  // a short command's few lines: read once it is done
       try process.run()
       let data = output.fileHandleForReading.readDataToEndOfFile()
       process.waitUntilExit()
-      let text = String(decoding: data, as: UTF8.self).trimmingCharacters(
-        in: .whitespacesAndNewlines)
       guard process.terminationStatus == 0 else {
         throw LifecycledServerError.commandFailed(
-          ([executable.path] + arguments).joined(separator: " "))
+          command: ([executable.path] + arguments).joined(separator: " "),
+          reason: trimmed(errors.fileHandleForReading.readDataToEndOfFile()))
       }
-      return text
+      return trimmed(data)
+    }
+
+    private static func trimmed(_ data: Data) -> String {
+      String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
   }
 
@@ -300,7 +306,7 @@ public final class LifecycledServer: Sendable {
       throw LifecycledServerError.noProcesses
     }
 
-    private static func output(of _: URL, _: [String]) throws -> String {
+    static func output(of _: URL, _: [String]) throws -> String {
       throw LifecycledServerError.noProcesses
     }
   }
@@ -314,7 +320,8 @@ public enum LifecycledServerError: Error, Sendable, Hashable, CustomStringConver
   case exited(binary: String, log: String)
   /// `docker port` printed no address.
   case noAddress(String)
-  case commandFailed(String)
+  /// A command the launcher ran (`docker run`, say) failed: what it said on stderr.
+  case commandFailed(command: String, reason: String)
   /// The server did not answer `/readyz` in time.
   case notReady(url: URL, within: Duration)
   /// `LIFECYCLED_URL` is not a URL with a host.
@@ -327,7 +334,7 @@ public enum LifecycledServerError: Error, Sendable, Hashable, CustomStringConver
     case .notFound(let name): "no \(name) on PATH"
     case .exited(let binary, let log): "\(binary) did not start: \(log)"
     case .noAddress(let output): "docker port printed no address: \(output)"
-    case .commandFailed(let command): "failed: \(command)"
+    case .commandFailed(let command, let reason): "\(command) failed: \(reason)"
     case .notReady(let url, let timeout): "lifecycled at \(url) was not ready within \(timeout)"
     case .invalidURL(let text):
       "LIFECYCLED_URL is \(text), not a server's URL such as http://127.0.0.1:8080"

@@ -19,14 +19,21 @@ public struct SimulatedDevice: Sendable {
     return self.app(try created.created.body.json.name)
   }
 
-  /// Creates an app, not running: a scene-based app unless told.
+  /// Creates an app, not running: a scene-based app with one window unless told. Its
+  /// `permittedTaskIdentifiers` are its `BGTaskSchedulerPermittedIdentifiers`; its `behavior`
+  /// says how its code acts (a slow `didEnterBackground`, tasks not ended on expiration, a
+  /// file lock held at suspension). ``createApp(_:)`` takes every field of the contract.
   public func createApp(
     _ name: String, lifecycle: Components.Schemas.Lifecycle? = nil,
-    backgroundModes: [Components.Schemas.BackgroundMode]? = nil, memoryMB: Int? = nil
+    backgroundModes: [Components.Schemas.BackgroundMode]? = nil, memoryMB: Int? = nil,
+    supportsMultipleScenes: Bool? = nil, permittedTaskIdentifiers: [String]? = nil,
+    behavior: Components.Schemas.AppBehaviorSettings? = nil
   ) async throws -> SimulatedApp {
     try await createApp(
       .init(
-        name: name, lifecycle: lifecycle, memoryMB: memoryMB, backgroundModes: backgroundModes))
+        name: name, lifecycle: lifecycle, memoryMB: memoryMB, backgroundModes: backgroundModes,
+        behavior: behavior, supportsMultipleScenes: supportsMultipleScenes,
+        permittedTaskIdentifiers: permittedTaskIdentifiers))
   }
 
   /// The app `name` of this device, without asking the server.

@@ -20,10 +20,12 @@ public enum Service {
     return logger
   }
 
-  /// The server, not yet started: the API on the HTTP server, with the log's flush and the
-  /// simulator's deadlines on its timers, and a line per request at `info`.
+  /// The server, not yet started: the API on the HTTP server, with the log's flush, the
+  /// simulator's deadlines (and the parent's watch, if it `exitsWithParent`) on its timers,
+  /// and a line per request at `info`.
   static func makeServer(
-    configuration: ServiceConfiguration, logger: Logger, output: LogOutput
+    configuration: ServiceConfiguration, logger: Logger, output: LogOutput,
+    exitsWithParent: Bool = false
   ) -> HTTPServer {
     let responder = APIResponder(
       configuration: configuration.engine, access: configuration.access,
@@ -33,24 +35,30 @@ public enum Service {
     let requestLog =
       configuration.logLevel <= .info
       ? RequestLog(format: configuration.logFormat, output: output) : nil
+    let watch = exitsWithParent ? ParentWatch(now: monotonicMilliseconds()) : nil
     let server = HTTPServer(
       configuration: configuration.server, responder: responder,
-      timerClients: [responder, output], requestLog: requestLog, clientMemory: responder,
-      logger: logger)
+      timerClients: [responder, output] + (watch.map { [$0] } ?? []), requestLog: requestLog,
+      clientMemory: responder, logger: logger)
     responder.api.hostMetrics = { [weak server] in server?.loopTurns.exposition ?? "" }
+    watch?.shutDown = { [weak server] in server?.requestShutdown() }
     return server
   }
 
-  /// Starts listening, serves until a signal shuts it down, and returns the exit status:
-  /// 0 after a graceful shutdown, 1 if it cannot listen, 128 + signal on a forced exit. Every
-  /// log line is written before it returns.
-  public static func run(configuration: ServiceConfiguration) -> Int32 {
+  /// Starts listening, serves until a signal (or, if it `exitsWithParent`, the parent's exit)
+  /// shuts it down, and returns the exit status: 0 after a graceful shutdown, 1 if it cannot
+  /// listen, 128 + signal on a forced exit. Every log line is written before it returns.
+  public static func run(configuration: ServiceConfiguration, exitsWithParent: Bool = false)
+    -> Int32
+  {
     let output = LogOutput()
     output.flushOnFatalSignals()
     defer { output.flush() }
     let logger = logger(for: configuration, output: output)
     let started = monotonicMilliseconds()
-    let server = makeServer(configuration: configuration, logger: logger, output: output)
+    let server = makeServer(
+      configuration: configuration, logger: logger, output: output,
+      exitsWithParent: exitsWithParent)
     do {
       let port = try server.start()
       logger.notice(

@@ -59,10 +59,17 @@ struct Serve: AsyncParsableCommand {
   @Flag(help: "Print the effective configuration as JSON and exit.")
   var printConfig = false
 
+  @Flag(
+    help: """
+      Shut down gracefully once the process that started this one has exited (what a test's \
+      launcher asks, so that a test killed outright leaves no server running).
+      """)
+  var exitWithParent = false
+
   func run() async throws {
     let configuration = try await options.load()
     if printConfig { return print(configuration.json, terminator: "") }
-    let status = Service.run(configuration: configuration)
+    let status = Service.run(configuration: configuration, exitsWithParent: exitWithParent)
     if status != 0 { throw ExitCode(status) }
   }
 }

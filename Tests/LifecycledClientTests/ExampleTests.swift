@@ -73,6 +73,19 @@ import Testing
     #expect(timeline.contains(">backgroundWorkTimeout 0x2182bad4</text>"))
   }
 
+  /// An app whose expiration handler does not end its background task: the system kills it
+  /// a second after the handler, at 31 s, with 0x2182bad2. (By default the handler ends it.)
+  @Test func aTaskNotEndedAtExpirationKillsTheApp() async throws {
+    let upload = try await device.createApp(
+      "upload", behavior: .init(endsBackgroundTasksOnExpiration: false))
+    try await upload.post([.launch(), .beginBackgroundTask(name: "upload"), .home])
+    let advance = try await device.advanceClock(by: .seconds(60))
+    let kill = try #require(advance.transitions.last)
+    #expect(kill.to == .notRunning)
+    #expect(kill.terminationCode == .backgroundTask)
+    #expect(kill.time == 31)
+  }
+
   /// What a crash-reporting SDK learns afterwards: the fetch that timed out is a background
   /// task assertion timeout in the MetricKit payload the app gets once it runs again.
   @Test func theNextPayloadCountsTheKill() async throws {
@@ -210,7 +223,7 @@ import Testing
   /// `eager` policy runs it the instant nothing does.
   @Test func aHeldBackTaskSaysWhyAndRunsWhenNothingHoldsIt() async throws {
     let sync = try await device.createApp(
-      .init(name: "sync", backgroundModes: [.processing], permittedTaskIdentifiers: ["cleanup"]))
+      "sync", backgroundModes: [.processing], permittedTaskIdentifiers: ["cleanup"])
     try await sync.post(.launch())
     try await sync.post(
       .submitTaskRequest(identifier: "cleanup", kind: .processing, requiresExternalPower: true))

@@ -1,8 +1,7 @@
 import Foundation
 import LifecycleEngine
+import LifecycledClient
 import Testing
-
-@testable import LifecycledClient
 
 /// What the engine in process does in place of a server's loop: a realtime device's clock
 /// and a wait's timeout driven by a task, the work a server hands its worker threads (a large
@@ -71,25 +70,5 @@ import Testing
       try await second.device("only-here").fetch()
     }
     #expect(problem?.status == 404)
-  }
-
-  /// `.automatic` is the server at `LIFECYCLED_URL`, else `lifecycled` on `PATH`, else the
-  /// engine in process; a `LIFECYCLED_URL` that is no server's URL says so.
-  @Test func automaticChoosesARunningServerThenABinaryThenTheEngine() throws {
-    let url = try #require(URL(string: "http://127.0.0.1:8080"))
-    #expect(
-      try LifecycledServer.automaticChoice(in: ["LIFECYCLED_URL": url.absoluteString])
-        == .running(url))
-    let directory = URL(fileURLWithPath: LiveServer.binary).deletingLastPathComponent()
-    #expect(
-      try LifecycledServer.automaticChoice(in: ["PATH": "/nonexistent:\(directory.path)"])
-        == .binary(directory.appendingPathComponent("lifecycled")))
-    #expect(try LifecycledServer.automaticChoice(in: ["PATH": "/nonexistent"]) == .inProcess)
-    let error = #expect(throws: LifecycledServerError.self) {
-      try LifecycledServer.automaticChoice(in: ["LIFECYCLED_URL": "127.0.0.1:8080"])
-    }
-    #expect(
-      error?.description
-        == "LIFECYCLED_URL is 127.0.0.1:8080, not a server's URL such as http://127.0.0.1:8080")
   }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
-import LifecycledClient
 import Testing
+
+@testable import LifecycledClient
 
 /// A server each test starts itself, a client that fails fast when there is none, a token,
 /// and a device that lives as long as its scope.
@@ -87,5 +88,36 @@ import Testing
       }
       #expect(gone?.status == 404)
     }
+  }
+
+  /// `.automatic` is the server at `LIFECYCLED_URL`, else `lifecycled` on `PATH`, else the
+  /// engine in process; a `LIFECYCLED_URL` that is no server's URL says so.
+  @Test func automaticChoosesARunningServerThenABinaryThenTheEngine() throws {
+    let url = try #require(URL(string: "http://127.0.0.1:8080"))
+    #expect(
+      try LifecycledServer.automaticChoice(in: ["LIFECYCLED_URL": url.absoluteString])
+        == .running(url))
+    let directory = URL(fileURLWithPath: LiveServer.binary).deletingLastPathComponent()
+    #expect(
+      try LifecycledServer.automaticChoice(in: ["PATH": "/nonexistent:\(directory.path)"])
+        == .binary(directory.appendingPathComponent("lifecycled")))
+    #expect(try LifecycledServer.automaticChoice(in: ["PATH": "/nonexistent"]) == .inProcess)
+    let error = #expect(throws: LifecycledServerError.self) {
+      try LifecycledServer.automaticChoice(in: ["LIFECYCLED_URL": "127.0.0.1:8080"])
+    }
+    #expect(
+      error?.description
+        == "LIFECYCLED_URL is 127.0.0.1:8080, not a server's URL such as http://127.0.0.1:8080")
+  }
+
+  /// A command the launcher runs (`docker run`) that fails says why, in its own words.
+  @Test func aFailedCommandSaysWhy() throws {
+    let error = #expect(throws: LifecycledServerError.self) {
+      try LifecycledServer.output(
+        of: URL(fileURLWithPath: "/bin/sh"), ["-c", "echo 'no such image' >&2; exit 125"])
+    }
+    #expect(
+      error?.description
+        == "/bin/sh -c echo 'no such image' >&2; exit 125 failed: no such image")
   }
 }

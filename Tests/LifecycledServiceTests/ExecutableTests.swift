@@ -404,6 +404,37 @@ import Testing
     return try #require(Int(line.split(separator: " ").dropFirst().first ?? ""))
   }
 
+  /// A server started with `--exit-with-parent` shuts down gracefully once the process that
+  /// started it is killed outright (SIGKILL: it cannot stop its child itself).
+  @Test func aServerWhoseParentIsKilledShutsDown() throws {
+    let parent = Process()
+    parent.executableURL = URL(fileURLWithPath: "/bin/sh")
+    parent.arguments = [
+      "-c", #""$0" serve --port 0 --exit-with-parent & echo $!; wait"#, Self.binary.path,
+    ]
+    parent.environment = ["PATH": "/usr/bin:/bin"]
+    let (output, errors) = (Pipe(), Pipe())
+    parent.standardOutput = output
+    parent.standardError = errors  // the server's log comes through the shell's
+    try parent.run()
+    let pidLine = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+    let server = try #require(Int32(pidLine.trimmingCharacters(in: .whitespacesAndNewlines)))
+    var log = ""
+    while !log.contains("listening") {
+      let data = errors.fileHandleForReading.availableData
+      guard !data.isEmpty else { throw RunningService.ServiceError.exited(log) }
+      log += String(decoding: data, as: UTF8.self)
+    }
+    kill(parent.processIdentifier, SIGKILL)
+    parent.waitUntilExit()
+    // If it did not stop, the test stops it (and fails): the log's pipe must end.
+    DispatchQueue.global().asyncAfter(deadline: .now() + 10) { kill(server, SIGKILL) }
+    // The log's pipe ends once its last writer, the server, has exited.
+    log += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(log.contains("shutdown.begin"))
+    #expect(log.contains("shutdown.complete"))
+  }
+
   @Test func sigintStopsCleanlyToo() throws {
     let service = try RunningService(["--port", "0"])
     service.signal(SIGINT)
