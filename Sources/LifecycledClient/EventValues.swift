@@ -224,8 +224,14 @@ extension Components.Schemas.DeviceEvent {
 extension OpenAPIValueContainer {
   /// The JSON value decoded as `type`: restoration data (a session's
   /// `stateRestorationActivity`, an app's `restorationData`) read back as the `Codable` value
-  /// the app saved with ``Components/Schemas/AppEvent/setRestorationData(to:scene:)``.
-  public func decoded<Value: Decodable>(as type: Value.Type = Value.self) throws -> Value {
-    try JSONDecoder().decode(type, from: JSONEncoder().encode(self))
+  /// the app saved with ``Components/Schemas/AppEvent/setRestorationData(to:scene:)``; nil
+  /// when the value is null (nothing saved).
+  public func decoded<Value: Decodable>(as type: Value.Type = Value.self) throws -> Value? {
+    if isNull { return nil }
+    return try JSONDecoder().decode(type, from: JSONEncoder().encode(self))
   }
+
+  /// Whether the value is JSON's null: a field the contract always sends, such as an app's
+  /// `restorationData`, holds null when there is nothing.
+  public var isNull: Bool { value == nil }
 }

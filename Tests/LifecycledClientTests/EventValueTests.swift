@@ -1,6 +1,7 @@
 import Foundation
 import LifecycleEngine
 import LifecycledClient
+import OpenAPIRuntime
 import Testing
 
 /// The client's event values (`.launch()`, `.lock`, ...) name every event the server declares
@@ -35,5 +36,17 @@ import Testing
   static func type(_ event: some Encodable) throws -> String {
     let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(event))
     return try #require((object as? [String: Any])?["type"] as? String)
+  }
+
+  /// Restoration data the contract always sends (an app's `restorationData`) is null when
+  /// nothing was saved: it reads as nil, and a saved value as what was saved.
+  @Test func restorationDataReadsAsNilWhenNothingWasSaved() throws {
+    let nothing = try JSONDecoder().decode(OpenAPIValueContainer.self, from: Data("null".utf8))
+    #expect(nothing.isNull)
+    #expect(try nothing.decoded(as: [String: Int].self) == nil)
+    let saved = try JSONDecoder().decode(
+      OpenAPIValueContainer.self, from: Data(#"{"tab":2}"#.utf8))
+    #expect(!saved.isNull)
+    #expect(try saved.decoded(as: [String: Int].self) == ["tab": 2])
   }
 }

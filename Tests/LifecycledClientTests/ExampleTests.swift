@@ -138,7 +138,7 @@ import Testing
     let relaunch = try await notes.post(.launch())
     let connect = try #require(relaunch.callbacks.first { $0.method == .sceneWillConnect })
     let restored = try #require(connect.arguments?.session?.stateRestorationActivity)
-    #expect(try restored.decoded(as: SavedState.self).tab == 2)
+    #expect(try restored.decoded(as: SavedState.self)?.tab == 2)
   }
 
   /// What the app saves to restore its user interface.
