@@ -38,8 +38,9 @@ extension EngineConfiguration {
 /// What differs from a server, by design: nothing bounds a request's size or its time to
 /// arrive (there is no network); a realtime device's clock, a wait's timeout and a stream's
 /// new entries are driven by a task on the process's clock, not a loop's timer; a journal
-/// stream sends no heartbeats (nothing sits between to keep alive); and the work a server does
-/// on worker threads (large bodies, pictures, snapshots) is done in the call.
+/// stream sends no heartbeats (nothing sits between to keep alive), and its entries wait in
+/// the process until read, however many (a server ends a stream read too slowly); and the work
+/// a server does on worker threads (large bodies, pictures, snapshots) is done in the call.
 public struct InProcessTransport: ClientTransport {
   /// The address the client is given: requests never leave the process.
   public static let serverURL = URL(string: "http://localhost")!  // a valid literal

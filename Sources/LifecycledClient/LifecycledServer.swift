@@ -31,8 +31,9 @@ public final class LifecycledServer: Sendable {
     /// The engine in this process (``Lifecycled/inProcess(configuration:)``): no binary,
     /// on every platform. `arguments` are not read.
     case inProcess
-    /// The server at `LIFECYCLED_URL` if the environment sets it (left running at the end);
-    /// else `lifecycled` on `PATH` if it is there; else the engine in this process.
+    /// The server at `LIFECYCLED_URL` if the environment sets it (left running at the end,
+    /// `arguments` not read); else `lifecycled` on `PATH` if it is there; else the engine in
+    /// this process (`arguments` not read).
     case automatic
   }
 
