@@ -32,7 +32,8 @@ public final class LifecycledServer: Sendable {
     /// on every platform. `arguments` are not read.
     case inProcess
     /// The server at `LIFECYCLED_URL` if the environment sets it (left running at the end,
-    /// `arguments` not read); else `lifecycled` on `PATH` if it is there; else the engine in
+    /// `arguments` not read; sent `LIFECYCLED_AUTH_TOKEN`, the server's own setting, if set);
+    /// else `lifecycled` on `PATH` if it is there; else the engine in
     /// this process (`arguments` not read).
     case automatic
   }
@@ -46,23 +47,28 @@ public final class LifecycledServer: Sendable {
   /// The transport its clients use: the engine's in process, or nil for the platform's HTTP
   /// client.
   public let transport: (any ClientTransport)?
+  /// The bearer token its clients send, for a running server that asks for one.
+  private let token: String?
   /// The process running the server (the binary, or `docker run`'s client), if it was started.
   private let process: ProcessBox
   /// The Docker container, when the server runs in one.
   private let container: String?
 
   private init(
-    url: URL, transport: (any ClientTransport)? = nil, process: ProcessBox = ProcessBox(nil),
-    container: String? = nil
+    url: URL, transport: (any ClientTransport)? = nil, token: String? = nil,
+    process: ProcessBox = ProcessBox(nil), container: String? = nil
   ) {
     self.url = url
     self.transport = transport
+    self.token = token
     self.process = process
     self.container = container
   }
 
   /// A client of this server.
-  public var lifecycled: Lifecycled { Lifecycled(serverURL: url, transport: transport) }
+  public var lifecycled: Lifecycled {
+    Lifecycled(serverURL: url, token: token, transport: transport)
+  }
 
   /// Starts a server and waits until it is ready (at most `startupTimeout`). `arguments`
   /// follow `serve` (for example `["--auth-token", "secret"]`).
@@ -77,7 +83,7 @@ public final class LifecycledServer: Sendable {
         url: InProcessTransport.serverURL, transport: InProcessTransport())
     case .automatic:
       switch try automaticChoice(in: ProcessInfo.processInfo.environment) {
-      case .running(let url): server = LifecycledServer(url: url)
+      case .running(let url, let token): server = LifecycledServer(url: url, token: token)
       case .binary(let binary): server = try await startProcess(binary, arguments, startupTimeout)
       case .inProcess: return try await start(.inProcess)
       }
@@ -100,8 +106,8 @@ public final class LifecycledServer: Sendable {
 
   /// What ``Executable/automatic`` stands for.
   enum AutomaticChoice: Equatable {
-    /// The server already running at this URL.
-    case running(URL)
+    /// The server already running at this URL, and the token it asks for, if any.
+    case running(URL, token: String?)
     /// This binary, started for the test.
     case binary(URL)
     case inProcess
@@ -114,7 +120,7 @@ public final class LifecycledServer: Sendable {
       guard let url = URL(string: running), ["http", "https"].contains(url.scheme ?? ""),
         url.host != nil
       else { throw LifecycledServerError.invalidURL(running) }
-      return .running(url)
+      return .running(url, token: environment["LIFECYCLED_AUTH_TOKEN"])
     }
     if let binary = try? found("lifecycled", in: environment) { return .binary(binary) }
     return .inProcess

@@ -96,7 +96,11 @@ import Testing
     let url = try #require(URL(string: "http://127.0.0.1:8080"))
     #expect(
       try LifecycledServer.automaticChoice(in: ["LIFECYCLED_URL": url.absoluteString])
-        == .running(url))
+        == .running(url, token: nil))
+    #expect(
+      try LifecycledServer.automaticChoice(in: [
+        "LIFECYCLED_URL": url.absoluteString, "LIFECYCLED_AUTH_TOKEN": "s3cret",
+      ]) == .running(url, token: "s3cret"))
     let directory = URL(fileURLWithPath: LiveServer.binary).deletingLastPathComponent()
     #expect(
       try LifecycledServer.automaticChoice(in: ["PATH": "/nonexistent:\(directory.path)"])
