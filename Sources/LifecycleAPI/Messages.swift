@@ -69,6 +69,12 @@ public struct APIResponse: Sendable {
     self.body = body
   }
 
+  /// The `Content-Type` the response is sent with: none for an empty body, but a stream's,
+  /// whose pieces come later.
+  public var sentContentType: String? {
+    body.isEmpty && contentType != "text/event-stream" ? nil : contentType
+  }
+
   /// 204: done, nothing to say.
   static let noContent = APIResponse(status: 204, contentType: "application/json", body: [])
 

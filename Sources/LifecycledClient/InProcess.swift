@@ -88,9 +88,7 @@ public struct InProcessTransport: ClientTransport {
   /// The HTTP response that carries `response`, with the fields a server would send.
   static func httpResponse(_ response: APIResponse) -> HTTPResponse {
     var fields = HTTPFields()
-    if !response.body.isEmpty || response.contentType == "text/event-stream" {
-      fields[.contentType] = response.contentType
-    }
+    if let type = response.sentContentType { fields[.contentType] = type }
     for (name, value) in response.headers {
       if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
     }

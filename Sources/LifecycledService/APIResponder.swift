@@ -195,9 +195,7 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
 
   /// The HTTP response that carries `response`.
   private func http(_ response: APIResponse) -> HTTPResponse {
-    // An empty body has no type, but a stream's does: its pieces come later.
-    let isTyped = !response.body.isEmpty || response.contentType == "text/event-stream"
-    let shared = Self.headers(contentType: isTyped ? response.contentType : nil)
+    let shared = Self.headers(contentType: response.sentContentType)
     guard !response.headers.isEmpty || response.entityTag != nil else {
       return HTTPResponse(
         status: HTTPStatus(code: response.status), headers: shared, body: response.body)
