@@ -211,6 +211,8 @@ final class TestResponder: HTTPResponder, @unchecked Sendable {
 /// its socket, and a test has one thread at a time use it.
 final class RawClient: @unchecked Sendable {
   let fd: Int32
+  /// Bytes received past the last response `readResponse` returned: the start of the next.
+  private var unread: [UInt8] = []
 
   /// Connects to 127.0.0.1 at `port`, from the loopback address `source` if one is given
   /// (every 127.x.y.z is this machine), so that a test can be several clients.
@@ -282,22 +284,36 @@ final class RawClient: @unchecked Sendable {
   /// Whether the server closed the connection: EOF within the timeout.
   func serverClosed() -> Bool {
     var byte: UInt8 = 0
-    return recv(fd, &byte, 1, 0) == 0
+    return unread.isEmpty && recv(fd, &byte, 1, 0) == 0
   }
 
-  /// One response: its head and as much body as its Content-Length says.
+  /// One response: its head and as much body as its Content-Length says. What arrived after
+  /// it (pipelined answers can come in one packet) is kept for the next read.
   func readResponse() -> String {
+    var end: Int?
     let bytes = readBytes { bytes in
-      let text = String(decoding: bytes, as: UTF8.self)
-      guard let end = text.range(of: "\r\n\r\n") else { return false }
-      let length =
-        text[..<end.lowerBound].split(separator: "\r\n")
-        .first { $0.lowercased().hasPrefix("content-length:") }
-        .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-      return text.utf8.count >= text.utf8.distance(from: text.startIndex, to: end.upperBound)
-        + length
+      end = Self.endOfResponse(in: bytes)
+      return end != nil
     }
-    return String(decoding: bytes, as: UTF8.self)
+    let whole = end ?? bytes.count
+    unread = Array(bytes[whole...])
+    return String(decoding: bytes[..<whole], as: UTF8.self)
+  }
+
+  /// Where the first response in `bytes` ends, if all of it is there.
+  private static func endOfResponse(in bytes: [UInt8]) -> Int? {
+    let separator = Array("\r\n\r\n".utf8)
+    guard
+      let headEnd = bytes.indices.dropLast(3).first(where: {
+        bytes[$0..<$0 + 4].elementsEqual(separator)
+      })
+    else { return nil }
+    let length =
+      String(decoding: bytes[..<headEnd], as: UTF8.self).split(separator: "\r\n")
+      .first { $0.lowercased().hasPrefix("content-length:") }
+      .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+    let end = headEnd + 4 + length
+    return bytes.count >= end ? end : nil
   }
 
   /// What arrives until `marker` has (or the server closes, or the timeout passes), as text.
@@ -323,7 +339,8 @@ final class RawClient: @unchecked Sendable {
   }
 
   private func readBytes(until complete: ([UInt8]) -> Bool) -> [UInt8] {
-    var bytes: [UInt8] = []
+    var bytes = unread
+    unread = []
     var chunk = [UInt8](repeating: 0, count: 65_536)
     while !complete(bytes) {
       let count = recv(fd, &chunk, chunk.count, 0)
