@@ -6,10 +6,13 @@
   /// ``LifecycledServer/current``.
   ///
   /// ```swift
+  /// import LifecycledClient
+  /// import Testing
+  ///
   /// @Suite(.lifecycledServer()) struct CheckoutTests {
   ///   @Test func coldLaunch() async throws {
   ///     let lifecycled = try #require(LifecycledServer.current).lifecycled
-  ///     ...
+  ///     // ...
   ///   }
   /// }
   /// ```
@@ -45,18 +48,47 @@
 
   extension XCTestCase {
     /// Starts a lifecycled server for this test (the server at `LIFECYCLED_URL`, else
-    /// `lifecycled` on `PATH`, else the engine in this process, unless told) and stops it
-    /// when the test ends; a client of it.
+    /// `lifecycled` on `PATH`, else the engine in this process, unless told); a client of it.
     ///
-    /// It stops in a teardown block, and XCTest runs those before `tearDown()`: remove the
-    /// test's devices in a teardown block added after this call (blocks run last added
-    /// first), not in `tearDown()`, where a server started here has stopped.
+    /// The server stops once XCTest reports the test finished: after its teardown blocks and
+    /// `tearDown()`, so that either can still remove the test's devices.
     public func startLifecycledServer(
       _ executable: LifecycledServer.Executable = .automatic, arguments: [String] = []
     ) async throws -> Lifecycled {
       let server = try await LifecycledServer.start(executable, arguments: arguments)
-      addTeardownBlock { server.stop() }
+      let test = ObjectIdentifier(self)
+      await MainActor.run { ServersOfFinishingTests.shared.stop(server, whenFinished: test) }
       return server.lifecycled
+    }
+  }
+
+  /// Stops the servers started for XCTest tests when each test finishes. XCTest tells its
+  /// observers after the test's `tearDown()` has run; observers are added on the main thread
+  /// (Apple's XCTest asserts so) and never removed (removing one while XCTest tells them
+  /// throws there), so there is one.
+  final class ServersOfFinishingTests: NSObject, XCTestObservation, @unchecked Sendable {
+    static let shared = ServersOfFinishingTests()
+    private let lock = NSLock()
+    private var servers: [ObjectIdentifier: [LifecycledServer]] = [:]
+    private var isObserving = false
+
+    /// Stops `server` once the test `test` (an `XCTestCase`'s identity) has finished. On the
+    /// main thread.
+    func stop(_ server: LifecycledServer, whenFinished test: ObjectIdentifier) {
+      let isFirst = lock.withLock {
+        servers[test, default: []].append(server)
+        defer { isObserving = true }
+        return !isObserving
+      }
+      if isFirst { XCTestObservationCenter.shared.addTestObserver(self) }
+    }
+
+    func testCaseDidFinish(_ testCase: XCTestCase) { finished(ObjectIdentifier(testCase)) }
+
+    /// Stops the servers started for the test `test`.
+    func finished(_ test: ObjectIdentifier) {
+      let servers = lock.withLock { self.servers.removeValue(forKey: test) }
+      for server in servers ?? [] { server.stop() }
     }
   }
 #endif
