@@ -10,7 +10,7 @@ import OpenAPIRuntime
 /// ```swift
 /// try await LifecycledServer.run { lifecycled in
 ///   let device = try await lifecycled.createDevice()
-///   ...
+///   // ...
 /// }
 /// ```
 ///

@@ -1,6 +1,7 @@
 // swift-tools-version:6.1
-// A package that uses LifecycledClient as an iOS developer's would, by the README's lines (a
-// path here, where the README says the repository's URL). scripts/test builds and runs it.
+// A package that uses LifecycledClient as an iOS developer's would: the client's guide shows
+// this manifest, with the repository's URL where this names its path (WalkthroughTests checks
+// that the two agree). scripts/test builds and runs it.
 import PackageDescription
 
 let package = Package(

@@ -1,4 +1,5 @@
 import Foundation
+import LifecycledService
 import Testing
 
 /// The README's walkthrough and harness example, run verbatim against the binary: each command
@@ -70,6 +71,33 @@ import Testing
         source = source[(found + 1)...]
       }
     }
+  }
+
+  /// The client guide's `Package.swift` is the consumer fixture's manifest, which `scripts/test`
+  /// builds and runs, but for the dependency: the repository's URL at the service's version
+  /// where the fixture names its path. (Comments in the fixture aside.)
+  @Test func theGuidesManifestIsTheConsumerFixturesWithTheRealVersion() throws {
+    let root = ConfigurationTests.repository
+    let guide = try String(
+      contentsOf: root.appendingPathComponent(
+        "Sources/LifecycledClient/LifecycledClient.docc/LifecycledClient.md"),
+      encoding: .utf8)
+    let marked = try #require(
+      guide.components(separatedBy: "<!-- manifest: Tests/ClientConsumer/Package.swift -->")
+        .dropFirst().first)
+    let shown = marked.components(separatedBy: "```")[1].split(separator: "\n").dropFirst()
+    let fixture = try String(
+      contentsOf: root.appendingPathComponent("Tests/ClientConsumer/Package.swift"),
+      encoding: .utf8
+    )
+    .split(separator: "\n").filter { $0.hasPrefix("// swift-tools-version") || !$0.hasPrefix("//") }
+    let dependency = #".package(name: "lifecycled", path: "../..")"#
+    let published =
+      #".package(url: "https://github.com/OWNER/lifecycled", from: "\#(Version.current)")"#
+    #expect(fixture.contains { $0.contains(dependency) })
+    #expect(
+      shown.map(String.init)
+        == fixture.map { $0.replacingOccurrences(of: dependency, with: published) })
   }
 
   /// Runs the steps against the binary. With `LIFECYCLED_RECORD_TIMELINES` set (as for

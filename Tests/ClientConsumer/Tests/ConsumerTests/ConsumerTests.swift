@@ -12,6 +12,7 @@ import Testing
     try await lifecycled.withDevice { device in
       let shop = try await device.createApp("shop")
       let launch = try await shop.post(.launch(universalLink: "https://shop.example/item/7"))
+      #expect(launch.state == .active)
       #expect(
         launch.callbacks.map(\.method) == [
           .willFinishLaunching, .didFinishLaunching, .configurationForConnecting,
