@@ -86,6 +86,28 @@ import Testing
     #expect(kill.time == 31)
   }
 
+  /// What events return, read by what it is: the task `beginBackgroundTask` began (ended by
+  /// its identifier), the work a fetch was handed, the scene `openScene` opened.
+  @Test func eventResultsAreReadByWhatTheyAre() async throws {
+    let mail = try await device.createApp(
+      "mail", supportsMultipleScenes: true)
+    try await mail.post(.launch())
+    let begun = try await mail.post(.beginBackgroundTask(name: "upload"))
+    let task = try #require(begun.result?.begunTask)
+    #expect(begun.result?.handedOverWork == nil && begun.result?.openedScene == nil)
+    #expect(try await mail.fetch().backgroundTasks.map(\.id) == [task.taskId])
+    try await mail.post(.endBackgroundTask(id: task.taskId))
+    #expect(try await mail.fetch().backgroundTasks.isEmpty)
+    let opened = try await mail.post(.openScene(scene: "draft"))
+    #expect(opened.result?.openedScene?.scene == "draft")
+    let news = try await device.createApp("news", backgroundModes: [.fetch])
+    let fetch = try await news.post(.backgroundLaunch(for: .fetch))
+    let work = try #require(fetch.result?.handedOverWork)
+    #expect(work.deadline == 30)
+    try await news.post(.backgroundWorkCompleted(id: work.workId))
+    #expect(try await news.fetch().backgroundWork.isEmpty)
+  }
+
   /// What a crash-reporting SDK learns afterwards: the fetch that timed out is a background
   /// task assertion timeout in the MetricKit payload the app gets once it runs again.
   @Test func theNextPayloadCountsTheKill() async throws {

@@ -6002,57 +6002,8 @@ extension Components {
             public var transitions: [Components.Schemas.Transition]
             /// - Remark: Generated from `#/components/schemas/EventResponse/effects`.
             public var effects: [Components.Schemas.Effect]
-            /// What the event returned: for beginBackgroundTask the task it began, for a backgroundLaunch the work it handed over (none for location), for openScene the scene it opened; absent for every other event.
-            ///
             /// - Remark: Generated from `#/components/schemas/EventResponse/result`.
-            @frozen public enum ResultPayload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/EventResponse/result/case1`.
-                case BegunBackgroundTask(Components.Schemas.BegunBackgroundTask)
-                /// - Remark: Generated from `#/components/schemas/EventResponse/result/case2`.
-                case HandedOverBackgroundWork(Components.Schemas.HandedOverBackgroundWork)
-                /// - Remark: Generated from `#/components/schemas/EventResponse/result/case3`.
-                case OpenedScene(Components.Schemas.OpenedScene)
-                public init(from decoder: any Swift.Decoder) throws {
-                    var errors: [any Swift.Error] = []
-                    do {
-                        self = .BegunBackgroundTask(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .HandedOverBackgroundWork(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .OpenedScene(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
-                        type: Self.self,
-                        codingPath: decoder.codingPath,
-                        errors: errors
-                    )
-                }
-                public func encode(to encoder: any Swift.Encoder) throws {
-                    switch self {
-                    case let .BegunBackgroundTask(value):
-                        try value.encode(to: encoder)
-                    case let .HandedOverBackgroundWork(value):
-                        try value.encode(to: encoder)
-                    case let .OpenedScene(value):
-                        try value.encode(to: encoder)
-                    }
-                }
-            }
-            /// What the event returned: for beginBackgroundTask the task it began, for a backgroundLaunch the work it handed over (none for location), for openScene the scene it opened; absent for every other event.
-            ///
-            /// - Remark: Generated from `#/components/schemas/EventResponse/result`.
-            public var result: Components.Schemas.EventResponse.ResultPayload?
+            public var result: Components.Schemas.EventResult?
             /// - Remark: Generated from `#/components/schemas/EventResponse/lastSeq`.
             public var lastSeq: Components.Schemas.LastSeq
             /// Creates a new `EventResponse`.
@@ -6067,7 +6018,7 @@ extension Components {
             ///   - waitingCallbacks: Callbacks the event caused for apps whose main thread is busy in didEnterBackground: the event is accepted and its state changes are made, and these arrive in the outcome of the clock advance or timer that finds the main thread free, and in the journal.
             ///   - transitions:
             ///   - effects:
-            ///   - result: What the event returned: for beginBackgroundTask the task it began, for a backgroundLaunch the work it handed over (none for location), for openScene the scene it opened; absent for every other event.
+            ///   - result:
             ///   - lastSeq:
             public init(
                 device: Components.Schemas.Name,
@@ -6079,7 +6030,7 @@ extension Components {
                 waitingCallbacks: [Components.Schemas.WaitingCallback],
                 transitions: [Components.Schemas.Transition],
                 effects: [Components.Schemas.Effect],
-                result: Components.Schemas.EventResponse.ResultPayload? = nil,
+                result: Components.Schemas.EventResult? = nil,
                 lastSeq: Components.Schemas.LastSeq
             ) {
                 self.device = device
@@ -6146,7 +6097,7 @@ extension Components {
                     forKey: .effects
                 )
                 self.result = try container.decodeIfPresent(
-                    Components.Schemas.EventResponse.ResultPayload.self,
+                    Components.Schemas.EventResult.self,
                     forKey: .result
                 )
                 self.lastSeq = try container.decode(
@@ -6192,57 +6143,8 @@ extension Components {
             public var transitions: [Components.Schemas.Transition]
             /// - Remark: Generated from `#/components/schemas/AppEventResponse/effects`.
             public var effects: [Components.Schemas.Effect]
-            /// What the event returned: for beginBackgroundTask the task it began, for a backgroundLaunch the work it handed over (none for location), for openScene the scene it opened; absent for every other event.
-            ///
             /// - Remark: Generated from `#/components/schemas/AppEventResponse/result`.
-            @frozen public enum ResultPayload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/AppEventResponse/result/case1`.
-                case BegunBackgroundTask(Components.Schemas.BegunBackgroundTask)
-                /// - Remark: Generated from `#/components/schemas/AppEventResponse/result/case2`.
-                case HandedOverBackgroundWork(Components.Schemas.HandedOverBackgroundWork)
-                /// - Remark: Generated from `#/components/schemas/AppEventResponse/result/case3`.
-                case OpenedScene(Components.Schemas.OpenedScene)
-                public init(from decoder: any Swift.Decoder) throws {
-                    var errors: [any Swift.Error] = []
-                    do {
-                        self = .BegunBackgroundTask(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .HandedOverBackgroundWork(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    do {
-                        self = .OpenedScene(try .init(from: decoder))
-                        return
-                    } catch {
-                        errors.append(error)
-                    }
-                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
-                        type: Self.self,
-                        codingPath: decoder.codingPath,
-                        errors: errors
-                    )
-                }
-                public func encode(to encoder: any Swift.Encoder) throws {
-                    switch self {
-                    case let .BegunBackgroundTask(value):
-                        try value.encode(to: encoder)
-                    case let .HandedOverBackgroundWork(value):
-                        try value.encode(to: encoder)
-                    case let .OpenedScene(value):
-                        try value.encode(to: encoder)
-                    }
-                }
-            }
-            /// What the event returned: for beginBackgroundTask the task it began, for a backgroundLaunch the work it handed over (none for location), for openScene the scene it opened; absent for every other event.
-            ///
-            /// - Remark: Generated from `#/components/schemas/AppEventResponse/result`.
-            public var result: Components.Schemas.AppEventResponse.ResultPayload?
+            public var result: Components.Schemas.EventResult?
             /// - Remark: Generated from `#/components/schemas/AppEventResponse/lastSeq`.
             public var lastSeq: Components.Schemas.LastSeq
             /// Creates a new `AppEventResponse`.
@@ -6257,7 +6159,7 @@ extension Components {
             ///   - waitingCallbacks: Callbacks the event caused for apps whose main thread is busy in didEnterBackground: the event is accepted and its state changes are made, and these arrive in the outcome of the clock advance or timer that finds the main thread free, and in the journal.
             ///   - transitions:
             ///   - effects:
-            ///   - result: What the event returned: for beginBackgroundTask the task it began, for a backgroundLaunch the work it handed over (none for location), for openScene the scene it opened; absent for every other event.
+            ///   - result:
             ///   - lastSeq:
             public init(
                 device: Components.Schemas.Name,
@@ -6269,7 +6171,7 @@ extension Components {
                 waitingCallbacks: [Components.Schemas.WaitingCallback],
                 transitions: [Components.Schemas.Transition],
                 effects: [Components.Schemas.Effect],
-                result: Components.Schemas.AppEventResponse.ResultPayload? = nil,
+                result: Components.Schemas.EventResult? = nil,
                 lastSeq: Components.Schemas.LastSeq
             ) {
                 self.device = device
@@ -6336,7 +6238,7 @@ extension Components {
                     forKey: .effects
                 )
                 self.result = try container.decodeIfPresent(
-                    Components.Schemas.AppEventResponse.ResultPayload.self,
+                    Components.Schemas.EventResult.self,
                     forKey: .result
                 )
                 self.lastSeq = try container.decode(
@@ -6600,6 +6502,53 @@ extension Components {
                     "previousState",
                     "state"
                 ])
+            }
+        }
+        /// What the event returned: for beginBackgroundTask the task it began, for a backgroundLaunch the work it handed over (none for location), for openScene the scene it opened; absent for every other event.
+        ///
+        /// - Remark: Generated from `#/components/schemas/EventResult`.
+        @frozen public enum EventResult: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/EventResult/case1`.
+            case BegunBackgroundTask(Components.Schemas.BegunBackgroundTask)
+            /// - Remark: Generated from `#/components/schemas/EventResult/case2`.
+            case HandedOverBackgroundWork(Components.Schemas.HandedOverBackgroundWork)
+            /// - Remark: Generated from `#/components/schemas/EventResult/case3`.
+            case OpenedScene(Components.Schemas.OpenedScene)
+            public init(from decoder: any Swift.Decoder) throws {
+                var errors: [any Swift.Error] = []
+                do {
+                    self = .BegunBackgroundTask(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .HandedOverBackgroundWork(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .OpenedScene(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                    type: Self.self,
+                    codingPath: decoder.codingPath,
+                    errors: errors
+                )
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                switch self {
+                case let .BegunBackgroundTask(value):
+                    try value.encode(to: encoder)
+                case let .HandedOverBackgroundWork(value):
+                    try value.encode(to: encoder)
+                case let .OpenedScene(value):
+                    try value.encode(to: encoder)
+                }
             }
         }
         /// The identifier beginBackgroundTask returned, and when its time ends.
