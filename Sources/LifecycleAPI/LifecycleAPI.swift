@@ -49,7 +49,7 @@ public final class LifecycleAPI {
   let fixtures: Fixtures?
   /// What the server may hold unsent for each open stream before it closes the stream
   /// (its backlog bound): counted in the memory budget for every open stream.
-  let streamBacklogBytes: Int
+  public let streamBacklogBytes: Int
 
   /// An API on `engine`, to which it adds the `fixtures` (checked against its configuration);
   /// its server holds at most `streamBacklogBytes` unsent for each stream.

@@ -38,9 +38,10 @@ extension EngineConfiguration {
 /// What differs from a server, by design: nothing bounds a request's size or its time to
 /// arrive (there is no network); a realtime device's clock, a wait's timeout and a stream's
 /// new entries are driven by a task on the process's clock, not a loop's timer; a journal
-/// stream sends no heartbeats (nothing sits between to keep alive), and its entries wait in
-/// the process until read, however many (a server ends a stream read too slowly); and the work
-/// a server does on worker threads (large bodies, pictures, snapshots) is done in the call.
+/// stream sends no heartbeats (nothing sits between to keep alive); and the work a server
+/// does on worker threads (large bodies, pictures, snapshots) is done in the call. A stream
+/// read too slowly ends as a server's does: past what a server holds unsent for it
+/// (`streamBacklogBytes`), its reader is sent `end` (`behind`) and it closes.
 public struct InProcessTransport: ClientTransport {
   /// The address the client is given: requests never leave the process.
   public static let serverURL = URL(string: "http://localhost")!  // a valid literal
@@ -59,9 +60,13 @@ public struct InProcessTransport: ClientTransport {
     switch try await simulator.answer(Self.apiRequest(request, body: bytes)) {
     case .whole(let response):
       return (Self.httpResponse(response), response.body.isEmpty ? nil : HTTPBody(response.body))
-    case .stream(let head, let pieces):
+    case .stream(let head, let pieces, let backlog):
+      let read = pieces.map { piece in
+        backlog.read(piece.count)
+        return piece
+      }
       return (
-        Self.httpResponse(head), HTTPBody(pieces, length: .unknown, iterationBehavior: .single)
+        Self.httpResponse(head), HTTPBody(read, length: .unknown, iterationBehavior: .single)
       )
     }
   }
@@ -100,10 +105,19 @@ public struct InProcessTransport: ClientTransport {
 /// The API and its engine, used from one task at a time, and the requests waiting for their
 /// answers: the host a server's loop would be.
 actor InProcessSimulator {
-  /// An answer: a whole response, or a stream's head and its pieces as they come.
+  /// An answer: a whole response, or a stream's head and its pieces as they come, with what
+  /// of them is still unread.
   enum Answer: Sendable {
     case whole(APIResponse)
-    case stream(head: APIResponse, pieces: AsyncStream<ArraySlice<UInt8>>)
+    case stream(head: APIResponse, pieces: AsyncStream<ArraySlice<UInt8>>, backlog: StreamBacklog)
+  }
+
+  /// An open stream: where its pieces go, what of them is unread, what it ends with when its
+  /// reader falls behind.
+  private struct OpenStream {
+    let pieces: AsyncStream<ArraySlice<UInt8>>.Continuation
+    let backlog: StreamBacklog
+    let farewell: [UInt8]
   }
 
   private let api: LifecycleAPI
@@ -112,7 +126,7 @@ actor InProcessSimulator {
   /// The requests answered later, by exchange.
   private var waiting: [UInt64: CheckedContinuation<Answer, any Error>] = [:]
   /// The streams open, by exchange.
-  private var streams: [UInt64: AsyncStream<ArraySlice<UInt8>>.Continuation] = [:]
+  private var streams: [UInt64: OpenStream] = [:]
   /// The task that fires the API's next deadline.
   private var timer: Task<Void, Never>?
   private var timerDeadline: Instant?
@@ -169,19 +183,34 @@ actor InProcessSimulator {
     switch answer.part {
     case .response(let response):
       waiting.removeValue(forKey: exchange)?.resume(returning: .whole(response))
-    case .streamHead(let head, _, _, _):
+    case .streamHead(let head, _, _, let farewell):
       let (pieces, continuation) = AsyncStream.makeStream(of: ArraySlice<UInt8>.self)
       continuation.onTermination = { _ in Task { await self.abandon(exchange) } }
-      if !head.body.isEmpty { continuation.yield(head.body[...]) }
-      streams[exchange] = continuation
-      waiting.removeValue(forKey: exchange)?.resume(returning: .stream(head: head, pieces: pieces))
-      api.streamDrained(exchange: exchange, now: now)  // what it holds is buffered here
+      let stream = OpenStream(pieces: continuation, backlog: StreamBacklog(), farewell: farewell)
+      streams[exchange] = stream
+      waiting.removeValue(forKey: exchange)?.resume(
+        returning: .stream(head: head, pieces: pieces, backlog: stream.backlog))
+      send(head.body, to: exchange)
     case .streamPiece(let piece):
-      streams[exchange]?.yield(piece[...])
-      api.streamDrained(exchange: exchange, now: now)
+      send(piece, to: exchange)
     case .streamEnd:
-      streams.removeValue(forKey: exchange)?.finish()
+      streams.removeValue(forKey: exchange)?.pieces.finish()
     }
+  }
+
+  /// Hands `bytes` to the reader of stream `exchange`, or, past what a server would hold
+  /// unsent for it, ends the stream with its farewell.
+  private func send(_ bytes: [UInt8], to exchange: UInt64) {
+    guard let stream = streams[exchange] else { return }
+    guard bytes.isEmpty || stream.backlog.handOver(bytes.count) <= api.streamBacklogBytes else {
+      streams[exchange] = nil
+      stream.pieces.yield(stream.farewell[...])
+      stream.pieces.finish()
+      api.abandon(exchange: exchange, now: now)
+      return
+    }
+    if !bytes.isEmpty { stream.pieces.yield(bytes[...]) }
+    api.streamDrained(exchange: exchange, now: now)  // what it holds is buffered here
   }
 
   /// The client of `exchange` left: a wait is forgotten, a stream closed.
@@ -189,7 +218,7 @@ actor InProcessSimulator {
     guard waiting[exchange] != nil || streams[exchange] != nil else { return }
     api.abandon(exchange: exchange, now: now)
     waiting.removeValue(forKey: exchange)?.resume(throwing: CancellationError())
-    streams.removeValue(forKey: exchange)?.finish()
+    streams.removeValue(forKey: exchange)?.pieces.finish()
     settle()
   }
 
@@ -211,5 +240,25 @@ actor InProcessSimulator {
     timerDeadline = nil
     api.fireDeadlines(now: now)
     settle()
+  }
+}
+
+/// The bytes of a stream handed to its reader and not read yet: the simulator adds, the
+/// reader's task takes away.
+final class StreamBacklog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var unread = 0
+
+  /// Counts `count` more bytes handed over; the bytes now unread.
+  func handOver(_ count: Int) -> Int {
+    lock.withLock {
+      unread += count
+      return unread
+    }
+  }
+
+  /// Counts `count` bytes read.
+  func read(_ count: Int) {
+    lock.withLock { unread -= count }
   }
 }

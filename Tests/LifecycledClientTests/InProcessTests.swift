@@ -61,6 +61,27 @@ import Testing
     #expect(try JSONEncoder().encode(scenario).count > 65_536)  // more than one slice
   }
 
+  /// A journal stream its reader leaves unread ends as a server's does: once what waits for
+  /// the reader passes what a server holds unsent for a stream (256 KiB), it is sent `end`
+  /// (`behind`) after what came before, and the simulator serves on.
+  @Test func aStreamLeftUnreadEndsBehind() async throws {
+    let lifecycled = Lifecycled.inProcess()
+    let device = try await lifecycled.createDevice("watched")
+    let stream = try await lifecycled.client.streamJournal(
+      path: .init(device: "watched"), query: .init()
+    ).ok.body.textEventStream
+    let mail = try await device.createApp("mail")
+    let round: [Components.Schemas.AppEvent] = [.launch(), .home]
+    for _ in 0..<30 { try await mail.post(Array(repeatElement(round, count: 50).joined())) }
+    // Unbounded, the stream would pass 1 MiB here.
+    let text = try await String(collecting: stream, upTo: 1 << 20)
+    let farewell = "event: end\ndata: {\"reason\":\"behind\"}\n\n"
+    #expect(text.hasSuffix(farewell))
+    #expect(text.utf8.count - farewell.utf8.count <= 262_144)
+    #expect(text.components(separatedBy: "\n\n").count > 500)  // the entries before it
+    #expect(try await mail.fetch().state == .background)
+  }
+
   /// Two in-process clients are two simulators: a device of one is unknown to the other.
   @Test func eachClientIsASimulatorOfItsOwn() async throws {
     let first = Lifecycled.inProcess()
