@@ -182,8 +182,7 @@ struct Fields {
   ) -> T? {
     guard let index = member(key, required: required) else { return nil }
     guard let choice = document.choice(at: index, T.self) else {
-      issues.append(
-        name(key), "must be one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+      issues.append(name(key), Self.mustBeOne(of: T.self))
       return nil
     }
     return choice
@@ -426,18 +425,26 @@ extension Fields: EventParameterReader {
     string(name, required: true, maxBytes: Validation.maxNameBytes + 1)
   }
 
-  /// Every choice an event takes is `NamedCases` here (`JSONWriter+Engine.swift`): it is read
-  /// as every other choice of a request is.
+  /// A choice an event takes, by its type's raw values: an event has few, so its types need
+  /// not be `NamedCases` (whose prepared names read the API's own choices faster), and no type
+  /// an event reads can miss a conformance only a request would find.
   mutating func choice<T: RawRepresentable<String> & CaseIterable>(
-    _ name: StaticString, _: T.Type, required: Bool
+    _ key: StaticString, _: T.Type, required: Bool
   ) -> T? {
-    func read<Named: NamedCases>(_ type: Named.Type) -> T? {
-      choice(name, type, required: required) as? T
+    guard let index = member(key, required: required) else { return nil }
+    guard document[index].kind == .string, let choice = T(rawValue: document.string(at: index))
+    else {
+      issues.append(name(key), Self.mustBeOne(of: T.self))
+      return nil
     }
-    guard let named = T.self as? any NamedCases.Type else {
-      preconditionFailure("\(T.self) is read by name: it must be NamedCases")
-    }
-    return read(named)
+    return choice
+  }
+
+  /// What a choice that names no case of `T` is told.
+  private static func mustBeOne<T: RawRepresentable<String> & CaseIterable>(of _: T.Type)
+    -> String
+  {
+    "must be one of \(T.allCases.map(\.rawValue).joined(separator: ", "))"
   }
 }
 

@@ -180,7 +180,11 @@ extension Device {
     case .memoryWarning, .significantTimeChange, .shutdown, .setConditions,
       .setBackgroundAppRefresh, .push, .deliverMetrics:
       break
-    default:
+    case .launch, .prewarm, .openScene, .closeScene, .disconnectScene, .openSwitcher,
+      .closeSwitcher, .interruptionBegan, .interruptionEnded, .terminate, .crash, .purge,
+      .thermalKill, .backgroundLaunch, .backgroundWorkCompleted, .beginBackgroundTask,
+      .endBackgroundTask, .setMemory, .startActivity, .stopActivity, .setRestorationData,
+      .submitTaskRequest, .cancelTaskRequest, .launchTask, .expireTask:
       return .notAllowedInState  // app events, never addressed to a device
     }
     return nil

@@ -201,14 +201,15 @@ extension AppEvent {
         TaskRequest(
           identifier: identifier, kind: kind, earliestBeginDate: date,
           requiresNetworkConnectivity: network, requiresExternalPower: power))
-    case .cancelTaskRequest, .launchTask, .expireTask:
+    case .cancelTaskRequest:
       guard let identifier = reader.taskIdentifier("identifier") else { return nil }
-      self =
-        switch type {
-        case .cancelTaskRequest: .cancelTaskRequest(identifier: identifier)
-        case .launchTask: .launchTask(identifier: identifier)
-        default: .expireTask(identifier: identifier)
-        }
+      self = .cancelTaskRequest(identifier: identifier)
+    case .launchTask:
+      guard let identifier = reader.taskIdentifier("identifier") else { return nil }
+      self = .launchTask(identifier: identifier)
+    case .expireTask:
+      guard let identifier = reader.taskIdentifier("identifier") else { return nil }
+      self = .expireTask(identifier: identifier)
     case .prewarm: self = .prewarm
     case .home: self = .home
     case .openSwitcher: self = .openSwitcher
@@ -252,7 +253,7 @@ extension DeviceEvent {
   }
 
   /// The event of `type` with the parameters `reader` gives; nil if a required one is missing
-  /// or `type` is not a device event's.
+  /// or `type` is not a device event's. The switch has no default, as `AppEvent`'s.
   public init?(_ type: EventType, reading reader: inout some EventParameterReader) {
     switch type {
     case .home: self = .home
@@ -283,7 +284,12 @@ extension DeviceEvent {
       guard let payload = reader.payload("payload", wakesApp: kind == .background), let app
       else { return nil }
       self = .push(app: app, kind, payload: payload)
-    default: return nil
+    case .launch, .prewarm, .openScene, .closeScene, .disconnectScene, .openSwitcher,
+      .closeSwitcher, .interruptionBegan, .interruptionEnded, .terminate, .crash, .purge,
+      .thermalKill, .backgroundLaunch, .backgroundWorkCompleted, .beginBackgroundTask,
+      .endBackgroundTask, .setMemory, .startActivity, .stopActivity, .setRestorationData,
+      .submitTaskRequest, .cancelTaskRequest, .launchTask, .expireTask:
+      return nil
     }
   }
 }

@@ -172,7 +172,9 @@ public enum DeviceEvent: Hashable, Sendable {
   public var app: String? {
     switch self {
     case .setBackgroundAppRefresh(let app, _), .push(let app, _, _): app
-    default: nil
+    case .home, .memoryWarning, .lock, .unlock, .significantTimeChange, .shutdown, .boot,
+      .setConditions, .deliverMetrics:
+      nil
     }
   }
 }

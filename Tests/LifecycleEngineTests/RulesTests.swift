@@ -50,6 +50,46 @@ import Testing
       ])
   }
 
+  /// The rules and the declarations agree: each event declared for an app is allowed in
+  /// some state this script reaches, each declared for a device on some device, and no state
+  /// allows an event not declared for its scope. An event the rules leave out (refused in
+  /// every state) fails here, whatever the literal lists above say.
+  @Test func everyDeclaredEventIsAllowedSomewhereAndNoOtherIs() throws {
+    let sim = Simulator(passcode: false)
+    sim.add("mail", modes: [.fetch, .audio], multipleScenes: true, permittedTasks: ["refresh"])
+    var app: Set<EventType> = []
+    var device: Set<EventType> = []
+    func look() {
+      app.formUnion(sim.app("mail").allowedEvents)
+      device.formUnion(sim.deviceView.allowedEvents)
+    }
+    look()  // not running
+    try sim.post(.setConditions(ConditionsChange(taskScheduling: .manual)))
+    try sim.post(.launch(), to: "mail")
+    look()  // active
+    try sim.post(.openSwitcher, to: "mail")
+    look()
+    try sim.post(.closeSwitcher, to: "mail")
+    try sim.post(.interruptionBegan(.call), to: "mail")
+    look()
+    try sim.post(.interruptionEnded(), to: "mail")
+    try sim.post(.beginBackgroundTask(), to: "mail")
+    try sim.post(.startActivity(.audio), to: "mail")
+    try sim.post(
+      .submitTaskRequest(TaskRequest(identifier: "refresh", kind: .appRefresh)), to: "mail")
+    look()  // a task, an activity, a request pending
+    try sim.post(.home, to: "mail")
+    look()  // in the background
+    try sim.post(.launchTask(identifier: "refresh"), to: "mail")
+    look()  // a task request running
+    try sim.post(.lock)
+    look()
+    try sim.post(.shutdown)
+    look()  // off
+    #expect(app == Set(AppEvent.types))
+    #expect(device == Set(DeviceEvent.types))
+  }
+
   @Test func refusedEventNamesTheStateAndTheEventsAllowedAndChangesNothing() throws {
     try sim.post(.launch(), to: "mail")
     let before = (sim.app("mail"), sim.deviceView, sim.journal)
