@@ -16,6 +16,10 @@ extension Lifecycled {
   /// Every request goes through the same contract and handlers a server runs
   /// (``InProcessTransport``). Devices get a manual clock unless they ask for another, as with
   /// a server a test starts. Each call makes a simulator of its own.
+  ///
+  /// - Parameter configuration: The engine's settings: a server's defaults, with manual
+  ///   clocks, unless given.
+  /// - Returns: A client of a new simulator.
   public static func inProcess(configuration: EngineConfiguration = .inProcess) -> Lifecycled {
     Lifecycled(
       serverURL: InProcessTransport.serverURL,
@@ -48,6 +52,10 @@ public struct InProcessTransport: ClientTransport {
 
   private let simulator: InProcessSimulator
 
+  /// A transport to a new simulator in this process.
+  ///
+  /// - Parameter configuration: The engine's settings (`EngineConfiguration.inProcess`
+  ///   unless given).
   public init(configuration: EngineConfiguration = .inProcess) {
     simulator = InProcessSimulator(configuration: configuration)
   }

@@ -34,6 +34,13 @@ public struct Lifecycled: Sendable {
   /// streams serves ``SimulatedDevice/journalStream(since:kind:app:)``). `token` is sent as
   /// `Authorization: Bearer` (for a server started with `authToken`). A call to a server that
   /// does not answer fails after `connectTimeout` with ``LifecycledUnreachable``.
+  ///
+  /// - Parameters:
+  ///   - serverURL: Where the server answers, such as `http://127.0.0.1:8080`.
+  ///   - token: The server's `authToken`, if it asks for one.
+  ///   - connectTimeout: How long a call waits for a server that does not answer.
+  ///   - transport: How requests travel; the platform's HTTP client unless given
+  ///     (``InProcessTransport`` for the engine in this process).
   public init(
     serverURL: URL, token: String? = nil, connectTimeout: Duration = .seconds(3),
     transport: (any ClientTransport)? = nil
@@ -73,6 +80,18 @@ public struct Lifecycled: Sendable {
   /// `id` nil, the server chooses one. Label the devices a test worker creates to remove them
   /// all at the end (``removeDevices(labeled:value:)``), or create one for a scope
   /// (``withDevice(_:clock:memoryLimitMB:perAppLimitMB:passcode:labels:idleTimeout:_:)``).
+  ///
+  /// - Parameters:
+  ///   - id: The device's id; the server names it (`device-7`) if nil.
+  ///   - clock: `manual` (time moves only when advanced) or `realtime`.
+  ///   - memoryLimitMB: The device's memory budget; the server's default unless given.
+  ///   - perAppLimitMB: The most one app may use; the server's default unless given.
+  ///   - passcode: Whether the device has a passcode (protected data locks with it).
+  ///   - labels: Labels to find and remove it by.
+  ///   - idleTimeout: Removes it after this long without a request.
+  /// - Returns: The new device.
+  /// - Throws: ``LifecycledProblem`` (a taken id is `conflict`, a bad field `validation`),
+  ///   ``LifecycledUnreachable`` if no server answers.
   public func createDevice(
     _ id: String? = nil, clock: Components.Schemas.ClockMode = .manual,
     memoryLimitMB: Int? = nil, perAppLimitMB: Int? = nil, passcode: Bool? = nil,
@@ -88,6 +107,18 @@ public struct Lifecycled: Sendable {
 
   /// Runs `body` with a device created for it (as ``createDevice(_:clock:memoryLimitMB:perAppLimitMB:passcode:labels:idleTimeout:)``
   /// does), and removes the device however `body` ends.
+  ///
+  /// - Parameters:
+  ///   - id: The device's id; the server names it if nil.
+  ///   - clock: `manual` (time moves only when advanced) or `realtime`.
+  ///   - memoryLimitMB: The device's memory budget; the server's default unless given.
+  ///   - perAppLimitMB: The most one app may use; the server's default unless given.
+  ///   - passcode: Whether the device has a passcode.
+  ///   - labels: Labels to find and remove it by.
+  ///   - idleTimeout: Removes it after this long without a request.
+  ///   - body: What to do with the device.
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws, or what creating or removing the device throws.
   public func withDevice<Result>(
     _ id: String? = nil, clock: Components.Schemas.ClockMode = .manual,
     memoryLimitMB: Int? = nil, perAppLimitMB: Int? = nil, passcode: Bool? = nil,
@@ -109,12 +140,21 @@ public struct Lifecycled: Sendable {
   }
 
   /// The device `id`, without asking the server.
+  ///
+  /// - Parameter id: The device's id.
+  /// - Returns: A handle whose calls ask about that device.
   public func device(_ id: String) -> SimulatedDevice {
     SimulatedDevice(id: id, lifecycled: self)
   }
 
   /// Removes every device that carries the label `key` with `value` (what a parallel worker
   /// cleans up with: the server's other devices stay); the ids removed.
+  ///
+  /// - Parameters:
+  ///   - key: The label's key (`suite`).
+  ///   - value: Its value (`checkout`).
+  /// - Returns: The ids of the devices removed.
+  /// - Throws: ``LifecycledUnreachable`` if no server answers.
   @discardableResult
   public func removeDevices(labeled key: String, value: String) async throws -> [String] {
     try await send {

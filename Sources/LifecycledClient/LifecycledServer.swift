@@ -72,6 +72,16 @@ public final class LifecycledServer: Sendable {
 
   /// Starts a server and waits until it is ready (at most `startupTimeout`). `arguments`
   /// follow `serve` (for example `["--auth-token", "secret"]`).
+  ///
+  /// - Parameters:
+  ///   - executable: What runs it: unless told, the server at `LIFECYCLED_URL`, else
+  ///     `lifecycled` on `PATH`, else the engine in this process.
+  ///   - arguments: The server's options; not read by a server already running or the
+  ///     engine in process.
+  ///   - startupTimeout: How long to wait for it to answer `/readyz`.
+  /// - Returns: The server, ready.
+  /// - Throws: ``LifecycledServerError``: no binary or Docker, a binary that exited, a bad
+  ///   `LIFECYCLED_URL`, a server not ready in time, or a process asked for where none starts.
   public static func start(
     _ executable: Executable = .automatic, arguments: [String] = [],
     startupTimeout: Duration = .seconds(10)
@@ -128,6 +138,14 @@ public final class LifecycledServer: Sendable {
 
   /// Runs `body` with a client of a server started for it, and stops the server however
   /// `body` ends.
+  ///
+  /// - Parameters:
+  ///   - executable: What runs it, as for ``start(_:arguments:startupTimeout:)``.
+  ///   - arguments: The server's options.
+  ///   - startupTimeout: How long to wait for it to be ready.
+  ///   - body: What to do with a client of it.
+  /// - Returns: What `body` returns.
+  /// - Throws: What starting the server or `body` throws.
   public static func run<Result>(
     _ executable: Executable = .automatic, arguments: [String] = [],
     startupTimeout: Duration = .seconds(10),

@@ -9,6 +9,10 @@ public struct SimulatedApp: Sendable {
   private var lifecycled: Lifecycled { device.lifecycled }
 
   /// Fetches the app as it is now (a request): its state, scenes, background work, counters.
+  ///
+  /// - Returns: The app's view, with the events it allows now.
+  /// - Throws: ``LifecycledProblem`` (`not-found` for an app or device that is not there),
+  ///   ``LifecycledUnreachable`` if no server answers.
   public func fetch() async throws -> Components.Schemas.App {
     try await lifecycled.send {
       try await $0.getApp(path: .init(device: device.id, app: name))
@@ -17,6 +21,12 @@ public struct SimulatedApp: Sendable {
 
   /// Posts an event: the app's state after it, and the callbacks and transitions it caused,
   /// in the order UIKit delivers them.
+  ///
+  /// - Parameter event: The event (`.launch()`, `.home`, `.backgroundLaunch(for: .fetch)`, ...).
+  /// - Returns: The app's state before and after it, its callbacks and transitions in order,
+  ///   its effects on other apps, and what it returned (``Components/Schemas/EventResult``).
+  /// - Throws: ``LifecycledProblem`` (`event-refused`, with the state and the events allowed,
+  ///   for one impossible now: nothing changes), ``LifecycledUnreachable`` if no server answers.
   @discardableResult
   public func post(_ event: Components.Schemas.AppEvent) async throws
     -> Components.Schemas.AppEventResponse
@@ -29,6 +39,12 @@ public struct SimulatedApp: Sendable {
 
   /// Posts events in order, as one scenario: `atomic`, all of them or none (the first refused
   /// throws, and nothing changed); otherwise up to the first refused, which throws.
+  ///
+  /// - Parameters:
+  ///   - events: The scenario, at most 100 events.
+  ///   - atomic: Whether a refusal undoes the events before it.
+  /// - Returns: Each event's result, in order.
+  /// - Throws: As ``post(_:)``, for the first event refused.
   @discardableResult
   public func post(_ events: [Components.Schemas.AppEvent], atomic: Bool = false) async throws
     -> [Components.Schemas.AppEventResponse]
@@ -52,6 +68,13 @@ public struct SimulatedApp: Sendable {
   /// the answer comes as soon as it is), and returns it then; throws ``LifecycledWaitTimeout``
   /// if it is not by then. On a manual clock only events and advances change the state: wait
   /// while another task or process drives the device.
+  ///
+  /// - Parameters:
+  ///   - state: The state to wait for.
+  ///   - timeout: At most this long, up to 300 seconds.
+  /// - Returns: The app once it is in `state`.
+  /// - Throws: ``LifecycledWaitTimeout`` (with the app as it was) if it is not by then, and
+  ///   what ``fetch()`` throws.
   @discardableResult
   public func wait(
     for state: Components.Schemas.AppState, timeout: Duration = .seconds(30)

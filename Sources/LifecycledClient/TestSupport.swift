@@ -35,6 +35,11 @@
     /// a manual clock unless they say otherwise). Unless told: the server at `LIFECYCLED_URL`,
     /// else `lifecycled` on `PATH`, else the engine in this process
     /// (``LifecycledServer/Executable/automatic``).
+    ///
+    /// - Parameters:
+    ///   - executable: What runs it.
+    ///   - arguments: The server's options.
+    /// - Returns: The trait.
     public static func lifecycledServer(
       _ executable: LifecycledServer.Executable = .automatic, arguments: [String] = []
     ) -> Self {
@@ -49,6 +54,12 @@
   extension XCTestCase {
     /// Starts a lifecycled server for this test (the server at `LIFECYCLED_URL`, else
     /// `lifecycled` on `PATH`, else the engine in this process, unless told); a client of it.
+    ///
+    /// - Parameters:
+    ///   - executable: What runs it, as for ``LifecycledServer/start(_:arguments:startupTimeout:)``.
+    ///   - arguments: The server's options.
+    /// - Returns: A client of the server.
+    /// - Throws: ``LifecycledServerError`` if it does not start.
     ///
     /// The server stops once XCTest reports the test finished: after its teardown blocks and
     /// `tearDown()`, so that either can still remove the test's devices.
