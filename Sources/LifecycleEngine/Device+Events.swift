@@ -330,6 +330,10 @@ extension Device {
   func forceQuit(_ app: App) {
     let cause = TransitionCause.event(.terminate)
     let discarded = app.sessions.map(\.id)
+    // Swiping away the app in front is a foreground exit ("Normal exits include terminations
+    // by the app switcher when the user swipes up to exit the app": MXForegroundExitData),
+    // though its callbacks take it through the background first.
+    let inForeground = app.state.isForeground
     if !app.state.isRunning || app.isBusy(at: status.now) {
       changeState(app, to: .notRunning, cause: cause)  // nothing of the app's code runs
       app.discardedScenes += discarded
@@ -352,7 +356,8 @@ extension Device {
       } else if app.state.isForeground {
         deliver(.didEnterBackground, to: app, then: .background, cause: cause)
       }
-      deliver(.willTerminate, to: app, then: .notRunning, cause: cause)
+      deliver(
+        .willTerminate, to: app, then: .notRunning, cause: cause, exitInForeground: inForeground)
     }
     app.removeAllSessions()
     app.focusedScene = nil

@@ -264,7 +264,7 @@ final class Device {
   func deliver(
     _ method: CallbackMethod, to app: App, then newState: AppState? = nil,
     cause: TransitionCause, scene: Int? = nil, taskId: Int? = nil,
-    arguments: CallbackArguments? = nil
+    arguments: CallbackArguments? = nil, exitInForeground: Bool? = nil
   ) {
     let old = app.state
     let new = newState ?? old
@@ -296,7 +296,9 @@ final class Device {
       }
     } else {
       emit(consume callback, to: app)
-      if new != old { changeState(app, to: new, cause: cause) }
+      if new != old {
+        changeState(app, to: new, cause: cause, exitInForeground: exitInForeground)
+      }
     }
   }
 
@@ -349,10 +351,13 @@ final class Device {
   /// Moves `app` to `state`: the one place where an app's state changes.
   ///
   /// Keeps memory accounting, jetsam order, the foreground app and the live set in step,
-  /// records the transition, and recomputes the app's deadlines.
+  /// records the transition, and recomputes the app's deadlines. A process that ends is
+  /// counted as a foreground or a background exit by the state it leaves, unless told
+  /// (`exitInForeground`: a force-quit counts where the user found the app).
   func changeState(
     _ app: App, to state: AppState, cause: TransitionCause,
-    terminationCode: TerminationCode? = nil, jetsamReason: JetsamReason? = nil
+    terminationCode: TerminationCode? = nil, jetsamReason: JetsamReason? = nil,
+    exitInForeground: Bool? = nil
   ) {
     let old = app.state
     guard state != old else { return }
@@ -361,10 +366,11 @@ final class Device {
       runningExitHolders += state.isRunning ? 1 : -1
     }
     if state == .notRunning {  // every end of a process, as MetricKit counts it
+      let inForeground = exitInForeground ?? old.isForeground
       let category = ExitCategory.of(
         cause: cause, terminationCode: terminationCode, jetsamReason: jetsamReason,
-        inForeground: old.isForeground)
-      app.pendingExits.add(category, inForeground: old.isForeground)
+        inForeground: inForeground)
+      app.pendingExits.add(category, inForeground: inForeground)
     }
     usedMB += app.footprint(in: state) - app.footprint(in: old)
     // Jetsam's per-process limit holds in every state, a paused (prewarmed) process's too.

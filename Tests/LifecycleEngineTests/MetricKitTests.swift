@@ -19,6 +19,12 @@ import Testing
     try sim.post(.terminate, to: "quit")  // the user swipes it away in the switcher
     #expect(exits(of: "quit") == "background normalApp 1")
 
+    sim.add("front")
+    try sim.post(.launch(), to: "front")
+    try sim.post(.openSwitcher, to: "front")
+    try sim.post(.terminate, to: "front")  // swiped away from the front of the switcher
+    #expect(exits(of: "front") == "foreground normalApp 1")
+
     sim.add("crash")
     try sim.post(.launch(), to: "crash")
     try sim.post(.crash(), to: "crash")
