@@ -15,7 +15,8 @@ import OpenAPIRuntime
 /// ```
 ///
 /// A binary it starts shuts down once the test process is gone, however that ended (SIGKILL
-/// included: `serve --exit-with-parent`); a Docker container it starts is removed when stopped.
+/// included: `serve --exit-with-parent`); a Docker container it starts is removed when stopped,
+/// or by a reaper once the test process is gone, however it ended.
 /// Processes are started on macOS and Linux only: iOS runs no other process, and there
 /// ``Executable/automatic`` is a server at `LIFECYCLED_URL` or the engine in process.
 public final class LifecycledServer: Sendable {
@@ -213,18 +214,28 @@ public final class LifecycledServer: Sendable {
       }
     }
 
-    /// The image, detached, its port 8080 published on a free loopback port.
+    /// The image, detached, its port 8080 published on a free loopback port; a reaper
+    /// stops it once this process is gone.
     private static func startContainer(_ image: String, _ arguments: [String]) throws
       -> LifecycledServer
     {
       let docker = try found("docker", in: ProcessInfo.processInfo.environment)
       let container = try output(
         of: docker, ["run", "-d", "--rm", "-p", "127.0.0.1::8080", image] + serve + arguments)
+      let reaper: Reaper
+      do {
+        reaper = try Reaper(docker: docker, container: container)
+      } catch {
+        _ = try? output(of: docker, ["stop", container])
+        throw error
+      }
       let published = try output(of: docker, ["port", container, "8080/tcp"])
       guard let line = published.split(separator: "\n").first,
         let url = URL(string: "http://\(line)")
       else { throw LifecycledServerError.noAddress(published) }
-      return LifecycledServer(url: url, container: container)
+      return LifecycledServer(
+        url: url, process: ProcessBox(reaper.process, signal: SIGKILL, keepingOpen: reaper.writer),
+        container: container)
     }
 
     /// The executable named `name` in a directory of `environment`'s `PATH`.
@@ -261,12 +272,45 @@ public final class LifecycledServer: Sendable {
     }
   }
 
-  /// A process to stop once, from any thread.
+  /// A shell that stops a container once this process is gone, however it ended (SIGKILL
+  /// included), as Testcontainers' reaper does: it waits for its standard input to close, a
+  /// pipe nothing writes to, whose one writer is this process, which the system closes when
+  /// the process ends. Killed when the server is stopped, it does nothing (SIGKILL: a child
+  /// of a thread that blocks SIGTERM, as the test's threads may, starts with it blocked).
+  final class Reaper {
+    let process: Process
+    /// The pipe's end this process holds open.
+    let writer: FileHandle
+
+    init(docker: URL, container: String) throws {
+      let pipe = Pipe()
+      process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = [
+        "-c", #"read -r _; exec "$0" stop "$1" >/dev/null 2>&1"#, docker.path, container,
+      ]
+      process.standardInput = pipe
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      try pipe.fileHandleForReading.close()  // the shell's, not ours
+      writer = pipe.fileHandleForWriting
+    }
+  }
+
+  /// A process to stop once, from any thread, with the signal it heeds, and a file it needs
+  /// open until then.
   private final class ProcessBox: @unchecked Sendable {
     private let lock = NSLock()
     private var process: Process?
+    private let signal: Int32
+    private let keptOpen: FileHandle?
 
-    init(_ process: Process?) { self.process = process }
+    init(_ process: Process?, signal: Int32 = SIGTERM, keepingOpen file: FileHandle? = nil) {
+      self.process = process
+      self.signal = signal
+      keptOpen = file
+    }
 
     func stop() {
       let process = lock.withLock { () -> Process? in
@@ -274,7 +318,7 @@ public final class LifecycledServer: Sendable {
         return self.process
       }
       guard let process, process.isRunning else { return }
-      process.terminate()
+      kill(process.processIdentifier, signal)
       process.waitUntilExit()
     }
   }

@@ -114,6 +114,39 @@ import Testing
         == "LIFECYCLED_URL is 127.0.0.1:8080, not a server's URL such as http://127.0.0.1:8080")
   }
 
+  /// A container the launcher started is stopped once the test process is gone, however it
+  /// ended: its reaper waits for a pipe whose one writer is that process. Here a child holds
+  /// the writer in its place and is killed with SIGKILL; a stand-in `docker` notes the stop.
+  /// A reaper killed with its server's stop() stops nothing.
+  @Test func aContainersReaperStopsItOnceItsHolderIsKilledAndNotIfStoppedFirst() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "reaper-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let docker = directory.appendingPathComponent("docker")
+    let stops = directory.appendingPathComponent("stops")
+    try "#!/bin/sh\necho \"$@\" >> '\(stops.path)'\n".write(
+      to: docker, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: docker.path)
+
+    let stoppedFirst = try Reaper(docker: docker, container: "stopped-first")
+    kill(stoppedFirst.process.processIdentifier, SIGKILL)  // as its server's stop() does
+    stoppedFirst.process.waitUntilExit()
+
+    let reaper = try Reaper(docker: docker, container: "c0ffee")
+    let holder = Process()  // the test process's stand-in, holding the pipe's writer
+    holder.executableURL = URL(fileURLWithPath: "/bin/sleep")
+    holder.arguments = ["100"]
+    holder.standardOutput = reaper.writer
+    try holder.run()
+    try reaper.writer.close()
+    usleep(200_000)
+    #expect(reaper.process.isRunning)  // its writer lives on in the holder
+    kill(holder.processIdentifier, SIGKILL)
+    reaper.process.waitUntilExit()
+    #expect(try String(contentsOf: stops, encoding: .utf8) == "stop c0ffee\n")
+  }
+
   /// A command the launcher runs (`docker run`) that fails says why, in its own words.
   @Test func aFailedCommandSaysWhy() throws {
     let error = #expect(throws: LifecycledServerError.self) {
