@@ -4746,7 +4746,7 @@ extension Components {
                 ])
             }
         }
-        /// MetricKit delivers its payload to each running app that has exits not yet delivered: MXMetricManagerSubscriber.didReceive(_:) with the counts since the last delivery (payloads[0].applicationExitMetrics), which then start again from 0; an app not running keeps its counts for a later payload. The device's clock also delivers at every 24 hours of its time (86400 s, 172800 s, ...) while an app holds counts, as iOS delivers payloads daily.
+        /// MetricKit delivers its payload to each running app that has exits not yet delivered: MXMetricManagerSubscriber.didReceive(_:) with the counts since the last delivery (payloads[0].applicationExitMetrics), which then start again from 0; an app not running keeps its counts for a later payload. The device's clock also delivers at every 24 hours of its time (86400 s, 172800 s, ...) while an app holds counts, as iOS delivers payloads daily. Posted, it delivers at once however recently the last payload came, as Xcode's Debug > Simulate MetricKit Payloads does: not the system's rhythm (at most once a day).
         ///
         /// - Remark: Generated from `#/components/schemas/DeviceDeliverMetricsEvent`.
         public struct DeviceDeliverMetricsEvent: Codable, Hashable, Sendable {
