@@ -48,31 +48,36 @@ enum Decode {
     return (spec, given)
   }
 
-  /// An app's configuration, read from its object's fields (a body, or a snapshot's app).
+  /// An app's configuration, read from its object's fields (a body, or a snapshot's app):
+  /// the members given, over `AppSpec`'s defaults (stated there, and only there).
   static func app(_ fields: inout Fields) -> AppSpec {
-    let name = fields.string("name", required: true, maxBytes: Validation.maxNameBytes) ?? ""
-    let lifecycle: LifecycleModel = fields.choice("lifecycle") ?? .scene
-    let memory = fields.integer("memoryMB", in: 0...Validation.maxMemoryMB) ?? 100
-    let backgroundMemory = fields.integer("backgroundMemoryMB", in: 0...Validation.maxMemoryMB)
-    var modes: Set<BackgroundMode> = []
-    if let list = fields.choices("backgroundModes", BackgroundMode.self) { modes = list }
-    var behavior = AppBehavior()
+    var spec = AppSpec(
+      name: fields.string("name", required: true, maxBytes: Validation.maxNameBytes) ?? "")
+    func given<Value>(_ value: Value?, _ member: WritableKeyPath<AppSpec, Value>) {
+      if let value { spec[keyPath: member] = value }
+    }
+    given(fields.choice("lifecycle"), \.lifecycle)
+    given(fields.integer("memoryMB", in: 0...Validation.maxMemoryMB), \.memoryMB)
+    spec.backgroundMemoryMB = fields.integer("backgroundMemoryMB", in: 0...Validation.maxMemoryMB)
+    given(fields.choices("backgroundModes", BackgroundMode.self), \.backgroundModes)
     if var details = fields.object("behavior") {
-      behavior.didEnterBackgroundDuration =
-        details.seconds("didEnterBackgroundSeconds", max: Validation.maxBehaviorSeconds) ?? .zero
-      behavior.endsBackgroundTasksOnExpiration =
-        details.bool("endsBackgroundTasksOnExpiration") ?? true
-      behavior.holdsFileLockAtSuspension = details.bool("holdsFileLockAtSuspension") ?? false
+      given(
+        details.seconds("didEnterBackgroundSeconds", max: Validation.maxBehaviorSeconds),
+        \.behavior.didEnterBackgroundDuration)
+      given(
+        details.bool("endsBackgroundTasksOnExpiration"),
+        \.behavior.endsBackgroundTasksOnExpiration)
+      given(details.bool("holdsFileLockAtSuspension"), \.behavior.holdsFileLockAtSuspension)
       fields.merge(details)
     }
-    return AppSpec(
-      name: name, lifecycle: lifecycle, memoryMB: memory, backgroundMemoryMB: backgroundMemory,
-      backgroundModes: modes, behavior: behavior,
-      supportsMultipleScenes: fields.bool("supportsMultipleScenes") ?? false,
-      sceneMemoryMB: fields.integer("sceneMemoryMB", in: 0...Validation.maxMemoryMB) ?? 0,
-      permittedTaskIdentifiers: fields.strings(
+    given(fields.bool("supportsMultipleScenes"), \.supportsMultipleScenes)
+    given(fields.integer("sceneMemoryMB", in: 0...Validation.maxMemoryMB), \.sceneMemoryMB)
+    given(
+      fields.strings(
         "permittedTaskIdentifiers", maxCount: Validation.maxPermittedTaskIdentifiers,
-        maxBytes: Validation.maxIdentifierBytes + 1) ?? [])
+        maxBytes: Validation.maxIdentifierBytes + 1),
+      \.permittedTaskIdentifiers)
+    return spec
   }
 
   /// One app event object, such as `{"type": "backgroundLaunch", "reason": "fetch"}`: its

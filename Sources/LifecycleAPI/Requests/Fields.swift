@@ -418,7 +418,7 @@ extension Fields: EventParameterReader {
   }
 
   mutating func percent(_ name: StaticString) -> Int? {
-    integer(name, in: 0...100)
+    integer(name, in: Validation.batteryLevels)
   }
 
   mutating func appName(_ name: StaticString) -> String? {

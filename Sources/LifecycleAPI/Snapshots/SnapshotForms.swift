@@ -70,7 +70,7 @@ extension DeviceImage: SnapshotForm {
 extension BackgroundConditions: SnapshotForm {
   /// A device's background conditions and scheduling policy (also the device view's).
   mutating func visitMembers(_ members: inout some SnapshotMembers & ~Copyable) {
-    members.integer("batteryLevel", &batteryLevel, in: 0...100)
+    members.integer("batteryLevel", &batteryLevel, in: Validation.batteryLevels)
     members.bool("charging", &charging)
     members.bool("lowPowerMode", &lowPowerMode)
     members.choice("network", &network)

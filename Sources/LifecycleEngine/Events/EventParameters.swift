@@ -26,7 +26,7 @@ public struct EventParameter: Sendable {
     case taskIdentifier(String)
     /// A time on the device's clock.
     case instant(Instant)
-    /// A battery level in percent, 0 to 100.
+    /// A battery level in percent (`Validation.batteryLevels`).
     case percent(Int)
     /// An app's name (`Validation.isValidName`).
     case appName(String)

@@ -535,7 +535,7 @@ extension EventDeclaration {
       """,
       scope: .device,
       members: [
-        .init("batteryLevel", .integer(0...100)),
+        .init("batteryLevel", .integer(Validation.batteryLevels)),
         .init("charging", .boolean),
         .init("lowPowerMode", .boolean),
         .init("network", .schema("NetworkStatus")),

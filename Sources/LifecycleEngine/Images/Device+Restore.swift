@@ -10,8 +10,8 @@ extension Device {
     countsAheadOfSeq = max(0, image.highestCount - image.seq)
     var issues = ValidationIssues()
     issues.check(
-      (0...100).contains(status.conditions.batteryLevel), "conditions.batteryLevel",
-      "must be 0 to 100")
+      Validation.batteryLevels.contains(status.conditions.batteryLevel), "conditions.batteryLevel",
+      Validation.batteryLevelsIssue)
     if image.apps.count > limits.maxAppsPerDevice {
       issues.append("apps", "must hold at most \(limits.maxAppsPerDevice) apps")
       return issues

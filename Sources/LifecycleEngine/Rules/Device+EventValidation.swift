@@ -41,9 +41,10 @@ extension Device {
             message: "must be 0 to \(Validation.maxAdvanceSeconds) seconds of device time"))
       case .entry(let entry):
         issues.append(contentsOf: entry.issues())
-      case .percent(let level) where !(0...100).contains(level):
+      case .percent(let level) where !Validation.batteryLevels.contains(level):
         issues.append(
-          ValidationIssue(field: String(describing: parameter.name), message: "must be 0 to 100"))
+          ValidationIssue(
+            field: String(describing: parameter.name), message: Validation.batteryLevelsIssue))
       case .appName(let name) where !Validation.isValidName(name):
         issues.append(.name(String(describing: parameter.name)))
       case .sceneID, .taskName, .taskID, .megabytes, .restorationData, .flag, .choice, .payload,

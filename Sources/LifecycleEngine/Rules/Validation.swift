@@ -7,6 +7,10 @@ public enum Validation {
   public static let namePattern = "^[A-Za-z0-9][A-Za-z0-9._-]{0,\(maxNameBytes - 1)}$"
   /// The largest memory figure accepted, in MB (1 TiB): keeps sums far from overflow.
   public static let maxMemoryMB = 1_048_576
+  /// A battery level, in percent, and what one outside them is told.
+  public static let batteryLevels = 0...100
+  static let batteryLevelsIssue =
+    "must be \(batteryLevels.lowerBound) to \(batteryLevels.upperBound)"
   /// The longest an app's behaviour may take (`didEnterBackgroundSeconds`): a day.
   public static let maxBehaviorSeconds = 86_400
   /// The longest clock advance: 10 years.
