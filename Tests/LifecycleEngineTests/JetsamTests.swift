@@ -260,6 +260,27 @@ import Testing
     #expect(try sim.engine.jetsamEvent(2, of: "d", now: .zero) == page.events[1])
   }
 
+  /// The kills of one instant are one event however many deadlines fall at it: two apps
+  /// suspended at the same instant, each killed when its suspension leaves the device over its
+  /// budget, make one report, which lists neither among the survivors.
+  @Test func killsAtDeadlinesOfOneInstantAreOneEvent() throws {
+    let sim = Simulator(memoryLimitMB: 400)
+    sim.add("news-feed")
+    sim.add("zeta.app")
+    try sim.post(.launch(), to: "news-feed")
+    try sim.post(.launch(), to: "zeta.app")
+    try sim.post(.home, to: "zeta.app")
+    try sim.post(.setMemory(memoryMB: 2047), to: "zeta.app")
+    sim.advance(6)
+    let page = try sim.engine.jetsamLog(of: "d", now: .zero)
+    #expect(
+      page.kills.map { "\($0.event) \($0.time.seconds) \($0.app)" } == [
+        "1 2.0 news-feed", "1 2.0 zeta.app",
+      ])
+    #expect(page.events.map(\.killCount) == [2])
+    #expect(page.events.first?.processes.filter { $0.reason == nil }.map(\.app) == [])
+  }
+
   @Test func anEventTheLogDoesNotKeepIsUnknown() throws {
     var configuration = EngineConfiguration()
     configuration.limits.jetsamLogCapacity = 2

@@ -191,6 +191,7 @@ final class Device {
     outcome.removeAll()
     try body()
     settle()
+    endJetsamEvent()
     outcome.lastSeq = nextSeq - 1
     var done = EventOutcome()
     swap(&done, &outcome)  // moved out, not copied
@@ -209,6 +210,7 @@ final class Device {
   func advance(to target: Instant) -> EventOutcome {
     perform {
       while let due = nextDeadline, due <= target {
+        if due > status.now { endJetsamEvent() }  // the instant before is over
         fireNextDeadline()
         settle()
       }
@@ -226,9 +228,10 @@ final class Device {
     }
   }
 
-  /// Fires the earliest deadline alone (the engine interleaves realtime devices this way).
+  /// Fires the earliest deadline and every other due at its instant (the engine interleaves
+  /// realtime devices by instant this way), so that their kills are one jetsam event.
   func advanceToNextDeadline() -> EventOutcome {
-    perform { fireNextDeadline() }
+    advance(to: nextDeadline ?? status.now)
   }
 
   // MARK: Recording
@@ -414,7 +417,7 @@ final class Device {
     _ app: App, cause: TransitionCause, terminationCode: TerminationCode? = nil,
     jetsamReason: JetsamReason? = nil
   ) {
-    if let jetsamReason { jetsamLog.noteKill(of: app, reason: jetsamReason) }
+    if let jetsamReason { jetsamLog.noteKill(of: app, reason: jetsamReason, at: status.now) }
     app.kills += 1
     status.counters.kills += 1
     changeState(

@@ -42,7 +42,7 @@ extension Device {
   /// first (once per pressure episode); then, once `memoryWarningGrace` has passed and if
   /// pressure persists, background scenes that hold memory disconnect, and then
   /// background-running apps die. The foreground app dies only for the per-process limit.
-  /// What it killed, with a `purge` just before, is one jetsam event in the jetsam log.
+  /// What it kills joins the jetsam event under way (`endJetsamEvent`).
   func relieveMemoryPressure() {
     let grown = grewPastProcessLimit
     grewPastProcessLimit = []
@@ -68,9 +68,15 @@ extension Device {
       status.underPressure = false
       status.warningGraceEndsAt = nil
     }
-    if jetsamLog.isEventUnderWay {  // its kills, and a purge before them, make one event
-      ledger.add(jetsamLog.endEvent(at: status.now, survivors: liveAppsInOrder))
-    }
+  }
+
+  /// Ends the jetsam event under way, if jetsam killed since the last one ended: the kills of
+  /// one instant (a `purge`'s with those it made) are one event, which lists the processes
+  /// they left. Called once the instant is over: at the end of each operation, and before a
+  /// clock advance fires a deadline at a later instant.
+  func endJetsamEvent() {
+    guard jetsamLog.isEventUnderWay else { return }
+    ledger.add(jetsamLog.endEvent(survivors: liveAppsInOrder))
   }
 
   /// The pressure episode's memory warning: the foreground app first, then the others in name

@@ -68,8 +68,9 @@ struct JetsamLog {
   private(set) var events: BoundedLog<JetsamEvent>
   /// Every jetsam kill on the device, those of dropped events too.
   private(set) var killCount = 0
-  /// The kills of the event under way, in order.
+  /// The kills of the event under way, in order, and their instant.
   private var killsUnderWay: [JetsamProcess] = []
+  private var underWayAt = Instant.zero
 
   init(capacity: Int, byteCapacity: Int) {
     events = BoundedLog(capacity: capacity, byteCapacity: byteCapacity)
@@ -86,8 +87,10 @@ struct JetsamLog {
     keptNumbers.contains(number) ? events[offset: number - firstNumber] : nil
   }
 
-  /// Notes that jetsam killed `app` for `reason`; call before the kill changes its state.
-  mutating func noteKill(of app: App, reason: JetsamReason) {
+  /// Notes that jetsam killed `app` for `reason` at `time`; call before the kill changes its
+  /// state.
+  mutating func noteKill(of app: App, reason: JetsamReason, at time: Instant) {
+    if killsUnderWay.isEmpty { underWayAt = time }
     killsUnderWay.append(JetsamProcess(app, reason: reason))
     killCount += 1
   }
@@ -95,14 +98,15 @@ struct JetsamLog {
   /// Whether jetsam has killed since the last event ended.
   var isEventUnderWay: Bool { !killsUnderWay.isEmpty }
 
-  /// Ends the event under way, its report listing `survivors` after the kills; returns the
-  /// change in retained bytes.
-  mutating func endEvent(at time: Instant, survivors: [App]) -> Int {
+  /// Ends the event under way, at the instant of its kills, its report listing `survivors`
+  /// after them; returns the change in retained bytes.
+  mutating func endEvent(survivors: [App]) -> Int {
     var processes: [JetsamProcess] = []
     processes.reserveCapacity(killsUnderWay.count + survivors.count)  // as counted: no slack
     processes += killsUnderWay
     processes += survivors.lazy.map { JetsamProcess($0, reason: nil) }
-    let event = JetsamEvent(time: time, processes: processes, killCount: killsUnderWay.count)
+    let event = JetsamEvent(
+      time: underWayAt, processes: processes, killCount: killsUnderWay.count)
     killsUnderWay.removeAll(keepingCapacity: true)
     return events.append(event)
   }
