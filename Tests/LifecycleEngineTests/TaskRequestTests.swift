@@ -86,6 +86,38 @@ import Testing
     #expect(refusal { try submit("refresh") }?.reason == .notAllowedInState)
   }
 
+  /// The debugger launches a task while the app's force-quit has not ended (its
+  /// `applicationWillTerminate` waits behind a slow `didEnterBackground`): as a launch does then,
+  /// the system ends that process at once and runs the task in a new one, whose launch handler
+  /// comes and whose work stays until it completes or its time is up. (Before, the handler
+  /// waited in the old process and was dropped with its exit: a task lost, no kill to say why.)
+  @Test func aTaskLaunchedWhileAForceQuitWaitsRunsInANewProcess() throws {
+    let sim = Simulator(passcode: false)
+    sim.add(
+      "sync", .appDelegate, modes: [.processing],
+      behavior: AppBehavior(didEnterBackgroundDuration: .milliseconds(2500)),
+      permittedTasks: ["cleanup"])
+    try sim.post(.setConditions(ConditionsChange(taskScheduling: .manual)))
+    try sim.post(.launch(), to: "sync")
+    try sim.post(
+      .submitTaskRequest(TaskRequest(identifier: "cleanup", kind: .processing)), to: "sync")
+    try sim.post(.terminate, to: "sync")
+    let launch = try sim.post(.launchTask(identifier: "cleanup"), to: "sync")
+    #expect(
+      launch.transitions.map { "\($0.from)→\($0.to)" } == [
+        "background→notRunning", "notRunning→background",
+      ])
+    // The new process's didEnterBackground is as slow: the launch handler comes after it.
+    #expect(
+      launch.callbacks.map(\.method) == [
+        .willFinishLaunching, .didFinishLaunching, .didEnterBackground,
+      ])
+    #expect(launch.waitingCallbacks.map(\.method) == [.taskLaunchHandler])
+    sim.advance(5)
+    #expect(sim.state("sync") == .background)
+    #expect(sim.app("sync").backgroundWork.map(\.identifier) == ["cleanup"])
+  }
+
   /// `_simulateLaunchForTaskWithIdentifier:`: the pending request runs now, whatever its date,
   /// and is consumed; its launch handler gets the task's identifier (`BGTask.identifier`).
   @Test func launchingARequestRunsItsTaskAndConsumesIt() throws {

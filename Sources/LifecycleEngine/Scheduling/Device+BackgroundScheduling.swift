@@ -39,6 +39,7 @@ extension Device {
     changeTaskRequests(of: app) { requests in
       request = requests.remove(at: requests.firstIndex { $0.identifier == identifier }!)
     }
+    endProcessIfTerminating(app)
     return launchInBackground(
       app, for: request!.kind.launchReason, payload: nil, identifier: identifier, cause: cause)!
   }

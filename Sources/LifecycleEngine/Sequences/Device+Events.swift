@@ -153,11 +153,7 @@ extension Device {
   private func launch(
     _ app: App, via entry: Entry?, scene: String?, opensSession: Bool, cause: TransitionCause
   ) {
-    if app.isTerminating {
-      // The user opens an app whose force-quit has not ended yet (its didEnterBackground still
-      // runs): the system ends that process without waiting and launches a new one.
-      changeState(app, to: .notRunning, cause: .event(.terminate))
-    }
+    endProcessIfTerminating(app)
     if let name = status.foregroundApp, let other = apps[name] {
       sendToBackground(other, cause: cause)
     }
@@ -363,6 +359,13 @@ extension Device {
     app.focusedScene = nil
     app.backgroundLaunchBlocked = true
     dropPreservedState(of: app)
+  }
+
+  /// The user opens an app, or the debugger launches its task, while its force-quit has not
+  /// ended (`applicationWillTerminate` waits behind a busy main thread): the system ends that
+  /// process without waiting, and the launch starts a new one.
+  func endProcessIfTerminating(_ app: App) {
+    if app.isTerminating { changeState(app, to: .notRunning, cause: .event(.terminate)) }
   }
 
   /// UIKit forgets the state the app preserved: after a force-quit or a crash at launch
