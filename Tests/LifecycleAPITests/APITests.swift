@@ -364,14 +364,15 @@ func json(_ text: String) -> JSON? {
   @Test func journalAndJetsamLog() {
     call("POST", "/v1/apps", #"{"name":"mail","lifecycle":"appDelegate"}"#)
     call(
-      "POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"purge","reason":"highwater"}]"#)
+      "POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"purge","reason":"jettisoned"}]"#
+    )
     let journal = call("GET", "/v1/devices/default/journal?since=1&limit=2&app=mail")
     guard case .array(let entries)? = journal.json?["entries"] else { return }
     #expect(entries.count == 2)
     #expect(entries.first?["kind"] == .string("callback"))
     #expect(
       call("GET", "/v1/devices/default/jetsam").body
-        == #"{"kills":[{"jetsamEvent":1,"time":0.0,"app":"mail","reason":"highwater","footprintMB":100,"state":"active"}],"dropped":0}"#
+        == #"{"kills":[{"jetsamEvent":1,"time":0.0,"app":"mail","reason":"jettisoned","footprintMB":100,"state":"active"}],"dropped":0}"#
     )
     let callbacks = call("GET", "/v1/apps/mail/callbacks?limit=1")
     #expect(callbacks.body.hasPrefix(#"{"callbacks":[{"seq":2,"#))

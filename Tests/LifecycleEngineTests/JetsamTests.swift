@@ -216,11 +216,11 @@ import Testing
     for name in ["a", "b", "c"] {
       sim.add(name)
       try sim.post(.launch(), to: name)
-      try sim.post(.purge(.highwater), to: name)
+      try sim.post(.purge(.jettisoned), to: name)
     }
     let page = try sim.engine.jetsamLog(of: "d", now: .zero)
     #expect(page.kills.map(\.app) == ["b", "c"])
-    #expect(page.kills.map(\.reason) == [.highwater, .highwater])
+    #expect(page.kills.map(\.reason) == [.jettisoned, .jettisoned])
     #expect(page.kills.map(\.event) == [2, 3])
     #expect(page.firstNumber == 2)
     #expect(page.droppedKills == 1)
@@ -279,6 +279,26 @@ import Testing
       ])
     #expect(page.events.map(\.killCount) == [2])
     #expect(page.events.first?.processes.filter { $0.reason == nil }.map(\.app) == [])
+  }
+
+  /// Jetsam kills background apps for `vnode-limit` and `fc-thrashing` so as to spare the app
+  /// in front, and `highwater` is a daemon's reason: a `purge` of the app in front for one of
+  /// them is refused and changes nothing; of a background app it is a kill as any other.
+  @Test(arguments: [JetsamReason.vnodeLimit, .fcThrashing, .highwater])
+  func reasonsThatSpareTheAppInFrontAreRefusedForIt(reason: JetsamReason) throws {
+    sim.add("worker")
+    try sim.post(.launch(), to: "worker")
+    let before = (sim.app("worker"), sim.deviceView)
+    let refused = refusal { try sim.post(.purge(reason), to: "worker") }
+    #expect(refused?.reason == .sparesForegroundApp(reason))
+    #expect(
+      refused?.reason.detail
+        == "jetsam does not kill the app in front for \(reason.rawValue): it kills background "
+        + "apps, or (highwater) a system daemon")
+    #expect((sim.app("worker"), sim.deviceView) == before)
+    try sim.post(.home, to: "worker")
+    try sim.post(.purge(reason), to: "worker")
+    #expect(sim.jetsam.map { "\($0.app) \($0.reason)" } == ["worker \(reason)"])
   }
 
   @Test func anEventTheLogDoesNotKeepIsUnknown() throws {

@@ -318,7 +318,8 @@ final class RandomWalk {
           .unknownBackgroundTask, .unknownBackgroundWork, .activityInProgress,
           .activityNotInProgress, .unknownScene, .sceneExists, .sceneNotConnected,
           .sceneNotInBackground, .sceneInForeground, .taskRequestNotPermitted,
-          .tooManyPendingTaskRequests, .taskSchedulingUnavailable, .noTaskRequest, .noRunningTask:
+          .tooManyPendingTaskRequests, .taskSchedulingUnavailable, .noTaskRequest, .noRunningTask,
+          .sparesForegroundApp:
           true
         default: false
         }

@@ -175,6 +175,8 @@ public enum RefusalReason: Hashable, Sendable {
   /// The app runs no task with this identifier whose expiration handler has not run (nil:
   /// none at all).
   case noRunningTask(String?)
+  /// Jetsam does not kill the app in front for this reason.
+  case sparesForegroundApp(JetsamReason)
 
   /// The `BGTaskScheduler.Error.Code` that `submit(_:)` throws for this refusal, if it is one.
   public var taskSchedulerError: TaskSchedulerError? {
@@ -240,6 +242,9 @@ public enum RefusalReason: Hashable, Sendable {
     case .noRunningTask(let identifier?):
       "the app runs no task '\(identifier)' whose expiration handler has not run"
     case .noRunningTask(nil): "the app runs no task whose expiration handler has not run"
+    case .sparesForegroundApp(let reason):
+      "jetsam does not kill the app in front for \(reason.rawValue): it kills background apps, "
+        + "or (highwater) a system daemon"
     }
   }
 }

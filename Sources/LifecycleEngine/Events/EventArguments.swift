@@ -132,6 +132,16 @@ public enum JetsamReason: String, CaseIterable, Sendable, Codable {
   case highwater
   case fcThrashing = "fc-thrashing"
   case jettisoned
+
+  /// Whether jetsam kills the app in front for this reason ("Identifying high-memory use with
+  /// jetsam event reports": `vnode-limit` and `fc-thrashing` kill background apps so as to
+  /// spare the frontmost one; `highwater` is a system daemon's).
+  public var killsForegroundApp: Bool {
+    switch self {
+    case .vmPageshortage, .perProcessLimit, .jettisoned: true
+    case .vnodeLimit, .highwater, .fcThrashing: false
+    }
+  }
 }
 
 /// What kind of push APNs delivers.

@@ -296,7 +296,11 @@ extension EventDeclaration {
       ]),
     EventDeclaration(
       .purge,
-      "The system kills the app to reclaim memory; no callbacks.",
+      """
+      The system kills the app to reclaim memory; no callbacks. The app in front is not killed \
+      for vnode-limit or fc-thrashing (jetsam kills background apps to spare it) nor highwater \
+      (a system daemon's): 409 for those.
+      """,
       members: [
         .init("reason", .schema("JetsamReason"))
       ]),

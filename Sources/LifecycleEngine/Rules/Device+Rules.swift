@@ -111,6 +111,8 @@ extension Device {
       return app.activities.contains(activity) ? .activityInProgress(activity) : nil
     case .stopActivity(let activity) where !app.activities.contains(activity):
       return .activityNotInProgress(activity)
+    case .purge(let reason) where app.state.isForeground && !reason.killsForegroundApp:
+      return .sparesForegroundApp(reason)
     case .launch(_, let id?):
       guard let index = app.sessionIndex(id) else { return .unknownScene(id) }
       return app.state.isForeground && index == app.focusedSessionIndex

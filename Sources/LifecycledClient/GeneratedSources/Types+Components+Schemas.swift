@@ -3482,7 +3482,7 @@ extension Components {
                 ])
             }
         }
-        /// The system kills the app to reclaim memory; no callbacks.
+        /// The system kills the app to reclaim memory; no callbacks. The app in front is not killed for vnode-limit or fc-thrashing (jetsam kills background apps to spare it) nor highwater (a system daemon's): 409 for those.
         ///
         /// - Remark: Generated from `#/components/schemas/PurgeEvent`.
         public struct PurgeEvent: Codable, Hashable, Sendable {
