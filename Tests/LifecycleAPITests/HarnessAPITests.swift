@@ -173,7 +173,8 @@ import Testing
     #expect(entries.count == afterAdvance - afterLaunch)
   }
 
-  /// Why did my app die: the app's view keeps how its last process ended, whatever ended it.
+  /// Why did my app die: the app's view keeps how its last process ended, whatever ended it,
+  /// with jetsam's reason for a purge as for jetsam's own kills.
   @Test func anAppShowsHowItsLastProcessEnded() {
     #expect(api.call("GET", "/v1/apps/mail").json?["lastTermination"] == nil)
     api.call("POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
@@ -181,8 +182,14 @@ import Testing
     #expect(
       api.call("GET", "/v1/apps/mail").json?["lastTermination"]
         == .object([
-          ("cause", .string("purge")), ("time", .double(0)), ("state", .string("background")),
+          ("cause", .string("purge")), ("jetsamReason", .string("highwater")),
+          ("time", .double(0)), ("state", .string("background")),
         ]))
+    // A snapshot keeps it: the device replaced by its own snapshot shows the same.
+    let before = api.call("GET", "/v1/apps/mail").json?["lastTermination"]
+    let snapshot = api.call("GET", "/v1/devices/default/snapshot").body
+    #expect(api.call("PUT", "/v1/devices/default", snapshot).status == 200)
+    #expect(api.call("GET", "/v1/apps/mail").json?["lastTermination"] == before)
     api.call("POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"thermalKill"}]"#)
     #expect(
       api.call("GET", "/v1/apps/mail").json?["lastTermination"]

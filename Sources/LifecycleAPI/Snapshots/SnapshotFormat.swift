@@ -184,7 +184,9 @@ enum SnapshotFormat {
     let time = fields.instant("time", required: true)
     let state = fields.choice("state", AppState.self, required: true)
     guard let cause, let time, let state else { return nil }
-    return Termination(cause: cause, terminationCode: code, time: time, state: state)
+    return Termination(
+      cause: cause.cause, jetsamReason: cause.jetsamReason, terminationCode: code, time: time,
+      state: state)
   }
 
   static func waitingCallback(of app: AppName, _ fields: inout Fields) -> WaitingCallback? {
@@ -205,7 +207,7 @@ enum SnapshotFormat {
       callback: Callback(
         waitingFor: app, method: method, aggregateNotification: aggregate, state: state,
         scene: scene, sceneState: sceneState, taskId: taskId, arguments: arguments),
-      cause: cause)
+      cause: cause.cause)
   }
 }
 
@@ -228,8 +230,9 @@ extension Fields {
   }
 
   /// A transition's cause, `cause` and for jetsam its `jetsamReason`, as
-  /// `JSONWriter.members(of:)` writes it.
-  mutating func transitionCause() -> TransitionCause? {
+  /// `JSONWriter.members(of:)` writes it; and the `jetsamReason` beside it, which a
+  /// termination by `purge` carries too.
+  mutating func transitionCause() -> (cause: TransitionCause, jetsamReason: JetsamReason?)? {
     let name = string("cause", required: true, maxBytes: 64)
     let reason = choice("jetsamReason", JetsamReason.self)
     guard let name else { return nil }
@@ -237,7 +240,7 @@ extension Fields {
       reject("cause", "must be a transition cause (jetsam with its jetsamReason)")
       return nil
     }
-    return cause
+    return (cause, reason)
   }
 
   /// An app's name.

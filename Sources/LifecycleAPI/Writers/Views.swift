@@ -181,7 +181,8 @@ extension JSONWriter {
   /// reads as optional.
   mutating func termination(_ termination: Termination) {
     object { w in
-      w.members(of: termination.cause)
+      w.member("cause", termination.cause.name)
+      if let reason = termination.jetsamReason { w.member("jetsamReason", reason) }
       if let code = termination.terminationCode { w.member("terminationCode", code) }
       w.member("time", time: termination.time)
       w.member("state", termination.state)

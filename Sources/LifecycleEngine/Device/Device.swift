@@ -395,7 +395,8 @@ final class Device {
       removeFromLiveApps(app)
       app.processDidExit()
       app.lastTermination = Termination(
-        cause: cause, terminationCode: terminationCode, time: status.now, state: old)
+        cause: cause, jetsamReason: jetsamReason, terminationCode: terminationCode,
+        time: status.now, state: old)
       if status.appBeforeLock == app.name { status.appBeforeLock = nil }
     } else if old == .notRunning {
       addToLiveApps(app)

@@ -138,6 +138,15 @@ extension Device {
       issues.check(
         termination.state != .notRunning, "lastTermination.state",
         "must be the state of a process: inactive, active, background or suspended")
+      let reasonFits =
+        switch termination.cause {
+        case .jetsam(let reason): termination.jetsamReason == reason
+        case .event(.purge): true
+        default: termination.jetsamReason == nil
+        }
+      issues.check(
+        reasonFits, "lastTermination.jetsamReason",
+        "must be a jetsam kill's own reason, or a purge's, and nothing else's")
     }
     issues.check(
       record.savedRestorationData.map(Validation.isRestorationData) ?? true,

@@ -124,19 +124,22 @@ public struct AppRecord: Hashable, Sendable {
   public init() {}
 }
 
-/// How a process ended: why, with the code a crash report would show, when, and the state it
-/// ended in.
+/// How a process ended: why (with jetsam's reason, for a jetsam kill or a `purge`), with the
+/// code a crash report would show, when, and the state it ended in.
 public struct Termination: Hashable, Sendable {
   public var cause: TransitionCause
+  public var jetsamReason: JetsamReason?
   public var terminationCode: TerminationCode?
   public var time: Instant
   /// The state the process was in: the one a force-quit, a crash or a kill found it in.
   public var state: AppState
 
   public init(
-    cause: TransitionCause, terminationCode: TerminationCode?, time: Instant, state: AppState
+    cause: TransitionCause, jetsamReason: JetsamReason? = nil, terminationCode: TerminationCode?,
+    time: Instant, state: AppState
   ) {
     self.cause = cause
+    self.jetsamReason = jetsamReason
     self.terminationCode = terminationCode
     self.time = time
     self.state = state

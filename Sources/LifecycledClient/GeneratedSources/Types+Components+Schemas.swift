@@ -1963,7 +1963,7 @@ extension Components {
             case thermal = "0xc00010ff"
             case fileLock = "0xdead10cc"
         }
-        /// How a process ended: the cause of its last transition (terminate is a force-quit; jetsam gives its jetsamReason), the code a crash report would show if any, when, and the state it was in.
+        /// How a process ended: the cause of its last transition (terminate is a force-quit; jetsam, and a purge, give their jetsamReason), the code a crash report would show if any, when, and the state it was in.
         ///
         /// - Remark: Generated from `#/components/schemas/Termination`.
         public struct Termination: Codable, Hashable, Sendable {
