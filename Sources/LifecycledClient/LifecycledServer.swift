@@ -229,6 +229,7 @@ public final class LifecycledServer: Sendable {
         _ = try? output(of: docker, ["stop", container])
         throw error
       }
+      // From here a failure lets go of the reaper, which then stops the container.
       let published = try output(of: docker, ["port", container, "8080/tcp"])
       guard let line = published.split(separator: "\n").first,
         let url = URL(string: "http://\(line)")
