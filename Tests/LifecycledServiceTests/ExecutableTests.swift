@@ -323,17 +323,18 @@ import Testing
     let state = try curl("\(base)/v1/devices/burst")
     #expect(state.contains(#""memory":{"usedMB":25000,"limitMB":25000"#))
     #expect(state.contains(#""jetsamKills":250,"#))
-    // One jetsam event per suspension, each listing the 250 to 500 processes it found: the log
-    // keeps the newest 43 within its 1 MiB, and counts the kills of the 207 it dropped.
+    // The kills of that instant are one jetsam event, listing the 500 processes it found: the
+    // 250 it killed, in the order they died, then the 250 it left.
     let jetsam = try curl("\(base)/v1/devices/burst/jetsam")
-    #expect(jetsam.hasPrefix(#"200 {"kills":[{"jetsamEvent":208,"time":2.0,"app":"a285","#))
+    #expect(jetsam.hasPrefix(#"200 {"kills":[{"jetsamEvent":1,"time":2.0,"app":"a0","#))
     #expect(
       jetsam.hasSuffix(
-        #""app":"a322","reason":"vm-pageshortage","footprintMB":100,"state":"suspended"}],"dropped":207}"#
+        #""app":"a322","reason":"vm-pageshortage","footprintMB":100,"state":"suspended"}],"dropped":0}"#
       ))
-    let report = try curl("\(base)/v1/devices/burst/jetsam/250/report")
+    let report = try curl("\(base)/v1/devices/burst/jetsam/1/report")
     #expect(report.hasPrefix(#"200 {"time":2.0,"memoryStatus":{"pageSize":16384},"#))
-    #expect(report.components(separatedBy: #""rpages":6400,"#).count - 1 == 251)
+    #expect(report.components(separatedBy: #""rpages":6400,"#).count - 1 == 500)
+    #expect(try curl("\(base)/v1/devices/burst/jetsam/2/report").hasPrefix("404 "))
     service.signal(SIGTERM)
     #expect(service.waitForExit() == 0)
     #expect(service.log.components(separatedBy: "lifecycle.kill").count - 1 == 250)
