@@ -144,8 +144,8 @@ extension Problem {
         kind: .limitReached,
         detail:
           "so many callbacks wait behind the busy main thread of app '\(app)' that this event "
-          + "could queue more than \(limit) (maxWaitingCallbacksPerApp); let its "
-          + "didEnterBackground return first (advance the clock past busyUntil)")
+          + "could queue more than \(limit) (maxWaitingCallbacksPerApp); let its busy "
+          + "callback return first (advance the clock past busyUntil)")
     case .countsExhausted(let device, let highest):
       self.init(
         kind: .limitReached,

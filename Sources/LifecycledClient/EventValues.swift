@@ -175,6 +175,11 @@ extension Components.Schemas.AppEvent {
   public static func expireTask(identifier: String) -> Self {
     .expireTask(.init(_type: .expireTask, identifier: identifier))
   }
+  /// Xcode's debugger attaches to the app's process: it is no longer suspended, timed by the
+  /// watchdog, or held to its background time.
+  public static var attachDebugger: Self { .attachDebugger(.init(_type: .attachDebugger)) }
+  /// The debugger detaches: the process is timed again from now.
+  public static var detachDebugger: Self { .detachDebugger(.init(_type: .detachDebugger)) }
 }
 
 extension Components.Schemas.DeviceEvent {

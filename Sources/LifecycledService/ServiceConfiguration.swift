@@ -200,6 +200,18 @@ struct Setting {
         "watchdogSeconds", "didEnterBackground running longer gets the app killed (0x8badf00d)",
         \.engine.scheduler.watchdog),
       duration(
+        "launchWatchdogSeconds",
+        "a launch the user sees, didFinishLaunching on, running longer gets the app killed",
+        \.engine.scheduler.launchWatchdog),
+      duration(
+        "backgroundLaunchWatchdogSeconds",
+        "a launch in the background running longer gets the app killed",
+        \.engine.scheduler.backgroundLaunchWatchdog),
+      duration(
+        "enterForegroundWatchdogSeconds",
+        "willEnterForeground running longer gets the app killed",
+        \.engine.scheduler.enterForegroundWatchdog),
+      duration(
         "backgroundTaskSeconds", "background tasks expire this long after entering the background",
         \.engine.scheduler.backgroundTask),
       duration(

@@ -825,10 +825,10 @@ func otherPathsRouteNowhere(path: String) {
   #expect(states("perAppLimitMB: { type: integer, minimum: 1, maximum: \(memory) }"))
   #expect(states("memoryMB: { type: integer, minimum: 0, maximum: \(memory), default: 100 }"))
   #expect(states("memoryMB: { type: integer, minimum: 0, maximum: \(memory) }"))
-  #expect(
-    states(
-      "didEnterBackgroundSeconds: { type: number, minimum: 0, maximum: \(Validation.maxBehaviorSeconds), default: 0 }"
-    ))
+  for (name, _) in AppBehavior.durations {
+    let bound = "\(name): { type: number, minimum: 0, maximum: \(Validation.maxBehaviorSeconds), "
+    #expect(lines.contains { $0.hasPrefix(bound + "default: 0,") }, "\(name)")
+  }
   #expect(
     states("seconds: { type: number, minimum: 0, maximum: \(Validation.maxAdvanceSeconds) }"))
   #expect(states("url: { type: string, minLength: 1, maxLength: \(Validation.maxURLBytes) }"))

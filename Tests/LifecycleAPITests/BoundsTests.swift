@@ -29,8 +29,8 @@ import Testing
     let refusal =
       #"{"type":"urn:lifecycled:problem:limit-reached","title":"A limit is reached","#
       + #""status":409,"detail":"so many callbacks wait behind the busy main thread of app "#
-      + #"'mail' that this event could queue more than 64 (maxWaitingCallbacksPerApp); let its "#
-      + #"didEnterBackground return first (advance the clock past busyUntil)"}"#
+      + #"'mail' that this event could queue more than 64 (maxWaitingCallbacksPerApp); let its busy "#
+      + #"callback return first (advance the clock past busyUntil)"}"#
     #expect(api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#).body == refusal)
     #expect(api.call("POST", "/v1/devices/default/events", #"{"type":"lock"}"#).body == refusal)
     #expect(api.call("GET", "/v1/apps/mail").body == before.body)

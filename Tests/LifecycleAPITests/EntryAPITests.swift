@@ -128,7 +128,8 @@ import Testing
     #expect(response.json?["callbacks"] == .array([]))
     let app = api.call("GET", "/v1/apps/mail").json
     #expect(app?["prewarmed"] == .bool(true))
-    #expect(app?["allowedEvents"] == json(#"["launch","purge","backgroundLaunch"]"#))
+    #expect(
+      app?["allowedEvents"] == json(#"["launch","purge","backgroundLaunch","attachDebugger"]"#))
   }
 
   @Test(arguments: [

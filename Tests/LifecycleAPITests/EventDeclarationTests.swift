@@ -38,6 +38,7 @@ import Testing
         requiresNetworkConnectivity: true, requiresExternalPower: true)),
     .cancelTaskRequest(identifier: "com.example.refresh"),
     .launchTask(identifier: "com.example.refresh"), .expireTask(identifier: "com.example.refresh"),
+    .attachDebugger, .detachDebugger,
     .beginBackgroundTask(),
     .beginBackgroundTask(name: "upload \u{e9}"), .endBackgroundTask(id: 7), .memoryWarning,
     .setMemory(memoryMB: 250), .startActivity(.audio), .stopActivity(.location),

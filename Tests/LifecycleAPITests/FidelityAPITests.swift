@@ -97,7 +97,8 @@ import Testing
         + #""event":"submitTaskRequest","currentState":"active","allowedEvents":["closeScene","#
         + #""home","openSwitcher","interruptionBegan","terminate","crash","purge","thermalKill","#
         + #""beginBackgroundTask","memoryWarning","setMemory","startActivity","#
-        + #""setRestorationData","submitTaskRequest","cancelTaskRequest","launchTask"]}"#)
+        + #""setRestorationData","submitTaskRequest","cancelTaskRequest","launchTask","#
+        + #""attachDebugger"]}"#)
     api.post("/v1/apps/mail/events", #"{"type":"home"}"#)
     let launched = api.post(
       "/v1/apps/mail/events", #"{"type":"launchTask","identifier":"refresh"}"#)

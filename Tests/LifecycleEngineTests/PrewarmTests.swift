@@ -20,8 +20,9 @@ import Testing
     #expect(transitions(outcome) == ["mail: notRunning → suspended (prewarm)"])
     let app = sim.app("mail")
     #expect(app.prewarmed && app.footprintMB == 100 && app.launches == 0)
-    // Not in the app switcher, and no code to crash or to warn.
-    #expect(app.allowedEvents == [.launch, .purge, .backgroundLaunch])
+    // Not in the app switcher, and no code to crash or to warn; a process a debugger can
+    // attach to.
+    #expect(app.allowedEvents == [.launch, .purge, .backgroundLaunch, .attachDebugger])
     #expect(refusal { try sim.post(.prewarm, to: "mail") }?.currentState == "suspended")
   }
 

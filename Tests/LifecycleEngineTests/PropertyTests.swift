@@ -36,7 +36,7 @@ struct SplitMix64: RandomNumberGenerator {
       guard case .callback(let callback) = entry, callback.scene != nil else { return nil }
       return callback
     }
-    #expect(sceneCallbacks.filter { $0.scene != "main" }.count > 100)
+    #expect(sceneCallbacks.filter { $0.scene != "main" }.count > 50)
     #expect(sceneCallbacks.filter { $0.method == .sceneDidDisconnect }.count > 10)
     // ... and processing tasks that ran (while the device was idle: an invariant).
     #expect(walk.processingTasksStarted > 1)
@@ -179,6 +179,12 @@ final class RandomWalk {
             + (name.hasSuffix("0") || name.hasSuffix("4") || name.hasSuffix("8")
               ? [.processing] : [])),
         behavior: AppBehavior(
+          // Each past its watchdog's allowance in some apps: a user's launch over 20 s (a
+          // background launch's 30 s it stays within), a return to the foreground over 10 s.
+          didFinishLaunchingDuration: .seconds(
+            [0, 0, 0, 0, 0, 0, 0, 0, 1, 25].randomElement(using: &random)!),
+          willEnterForegroundDuration: .seconds(
+            [0, 0, 0, 0, 0, 0, 0, 0, 2, 12].randomElement(using: &random)!),
           didEnterBackgroundDuration: .seconds([0, 0, 0, 1, 6].randomElement(using: &random)!),
           endsBackgroundTasksOnExpiration: Bool.random(using: &random),
           holdsFileLockAtSuspension: Int.random(in: 0..<8, using: &random) == 0),
@@ -409,7 +415,7 @@ final class RandomWalk {
   static let taskIdentifiers = ["refresh", "cleanup", "index"]
 
   private func randomEvent(for app: String) -> AppEvent {
-    switch Int.random(in: 0..<38, using: &random) {
+    switch Int.random(in: 0..<40, using: &random) {
     case 0..<3: .launch(via: ([nil] + EntryPointTests.all).randomElement(using: &random)!)
     case 3, 4: .launch(scene: randomScene(of: app))
     case 25, 26: .openScene(id: Bool.random(using: &random) ? nil : randomScene(of: app))
@@ -428,6 +434,8 @@ final class RandomWalk {
     case 35: .cancelTaskRequest(identifier: randomTaskIdentifier())
     case 36: .launchTask(identifier: randomTaskIdentifier())
     case 37: .expireTask(identifier: randomTaskIdentifier())
+    case 38: .attachDebugger
+    case 39: .detachDebugger
     case 5: .home
     case 6: .openSwitcher
     case 7: .closeSwitcher
@@ -525,7 +533,8 @@ final class RandomWalk {
           app.suspendAt, app.killAt, app.waitingCallbacks.isEmpty ? nil : app.busyUntil,
         ]
         .compactMap { $0 }
-        + app.backgroundWork.filter { !$0.expired }.map(\.deadline)
+        // A debugger-attached process's work does not run out of time.
+        + app.backgroundWork.filter { !$0.expired && !app.debuggerAttached }.map(\.deadline)
         + app.backgroundTasks.filter { !$0.expired }.compactMap(\.expiresAt)
       deadlines += appDeadlines
       if device.conditions.taskScheduling == .eager {
@@ -562,7 +571,7 @@ final class RandomWalk {
         // Declaring a mode keeps nothing running; only what the app is doing does.
         let idle =
           app.backgroundTasks.isEmpty && app.backgroundWork.isEmpty && app.activities.isEmpty
-          && app.killAt == nil && app.waitingCallbacks.isEmpty
+          && app.killAt == nil && app.waitingCallbacks.isEmpty && !app.debuggerAttached
         check(idle == (app.suspendAt != nil), "\(app.name) idle is \(idle), suspendAt wrong")
       }
       check(
@@ -699,7 +708,7 @@ final class RandomWalk {
     return violations
   }
 
-  /// Until when each app's didEnterBackground runs, as its callbacks show.
+  /// Until when each app's callback that takes time runs, as its callbacks show.
   private var busyUntil: [AppName: Instant] = [:]
 
   /// Checks what the last step did, in journal order.
@@ -722,10 +731,13 @@ final class RandomWalk {
           violations.append("\(callback.method) reached \(callback.app) \(callback.state)")
         }
         violations += violatedSceneDelivery(callback)
-        if callback.method == .didEnterBackground || callback.method == .sceneDidEnterBackground {
-          let duration = specs[String(callback.app)]!.behavior.didEnterBackgroundDuration
-          busyUntil[callback.app] = callback.time + duration
-        }
+        let behavior = specs[String(callback.app)]!.behavior
+        // How long the callback takes, whatever the watchdog times it as.
+        let duration =
+          callback.method == .didFinishLaunching
+          ? behavior.didFinishLaunchingDuration
+          : behavior.mainThreadTime(of: callback.method, sceneJustConnected: false)?.duration
+        if let duration { busyUntil[callback.app] = callback.time + duration }
       case .transition(let transition) where transition.to == .notRunning:
         busyUntil[transition.app] = nil
         connected[transition.app] = nil

@@ -20,14 +20,14 @@ import Testing
       sim.app("mail").allowedEvents == [
         .closeScene, .home, .openSwitcher, .interruptionBegan, .terminate, .crash, .purge,
         .thermalKill, .beginBackgroundTask, .memoryWarning, .setMemory, .startActivity,
-        .setRestorationData, .submitTaskRequest, .cancelTaskRequest,
+        .setRestorationData, .submitTaskRequest, .cancelTaskRequest, .attachDebugger,
       ])
     try sim.post(.openSwitcher, to: "mail")
     #expect(
       sim.app("mail").allowedEvents == [
         .closeScene, .home, .closeSwitcher, .terminate, .crash, .purge, .thermalKill,
         .beginBackgroundTask, .memoryWarning, .setMemory, .startActivity, .setRestorationData,
-        .submitTaskRequest, .cancelTaskRequest,
+        .submitTaskRequest, .cancelTaskRequest, .attachDebugger,
       ])
     try sim.post(.closeSwitcher, to: "mail")
     try sim.post(.interruptionBegan(.siri), to: "mail")
@@ -41,12 +41,20 @@ import Testing
         .launch, .closeScene, .disconnectScene, .terminate, .crash, .purge, .thermalKill,
         .backgroundLaunch, .beginBackgroundTask, .endBackgroundTask, .memoryWarning, .setMemory,
         .startActivity, .setRestorationData, .submitTaskRequest, .cancelTaskRequest,
+        .attachDebugger,
       ])
     try sim.post(.endBackgroundTask(id: 1), to: "mail")
     sim.advance(2)
     #expect(
       sim.app("mail").allowedEvents == [
         .launch, .closeScene, .disconnectScene, .terminate, .crash, .purge, .backgroundLaunch,
+        .attachDebugger,
+      ])
+    try sim.post(.attachDebugger, to: "mail")
+    #expect(
+      sim.app("mail").allowedEvents == [
+        .launch, .closeScene, .disconnectScene, .terminate, .crash, .purge, .backgroundLaunch,
+        .detachDebugger,
       ])
   }
 
@@ -82,6 +90,8 @@ import Testing
     look()  // in the background
     try sim.post(.launchTask(identifier: "refresh"), to: "mail")
     look()  // a task request running
+    try sim.post(.attachDebugger, to: "mail")
+    look()  // a debugger attached
     try sim.post(.lock)
     look()
     try sim.post(.shutdown)

@@ -57,12 +57,13 @@ import Testing
     _ = try sim.post(.backgroundLaunch(.fetch), to: "mail")
     let view = try JSON.parse(JSONWriter.encode { $0.app(sim.app("mail")) })
     let viewMembers = Self.members(of: view).union(Self.members(of: view["counters"]))
-    // The view shows when each deadline falls due (`killAt`, a task's `expiresAt`) and the
-    // state's cause in the journal; jetsam's order and task numbering are internal; a push's
-    // budget shows in the push's result when it is spent.
+    // The view shows when each deadline falls due (`killAt`, a task's `expiresAt`), the
+    // state's cause in the journal and the watchdog's transition in `lastTermination` once it
+    // kills; jetsam's order and task numbering are internal; a push's budget shows in the
+    // push's result when it is spent.
     let notInTheView: Set<String> = [
       "lastUsed", "nextTaskId", "discardedScenes", "inactiveCause", "backgroundSince",
-      "watchdogKillAt", "recentPushes",
+      "watchdogKillAt", "watchdogTransition", "recentPushes",
     ]
     #expect(appMembers.union(processMembers).subtracting(viewMembers) == notInTheView)
   }

@@ -18,7 +18,7 @@ import Testing
     try! .setRestorationData(to: ["tab": 1]),
     .submitTaskRequest(identifier: "refresh", kind: .appRefresh),
     .cancelTaskRequest(identifier: "refresh"), .launchTask(identifier: "refresh"),
-    .expireTask(identifier: "refresh"),
+    .expireTask(identifier: "refresh"), .attachDebugger, .detachDebugger,
   ]
 
   static let deviceEvents: [Components.Schemas.DeviceEvent] = [

@@ -61,9 +61,11 @@ enum Decode {
     spec.backgroundMemoryMB = fields.integer("backgroundMemoryMB", in: 0...Validation.maxMemoryMB)
     given(fields.choices("backgroundModes", BackgroundMode.self), \.backgroundModes)
     if var details = fields.object("behavior") {
-      given(
-        details.seconds("didEnterBackgroundSeconds", max: Validation.maxBehaviorSeconds),
-        \.behavior.didEnterBackgroundDuration)
+      for (name, member) in AppBehavior.durations {
+        if let duration = details.seconds(name, max: Validation.maxBehaviorSeconds) {
+          spec.behavior[keyPath: member] = duration
+        }
+      }
       given(
         details.bool("endsBackgroundTasksOnExpiration"),
         \.behavior.endsBackgroundTasksOnExpiration)

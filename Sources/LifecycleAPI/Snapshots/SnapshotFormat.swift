@@ -13,15 +13,18 @@ import LifecycleEngine
 /// its nulls read as absent. Version 1's scene apps had one scene (`hasSceneSession`, a
 /// process's `sceneState`): their one session is `main`, holding the restoration data the app
 /// held. Versions 1 to 3 held at most one piece of background work, an object without an id:
-/// it gets the app's next task id.
+/// it gets the app's next task id. Versions 1 to 4 timed only didEnterBackground: a pending
+/// watchdog kill is the enter-background transition's.
 enum SnapshotFormat {
   static let format = "lifecycled-device-snapshot"
-  static let version = 4
+  static let version = 5
   static let readableVersions = 1...version
   /// The last version that wrote `null` for a member with no value.
   static let lastVersionWithNulls = 2
   /// The last version whose `backgroundWork` was one object, without an id.
   static let lastVersionWithOneWork = 3
+  /// The last version whose watchdog timed only didEnterBackground.
+  static let lastVersionWithOneWatchdog = 4
   /// The longest device clock a snapshot may show, in seconds: ten years of advances.
   static let maxSeconds = Validation.maxAdvanceSeconds
   /// The largest `seq` or counter a snapshot may hold.
@@ -96,6 +99,9 @@ enum SnapshotFormat {
           expiredAt: work.expiredAt)
       ]
       image.record.nextTaskID += 1
+    }
+    if version <= lastVersionWithOneWatchdog, image.process?.watchdogKillAt != nil {
+      image.process?.watchdogTransition = .enterBackground
     }
     if version == 1 { upgradeVersion1(&image, &fields, sceneState: sceneState) }
     return image
@@ -180,13 +186,22 @@ enum SnapshotFormat {
   /// How a process ended, as `JSONWriter.termination` writes it.
   static func termination(_ fields: inout Fields) -> Termination? {
     let cause = fields.transitionCause()
+    let watchdog = fields.nested("watchdog", watchdogTransition)
     let code = fields.choice("terminationCode", TerminationCode.self)
     let time = fields.instant("time", required: true)
     let state = fields.choice("state", AppState.self, required: true)
     guard let cause, let time, let state else { return nil }
     return Termination(
-      cause: cause.cause, jetsamReason: cause.jetsamReason, terminationCode: code, time: time,
-      state: state)
+      cause: cause.cause, jetsamReason: cause.jetsamReason, watchdog: watchdog,
+      terminationCode: code, time: time, state: state)
+  }
+
+  /// What the watchdog timed, as `JSONWriter.watchdogTransition` writes it.
+  static func watchdogTransition(_ fields: inout Fields) -> WatchdogTransition? {
+    let event = fields.choice("event", WatchdogEvent.self, required: true)
+    let visibility = fields.choice("visibility", ProcessVisibility.self, required: true)
+    guard let event, let visibility else { return nil }
+    return WatchdogTransition(event, visibility)
   }
 
   static func waitingCallback(of app: AppName, _ fields: inout Fields) -> WaitingCallback? {

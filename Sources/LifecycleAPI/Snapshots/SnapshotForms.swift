@@ -142,6 +142,9 @@ extension ProcessImage: SnapshotForm {
     members.time("backgroundSince", &backgroundSince)
     members.time("busyUntil", &busyUntil)
     members.time("watchdogKillAt", &watchdogKillAt)
+    members.optional(
+      "watchdogTransition", &watchdogTransition, write: { $0.watchdogTransition($1) },
+      read: { fields, name, _ in fields.nested(name, SnapshotFormat.watchdogTransition) })
     members.array(
       "waitingCallbacks", &waitingCallbacks, maxCount: elements,
       write: { $0.waitingCallback($1) },
@@ -161,5 +164,6 @@ extension ProcessImage: SnapshotForm {
     members.time("suspendAt", &suspendAt)
     members.json("restorationData", &restorationData)
     members.bool("prewarmed", &prewarmed)
+    members.bool("debuggerAttached", &debuggerAttached)
   }
 }

@@ -48,6 +48,12 @@ extension UIKitNotification: NamedCases {
 extension TerminationCode: NamedCases {
   public static let quotedNames = CaseTexts<Self>.quotedNames()
 }
+extension WatchdogEvent: NamedCases {
+  public static let quotedNames = CaseTexts<Self>.quotedNames()
+}
+extension ProcessVisibility: NamedCases {
+  public static let quotedNames = CaseTexts<Self>.quotedNames()
+}
 
 extension JSONWriter {
   /// An app's name, or null. Valid names need no escaping (`Validation.isValidName`).

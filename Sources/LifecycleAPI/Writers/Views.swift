@@ -81,7 +81,9 @@ extension JSONWriter {
 
   mutating func behavior(_ behavior: AppBehavior) {
     object { w in
-      w.member("didEnterBackgroundSeconds", seconds: behavior.didEnterBackgroundDuration)
+      for (name, member) in AppBehavior.durations {
+        w.member(name, seconds: behavior[keyPath: member])
+      }
       w.member("endsBackgroundTasksOnExpiration", behavior.endsBackgroundTasksOnExpiration)
       w.member("holdsFileLockAtSuspension", behavior.holdsFileLockAtSuspension)
     }
@@ -153,6 +155,7 @@ extension JSONWriter {
       w.member("restorationData", json: app.restorationData)
       w.member("savedRestorationData", json: app.savedRestorationData)
       w.member("prewarmed", app.prewarmed)
+      w.member("debuggerAttached", app.debuggerAttached)
       if let termination = app.lastTermination {
         w.key("lastTermination")
         w.termination(termination)
@@ -162,6 +165,14 @@ extension JSONWriter {
         w.member("launches", app.launches)
         w.member("kills", app.kills)
       }
+    }
+  }
+
+  /// What the watchdog timed: `{"event":"scene-create","visibility":"foreground"}`.
+  mutating func watchdogTransition(_ transition: WatchdogTransition) {
+    object { w in
+      w.member("event", transition.event)
+      w.member("visibility", transition.visibility)
     }
   }
 
@@ -175,14 +186,18 @@ extension JSONWriter {
     }
   }
 
-  /// How a process ended: `{"cause":…,"jetsamReason":…,"terminationCode":…,"time":…,
-  /// "state":…}`, the reason for jetsam only, the code if it has one. Left out before any
-  /// process has ended, as a member absent rather than null, which every client generator
-  /// reads as optional.
+  /// How a process ended: `{"cause":…,"jetsamReason":…,"watchdog":…,"terminationCode":…,
+  /// "time":…,"state":…}`, the reason for jetsam only, the timed transition for the watchdog
+  /// only, the code if it has one. Left out before any process has ended, as a member absent
+  /// rather than null, which every client generator reads as optional.
   mutating func termination(_ termination: Termination) {
     object { w in
       w.member("cause", termination.cause.name)
       if let reason = termination.jetsamReason { w.member("jetsamReason", reason) }
+      if let watchdog = termination.watchdog {
+        w.key("watchdog")
+        w.watchdogTransition(watchdog)
+      }
       if let code = termination.terminationCode { w.member("terminationCode", code) }
       w.member("time", time: termination.time)
       w.member("state", termination.state)

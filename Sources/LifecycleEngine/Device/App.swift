@@ -279,9 +279,10 @@ final class App {
     process.waitingCallbacks.contains { $0.callback.state == .notRunning }
   }
 
-  /// Whether the scheduler may suspend the app: in the background with nothing holding it.
+  /// Whether the scheduler may suspend the app: in the background with nothing holding it
+  /// (a debugger "prevents your app from being suspended", Apple's forums).
   var isSuspendable: Bool {
-    process.state == .background && process.watchdogKillAt == nil
+    process.state == .background && process.watchdogKillAt == nil && !process.debuggerAttached
       && process.waitingCallbacks.isEmpty && process.tasks.isEmpty
       && process.backgroundWork.isEmpty && process.activities.isEmpty
   }

@@ -1,7 +1,13 @@
 /// How the simulated app's own code behaves when UIKit calls it.
 public struct AppBehavior: Hashable, Sendable {
+  /// How long `application(_:didFinishLaunchingWithOptions:)` takes to return. Over the
+  /// watchdog's launch allowance the app is killed with `0x8badf00d`.
+  public var didFinishLaunchingDuration: Duration
+  /// How long `applicationWillEnterForeground`/`sceneWillEnterForeground` takes to return.
+  /// Over the watchdog's allowance the app is killed with `0x8badf00d`.
+  public var willEnterForegroundDuration: Duration
   /// How long `applicationDidEnterBackground`/`sceneDidEnterBackground` takes to return.
-  /// Over the watchdog allowance the app is killed with `0x8badf00d`.
+  /// Over the watchdog's allowance the app is killed with `0x8badf00d`.
   public var didEnterBackgroundDuration: Duration
   /// Whether the expiration handler of a background task ends the task.
   /// If not, the app is killed `expirationGrace` after the handler with `0x2182bad2`.
@@ -11,14 +17,29 @@ public struct AppBehavior: Hashable, Sendable {
   public var holdsFileLockAtSuspension: Bool
 
   public init(
+    didFinishLaunchingDuration: Duration = .zero,
+    willEnterForegroundDuration: Duration = .zero,
     didEnterBackgroundDuration: Duration = .zero,
     endsBackgroundTasksOnExpiration: Bool = true,
     holdsFileLockAtSuspension: Bool = false
   ) {
+    self.didFinishLaunchingDuration = didFinishLaunchingDuration
+    self.willEnterForegroundDuration = willEnterForegroundDuration
     self.didEnterBackgroundDuration = didEnterBackgroundDuration
     self.endsBackgroundTasksOnExpiration = endsBackgroundTasksOnExpiration
     self.holdsFileLockAtSuspension = holdsFileLockAtSuspension
   }
+}
+
+extension AppBehavior {
+  /// The times the app's code takes, by their names in JSON: the one list the reader, the
+  /// writer and the checks follow.
+  public static let durations:
+    [(name: StaticString, member: WritableKeyPath<AppBehavior, Duration> & Sendable)] = [
+      ("didFinishLaunchingSeconds", \.didFinishLaunchingDuration),
+      ("willEnterForegroundSeconds", \.willEnterForegroundDuration),
+      ("didEnterBackgroundSeconds", \.didEnterBackgroundDuration),
+    ]
 }
 
 /// What a client asks for when it creates an app; every field but `name` has a default.

@@ -13,7 +13,8 @@ public struct AppView: Hashable, Sendable {
   /// What the app holds now (0 when not running).
   public var footprintMB: Int
   public var allowedEvents: [EventType]
-  /// didEnterBackground is executing until then; nil once it has returned.
+  /// A callback that takes time (didFinishLaunching, willEnterForeground, didEnterBackground)
+  /// is executing until then; nil once it has returned.
   public var busyUntil: Instant?
   /// When the watchdog, an unended expired task or unfinished background work kills the app.
   public var killAt: Instant?

@@ -305,9 +305,9 @@ final class Device {
     }
   }
 
-  /// Records a callback as delivered now. A didEnterBackground keeps the main thread busy for
-  /// the app's configured time, wherever it is called; over the watchdog allowance the app
-  /// will be killed (LifecycleEngine.docc, "Background").
+  /// Records a callback as delivered now. A move between foreground and background keeps the
+  /// main thread busy for the app's configured time, wherever it is called; over the
+  /// watchdog's allowance the app will be killed (LifecycleEngine.docc, "Background").
   private func emit(_ callback: consuming Callback, to app: App) {
     callback.seq = takeSeq()
     callback.time = status.now
@@ -320,17 +320,14 @@ final class Device {
         app.savedRestorationData = data
       }
     }
-    let entersBackground =
-      callback.method == .didEnterBackground || callback.method == .sceneDidEnterBackground
+    let mainThreadTime = app.spec.behavior.mainThreadTime(
+      of: callback.method, sceneJustConnected: outcome.callbacks.last.map(callback.follows) ?? false
+    )
     outcome.record(callback)
     let size = JournalEntry.retainedBytes(of: callback)
     journal(.callback(consume callback), size: size)  // moved into the journal, not copied
-    if entersBackground {
-      let duration = app.spec.behavior.didEnterBackgroundDuration
-      guard duration > .zero else { return }
-      app.busyUntil = status.now + duration
-      if duration > scheduler.watchdog { app.watchdogKillAt = status.now + scheduler.watchdog }
-      reschedule(app)
+    if let (duration, transition) = mainThreadTime {
+      occupyMainThread(of: app, for: duration, timedAs: transition)
     }
   }
 

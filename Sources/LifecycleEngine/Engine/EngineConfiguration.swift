@@ -2,8 +2,18 @@
 public struct SchedulerSettings: Hashable, Sendable {
   /// An idle background app is suspended this long after its didEnterBackground returned.
   public var suspendDelay: Duration = .seconds(2)
-  /// didEnterBackground running longer than this gets the app killed with `0x8badf00d`.
+  /// didEnterBackground running longer than this gets the app killed with `0x8badf00d`
+  /// (`applicationDidEnterBackground(_:)`: "approximately five seconds").
   public var watchdog: Duration = .seconds(5)
+  /// A launch the user sees, didFinishLaunching until the scene is up, running longer than
+  /// this gets the app killed (the 19.97 s `scene-create` allowance Apple's "Addressing
+  /// watchdog terminations" shows for a foreground launch).
+  public var launchWatchdog: Duration = .seconds(20)
+  /// The same for a launch in the background (crash reports show 29.91 s).
+  public var backgroundLaunchWatchdog: Duration = .seconds(30)
+  /// willEnterForeground running longer than this gets the app killed (crash reports show a
+  /// `scene-update` allowance of 10.00 s).
+  public var enterForegroundWatchdog: Duration = .seconds(10)
   /// Background tasks expire this long after the app entered the background.
   public var backgroundTask: Duration = .seconds(30)
   /// An app that does not end an expired task is killed this long after the handler.
@@ -24,6 +34,11 @@ public struct SchedulerSettings: Hashable, Sendable {
   public var memoryWarningGrace: Duration = .seconds(5)
 
   public init() {}
+
+  /// The time the app has to complete the work of a launch for `reason`.
+  func time(toComplete reason: BackgroundLaunchReason) -> Duration {
+    reason == .processing ? processingTask : backgroundWork
+  }
 }
 
 /// Settings for devices created without them, and for the `default` device.

@@ -80,7 +80,8 @@ extension AppEvent {
     case .cancelTaskRequest(let identifier), .launchTask(let identifier),
       .expireTask(let identifier):
       pass("identifier", .taskIdentifier(identifier))
-    case .prewarm, .home, .openSwitcher, .closeSwitcher, .terminate, .thermalKill, .memoryWarning:
+    case .prewarm, .home, .openSwitcher, .closeSwitcher, .terminate, .thermalKill, .memoryWarning,
+      .attachDebugger, .detachDebugger:
       break
     }
   }
@@ -217,6 +218,8 @@ extension AppEvent {
     case .terminate: self = .terminate
     case .thermalKill: self = .thermalKill
     case .memoryWarning: self = .memoryWarning
+    case .attachDebugger: self = .attachDebugger
+    case .detachDebugger: self = .detachDebugger
     case .lock, .unlock, .significantTimeChange, .shutdown, .boot, .setConditions,
       .setBackgroundAppRefresh, .push, .deliverMetrics:
       return nil
@@ -288,7 +291,8 @@ extension DeviceEvent {
       .closeSwitcher, .interruptionBegan, .interruptionEnded, .terminate, .crash, .purge,
       .thermalKill, .backgroundLaunch, .backgroundWorkCompleted, .beginBackgroundTask,
       .endBackgroundTask, .setMemory, .startActivity, .stopActivity, .setRestorationData,
-      .submitTaskRequest, .cancelTaskRequest, .launchTask, .expireTask:
+      .submitTaskRequest, .cancelTaskRequest, .launchTask, .expireTask, .attachDebugger,
+      .detachDebugger:
       return nil
     }
   }

@@ -9,6 +9,7 @@ public enum EventType: String, CaseIterable, Sendable, Codable {
   case beginBackgroundTask, endBackgroundTask, memoryWarning, setMemory
   case startActivity, stopActivity, setRestorationData
   case submitTaskRequest, cancelTaskRequest, launchTask, expireTask
+  case attachDebugger, detachDebugger
   case lock, unlock, significantTimeChange, shutdown, boot, setConditions
   case setBackgroundAppRefresh, push, deliverMetrics
 }
@@ -76,6 +77,12 @@ public enum AppEvent: Hashable, Sendable {
   /// The running task `identifier`'s time is up now: its expiration handler runs, as the
   /// debugger's `_simulateExpirationForTaskWithIdentifier:` makes it.
   case expireTask(identifier: String)
+  /// Xcode's debugger attaches to the app's process, as Run or "Attach to Process" leaves it:
+  /// the process is never suspended, the watchdog does not time it, and its background time
+  /// does not run out, until it detaches or the process ends.
+  case attachDebugger
+  /// The debugger detaches: the process is timed as any other from now.
+  case detachDebugger
 
   public var type: EventType {
     switch self {
@@ -106,6 +113,8 @@ public enum AppEvent: Hashable, Sendable {
     case .cancelTaskRequest: .cancelTaskRequest
     case .launchTask: .launchTask
     case .expireTask: .expireTask
+    case .attachDebugger: .attachDebugger
+    case .detachDebugger: .detachDebugger
     }
   }
 
@@ -478,6 +487,18 @@ extension EventDeclaration {
       members: [
         .init("identifier", .string(bytes: 1...Validation.maxIdentifierBytes), required: true)
       ]),
+    EventDeclaration(
+      .attachDebugger,
+      """
+      Xcode's debugger attaches to the app's process (Run, or Debug > Attach to Process), in any       state but not running; no callbacks. Until it detaches or the process ends, the process is       never suspended, the watchdog does not time it (a pending watchdog kill is off), and its       background time does not run out: no background task or background work expires and no       suspension is scheduled (Apple's forums: the debugger "prevents your app from being       suspended"; the watchdog is disabled under the debugger). Jetsam still kills it. 409 if       one is attached already.
+      """,
+      members: []),
+    EventDeclaration(
+      .detachDebugger,
+      """
+      The debugger detaches from the app's process; no callbacks. From now the process is timed       as any other: an idle background app is suspended suspendDelaySeconds later, background       time counts from when the app entered the background, and the next slow transition meets       the watchdog. 409 if no debugger is attached.
+      """,
+      members: []),
   ]
 
   /// The events addressed to a whole device, in the contract's order.

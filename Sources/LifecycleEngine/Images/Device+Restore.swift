@@ -185,6 +185,12 @@ extension Device {
       process.watchdogKillAt.map { $0 >= status.now && process.busyUntil != nil } ?? true,
       "watchdogKillAt", "needs busyUntil, and must not be before the device's now")
     issues.check(
+      (process.watchdogTransition != nil) == (process.watchdogKillAt != nil),
+      "watchdogTransition", "is given with watchdogKillAt, and only with it")
+    issues.check(
+      process.watchdogKillAt == nil || !process.debuggerAttached, "watchdogKillAt",
+      "must be absent while a debugger is attached: the watchdog does not time the process")
+    issues.check(
       process.waitingCallbacks.isEmpty || process.busyUntil.map { $0 >= status.now } == true,
       "waitingCallbacks", "need a busyUntil not before the device's now")
     issues.check(

@@ -124,22 +124,26 @@ public struct AppRecord: Hashable, Sendable {
   public init() {}
 }
 
-/// How a process ended: why (with jetsam's reason, for a jetsam kill or a `purge`), with the
-/// code a crash report would show, when, and the state it ended in.
+/// How a process ended: why (with jetsam's reason, for a jetsam kill or a `purge`; the
+/// transition the watchdog timed, for its kill), with the code a crash report would show,
+/// when, and the state it ended in.
 public struct Termination: Hashable, Sendable {
   public var cause: TransitionCause
   public var jetsamReason: JetsamReason?
+  public var watchdog: WatchdogTransition?
   public var terminationCode: TerminationCode?
   public var time: Instant
   /// The state the process was in: the one a force-quit, a crash or a kill found it in.
   public var state: AppState
 
   public init(
-    cause: TransitionCause, jetsamReason: JetsamReason? = nil, terminationCode: TerminationCode?,
-    time: Instant, state: AppState
+    cause: TransitionCause, jetsamReason: JetsamReason? = nil,
+    watchdog: WatchdogTransition? = nil, terminationCode: TerminationCode?, time: Instant,
+    state: AppState
   ) {
     self.cause = cause
     self.jetsamReason = jetsamReason
+    self.watchdog = watchdog
     self.terminationCode = terminationCode
     self.time = time
     self.state = state
@@ -157,10 +161,13 @@ public struct ProcessImage: Hashable, Sendable {
   public var backgroundMemoryMB: Int
   /// Start of the current stretch in the background; background tasks expire relative to it.
   public var backgroundSince: Instant?
-  /// didEnterBackground is executing until then: the main thread runs no other callback.
+  /// A callback the app's code takes time in (didFinishLaunching, willEnterForeground,
+  /// didEnterBackground) is executing until then: the main thread runs no other callback.
   public var busyUntil: Instant?
-  /// didEnterBackground overruns the watchdog: the app is killed then.
+  /// That callback overruns the watchdog's allowance: the app is killed then.
   public var watchdogKillAt: Instant?
+  /// The transition the watchdog times, with `watchdogKillAt`.
+  public var watchdogTransition: WatchdogTransition?
   /// Callbacks waiting for the main thread, oldest first.
   public var waitingCallbacks: [WaitingCallback] = []
   public var tasks: [BackgroundTask] = []
@@ -181,6 +188,9 @@ public struct ProcessImage: Hashable, Sendable {
   public var restorationData: String?
   /// Paused before `UIApplicationMain` by a prewarm: no app code has run.
   public var prewarmed = false
+  /// A debugger is attached to the process: it is never suspended, the watchdog does not
+  /// time it, and its background time does not run out.
+  public var debuggerAttached = false
 
   public init(state: AppState, memoryMB: Int, backgroundMemoryMB: Int) {
     self.state = state

@@ -63,12 +63,13 @@ extension AppSpec {
             "must list at most \(Validation.maxPermittedTaskIdentifiers) distinct identifiers "
             + "of 1 to \(Validation.maxIdentifierBytes) bytes"))
     }
-    let duration = behavior.didEnterBackgroundDuration
-    if duration < .zero || duration > .seconds(Validation.maxBehaviorSeconds) {
-      issues.append(
-        ValidationIssue(
-          field: "behavior.didEnterBackgroundSeconds",
-          message: "must be 0 to \(Validation.maxBehaviorSeconds)"))
+    for (name, member) in AppBehavior.durations {
+      let duration = behavior[keyPath: member]
+      if duration < .zero || duration > .seconds(Validation.maxBehaviorSeconds) {
+        issues.append(
+          ValidationIssue(
+            field: "behavior.\(name)", message: "must be 0 to \(Validation.maxBehaviorSeconds)"))
+      }
     }
     return issues
   }

@@ -61,7 +61,9 @@ extension Device {
       if app.backgroundWork.isEmpty { return .noBackgroundWork }
     case .beginBackgroundTask:
       if !state.isRunning { return .notAllowedInState }
-      if let since = app.backgroundSince, since + scheduler.backgroundTask <= status.now {
+      if !app.debuggerAttached, let since = app.backgroundSince,
+        since + scheduler.backgroundTask <= status.now
+      {
         return .backgroundTimeExhausted
       }
     case .endBackgroundTask:
@@ -77,6 +79,10 @@ extension Device {
       if !state.isRunning { return .notAllowedInState }  // the app's code calls it
     case .expireTask:
       if !app.backgroundWork.contains(where: \.isRunningTask) { return .noRunningTask(nil) }
+    case .attachDebugger:
+      if !state.isLive || app.debuggerAttached { return .notAllowedInState }
+    case .detachDebugger:
+      if !app.debuggerAttached { return .notAllowedInState }
     }
     return nil
   }
@@ -139,7 +145,7 @@ extension Device {
       .expireTask,
       .setRestorationData, .prewarm, .home, .openSwitcher, .closeSwitcher, .interruptionBegan,
       .interruptionEnded, .terminate, .crash, .purge, .thermalKill, .backgroundWorkCompleted,
-      .beginBackgroundTask, .memoryWarning, .setMemory:
+      .beginBackgroundTask, .memoryWarning, .setMemory, .attachDebugger, .detachDebugger:
       return nil  // nothing in their parameters to refuse
     }
   }
@@ -186,7 +192,8 @@ extension Device {
       .closeSwitcher, .interruptionBegan, .interruptionEnded, .terminate, .crash, .purge,
       .thermalKill, .backgroundLaunch, .backgroundWorkCompleted, .beginBackgroundTask,
       .endBackgroundTask, .setMemory, .startActivity, .stopActivity, .setRestorationData,
-      .submitTaskRequest, .cancelTaskRequest, .launchTask, .expireTask:
+      .submitTaskRequest, .cancelTaskRequest, .launchTask, .expireTask, .attachDebugger,
+      .detachDebugger:
       return .notAllowedInState  // app events, never addressed to a device
     }
     return nil

@@ -11,7 +11,7 @@ public enum Validation {
   public static let batteryLevels = 0...100
   static let batteryLevelsIssue =
     "must be \(batteryLevels.lowerBound) to \(batteryLevels.upperBound)"
-  /// The longest an app's behaviour may take (`didEnterBackgroundSeconds`): a day.
+  /// The longest an app's behaviour may take (`AppBehavior.durations`): a day.
   public static let maxBehaviorSeconds = 86_400
   /// The longest clock advance: 10 years.
   public static let maxAdvanceSeconds = 315_360_000

@@ -31,6 +31,9 @@ extension Device {
       deadlines.taskDue = nextTaskDate(of: app)
       weighAgain(app)
     }
+    if app.debuggerAttached {  // nothing times the process: see `attachDebugger`
+      deadlines = AppDeadlines(mainThreadFree: deadlines.mainThreadFree, taskDue: deadlines.taskDue)
+    }
     app.deadlines = deadlines
     queues.noteChange(of: app)
   }
@@ -50,7 +53,9 @@ extension Device {
     case .suspend:
       changeState(app, to: .suspended, cause: .suspension)
     case .watchdogKill:
+      let transition = app.watchdogTransition
       kill(app, cause: .watchdog, terminationCode: .watchdog)
+      app.lastTermination?.watchdog = transition
     case .mainThreadFree:
       deliverWaitingCallbacks(of: app)
     case .backgroundTimeExpiry:

@@ -134,6 +134,8 @@ extension Device {
       expireBackgroundWork(work.id, of: app, cause: cause)
       reschedule(app)
       setResult(.backgroundWork(id: work.id, deadline: work.deadline))
+    case .attachDebugger: attachDebugger(to: app)
+    case .detachDebugger: detachDebugger(from: app)
     case .setRestorationData(let data, let scene):
       if app.isScene {
         app.setRestorationData(  // rule: `sceneNotConnected` unless one is focused
@@ -181,12 +183,14 @@ extension Device {
     _ app: App, via entry: Entry?, newSession: Bool, cause: TransitionCause
   ) {
     if app.isScene {
-      finishLaunching(app, into: .background, cause: cause)
+      finishLaunching(app, into: .background, timedAs: .launch, cause: cause)
       connectScene(app, via: entry, newSession: newSession, cause: cause)
       enterForeground(app, via: entry, sceneJustConnected: true, cause: cause)
     } else {
       let options = entry.flatMap { $0.isLaunchOption ? CallbackArguments.launchOptions($0) : nil }
-      finishLaunching(app, into: .inactive, options: options, restoresState: true, cause: cause)
+      finishLaunching(
+        app, into: .inactive, options: options, restoresState: true, timedAs: .launch,
+        cause: cause)
       take(entry, app, sceneJustConnected: false, cause: cause)
       becomeActive(app, cause: cause)
     }
@@ -195,10 +199,12 @@ extension Device {
   /// will/didFinishLaunching, the app in `state` (inactive for an app-delegate app the user
   /// opens, background otherwise). UIKit restores an app-delegate app's saved state between
   /// them when the user opens it, and tells a scene app after them of the sessions discarded
-  /// while it was not running.
+  /// while it was not running. didFinishLaunching keeps the main thread for the app's
+  /// configured time, which the watchdog times as `launch`: the user's, or one in the
+  /// background.
   private func finishLaunching(
     _ app: App, into state: AppState, options: CallbackArguments? = nil,
-    restoresState: Bool = false, cause: TransitionCause
+    restoresState: Bool = false, timedAs launch: WatchdogTransition, cause: TransitionCause
   ) {
     app.launches += 1
     if app.prewarmed {  // the paused launch resumes, reading the device as it is now
@@ -214,6 +220,9 @@ extension Device {
         arguments: .restorationData(data))
     }
     deliver(.didFinishLaunching, to: app, cause: cause, arguments: options)
+    // A new process's main thread is free: didFinishLaunching ran at once.
+    occupyMainThread(
+      of: app, for: app.spec.behavior.didFinishLaunchingDuration, timedAs: launch)
     if !app.discardedScenes.isEmpty {
       let discarded = app.discardedScenes
       app.discardedScenes = []
@@ -376,6 +385,33 @@ extension Device {
     for index in app.sessions.indices { app.setSavedRestorationData(nil, ofScene: index) }
   }
 
+  /// The debugger attaches: the watchdog stops timing the process, so a kill it had pending
+  /// is off, and `reschedule` drops every deadline that would suspend or expire it.
+  private func attachDebugger(to app: App) {
+    app.debuggerAttached = true
+    app.watchdogKillAt = nil
+    app.watchdogTransition = nil
+    reschedule(app)
+  }
+
+  /// The debugger detaches: the process is timed again from now, its clocks started afresh
+  /// (its background time, each piece of work's time, the grace of what expired unended), so
+  /// that no deadline falls in the time the debugger held it.
+  private func detachDebugger(from app: App) {
+    app.debuggerAttached = false
+    if app.state == .background { app.backgroundSince = status.now }
+    for index in app.tasks.indices where app.tasks[index].expiredAt != nil {
+      app.tasks[index].expiredAt = status.now
+    }
+    app.backgroundWork = app.backgroundWork.map { work in
+      BackgroundWork(
+        id: work.id, reason: work.reason, identifier: work.identifier,
+        deadline: status.now + scheduler.time(toComplete: work.reason),
+        expiredAt: work.expiredAt.map { _ in status.now })
+    }
+    reschedule(app)
+  }
+
   /// The system prewarms the app (Apple's "About the app launch sequence": prewarming "executes
   /// an app's launch sequence up until, but not including, when main() calls
   /// UIApplicationMain"). The process is paused, suspended, with no callback: the user's launch
@@ -408,7 +444,8 @@ extension Device {
       let options =
         app.isScene
         ? nil : reason.launchOption(push: push).map(CallbackArguments.backgroundLaunchOptions)
-      finishLaunching(app, into: .background, options: options, cause: cause)
+      finishLaunching(
+        app, into: .background, options: options, timedAs: .backgroundLaunch, cause: cause)
       if !app.isScene { deliver(.didEnterBackground, to: app, cause: cause) }
     case .suspended:
       resume(app, cause: cause)
@@ -418,10 +455,9 @@ extension Device {
     }
     var work: BackgroundWork?
     if reason.completion != .none {
-      let time = reason == .processing ? scheduler.processingTask : scheduler.backgroundWork
       let made = BackgroundWork(
         id: app.nextTaskID, reason: reason, identifier: identifier,
-        deadline: status.now + time)
+        deadline: status.now + scheduler.time(toComplete: reason))
       app.nextTaskID += 1
       app.backgroundWork.append(made)
       work = made

@@ -1289,6 +1289,16 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/AppBehaviorSettings`.
         public struct AppBehaviorSettings: Codable, Hashable, Sendable {
+            /// How long application(_:didFinishLaunchingWithOptions:) keeps the main thread: the callbacks after it wait. Past the watchdog's scene-create allowance (launchWatchdogSeconds, 20 s, for a launch the user sees; backgroundLaunchWatchdogSeconds, 30 s, for one in the background) the app is killed with 0x8badf00d.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppBehaviorSettings/didFinishLaunchingSeconds`.
+            public var didFinishLaunchingSeconds: Swift.Double?
+            /// How long applicationWillEnterForeground or sceneWillEnterForeground keeps the main thread. Past the watchdog's scene-update allowance (enterForegroundWatchdogSeconds, 10 s) the app is killed with 0x8badf00d.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppBehaviorSettings/willEnterForegroundSeconds`.
+            public var willEnterForegroundSeconds: Swift.Double?
+            /// How long applicationDidEnterBackground or sceneDidEnterBackground keeps the main thread. Past watchdogSeconds (5 s) the app is killed with 0x8badf00d.
+            ///
             /// - Remark: Generated from `#/components/schemas/AppBehaviorSettings/didEnterBackgroundSeconds`.
             public var didEnterBackgroundSeconds: Swift.Double?
             /// Whether the app's expiration handler ends its background tasks, as a well-behaved app's does. False: an expired task is not ended, and the app is killed 1 s after the handler (expirationGrace) with 0x2182bad2. By default the handler ends them, and an expiration kills nothing.
@@ -1302,25 +1312,41 @@ extension Components {
             /// Creates a new `AppBehaviorSettings`.
             ///
             /// - Parameters:
-            ///   - didEnterBackgroundSeconds:
+            ///   - didFinishLaunchingSeconds: How long application(_:didFinishLaunchingWithOptions:) keeps the main thread: the callbacks after it wait. Past the watchdog's scene-create allowance (launchWatchdogSeconds, 20 s, for a launch the user sees; backgroundLaunchWatchdogSeconds, 30 s, for one in the background) the app is killed with 0x8badf00d.
+            ///   - willEnterForegroundSeconds: How long applicationWillEnterForeground or sceneWillEnterForeground keeps the main thread. Past the watchdog's scene-update allowance (enterForegroundWatchdogSeconds, 10 s) the app is killed with 0x8badf00d.
+            ///   - didEnterBackgroundSeconds: How long applicationDidEnterBackground or sceneDidEnterBackground keeps the main thread. Past watchdogSeconds (5 s) the app is killed with 0x8badf00d.
             ///   - endsBackgroundTasksOnExpiration: Whether the app's expiration handler ends its background tasks, as a well-behaved app's does. False: an expired task is not ended, and the app is killed 1 s after the handler (expirationGrace) with 0x2182bad2. By default the handler ends them, and an expiration kills nothing.
             ///   - holdsFileLockAtSuspension: The app's code still holds a file or SQLite lock when the system suspends it: it is killed at suspendAt instead, with 0xdead10cc.
             public init(
+                didFinishLaunchingSeconds: Swift.Double? = nil,
+                willEnterForegroundSeconds: Swift.Double? = nil,
                 didEnterBackgroundSeconds: Swift.Double? = nil,
                 endsBackgroundTasksOnExpiration: Swift.Bool? = nil,
                 holdsFileLockAtSuspension: Swift.Bool? = nil
             ) {
+                self.didFinishLaunchingSeconds = didFinishLaunchingSeconds
+                self.willEnterForegroundSeconds = willEnterForegroundSeconds
                 self.didEnterBackgroundSeconds = didEnterBackgroundSeconds
                 self.endsBackgroundTasksOnExpiration = endsBackgroundTasksOnExpiration
                 self.holdsFileLockAtSuspension = holdsFileLockAtSuspension
             }
             public enum CodingKeys: String, CodingKey {
+                case didFinishLaunchingSeconds
+                case willEnterForegroundSeconds
                 case didEnterBackgroundSeconds
                 case endsBackgroundTasksOnExpiration
                 case holdsFileLockAtSuspension
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.didFinishLaunchingSeconds = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .didFinishLaunchingSeconds
+                )
+                self.willEnterForegroundSeconds = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .willEnterForegroundSeconds
+                )
                 self.didEnterBackgroundSeconds = try container.decodeIfPresent(
                     Swift.Double.self,
                     forKey: .didEnterBackgroundSeconds
@@ -1334,6 +1360,8 @@ extension Components {
                     forKey: .holdsFileLockAtSuspension
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "didFinishLaunchingSeconds",
+                    "willEnterForegroundSeconds",
                     "didEnterBackgroundSeconds",
                     "endsBackgroundTasksOnExpiration",
                     "holdsFileLockAtSuspension"
@@ -1430,6 +1458,10 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/AppBehavior`.
         public struct AppBehavior: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AppBehavior/didFinishLaunchingSeconds`.
+            public var didFinishLaunchingSeconds: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/AppBehavior/willEnterForegroundSeconds`.
+            public var willEnterForegroundSeconds: Swift.Double
             /// - Remark: Generated from `#/components/schemas/AppBehavior/didEnterBackgroundSeconds`.
             public var didEnterBackgroundSeconds: Swift.Double
             /// - Remark: Generated from `#/components/schemas/AppBehavior/endsBackgroundTasksOnExpiration`.
@@ -1439,25 +1471,41 @@ extension Components {
             /// Creates a new `AppBehavior`.
             ///
             /// - Parameters:
+            ///   - didFinishLaunchingSeconds:
+            ///   - willEnterForegroundSeconds:
             ///   - didEnterBackgroundSeconds:
             ///   - endsBackgroundTasksOnExpiration:
             ///   - holdsFileLockAtSuspension:
             public init(
+                didFinishLaunchingSeconds: Swift.Double,
+                willEnterForegroundSeconds: Swift.Double,
                 didEnterBackgroundSeconds: Swift.Double,
                 endsBackgroundTasksOnExpiration: Swift.Bool,
                 holdsFileLockAtSuspension: Swift.Bool
             ) {
+                self.didFinishLaunchingSeconds = didFinishLaunchingSeconds
+                self.willEnterForegroundSeconds = willEnterForegroundSeconds
                 self.didEnterBackgroundSeconds = didEnterBackgroundSeconds
                 self.endsBackgroundTasksOnExpiration = endsBackgroundTasksOnExpiration
                 self.holdsFileLockAtSuspension = holdsFileLockAtSuspension
             }
             public enum CodingKeys: String, CodingKey {
+                case didFinishLaunchingSeconds
+                case willEnterForegroundSeconds
                 case didEnterBackgroundSeconds
                 case endsBackgroundTasksOnExpiration
                 case holdsFileLockAtSuspension
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.didFinishLaunchingSeconds = try container.decode(
+                    Swift.Double.self,
+                    forKey: .didFinishLaunchingSeconds
+                )
+                self.willEnterForegroundSeconds = try container.decode(
+                    Swift.Double.self,
+                    forKey: .willEnterForegroundSeconds
+                )
                 self.didEnterBackgroundSeconds = try container.decode(
                     Swift.Double.self,
                     forKey: .didEnterBackgroundSeconds
@@ -1471,6 +1519,8 @@ extension Components {
                     forKey: .holdsFileLockAtSuspension
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "didFinishLaunchingSeconds",
+                    "willEnterForegroundSeconds",
                     "didEnterBackgroundSeconds",
                     "endsBackgroundTasksOnExpiration",
                     "holdsFileLockAtSuspension"
@@ -1523,7 +1573,7 @@ extension Components {
             public var behavior: Components.Schemas.AppBehavior
             /// - Remark: Generated from `#/components/schemas/App/allowedEvents`.
             public var allowedEvents: [Components.Schemas.EventType]
-            /// didEnterBackground executes until then: the app's main thread runs nothing else.
+            /// A callback that takes time (didFinishLaunching, willEnterForeground, didEnterBackground: behavior) executes until then: the app's main thread runs nothing else.
             ///
             /// - Remark: Generated from `#/components/schemas/App/busyUntil`.
             public var busyUntil: Swift.Double?
@@ -1579,6 +1629,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/App/prewarmed`.
             public var prewarmed: Swift.Bool
+            /// A debugger is attached to the process (attachDebugger): it is never suspended, the watchdog does not time it, and its background time does not run out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/debuggerAttached`.
+            public var debuggerAttached: Swift.Bool
             /// How the app's last process ended (why did my app die?); left out until one has.
             ///
             /// - Remark: Generated from `#/components/schemas/App/lastTermination`.
@@ -1643,7 +1697,7 @@ extension Components {
             ///   - activities: What the app is doing that keeps it running in the background.
             ///   - behavior:
             ///   - allowedEvents:
-            ///   - busyUntil: didEnterBackground executes until then: the app's main thread runs nothing else.
+            ///   - busyUntil: A callback that takes time (didFinishLaunching, willEnterForeground, didEnterBackground: behavior) executes until then: the app's main thread runs nothing else.
             ///   - waitingCallbacks: Callbacks accepted while the main thread was busy, delivered in order at busyUntil (unless the watchdog kills the app first); at most `maxWaitingCallbacksPerApp` (1,000 by default).
             ///   - suspendAt:
             ///   - killAt: When the watchdog, an unended expired task or unfinished background work kills the app.
@@ -1659,6 +1713,7 @@ extension Components {
             ///   - restorationData: What a running app-delegate app's code hands UIKit when asked to save its state (setRestorationData); null if nothing. A process restored from saved data holds that data. A scene app's scenes hold their own (scenes).
             ///   - savedRestorationData: What UIKit kept when the app-delegate app last saved its state: handed back at the next launch after a system kill (jetsam, watchdog, background time, crash); dropped by a force-quit or a crash at launch.
             ///   - prewarmed: The process was prewarmed: paused before UIApplicationMain, no app code has run; the user's launch runs will/didFinishLaunching.
+            ///   - debuggerAttached: A debugger is attached to the process (attachDebugger): it is never suspended, the watchdog does not time it, and its background time does not run out.
             ///   - lastTermination: How the app's last process ended (why did my app die?); left out until one has.
             ///   - counters:
             public init(
@@ -1695,6 +1750,7 @@ extension Components {
                 restorationData: Components.Schemas.RestorationData,
                 savedRestorationData: Components.Schemas.RestorationData,
                 prewarmed: Swift.Bool,
+                debuggerAttached: Swift.Bool,
                 lastTermination: Components.Schemas.Termination? = nil,
                 counters: Components.Schemas.App.CountersPayload
             ) {
@@ -1731,6 +1787,7 @@ extension Components {
                 self.restorationData = restorationData
                 self.savedRestorationData = savedRestorationData
                 self.prewarmed = prewarmed
+                self.debuggerAttached = debuggerAttached
                 self.lastTermination = lastTermination
                 self.counters = counters
             }
@@ -1768,6 +1825,7 @@ extension Components {
                 case restorationData
                 case savedRestorationData
                 case prewarmed
+                case debuggerAttached
                 case lastTermination
                 case counters
             }
@@ -1905,6 +1963,10 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .prewarmed
                 )
+                self.debuggerAttached = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .debuggerAttached
+                )
                 self.lastTermination = try container.decodeIfPresent(
                     Components.Schemas.Termination.self,
                     forKey: .lastTermination
@@ -1947,6 +2009,7 @@ extension Components {
                     "restorationData",
                     "savedRestorationData",
                     "prewarmed",
+                    "debuggerAttached",
                     "lastTermination",
                     "counters"
                 ])
@@ -1963,7 +2026,7 @@ extension Components {
             case thermal = "0xc00010ff"
             case fileLock = "0xdead10cc"
         }
-        /// How a process ended: the cause of its last transition (terminate is a force-quit; jetsam, and a purge, give their jetsamReason), the code a crash report would show if any, when, and the state it was in.
+        /// How a process ended: the cause of its last transition (terminate is a force-quit; jetsam, and a purge, give their jetsamReason; the watchdog names the transition it timed), the code a crash report would show if any, when, and the state it was in.
         ///
         /// - Remark: Generated from `#/components/schemas/Termination`.
         public struct Termination: Codable, Hashable, Sendable {
@@ -1971,6 +2034,8 @@ extension Components {
             public var cause: Components.Schemas.TransitionCause
             /// - Remark: Generated from `#/components/schemas/Termination/jetsamReason`.
             public var jetsamReason: Components.Schemas.JetsamReason?
+            /// - Remark: Generated from `#/components/schemas/Termination/watchdog`.
+            public var watchdog: Components.Schemas.WatchdogTransition?
             /// - Remark: Generated from `#/components/schemas/Termination/terminationCode`.
             public var terminationCode: Components.Schemas.TerminationCode?
             /// - Remark: Generated from `#/components/schemas/Termination/time`.
@@ -1982,18 +2047,21 @@ extension Components {
             /// - Parameters:
             ///   - cause:
             ///   - jetsamReason:
+            ///   - watchdog:
             ///   - terminationCode:
             ///   - time:
             ///   - state:
             public init(
                 cause: Components.Schemas.TransitionCause,
                 jetsamReason: Components.Schemas.JetsamReason? = nil,
+                watchdog: Components.Schemas.WatchdogTransition? = nil,
                 terminationCode: Components.Schemas.TerminationCode? = nil,
                 time: Components.Schemas.Time,
                 state: Components.Schemas.ProcessState
             ) {
                 self.cause = cause
                 self.jetsamReason = jetsamReason
+                self.watchdog = watchdog
                 self.terminationCode = terminationCode
                 self.time = time
                 self.state = state
@@ -2001,6 +2069,7 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case cause
                 case jetsamReason
+                case watchdog
                 case terminationCode
                 case time
                 case state
@@ -2014,6 +2083,10 @@ extension Components {
                 self.jetsamReason = try container.decodeIfPresent(
                     Components.Schemas.JetsamReason.self,
                     forKey: .jetsamReason
+                )
+                self.watchdog = try container.decodeIfPresent(
+                    Components.Schemas.WatchdogTransition.self,
+                    forKey: .watchdog
                 )
                 self.terminationCode = try container.decodeIfPresent(
                     Components.Schemas.TerminationCode.self,
@@ -2030,9 +2103,60 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "cause",
                     "jetsamReason",
+                    "watchdog",
                     "terminationCode",
                     "time",
                     "state"
+                ])
+            }
+        }
+        /// The transition the watchdog timed, as a crash report names it ("scene-create watchdog transgression ... ProcessVisibility: Foreground"): scene-create is the launch (didFinishLaunching), scene-update a move to the foreground (willEnterForeground) or to the background (didEnterBackground); visibility, whether the process was on screen.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WatchdogTransition`.
+        public struct WatchdogTransition: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WatchdogTransition/event`.
+            @frozen public enum EventPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case sceneCreate = "scene-create"
+                case sceneUpdate = "scene-update"
+            }
+            /// - Remark: Generated from `#/components/schemas/WatchdogTransition/event`.
+            public var event: Components.Schemas.WatchdogTransition.EventPayload
+            /// - Remark: Generated from `#/components/schemas/WatchdogTransition/visibility`.
+            @frozen public enum VisibilityPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case foreground = "foreground"
+                case background = "background"
+            }
+            /// - Remark: Generated from `#/components/schemas/WatchdogTransition/visibility`.
+            public var visibility: Components.Schemas.WatchdogTransition.VisibilityPayload
+            /// Creates a new `WatchdogTransition`.
+            ///
+            /// - Parameters:
+            ///   - event:
+            ///   - visibility:
+            public init(
+                event: Components.Schemas.WatchdogTransition.EventPayload,
+                visibility: Components.Schemas.WatchdogTransition.VisibilityPayload
+            ) {
+                self.event = event
+                self.visibility = visibility
+            }
+            public enum CodingKeys: String, CodingKey {
+                case event
+                case visibility
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.event = try container.decode(
+                    Components.Schemas.WatchdogTransition.EventPayload.self,
+                    forKey: .event
+                )
+                self.visibility = try container.decode(
+                    Components.Schemas.WatchdogTransition.VisibilityPayload.self,
+                    forKey: .visibility
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "event",
+                    "visibility"
                 ])
             }
         }
@@ -2668,6 +2792,8 @@ extension Components {
             case cancelTaskRequest = "cancelTaskRequest"
             case launchTask = "launchTask"
             case expireTask = "expireTask"
+            case attachDebugger = "attachDebugger"
+            case detachDebugger = "detachDebugger"
             case lock = "lock"
             case unlock = "unlock"
             case significantTimeChange = "significantTimeChange"
@@ -2709,6 +2835,8 @@ extension Components {
             case cancelTaskRequest = "cancelTaskRequest"
             case launchTask = "launchTask"
             case expireTask = "expireTask"
+            case attachDebugger = "attachDebugger"
+            case detachDebugger = "detachDebugger"
             case lock = "lock"
             case unlock = "unlock"
             case significantTimeChange = "significantTimeChange"
@@ -2729,6 +2857,8 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/AppEvent`.
         @frozen public enum AppEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AppEvent/AttachDebuggerEvent`.
+            case attachDebugger(Components.Schemas.AttachDebuggerEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/BackgroundLaunchEvent`.
             case backgroundLaunch(Components.Schemas.BackgroundLaunchEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/BackgroundWorkCompletedEvent`.
@@ -2743,6 +2873,8 @@ extension Components {
             case closeSwitcher(Components.Schemas.CloseSwitcherEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/CrashEvent`.
             case crash(Components.Schemas.CrashEvent)
+            /// - Remark: Generated from `#/components/schemas/AppEvent/DetachDebuggerEvent`.
+            case detachDebugger(Components.Schemas.DetachDebuggerEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/DisconnectSceneEvent`.
             case disconnectScene(Components.Schemas.DisconnectSceneEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/EndBackgroundTaskEvent`.
@@ -2793,6 +2925,8 @@ extension Components {
                     forKey: ._type
                 )
                 switch discriminator {
+                case "attachDebugger":
+                    self = .attachDebugger(try .init(from: decoder))
                 case "backgroundLaunch":
                     self = .backgroundLaunch(try .init(from: decoder))
                 case "backgroundWorkCompleted":
@@ -2807,6 +2941,8 @@ extension Components {
                     self = .closeSwitcher(try .init(from: decoder))
                 case "crash":
                     self = .crash(try .init(from: decoder))
+                case "detachDebugger":
+                    self = .detachDebugger(try .init(from: decoder))
                 case "disconnectScene":
                     self = .disconnectScene(try .init(from: decoder))
                 case "endBackgroundTask":
@@ -2857,6 +2993,8 @@ extension Components {
             }
             public func encode(to encoder: any Swift.Encoder) throws {
                 switch self {
+                case let .attachDebugger(value):
+                    try value.encode(to: encoder)
                 case let .backgroundLaunch(value):
                     try value.encode(to: encoder)
                 case let .backgroundWorkCompleted(value):
@@ -2870,6 +3008,8 @@ extension Components {
                 case let .closeSwitcher(value):
                     try value.encode(to: encoder)
                 case let .crash(value):
+                    try value.encode(to: encoder)
+                case let .detachDebugger(value):
                     try value.encode(to: encoder)
                 case let .disconnectScene(value):
                     try value.encode(to: encoder)
@@ -4204,6 +4344,68 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "type",
                     "identifier"
+                ])
+            }
+        }
+        /// Xcode's debugger attaches to the app's process (Run, or Debug > Attach to Process), in any       state but not running; no callbacks. Until it detaches or the process ends, the process is       never suspended, the watchdog does not time it (a pending watchdog kill is off), and its       background time does not run out: no background task or background work expires and no       suspension is scheduled (Apple's forums: the debugger "prevents your app from being       suspended"; the watchdog is disabled under the debugger). Jetsam still kills it. 409 if       one is attached already.
+        ///
+        /// - Remark: Generated from `#/components/schemas/AttachDebuggerEvent`.
+        public struct AttachDebuggerEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AttachDebuggerEvent/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case attachDebugger = "attachDebugger"
+            }
+            /// - Remark: Generated from `#/components/schemas/AttachDebuggerEvent/type`.
+            public var _type: Components.Schemas.AttachDebuggerEvent._TypePayload
+            /// Creates a new `AttachDebuggerEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            public init(_type: Components.Schemas.AttachDebuggerEvent._TypePayload) {
+                self._type = _type
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.AttachDebuggerEvent._TypePayload.self,
+                    forKey: ._type
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type"
+                ])
+            }
+        }
+        /// The debugger detaches from the app's process; no callbacks. From now the process is timed       as any other: an idle background app is suspended suspendDelaySeconds later, background       time counts from when the app entered the background, and the next slow transition meets       the watchdog. 409 if no debugger is attached.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DetachDebuggerEvent`.
+        public struct DetachDebuggerEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DetachDebuggerEvent/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case detachDebugger = "detachDebugger"
+            }
+            /// - Remark: Generated from `#/components/schemas/DetachDebuggerEvent/type`.
+            public var _type: Components.Schemas.DetachDebuggerEvent._TypePayload
+            /// Creates a new `DetachDebuggerEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            public init(_type: Components.Schemas.DetachDebuggerEvent._TypePayload) {
+                self._type = _type
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.DetachDebuggerEvent._TypePayload.self,
+                    forKey: ._type
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type"
                 ])
             }
         }
@@ -6759,7 +6961,7 @@ extension Components {
                 ])
             }
         }
-        /// A whole device (version 4 of the format). A member with no value is left out, never null; on the way in, a member left out takes its default, and null is refused.
+        /// A whole device (version 5 of the format). A member with no value is left out, never null; on the way in, a member left out takes its default, and null is refused.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/DeviceSnapshotDocument`.
@@ -6772,7 +6974,7 @@ extension Components {
             public var format: Components.Schemas.DeviceSnapshotDocument.FormatPayload
             /// - Remark: Generated from `#/components/schemas/DeviceSnapshotDocument/version`.
             @frozen public enum VersionPayload: Int, Codable, Hashable, Sendable, CaseIterable {
-                case _4 = 4
+                case _5 = 5
             }
             /// - Remark: Generated from `#/components/schemas/DeviceSnapshotDocument/version`.
             public var version: Components.Schemas.DeviceSnapshotDocument.VersionPayload
@@ -7021,7 +7223,7 @@ extension Components {
                 ])
             }
         }
-        /// A snapshot an earlier server wrote, still read (only on the way in). Versions 1 to 3 held at most one piece of background work, an object without an id, which takes the app's nextTaskId. Version 2 wrote every member, null when it had no value: a null reads as the member left out. Version 1's scene apps had one scene (hasSceneSession, discardedSceneSessionPending, the process's sceneState, restoration data at the app's level), which becomes the session `main`. Read as strictly as version 4 otherwise.
+        /// A snapshot an earlier server wrote, still read (only on the way in). Versions 1 to 3 held at most one piece of background work, an object without an id, which takes the app's nextTaskId. Version 2 wrote every member, null when it had no value: a null reads as the member left out. Version 1's scene apps had one scene (hasSceneSession, discardedSceneSessionPending, the process's sceneState, restoration data at the app's level), which becomes the session `main`. Versions 1 to 4 timed only didEnterBackground: a watchdogKillAt is that transition's (scene-update, background). Read as strictly as version 5 otherwise.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/EarlierDeviceSnapshotDocument`.
@@ -7037,6 +7239,7 @@ extension Components {
                 case _1 = 1
                 case _2 = 2
                 case _3 = 3
+                case _4 = 4
             }
             /// - Remark: Generated from `#/components/schemas/EarlierDeviceSnapshotDocument/version`.
             public var version: Components.Schemas.EarlierDeviceSnapshotDocument.VersionPayload
@@ -7605,6 +7808,10 @@ extension Components {
             public var busyUntil: Components.Schemas.SnapshotTime?
             /// - Remark: Generated from `#/components/schemas/SnapshotProcess/watchdogKillAt`.
             public var watchdogKillAt: Components.Schemas.SnapshotTime?
+            /// What the watchdog times; given with watchdogKillAt, and only with it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SnapshotProcess/watchdogTransition`.
+            public var watchdogTransition: Components.Schemas.WatchdogTransition?
             /// At most the restoring server's `maxWaitingCallbacksPerApp`.
             ///
             /// - Remark: Generated from `#/components/schemas/SnapshotProcess/waitingCallbacks`.
@@ -7629,6 +7836,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/SnapshotProcess/prewarmed`.
             public var prewarmed: Swift.Bool?
+            /// A debugger is attached: no watchdogKillAt, no suspendAt.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SnapshotProcess/debuggerAttached`.
+            public var debuggerAttached: Swift.Bool?
             /// Creates a new `SnapshotProcess`.
             ///
             /// - Parameters:
@@ -7639,6 +7850,7 @@ extension Components {
             ///   - backgroundSince:
             ///   - busyUntil:
             ///   - watchdogKillAt:
+            ///   - watchdogTransition: What the watchdog times; given with watchdogKillAt, and only with it.
             ///   - waitingCallbacks: At most the restoring server's `maxWaitingCallbacksPerApp`.
             ///   - backgroundTasks:
             ///   - backgroundWork:
@@ -7648,6 +7860,7 @@ extension Components {
             ///   - suspendAt:
             ///   - restorationData:
             ///   - prewarmed: Paused before UIApplicationMain: suspended, no app code has run.
+            ///   - debuggerAttached: A debugger is attached: no watchdogKillAt, no suspendAt.
             public init(
                 state: Components.Schemas.ProcessState,
                 inactiveCause: Components.Schemas.InactiveCause? = nil,
@@ -7656,6 +7869,7 @@ extension Components {
                 backgroundSince: Components.Schemas.SnapshotTime? = nil,
                 busyUntil: Components.Schemas.SnapshotTime? = nil,
                 watchdogKillAt: Components.Schemas.SnapshotTime? = nil,
+                watchdogTransition: Components.Schemas.WatchdogTransition? = nil,
                 waitingCallbacks: [Components.Schemas.SnapshotWaitingCallback]? = nil,
                 backgroundTasks: [Components.Schemas.SnapshotBackgroundTask]? = nil,
                 backgroundWork: [Components.Schemas.SnapshotBackgroundWork]? = nil,
@@ -7664,7 +7878,8 @@ extension Components {
                 protectedDataAvailable: Swift.Bool? = nil,
                 suspendAt: Components.Schemas.SnapshotTime? = nil,
                 restorationData: Components.Schemas.RestorationData? = nil,
-                prewarmed: Swift.Bool? = nil
+                prewarmed: Swift.Bool? = nil,
+                debuggerAttached: Swift.Bool? = nil
             ) {
                 self.state = state
                 self.inactiveCause = inactiveCause
@@ -7673,6 +7888,7 @@ extension Components {
                 self.backgroundSince = backgroundSince
                 self.busyUntil = busyUntil
                 self.watchdogKillAt = watchdogKillAt
+                self.watchdogTransition = watchdogTransition
                 self.waitingCallbacks = waitingCallbacks
                 self.backgroundTasks = backgroundTasks
                 self.backgroundWork = backgroundWork
@@ -7682,6 +7898,7 @@ extension Components {
                 self.suspendAt = suspendAt
                 self.restorationData = restorationData
                 self.prewarmed = prewarmed
+                self.debuggerAttached = debuggerAttached
             }
             public enum CodingKeys: String, CodingKey {
                 case state
@@ -7691,6 +7908,7 @@ extension Components {
                 case backgroundSince
                 case busyUntil
                 case watchdogKillAt
+                case watchdogTransition
                 case waitingCallbacks
                 case backgroundTasks
                 case backgroundWork
@@ -7700,6 +7918,7 @@ extension Components {
                 case suspendAt
                 case restorationData
                 case prewarmed
+                case debuggerAttached
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -7730,6 +7949,10 @@ extension Components {
                 self.watchdogKillAt = try container.decodeIfPresent(
                     Components.Schemas.SnapshotTime.self,
                     forKey: .watchdogKillAt
+                )
+                self.watchdogTransition = try container.decodeIfPresent(
+                    Components.Schemas.WatchdogTransition.self,
+                    forKey: .watchdogTransition
                 )
                 self.waitingCallbacks = try container.decodeIfPresent(
                     [Components.Schemas.SnapshotWaitingCallback].self,
@@ -7767,6 +7990,10 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .prewarmed
                 )
+                self.debuggerAttached = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .debuggerAttached
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "state",
                     "inactiveCause",
@@ -7775,6 +8002,7 @@ extension Components {
                     "backgroundSince",
                     "busyUntil",
                     "watchdogKillAt",
+                    "watchdogTransition",
                     "waitingCallbacks",
                     "backgroundTasks",
                     "backgroundWork",
@@ -7783,7 +8011,8 @@ extension Components {
                     "protectedDataAvailable",
                     "suspendAt",
                     "restorationData",
-                    "prewarmed"
+                    "prewarmed",
+                    "debuggerAttached"
                 ])
             }
         }

@@ -176,6 +176,8 @@ struct SnapshotAction: CustomStringConvertible {
     (.app, #"{"type":"cancelTaskRequest","identifier":"t"}"#),
     (.app, #"{"type":"launchTask","identifier":"t"}"#),
     (.app, #"{"type":"expireTask","identifier":"t"}"#),
+    (.app, #"{"type":"attachDebugger"}"#),
+    (.app, #"{"type":"detachDebugger"}"#),
     (.device, #"{"type":"home"}"#),
     (.device, #"{"type":"lock"}"#),
     (.device, #"{"type":"unlock"}"#),
