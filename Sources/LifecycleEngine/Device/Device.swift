@@ -320,9 +320,12 @@ final class Device {
         app.savedRestorationData = data
       }
     }
+    var sceneJustConnected = false
+    if callback.method == .sceneWillEnterForeground, let previous = outcome.callbacks.last {
+      sceneJustConnected = callback.follows(previous)
+    }
     let mainThreadTime = app.spec.behavior.mainThreadTime(
-      of: callback.method, sceneJustConnected: outcome.callbacks.last.map(callback.follows) ?? false
-    )
+      of: callback.method, sceneJustConnected: sceneJustConnected)
     outcome.record(callback)
     let size = JournalEntry.retainedBytes(of: callback)
     journal(.callback(consume callback), size: size)  // moved into the journal, not copied
