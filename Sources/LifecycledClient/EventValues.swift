@@ -180,6 +180,14 @@ extension Components.Schemas.AppEvent {
   public static var attachDebugger: Self { .attachDebugger(.init(_type: .attachDebugger)) }
   /// The debugger detaches: the process is timed again from now.
   public static var detachDebugger: Self { .detachDebugger(.init(_type: .detachDebugger)) }
+  /// The App Store updates the app, not running, to `version` and `build` (nil: the build it
+  /// has).
+  public static func updateApp(version: String, build: String? = nil) -> Self {
+    .updateApp(.init(_type: .updateApp, version: version, build: build))
+  }
+  /// The user deletes the app, not running, and installs it again: a new
+  /// `identifierForVendor`, and what the system kept of it gone.
+  public static var reinstall: Self { .reinstall(.init(_type: .reinstall)) }
 }
 
 extension Components.Schemas.DeviceEvent {
@@ -224,6 +232,10 @@ extension Components.Schemas.DeviceEvent {
   /// MetricKit delivers each running app its exits since the last payload
   /// (`MXMetricManagerSubscriber.didReceive(_:)`, the app's `pendingExits`).
   public static var deliverMetrics: Self { .deliverMetrics(.init(_type: .deliverMetrics)) }
+  /// The powered-off device installs iOS `version`; it runs it from its next boot.
+  public static func updateOS(version: String) -> Self {
+    .updateOS(.init(_type: .updateOS, version: version))
+  }
 }
 
 extension OpenAPIValueContainer {

@@ -699,7 +699,7 @@ func json(_ text: String) -> JSON? {
     #expect(response.status == 409)
     #expect(
       response.body
-        == #"{"type":"urn:lifecycled:problem:event-refused","title":"The event is impossible in the current state","status":409,"detail":"home refused: the event is not possible in the current state (state notRunning)","event":"home","currentState":"notRunning","allowedEvents":["launch","prewarm","backgroundLaunch"]}"#
+        == #"{"type":"urn:lifecycled:problem:event-refused","title":"The event is impossible in the current state","status":409,"detail":"home refused: the event is not possible in the current state (state notRunning)","event":"home","currentState":"notRunning","allowedEvents":["launch","prewarm","backgroundLaunch","updateApp","reinstall"]}"#
     )
   }
 

@@ -38,7 +38,7 @@ import Testing
         requiresNetworkConnectivity: true, requiresExternalPower: true)),
     .cancelTaskRequest(identifier: "com.example.refresh"),
     .launchTask(identifier: "com.example.refresh"), .expireTask(identifier: "com.example.refresh"),
-    .attachDebugger, .detachDebugger,
+    .attachDebugger, .detachDebugger, .updateApp(version: "2.0", build: "7"), .reinstall,
     .beginBackgroundTask(),
     .beginBackgroundTask(name: "upload \u{e9}"), .endBackgroundTask(id: 7), .memoryWarning,
     .setMemory(memoryMB: 250), .startActivity(.audio), .stopActivity(.location),
@@ -59,6 +59,7 @@ import Testing
         backgroundAppRefresh: false, taskScheduling: .manual)),
     .setBackgroundAppRefresh(app: "mail", enabled: false), .push(app: "mail", .background),
     .push(app: "mail", .alert, payload: #"{"aps":{"alert":"Hi"}}"#), .deliverMetrics,
+    .updateOS(version: "26.2"),
   ]
 
   @Test func theSamplesCoverEveryDeviceEventType() {

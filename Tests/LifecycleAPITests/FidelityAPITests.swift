@@ -388,7 +388,7 @@ import Testing
     #expect(methods(shutdown, "callbacks") == ["applicationWillTerminate(_:)"])
     let device = api.call("GET", "/v1/devices/default").json
     #expect(device?["poweredOn"] == .bool(false))
-    #expect(device?["allowedEvents"] == .array([.string("boot")]))
+    #expect(device?["allowedEvents"] == .array([.string("boot"), .string("updateOS")]))
     let launch = api.call("POST", "/v1/apps/mail/events", #"{"type":"launch"}"#)
     #expect(launch.status == 409)
     #expect(
@@ -397,7 +397,7 @@ import Testing
     let unlock = api.call("POST", "/v1/devices/default/events", #"{"type":"unlock"}"#)
     #expect(unlock.status == 409)
     #expect(unlock.json?["currentState"] == .string("off"))
-    #expect(unlock.json?["allowedEvents"] == .array([.string("boot")]))
+    #expect(unlock.json?["allowedEvents"] == .array([.string("boot"), .string("updateOS")]))
     let boot = api.post("/v1/devices/default/events", #"{"type":"boot"}"#)
     #expect(boot?["previousState"] == .string("off"))
     #expect(boot?["state"] == .string("locked"))

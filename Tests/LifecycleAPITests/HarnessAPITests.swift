@@ -177,13 +177,26 @@ import Testing
   /// with jetsam's reason for a purge as for jetsam's own kills.
   @Test func anAppShowsHowItsLastProcessEnded() {
     #expect(api.call("GET", "/v1/apps/mail").json?["lastTermination"] == nil)
+    // What each process ran with: the defaults, and the installation's vendor identifier.
+    func ranWith(_ app: String) -> (String, JSON) {
+      let vendor = api.call("GET", "/v1/\(app)").json?["identifierForVendor"]
+      return (
+        "ranWith",
+        .object([
+          ("appVersion", .string("1.0")), ("build", .string("1")), ("osVersion", .string("26.1")),
+          ("bootSession", .integer(1)), ("installation", .integer(1)),
+          ("identifierForVendor", vendor ?? .null), ("debuggerAttached", .bool(false)),
+        ])
+      )
+    }
     api.call("POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"home"}]"#)
     api.call("POST", "/v1/apps/mail/events", #"{"type":"purge","reason":"highwater"}"#)
     #expect(
       api.call("GET", "/v1/apps/mail").json?["lastTermination"]
         == .object([
-          ("cause", .string("purge")), ("jetsamReason", .string("highwater")),
-          ("time", .double(0)), ("state", .string("background")),
+          ("cause", .string("purge")), ("endedBy", .string("system")),
+          ("jetsamReason", .string("highwater")), ("time", .double(0)),
+          ("state", .string("background")), ranWith("apps/mail"),
         ]))
     // A snapshot keeps it: the device replaced by its own snapshot shows the same.
     let before = api.call("GET", "/v1/apps/mail").json?["lastTermination"]
@@ -194,8 +207,9 @@ import Testing
     #expect(
       api.call("GET", "/v1/apps/mail").json?["lastTermination"]
         == .object([
-          ("cause", .string("thermalKill")), ("terminationCode", .string("0xc00010ff")),
-          ("time", .double(0)), ("state", .string("active")),
+          ("cause", .string("thermalKill")), ("endedBy", .string("system")),
+          ("terminationCode", .string("0xc00010ff")), ("time", .double(0)),
+          ("state", .string("active")), ranWith("apps/mail"),
         ]))
     api.call("POST", "/v1/devices", #"{"id":"small","clock":"manual","perAppLimitMB":200}"#)
     api.call("POST", "/v1/devices/small/apps", #"{"name":"maps"}"#)
@@ -205,8 +219,9 @@ import Testing
     #expect(
       api.call("GET", "/v1/devices/small/apps/maps").json?["lastTermination"]
         == .object([
-          ("cause", .string("jetsam")), ("jetsamReason", .string("per-process-limit")),
-          ("time", .double(0)), ("state", .string("active")),
+          ("cause", .string("jetsam")), ("endedBy", .string("system")),
+          ("jetsamReason", .string("per-process-limit")), ("time", .double(0)),
+          ("state", .string("active")), ranWith("devices/small/apps/maps"),
         ]))
   }
 

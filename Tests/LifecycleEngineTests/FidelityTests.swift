@@ -351,7 +351,7 @@ import Testing
   @Test func aDeviceThatIsOffRefusesEverythingButBoot() throws {
     sim.add("mail", modes: [.fetch])
     try sim.post(.shutdown)
-    #expect(sim.deviceView.allowedEvents == [.boot])
+    #expect(sim.deviceView.allowedEvents == [.boot, .updateOS])
     #expect(sim.app("mail").allowedEvents == [])
     let launch = refusal { try sim.post(.launch(), to: "mail") }
     #expect(launch?.reason == .deviceOff)

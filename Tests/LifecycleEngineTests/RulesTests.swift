@@ -13,8 +13,14 @@ import Testing
   }
 
   @Test func allowedEventsInEveryState() throws {
-    #expect(sim.app("notes").allowedEvents == [.launch, .prewarm, .backgroundLaunch])
-    #expect(sim.app("mail").allowedEvents == [.launch, .prewarm, .backgroundLaunch])
+    #expect(
+      sim.app("notes").allowedEvents == [
+        .launch, .prewarm, .backgroundLaunch, .updateApp, .reinstall,
+      ])
+    #expect(
+      sim.app("mail").allowedEvents == [
+        .launch, .prewarm, .backgroundLaunch, .updateApp, .reinstall,
+      ])
     try sim.post(.launch(), to: "mail")
     #expect(
       sim.app("mail").allowedEvents == [
@@ -124,7 +130,8 @@ import Testing
   func eventsImpossibleForAnAppThatIsNotRunning(event: AppEvent, state: String) {
     let refused = refusal { try sim.post(event, to: "notes") }
     #expect(refused?.currentState == state)
-    #expect(refused?.allowedEvents == [.launch, .prewarm, .backgroundLaunch])
+    #expect(
+      refused?.allowedEvents == [.launch, .prewarm, .backgroundLaunch, .updateApp, .reinstall])
     #expect(sim.journal.isEmpty)
   }
 

@@ -19,12 +19,13 @@ import Testing
     .submitTaskRequest(identifier: "refresh", kind: .appRefresh),
     .cancelTaskRequest(identifier: "refresh"), .launchTask(identifier: "refresh"),
     .expireTask(identifier: "refresh"), .attachDebugger, .detachDebugger,
+    .updateApp(version: "2.0", build: "7"), .reinstall,
   ]
 
   static let deviceEvents: [Components.Schemas.DeviceEvent] = [
     .home, .memoryWarning, .lock, .unlock, .significantTimeChange, .shutdown, .boot,
     .setConditions(), .setBackgroundAppRefresh(of: "mail", enabled: true), .push(to: "mail"),
-    .deliverMetrics,
+    .deliverMetrics, .updateOS(version: "26.2"),
   ]
 
   @Test func theClientHasAValueForEveryDeclaredEvent() throws {

@@ -277,7 +277,8 @@ import Testing
     #expect(problem?.type == "urn:lifecycled:problem:event-refused")
     #expect(problem?.event == .home)
     #expect(problem?.currentState == .app(.notRunning))
-    #expect(problem?.allowedEvents == [.launch, .prewarm, .backgroundLaunch])
+    #expect(
+      problem?.allowedEvents == [.launch, .prewarm, .backgroundLaunch, .updateApp, .reinstall])
   }
 
   /// A scenario stops at its first refused event: the problem says which, and what the events

@@ -392,6 +392,22 @@ struct Fields {
 
 /// An app event's parameters, read from its object as the engine asks for them.
 extension Fields: EventParameterReader {
+  /// A version (`Validation.isVersion`), checked here: a snapshot's, which no event validates.
+  mutating func checkedVersion(_ key: StaticString, required: Bool = false) -> String? {
+    guard let text = string(key, required: required, maxBytes: Validation.maxVersionBytes + 1)
+    else { return nil }
+    guard Validation.isVersion(text) else {
+      reject(key, "must match \(Validation.versionPattern)")
+      return nil
+    }
+    return text
+  }
+
+  mutating func version(_ name: StaticString, required: Bool) -> String?? {
+    guard required || has(name) else { return .some(nil) }
+    return string(name, required: true, maxBytes: Validation.maxVersionBytes + 1).map { .some($0) }
+  }
+
   mutating func sceneID(_ name: StaticString, required: Bool) -> String? {
     string(name, required: required, maxBytes: Validation.maxNameBytes + 1)
   }

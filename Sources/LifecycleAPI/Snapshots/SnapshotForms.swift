@@ -61,6 +61,8 @@ extension DeviceImage: SnapshotForm {
     members.time("warningGraceEndsAt", &status.warningGraceEndsAt)
     members.object("conditions", &status.conditions)
     members.object("counters", &status.counters)
+    members.version("osVersion", &status.osVersion)
+    members.integer("bootSession", &status.bootSession, in: 1...SnapshotFormat.maxCount)
     members.array(
       "apps", &apps, maxCount: SnapshotFormat.maxElements, required: true,
       write: { $0.appImage($1) }, read: { SnapshotFormat.app(&$0, version: $1.version) })
@@ -95,6 +97,9 @@ extension AppRecord: SnapshotForm {
   mutating func visitMembers(_ members: inout some SnapshotMembers & ~Copyable) {
     let counts = 0...SnapshotFormat.maxCount
     let elements = SnapshotFormat.maxElements
+    members.version("version", &version)
+    members.version("build", &build)
+    members.integer("installation", &installation, in: 1...SnapshotFormat.maxCount)
     members.integer("launches", &launches, in: counts)
     members.integer("kills", &kills, in: counts)
     members.value(

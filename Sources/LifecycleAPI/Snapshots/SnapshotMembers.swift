@@ -144,6 +144,13 @@ extension SnapshotMembers where Self: ~Copyable {
       read: { fields, name, required, _ in fields.integer(name, in: range, required: required) })
   }
 
+  /// A version, an app's or the OS's (`Validation.isVersion`).
+  mutating func version(_ name: StaticString, _ value: inout String) {
+    self.value(
+      name, &value, required: false, write: { $0.string($1) },
+      read: { fields, name, _, _ in fields.checkedVersion(name) })
+  }
+
   mutating func bool(_ name: StaticString, _ value: inout Bool) {
     self.value(
       name, &value, required: false, write: { $0.bool($1) },

@@ -54,6 +54,9 @@ extension WatchdogEvent: NamedCases {
 extension ProcessVisibility: NamedCases {
   public static let quotedNames = CaseTexts<Self>.quotedNames()
 }
+extension TerminationInitiator: NamedCases {
+  public static let quotedNames = CaseTexts<Self>.quotedNames()
+}
 
 extension JSONWriter {
   /// An app's name, or null. Valid names need no escaping (`Validation.isValidName`).

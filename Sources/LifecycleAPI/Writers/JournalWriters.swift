@@ -280,7 +280,8 @@ extension JSONWriter {
     case .choice(let name): member(parameter.name, unescaped: name)
     case .entry(let entry): members(of: entry)
     case .payload(let text): member(parameter.name, json: text)
-    case .sessionIdentifier(let text), .taskIdentifier(let text), .appName(let text):
+    case .sessionIdentifier(let text), .taskIdentifier(let text), .appName(let text),
+      .version(let text):
       member(parameter.name, text)
     case .percent(let number): member(parameter.name, number)
     case .instant(let time): member(parameter.name, time: time)

@@ -9,6 +9,8 @@ extension JSONWriter {
       w.member("clock", device.clock)
       w.member("now", time: device.now)
       w.member("poweredOn", device.poweredOn)
+      w.member("osVersion", device.osVersion)
+      w.member("bootSession", device.bootSession)
       w.member("locked", device.locked)
       w.member("passcode", device.passcode)
       w.member("protectedDataAvailable", device.protectedDataAvailable)
@@ -156,9 +158,13 @@ extension JSONWriter {
       w.member("savedRestorationData", json: app.savedRestorationData)
       w.member("prewarmed", app.prewarmed)
       w.member("debuggerAttached", app.debuggerAttached)
+      w.member("version", app.version)
+      w.member("build", app.build)
+      w.member("installation", app.installation)
+      w.member("identifierForVendor", app.identifierForVendor)
       if let termination = app.lastTermination {
         w.key("lastTermination")
-        w.termination(termination)
+        w.termination(termination, vendorIdentifier: app.identifierForVendor(installation:))
       }
       w.key("counters")
       w.object { w in
@@ -190,9 +196,15 @@ extension JSONWriter {
   /// "time":…,"state":…}`, the reason for jetsam only, the timed transition for the watchdog
   /// only, the code if it has one. Left out before any process has ended, as a member absent
   /// rather than null, which every client generator reads as optional.
-  mutating func termination(_ termination: Termination) {
+  ///
+  /// What the process ran with follows (`ranWith`), the installation's `identifierForVendor`
+  /// beside its number where `vendorIdentifier` gives it (the app's view).
+  mutating func termination(
+    _ termination: Termination, vendorIdentifier: ((Int) -> String)? = nil
+  ) {
     object { w in
       w.member("cause", termination.cause.name)
+      w.member("endedBy", termination.endedBy)
       if let reason = termination.jetsamReason { w.member("jetsamReason", reason) }
       if let watchdog = termination.watchdog {
         w.key("watchdog")
@@ -201,6 +213,20 @@ extension JSONWriter {
       if let code = termination.terminationCode { w.member("terminationCode", code) }
       w.member("time", time: termination.time)
       w.member("state", termination.state)
+      if let ranWith = termination.ranWith {
+        w.key("ranWith")
+        w.object { w in
+          w.member("appVersion", ranWith.appVersion)
+          w.member("build", ranWith.build)
+          w.member("osVersion", ranWith.osVersion)
+          w.member("bootSession", ranWith.bootSession)
+          w.member("installation", ranWith.installation)
+          if let vendorIdentifier {
+            w.member("identifierForVendor", vendorIdentifier(ranWith.installation))
+          }
+          w.member("debuggerAttached", ranWith.debuggerAttached)
+        }
+      }
     }
   }
 }

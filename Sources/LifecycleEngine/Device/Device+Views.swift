@@ -153,3 +153,27 @@ extension Device {
         ? status.protectedDataAvailable : app.protectedDataAvailable)
   }
 }
+
+extension AppView {
+  /// `UIDevice.identifierForVendor` as the app's code reads it: a UUID the same for every
+  /// process of one installation and new with each `reinstall` (each app is its own vendor
+  /// here). Made from the app's name and its installation, so that a snapshot restores it.
+  public var identifierForVendor: String {
+    identifierForVendor(installation: record.installation)
+  }
+
+  /// The identifier of the app's installation `installation`.
+  public func identifierForVendor(installation: Int) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a, 64 bits
+    for byte in name.utf8 {
+      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    }
+    func hex(_ value: UInt64, _ digits: Int) -> String {
+      let text = String(value, radix: 16, uppercase: true)
+      return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+    let count = UInt64(installation)
+    return "\(hex(hash >> 32, 8))-\(hex(hash >> 16 & 0xFFFF, 4))-4\(hex(hash >> 4 & 0xFFF, 3))-"
+      + "8\(hex(count >> 48 & 0xFFF, 3))-\(hex(count & 0xFFFF_FFFF_FFFF, 12))"
+  }
+}

@@ -392,11 +392,12 @@ final class Device {
       app.mirrorConnectedScenes(state)
     }
     if state == .notRunning {
+      let ranWith = runContext(of: app)
       removeFromLiveApps(app)
       app.processDidExit()
       app.lastTermination = Termination(
         cause: cause, jetsamReason: jetsamReason, terminationCode: terminationCode,
-        time: status.now, state: old)
+        time: status.now, state: old, ranWith: ranWith)
       if status.appBeforeLock == app.name { status.appBeforeLock = nil }
     } else if old == .notRunning {
       addToLiveApps(app)
@@ -411,6 +412,14 @@ final class Device {
     journal(.transition(transition), size: JournalEntry.transitionBytes)
     status.counters.transitions += 1
     reschedule(app)
+  }
+
+  /// What `app`'s process runs with now, as a crash reporter would record it.
+  func runContext(of app: App) -> RunContext {
+    RunContext(
+      appVersion: app.version, build: app.build, osVersion: status.osVersion,
+      bootSession: status.bootSession, installation: app.installation,
+      debuggerAttached: app.debuggerAttached)
   }
 
   /// Kills `app` silently (no callback): crash, watchdog, background-time or jetsam kill.

@@ -30,6 +30,8 @@ public struct EventParameter: Sendable {
     case percent(Int)
     /// An app's name (`Validation.isValidName`).
     case appName(String)
+    /// A version, an app's or the OS's (`Validation.isVersion`).
+    case version(String)
   }
 
   public let name: StaticString
@@ -80,8 +82,11 @@ extension AppEvent {
     case .cancelTaskRequest(let identifier), .launchTask(let identifier),
       .expireTask(let identifier):
       pass("identifier", .taskIdentifier(identifier))
+    case .updateApp(let version, let build):
+      pass("version", .version(version))
+      if let build { pass("build", .version(build)) }
     case .prewarm, .home, .openSwitcher, .closeSwitcher, .terminate, .thermalKill, .memoryWarning,
-      .attachDebugger, .detachDebugger:
+      .attachDebugger, .detachDebugger, .reinstall:
       break
     }
   }
@@ -135,6 +140,9 @@ public protocol EventParameterReader {
   mutating func percent(_ name: StaticString) -> Int?
   /// An app's name; required.
   mutating func appName(_ name: StaticString) -> String?
+  /// A version: `.some(nil)` when it is absent and not `required`, nil if it is malformed or
+  /// missing.
+  mutating func version(_ name: StaticString, required: Bool) -> String??
 }
 
 extension AppEvent {
@@ -220,8 +228,15 @@ extension AppEvent {
     case .memoryWarning: self = .memoryWarning
     case .attachDebugger: self = .attachDebugger
     case .detachDebugger: self = .detachDebugger
+    case .updateApp:
+      let build = reader.version("build", required: false)
+      guard let version = reader.version("version", required: true) ?? nil, let build else {
+        return nil
+      }
+      self = .updateApp(version: version, build: build)
+    case .reinstall: self = .reinstall
     case .lock, .unlock, .significantTimeChange, .shutdown, .boot, .setConditions,
-      .setBackgroundAppRefresh, .push, .deliverMetrics:
+      .setBackgroundAppRefresh, .push, .deliverMetrics, .updateOS:
       return nil
     }
   }
@@ -249,6 +264,7 @@ extension DeviceEvent {
       pass("app", .appName(app))
       pass("pushType", .choice(kind.rawValue))
       if let payload { pass("payload", .payload(payload)) }
+    case .updateOS(let version): pass("version", .version(version))
     case .home, .memoryWarning, .lock, .unlock, .significantTimeChange, .shutdown, .boot,
       .deliverMetrics:
       break
@@ -287,12 +303,15 @@ extension DeviceEvent {
       guard let payload = reader.payload("payload", wakesApp: kind == .background), let app
       else { return nil }
       self = .push(app: app, kind, payload: payload)
+    case .updateOS:
+      guard let version = reader.version("version", required: true) ?? nil else { return nil }
+      self = .updateOS(version: version)
     case .launch, .prewarm, .openScene, .closeScene, .disconnectScene, .openSwitcher,
       .closeSwitcher, .interruptionBegan, .interruptionEnded, .terminate, .crash, .purge,
       .thermalKill, .backgroundLaunch, .backgroundWorkCompleted, .beginBackgroundTask,
       .endBackgroundTask, .setMemory, .startActivity, .stopActivity, .setRestorationData,
       .submitTaskRequest, .cancelTaskRequest, .launchTask, .expireTask, .attachDebugger,
-      .detachDebugger:
+      .detachDebugger, .updateApp, .reinstall:
       return nil
     }
   }

@@ -9,9 +9,9 @@ public enum EventType: String, CaseIterable, Sendable, Codable {
   case beginBackgroundTask, endBackgroundTask, memoryWarning, setMemory
   case startActivity, stopActivity, setRestorationData
   case submitTaskRequest, cancelTaskRequest, launchTask, expireTask
-  case attachDebugger, detachDebugger
+  case attachDebugger, detachDebugger, updateApp, reinstall
   case lock, unlock, significantTimeChange, shutdown, boot, setConditions
-  case setBackgroundAppRefresh, push, deliverMetrics
+  case setBackgroundAppRefresh, push, deliverMetrics, updateOS
 }
 
 /// An event addressed to one app.
@@ -83,6 +83,11 @@ public enum AppEvent: Hashable, Sendable {
   case attachDebugger
   /// The debugger detaches: the process is timed as any other from now.
   case detachDebugger
+  /// The App Store updates the app to `version` and `build` (nil: the build it has).
+  case updateApp(version: String, build: String? = nil)
+  /// The user deletes the app and installs it again: a new `identifierForVendor`, and what
+  /// the system kept of it gone.
+  case reinstall
 
   public var type: EventType {
     switch self {
@@ -115,6 +120,8 @@ public enum AppEvent: Hashable, Sendable {
     case .expireTask: .expireTask
     case .attachDebugger: .attachDebugger
     case .detachDebugger: .detachDebugger
+    case .updateApp: .updateApp
+    case .reinstall: .reinstall
     }
   }
 
@@ -157,6 +164,8 @@ public enum DeviceEvent: Hashable, Sendable {
   /// APNs delivers a push for `app`, with its `payload` (JSON text; nil: the kind's default).
   /// Boxed, so that it does not set the size of every journal entry.
   indirect case push(app: String, PushKind, payload: String? = nil)
+  /// The powered-off device installs iOS `version`; it runs it from its next boot.
+  case updateOS(version: String)
 
   public var type: EventType {
     switch self {
@@ -171,6 +180,7 @@ public enum DeviceEvent: Hashable, Sendable {
     case .setBackgroundAppRefresh: .setBackgroundAppRefresh
     case .push: .push
     case .deliverMetrics: .deliverMetrics
+    case .updateOS: .updateOS
     }
   }
 
@@ -182,7 +192,7 @@ public enum DeviceEvent: Hashable, Sendable {
     switch self {
     case .setBackgroundAppRefresh(let app, _), .push(let app, _, _): app
     case .home, .memoryWarning, .lock, .unlock, .significantTimeChange, .shutdown, .boot,
-      .setConditions, .deliverMetrics:
+      .setConditions, .deliverMetrics, .updateOS:
       nil
     }
   }
@@ -490,13 +500,44 @@ extension EventDeclaration {
     EventDeclaration(
       .attachDebugger,
       """
-      Xcode's debugger attaches to the app's process (Run, or Debug > Attach to Process), in any       state but not running; no callbacks. Until it detaches or the process ends, the process is       never suspended, the watchdog does not time it (a pending watchdog kill is off), and its       background time does not run out: no background task or background work expires and no       suspension is scheduled (Apple's forums: the debugger "prevents your app from being       suspended"; the watchdog is disabled under the debugger). Jetsam still kills it. 409 if       one is attached already.
+      Xcode's debugger attaches to the app's process (Run, or Debug > Attach to Process), in any \
+      state but not running; no callbacks. Until it detaches or the process ends, the process is \
+      never suspended, the watchdog does not time it (a pending watchdog kill is off), and its \
+      background time does not run out: no background task or background work expires and no \
+      suspension is scheduled (Apple's forums: the debugger "prevents your app from being \
+      suspended"; the watchdog is disabled under the debugger). Jetsam still kills it. 409 if \
+      one is attached already.
       """,
       members: []),
     EventDeclaration(
       .detachDebugger,
       """
-      The debugger detaches from the app's process; no callbacks. From now the process is timed       as any other: an idle background app is suspended suspendDelaySeconds later, background       time counts from when the app entered the background, and the next slow transition meets       the watchdog. 409 if no debugger is attached.
+      The debugger detaches from the app's process; no callbacks. From now the process is timed \
+      as any other: an idle background app is suspended suspendDelaySeconds later, background \
+      time counts from when the app entered the background, and the next slow transition meets \
+      the watchdog. 409 if no debugger is attached.
+      """,
+      members: []),
+    EventDeclaration(
+      .updateApp,
+      """
+      The App Store updates the app, not running (409 otherwise): its version and build change; \
+      its data, sessions and identifierForVendor stay. Its next process runs the new version, \
+      and lastTermination still shows the version the last one ran, as a crash reporter \
+      compares them.
+      """,
+      members: [
+        .init("version", .schema("Version"), required: true, doc: "CFBundleShortVersionString."),
+        .init("build", .schema("Version"), doc: "CFBundleVersion; without it, the build it has."),
+      ]),
+    EventDeclaration(
+      .reinstall,
+      """
+      The user deletes the app, not running (409 otherwise), and installs it again: a new \
+      installation, with a new identifierForVendor; what the system kept of the old one is gone \
+      (its scene sessions and saved state, task requests, pending MetricKit exits, \
+      lastTermination, the force-quit's block, the Background App Refresh switch back on). Its \
+      version and build stay.
       """,
       members: []),
   ]
@@ -616,6 +657,17 @@ extension EventDeclaration {
       Debug > Simulate MetricKit Payloads does: not the system's rhythm (at most once a day).
       """,
       scope: .device, members: []),
+    EventDeclaration(
+      .updateOS,
+      """
+      The device, powered off (409 otherwise: shutdown first), installs an iOS version; it runs \
+      it from the next boot. Apps' lastTermination keeps the version their process ran, as a \
+      crash reporter compares them.
+      """,
+      scope: .device,
+      members: [
+        .init("version", .schema("Version"), required: true)
+      ]),
   ]
 }
 

@@ -64,6 +64,11 @@ public struct DeviceStatus: Hashable, Sendable {
   /// What the system weighs before it runs background work, and its policy.
   public var conditions = BackgroundConditions()
   public var counters = DeviceCounters()
+  /// The iOS version the device runs (`updateOS`).
+  public var osVersion = "26.1"
+  /// Which boot of the device this is: 1 from its creation, one more at each `boot`, as iOS's
+  /// boot session changes.
+  public var bootSession = 1
 
   public init() {}
 }
@@ -86,6 +91,13 @@ public struct AppImage: Hashable, Sendable {
 /// What the system keeps of an app across its processes. A new app's is the initial value of
 /// each field.
 public struct AppRecord: Hashable, Sendable {
+  /// The installed version (`CFBundleShortVersionString`) and build (`CFBundleVersion`):
+  /// `updateApp` changes them.
+  public var version = "1.0"
+  public var build = "1"
+  /// Which installation of the app this is: 1 from its creation, one more at each
+  /// `reinstall`. Its `identifierForVendor` follows from it.
+  public var installation = 1
   public var launches = 0
   public var kills = 0
   /// When the app last left the foreground (jetsam's least-recently-used order).
@@ -126,7 +138,7 @@ public struct AppRecord: Hashable, Sendable {
 
 /// How a process ended: why (with jetsam's reason, for a jetsam kill or a `purge`; the
 /// transition the watchdog timed, for its kill), with the code a crash report would show,
-/// when, and the state it ended in.
+/// when, the state it ended in, and what it ran with.
 public struct Termination: Hashable, Sendable {
   public var cause: TransitionCause
   public var jetsamReason: JetsamReason?
@@ -135,11 +147,13 @@ public struct Termination: Hashable, Sendable {
   public var time: Instant
   /// The state the process was in: the one a force-quit, a crash or a kill found it in.
   public var state: AppState
+  /// Nil only in a snapshot written before the format recorded it (version 5).
+  public var ranWith: RunContext?
 
   public init(
     cause: TransitionCause, jetsamReason: JetsamReason? = nil,
     watchdog: WatchdogTransition? = nil, terminationCode: TerminationCode?, time: Instant,
-    state: AppState
+    state: AppState, ranWith: RunContext?
   ) {
     self.cause = cause
     self.jetsamReason = jetsamReason
@@ -147,6 +161,46 @@ public struct Termination: Hashable, Sendable {
     self.terminationCode = terminationCode
     self.time = time
     self.state = state
+    self.ranWith = ranWith
+  }
+
+  /// Who ended the process: the user (a force-quit, the device powered off), the app's own
+  /// code (a crash), or the system (every kill).
+  public var endedBy: TerminationInitiator {
+    switch cause {
+    case .event(.terminate), .event(.shutdown): .user
+    case .event(.crash): .app
+    default: .system
+    }
+  }
+}
+
+/// Who ended a process (`Termination.endedBy`).
+public enum TerminationInitiator: String, CaseIterable, Sendable {
+  case user, app, system
+}
+
+/// What a process ran with, as a crash reporter records it at launch and compares at the
+/// next one: the app's version and build, the OS's version, the boot session, the
+/// installation (its `identifierForVendor`) and whether a debugger was attached.
+public struct RunContext: Hashable, Sendable {
+  public var appVersion: String
+  public var build: String
+  public var osVersion: String
+  public var bootSession: Int
+  public var installation: Int
+  public var debuggerAttached: Bool
+
+  public init(
+    appVersion: String, build: String, osVersion: String, bootSession: Int, installation: Int,
+    debuggerAttached: Bool
+  ) {
+    self.appVersion = appVersion
+    self.build = build
+    self.osVersion = osVersion
+    self.bootSession = bootSession
+    self.installation = installation
+    self.debuggerAttached = debuggerAttached
   }
 }
 

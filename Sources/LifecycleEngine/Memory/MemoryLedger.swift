@@ -115,7 +115,7 @@ extension JournalEntry: BoundedLogElement {
     case .payload(let text), .sessionIdentifier(let text), .taskIdentifier(let text):
       textBytes(text)
     case .entry(let entry): entry.retainedBytes
-    case .taskID, .megabytes, .flag, .choice, .instant, .percent: 0  // inline
+    case .taskID, .megabytes, .flag, .choice, .instant, .percent, .version: 0  // inline
     }
   }
 

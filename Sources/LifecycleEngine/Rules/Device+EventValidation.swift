@@ -47,8 +47,13 @@ extension Device {
             field: String(describing: parameter.name), message: Validation.batteryLevelsIssue))
       case .appName(let name) where !Validation.isValidName(name):
         issues.append(.name(String(describing: parameter.name)))
+      case .version(let version) where !Validation.isVersion(version):
+        issues.append(
+          ValidationIssue(
+            field: String(describing: parameter.name),
+            message: "must match \(Validation.versionPattern)"))
       case .sceneID, .taskName, .taskID, .megabytes, .restorationData, .flag, .choice, .payload,
-        .sessionIdentifier, .taskIdentifier, .instant, .percent, .appName:
+        .sessionIdentifier, .taskIdentifier, .instant, .percent, .appName, .version:
         break
       }
     }

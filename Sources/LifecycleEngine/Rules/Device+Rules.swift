@@ -28,7 +28,7 @@ extension Device {
     case .home:
       if !state.isForeground { return .notAllowedInState }
     case .lock, .unlock, .significantTimeChange, .shutdown, .boot, .setConditions,
-      .setBackgroundAppRefresh, .push, .deliverMetrics:
+      .setBackgroundAppRefresh, .push, .deliverMetrics, .updateOS:
       return .notAllowedInState  // device events, never addressed to an app
     case .openSwitcher, .interruptionBegan:
       if state != .active { return .notAllowedInState }
@@ -83,6 +83,8 @@ extension Device {
       if !state.isLive || app.debuggerAttached { return .notAllowedInState }
     case .detachDebugger:
       if !app.debuggerAttached { return .notAllowedInState }
+    case .updateApp, .reinstall:
+      if state.isLive { return .notAllowedInState }  // installing ends no process here
     }
     return nil
   }
@@ -145,7 +147,8 @@ extension Device {
       .expireTask,
       .setRestorationData, .prewarm, .home, .openSwitcher, .closeSwitcher, .interruptionBegan,
       .interruptionEnded, .terminate, .crash, .purge, .thermalKill, .backgroundWorkCompleted,
-      .beginBackgroundTask, .memoryWarning, .setMemory, .attachDebugger, .detachDebugger:
+      .beginBackgroundTask, .memoryWarning, .setMemory, .attachDebugger, .detachDebugger,
+      .updateApp, .reinstall:
       return nil  // nothing in their parameters to refuse
     }
   }
@@ -174,7 +177,7 @@ extension Device {
 
   /// Why a device event of `type` is impossible now, or nil if it is possible.
   func refusal(ofDeviceEvent type: EventType) -> RefusalReason? {
-    if !status.poweredOn { return type == .boot ? nil : .deviceOff }
+    if !status.poweredOn { return type == .boot || type == .updateOS ? nil : .deviceOff }
     switch type {
     case .home:
       if status.locked { return .deviceLocked }
@@ -183,7 +186,7 @@ extension Device {
       if status.locked { return .deviceLocked }
     case .unlock:
       if !status.locked { return .deviceNotLocked }
-    case .boot:
+    case .boot, .updateOS:
       return .deviceOn
     case .memoryWarning, .significantTimeChange, .shutdown, .setConditions,
       .setBackgroundAppRefresh, .push, .deliverMetrics:
@@ -193,7 +196,7 @@ extension Device {
       .thermalKill, .backgroundLaunch, .backgroundWorkCompleted, .beginBackgroundTask,
       .endBackgroundTask, .setMemory, .startActivity, .stopActivity, .setRestorationData,
       .submitTaskRequest, .cancelTaskRequest, .launchTask, .expireTask, .attachDebugger,
-      .detachDebugger:
+      .detachDebugger, .updateApp, .reinstall:
       return .notAllowedInState  // app events, never addressed to a device
     }
     return nil

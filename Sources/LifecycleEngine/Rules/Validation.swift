@@ -49,6 +49,19 @@ public enum Validation {
   public static func isIdentifier(_ identifier: String) -> Bool {
     !identifier.isEmpty && identifier.utf8.count <= maxIdentifierBytes
   }
+  /// What a version looks like, an app's or the OS's: one to three period-separated
+  /// integers ("Information Property List": `CFBundleShortVersionString`, `CFBundleVersion`),
+  /// each of one to four digits here, so that its text stays inline. `isVersion` checks it.
+  public static let versionPattern = "^[0-9]{1,4}(\\.[0-9]{1,4}){0,2}$"
+  /// The longest version that pattern allows, in bytes.
+  public static let maxVersionBytes = 14
+  public static func isVersion(_ text: String) -> Bool {
+    let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+    return (1...3).contains(parts.count)
+      && parts.allSatisfy { part in
+        (1...4).contains(part.count) && part.allSatisfy { (48...57).contains($0) }
+      }
+  }
   /// The longest a device may be left idle before it is removed, in seconds: 30 days.
   public static let maxIdleTimeoutSeconds = 2_592_000
   /// The most labels a device carries.

@@ -59,6 +59,7 @@ extension Device {
       case .shutdown: shutDown(cause: cause)
       case .boot:
         status.poweredOn = true
+        status.bootSession += 1
         status.protectedDataAvailable = !configuration.passcode  // until the first unlock
       case .setConditions(let change): setConditions(change)
       // The addressee of these two exists: `unknownApp` was thrown for it above otherwise.
@@ -67,6 +68,7 @@ extension Device {
         weighAgain(addressee!)
       case .push(_, let kind, let payload): deliverPush(to: addressee!, kind, payload: payload)
       case .deliverMetrics: deliverMetricPayloads(cause: cause)
+      case .updateOS(let version): status.osVersion = version
       }
     }
   }

@@ -136,6 +136,10 @@ extension Device {
       setResult(.backgroundWork(id: work.id, deadline: work.deadline))
     case .attachDebugger: attachDebugger(to: app)
     case .detachDebugger: detachDebugger(from: app)
+    case .updateApp(let version, let build):
+      app.version = version
+      if let build { app.build = build }
+    case .reinstall: reinstall(app)
     case .setRestorationData(let data, let scene):
       if app.isScene {
         app.setRestorationData(  // rule: `sceneNotConnected` unless one is focused
@@ -410,6 +414,21 @@ extension Device {
         expiredAt: work.expiredAt.map { _ in status.now })
     }
     reschedule(app)
+  }
+
+  /// The user deletes the app and installs it again: a new installation keeps only the
+  /// version it was installed at and the simulator's own counts and numbering.
+  private func reinstall(_ app: App) {
+    changeTaskRequests(of: app) { $0.removeAll() }  // BGTaskScheduler forgets them
+    var fresh = AppRecord()
+    fresh.version = app.version
+    fresh.build = app.build
+    fresh.installation = app.installation + 1
+    fresh.launches = app.launches
+    fresh.kills = app.kills
+    fresh.nextTaskID = app.nextTaskID
+    fresh.lastUsed = app.lastUsed
+    app.restore(fresh)
   }
 
   /// The system prewarms the app (Apple's "About the app launch sequence": prewarming "executes

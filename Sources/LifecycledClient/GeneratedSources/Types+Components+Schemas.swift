@@ -771,10 +771,18 @@ extension Components {
             public var clock: Components.Schemas.ClockMode
             /// - Remark: Generated from `#/components/schemas/Device/now`.
             public var now: Components.Schemas.Time
-            /// False after a shutdown until the next boot: the device then refuses every event but boot.
+            /// False after a shutdown until the next boot: the device then refuses every event but boot and updateOS.
             ///
             /// - Remark: Generated from `#/components/schemas/Device/poweredOn`.
             public var poweredOn: Swift.Bool
+            /// The iOS version the device runs: 26.1 until updateOS installs another.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Device/osVersion`.
+            public var osVersion: Components.Schemas.Version
+            /// Which boot this is: 1 from the device's creation, one more at each boot.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Device/bootSession`.
+            public var bootSession: Swift.Int
             /// - Remark: Generated from `#/components/schemas/Device/locked`.
             public var locked: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Device/passcode`.
@@ -983,7 +991,9 @@ extension Components {
             ///   - id:
             ///   - clock:
             ///   - now:
-            ///   - poweredOn: False after a shutdown until the next boot: the device then refuses every event but boot.
+            ///   - poweredOn: False after a shutdown until the next boot: the device then refuses every event but boot and updateOS.
+            ///   - osVersion: The iOS version the device runs: 26.1 until updateOS installs another.
+            ///   - bootSession: Which boot this is: 1 from the device's creation, one more at each boot.
             ///   - locked:
             ///   - passcode:
             ///   - protectedDataAvailable: Protected files are readable: false from protectedDataLockDelaySeconds after a lock with a passcode until the unlock.
@@ -1003,6 +1013,8 @@ extension Components {
                 clock: Components.Schemas.ClockMode,
                 now: Components.Schemas.Time,
                 poweredOn: Swift.Bool,
+                osVersion: Components.Schemas.Version,
+                bootSession: Swift.Int,
                 locked: Swift.Bool,
                 passcode: Swift.Bool,
                 protectedDataAvailable: Swift.Bool,
@@ -1022,6 +1034,8 @@ extension Components {
                 self.clock = clock
                 self.now = now
                 self.poweredOn = poweredOn
+                self.osVersion = osVersion
+                self.bootSession = bootSession
                 self.locked = locked
                 self.passcode = passcode
                 self.protectedDataAvailable = protectedDataAvailable
@@ -1042,6 +1056,8 @@ extension Components {
                 case clock
                 case now
                 case poweredOn
+                case osVersion
+                case bootSession
                 case locked
                 case passcode
                 case protectedDataAvailable
@@ -1074,6 +1090,14 @@ extension Components {
                 self.poweredOn = try container.decode(
                     Swift.Bool.self,
                     forKey: .poweredOn
+                )
+                self.osVersion = try container.decode(
+                    Components.Schemas.Version.self,
+                    forKey: .osVersion
+                )
+                self.bootSession = try container.decode(
+                    Swift.Int.self,
+                    forKey: .bootSession
                 )
                 self.locked = try container.decode(
                     Swift.Bool.self,
@@ -1136,6 +1160,8 @@ extension Components {
                     "clock",
                     "now",
                     "poweredOn",
+                    "osVersion",
+                    "bootSession",
                     "locked",
                     "passcode",
                     "protectedDataAvailable",
@@ -1633,6 +1659,22 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/App/debuggerAttached`.
             public var debuggerAttached: Swift.Bool
+            /// The installed version (CFBundleShortVersionString), 1.0 until updateApp changes it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/version`.
+            public var version: Components.Schemas.Version
+            /// The installed build (CFBundleVersion), 1 until updateApp changes it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/build`.
+            public var build: Components.Schemas.Version
+            /// Which installation of the app this is: 1, and one more at each reinstall.
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/installation`.
+            public var installation: Swift.Int
+            /// UIDevice.identifierForVendor as the app's code reads it: the same for every process of one installation, new with each reinstall (each app is its own vendor here).
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/identifierForVendor`.
+            public var identifierForVendor: Swift.String
             /// How the app's last process ended (why did my app die?); left out until one has.
             ///
             /// - Remark: Generated from `#/components/schemas/App/lastTermination`.
@@ -1714,6 +1756,10 @@ extension Components {
             ///   - savedRestorationData: What UIKit kept when the app-delegate app last saved its state: handed back at the next launch after a system kill (jetsam, watchdog, background time, crash); dropped by a force-quit or a crash at launch.
             ///   - prewarmed: The process was prewarmed: paused before UIApplicationMain, no app code has run; the user's launch runs will/didFinishLaunching.
             ///   - debuggerAttached: A debugger is attached to the process (attachDebugger): it is never suspended, the watchdog does not time it, and its background time does not run out.
+            ///   - version: The installed version (CFBundleShortVersionString), 1.0 until updateApp changes it.
+            ///   - build: The installed build (CFBundleVersion), 1 until updateApp changes it.
+            ///   - installation: Which installation of the app this is: 1, and one more at each reinstall.
+            ///   - identifierForVendor: UIDevice.identifierForVendor as the app's code reads it: the same for every process of one installation, new with each reinstall (each app is its own vendor here).
             ///   - lastTermination: How the app's last process ended (why did my app die?); left out until one has.
             ///   - counters:
             public init(
@@ -1751,6 +1797,10 @@ extension Components {
                 savedRestorationData: Components.Schemas.RestorationData,
                 prewarmed: Swift.Bool,
                 debuggerAttached: Swift.Bool,
+                version: Components.Schemas.Version,
+                build: Components.Schemas.Version,
+                installation: Swift.Int,
+                identifierForVendor: Swift.String,
                 lastTermination: Components.Schemas.Termination? = nil,
                 counters: Components.Schemas.App.CountersPayload
             ) {
@@ -1788,6 +1838,10 @@ extension Components {
                 self.savedRestorationData = savedRestorationData
                 self.prewarmed = prewarmed
                 self.debuggerAttached = debuggerAttached
+                self.version = version
+                self.build = build
+                self.installation = installation
+                self.identifierForVendor = identifierForVendor
                 self.lastTermination = lastTermination
                 self.counters = counters
             }
@@ -1826,6 +1880,10 @@ extension Components {
                 case savedRestorationData
                 case prewarmed
                 case debuggerAttached
+                case version
+                case build
+                case installation
+                case identifierForVendor
                 case lastTermination
                 case counters
             }
@@ -1967,6 +2025,22 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .debuggerAttached
                 )
+                self.version = try container.decode(
+                    Components.Schemas.Version.self,
+                    forKey: .version
+                )
+                self.build = try container.decode(
+                    Components.Schemas.Version.self,
+                    forKey: .build
+                )
+                self.installation = try container.decode(
+                    Swift.Int.self,
+                    forKey: .installation
+                )
+                self.identifierForVendor = try container.decode(
+                    Swift.String.self,
+                    forKey: .identifierForVendor
+                )
                 self.lastTermination = try container.decodeIfPresent(
                     Components.Schemas.Termination.self,
                     forKey: .lastTermination
@@ -2010,6 +2084,10 @@ extension Components {
                     "savedRestorationData",
                     "prewarmed",
                     "debuggerAttached",
+                    "version",
+                    "build",
+                    "installation",
+                    "identifierForVendor",
                     "lastTermination",
                     "counters"
                 ])
@@ -2026,12 +2104,24 @@ extension Components {
             case thermal = "0xc00010ff"
             case fileLock = "0xdead10cc"
         }
-        /// How a process ended: the cause of its last transition (terminate is a force-quit; jetsam, and a purge, give their jetsamReason; the watchdog names the transition it timed), the code a crash report would show if any, when, and the state it was in.
+        /// How a process ended: the cause of its last transition (terminate is a force-quit; jetsam, and a purge, give their jetsamReason; the watchdog names the transition it timed), who ended it, the code a crash report would show if any, when, the state it was in, and what it ran with: what a crash reporter reads at the next launch.
         ///
         /// - Remark: Generated from `#/components/schemas/Termination`.
         public struct Termination: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Termination/cause`.
             public var cause: Components.Schemas.TransitionCause
+            /// user: a force-quit, or the device powered off; app: a crash, the app's own code; system: every kill (jetsam, the watchdog, background time, thermal, a file lock).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Termination/endedBy`.
+            @frozen public enum EndedByPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case user = "user"
+                case app = "app"
+                case system = "system"
+            }
+            /// user: a force-quit, or the device powered off; app: a crash, the app's own code; system: every kill (jetsam, the watchdog, background time, thermal, a file lock).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Termination/endedBy`.
+            public var endedBy: Components.Schemas.Termination.EndedByPayload
             /// - Remark: Generated from `#/components/schemas/Termination/jetsamReason`.
             public var jetsamReason: Components.Schemas.JetsamReason?
             /// - Remark: Generated from `#/components/schemas/Termination/watchdog`.
@@ -2042,43 +2132,57 @@ extension Components {
             public var time: Components.Schemas.Time
             /// - Remark: Generated from `#/components/schemas/Termination/state`.
             public var state: Components.Schemas.ProcessState
+            /// - Remark: Generated from `#/components/schemas/Termination/ranWith`.
+            public var ranWith: Components.Schemas.RunContext?
             /// Creates a new `Termination`.
             ///
             /// - Parameters:
             ///   - cause:
+            ///   - endedBy: user: a force-quit, or the device powered off; app: a crash, the app's own code; system: every kill (jetsam, the watchdog, background time, thermal, a file lock).
             ///   - jetsamReason:
             ///   - watchdog:
             ///   - terminationCode:
             ///   - time:
             ///   - state:
+            ///   - ranWith:
             public init(
                 cause: Components.Schemas.TransitionCause,
+                endedBy: Components.Schemas.Termination.EndedByPayload,
                 jetsamReason: Components.Schemas.JetsamReason? = nil,
                 watchdog: Components.Schemas.WatchdogTransition? = nil,
                 terminationCode: Components.Schemas.TerminationCode? = nil,
                 time: Components.Schemas.Time,
-                state: Components.Schemas.ProcessState
+                state: Components.Schemas.ProcessState,
+                ranWith: Components.Schemas.RunContext? = nil
             ) {
                 self.cause = cause
+                self.endedBy = endedBy
                 self.jetsamReason = jetsamReason
                 self.watchdog = watchdog
                 self.terminationCode = terminationCode
                 self.time = time
                 self.state = state
+                self.ranWith = ranWith
             }
             public enum CodingKeys: String, CodingKey {
                 case cause
+                case endedBy
                 case jetsamReason
                 case watchdog
                 case terminationCode
                 case time
                 case state
+                case ranWith
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.cause = try container.decode(
                     Components.Schemas.TransitionCause.self,
                     forKey: .cause
+                )
+                self.endedBy = try container.decode(
+                    Components.Schemas.Termination.EndedByPayload.self,
+                    forKey: .endedBy
                 )
                 self.jetsamReason = try container.decodeIfPresent(
                     Components.Schemas.JetsamReason.self,
@@ -2100,16 +2204,123 @@ extension Components {
                     Components.Schemas.ProcessState.self,
                     forKey: .state
                 )
+                self.ranWith = try container.decodeIfPresent(
+                    Components.Schemas.RunContext.self,
+                    forKey: .ranWith
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "cause",
+                    "endedBy",
                     "jetsamReason",
                     "watchdog",
                     "terminationCode",
                     "time",
-                    "state"
+                    "state",
+                    "ranWith"
                 ])
             }
         }
+        /// What the process ran with, as a crash reporter records it at launch and compares at the next: a different appVersion means the app was updated (updateApp), osVersion the OS (updateOS), bootSession a reboot, installation (and identifierForVendor) a reinstall. Left out of terminations a snapshot before version 5 recorded.
+        ///
+        /// - Remark: Generated from `#/components/schemas/RunContext`.
+        public struct RunContext: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RunContext/appVersion`.
+            public var appVersion: Components.Schemas.Version
+            /// - Remark: Generated from `#/components/schemas/RunContext/build`.
+            public var build: Components.Schemas.Version
+            /// - Remark: Generated from `#/components/schemas/RunContext/osVersion`.
+            public var osVersion: Components.Schemas.Version
+            /// - Remark: Generated from `#/components/schemas/RunContext/bootSession`.
+            public var bootSession: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/RunContext/installation`.
+            public var installation: Swift.Int
+            /// In the app's view only: the installation's identifierForVendor.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RunContext/identifierForVendor`.
+            public var identifierForVendor: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/RunContext/debuggerAttached`.
+            public var debuggerAttached: Swift.Bool
+            /// Creates a new `RunContext`.
+            ///
+            /// - Parameters:
+            ///   - appVersion:
+            ///   - build:
+            ///   - osVersion:
+            ///   - bootSession:
+            ///   - installation:
+            ///   - identifierForVendor: In the app's view only: the installation's identifierForVendor.
+            ///   - debuggerAttached:
+            public init(
+                appVersion: Components.Schemas.Version,
+                build: Components.Schemas.Version,
+                osVersion: Components.Schemas.Version,
+                bootSession: Swift.Int,
+                installation: Swift.Int,
+                identifierForVendor: Swift.String? = nil,
+                debuggerAttached: Swift.Bool
+            ) {
+                self.appVersion = appVersion
+                self.build = build
+                self.osVersion = osVersion
+                self.bootSession = bootSession
+                self.installation = installation
+                self.identifierForVendor = identifierForVendor
+                self.debuggerAttached = debuggerAttached
+            }
+            public enum CodingKeys: String, CodingKey {
+                case appVersion
+                case build
+                case osVersion
+                case bootSession
+                case installation
+                case identifierForVendor
+                case debuggerAttached
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.appVersion = try container.decode(
+                    Components.Schemas.Version.self,
+                    forKey: .appVersion
+                )
+                self.build = try container.decode(
+                    Components.Schemas.Version.self,
+                    forKey: .build
+                )
+                self.osVersion = try container.decode(
+                    Components.Schemas.Version.self,
+                    forKey: .osVersion
+                )
+                self.bootSession = try container.decode(
+                    Swift.Int.self,
+                    forKey: .bootSession
+                )
+                self.installation = try container.decode(
+                    Swift.Int.self,
+                    forKey: .installation
+                )
+                self.identifierForVendor = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .identifierForVendor
+                )
+                self.debuggerAttached = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .debuggerAttached
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "appVersion",
+                    "build",
+                    "osVersion",
+                    "bootSession",
+                    "installation",
+                    "identifierForVendor",
+                    "debuggerAttached"
+                ])
+            }
+        }
+        /// A version, an app's or the OS's: one to three period-separated integers of up to four digits (CFBundleShortVersionString, CFBundleVersion, 26.1).
+        ///
+        /// - Remark: Generated from `#/components/schemas/Version`.
+        public typealias Version = Swift.String
         /// The transition the watchdog timed, as a crash report names it ("scene-create watchdog transgression ... ProcessVisibility: Foreground"): scene-create is the launch (didFinishLaunching), scene-update a move to the foreground (willEnterForeground) or to the background (didEnterBackground); visibility, whether the process was on screen.
         ///
         /// - Remark: Generated from `#/components/schemas/WatchdogTransition`.
@@ -2794,6 +3005,8 @@ extension Components {
             case expireTask = "expireTask"
             case attachDebugger = "attachDebugger"
             case detachDebugger = "detachDebugger"
+            case updateApp = "updateApp"
+            case reinstall = "reinstall"
             case lock = "lock"
             case unlock = "unlock"
             case significantTimeChange = "significantTimeChange"
@@ -2803,6 +3016,7 @@ extension Components {
             case setBackgroundAppRefresh = "setBackgroundAppRefresh"
             case push = "push"
             case deliverMetrics = "deliverMetrics"
+            case updateOS = "updateOS"
         }
         /// What caused a transition: an event type, or one of the system's own causes.
         ///
@@ -2837,6 +3051,8 @@ extension Components {
             case expireTask = "expireTask"
             case attachDebugger = "attachDebugger"
             case detachDebugger = "detachDebugger"
+            case updateApp = "updateApp"
+            case reinstall = "reinstall"
             case lock = "lock"
             case unlock = "unlock"
             case significantTimeChange = "significantTimeChange"
@@ -2846,6 +3062,7 @@ extension Components {
             case setBackgroundAppRefresh = "setBackgroundAppRefresh"
             case push = "push"
             case deliverMetrics = "deliverMetrics"
+            case updateOS = "updateOS"
             case suspension = "suspension"
             case watchdog = "watchdog"
             case backgroundTaskExpiration = "backgroundTaskExpiration"
@@ -2901,6 +3118,8 @@ extension Components {
             case prewarm(Components.Schemas.PrewarmEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/PurgeEvent`.
             case purge(Components.Schemas.PurgeEvent)
+            /// - Remark: Generated from `#/components/schemas/AppEvent/ReinstallEvent`.
+            case reinstall(Components.Schemas.ReinstallEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/SetMemoryEvent`.
             case setMemory(Components.Schemas.SetMemoryEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/SetRestorationDataEvent`.
@@ -2915,6 +3134,8 @@ extension Components {
             case terminate(Components.Schemas.TerminateEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/ThermalKillEvent`.
             case thermalKill(Components.Schemas.ThermalKillEvent)
+            /// - Remark: Generated from `#/components/schemas/AppEvent/UpdateAppEvent`.
+            case updateApp(Components.Schemas.UpdateAppEvent)
             public enum CodingKeys: String, CodingKey {
                 case _type = "type"
             }
@@ -2969,6 +3190,8 @@ extension Components {
                     self = .prewarm(try .init(from: decoder))
                 case "purge":
                     self = .purge(try .init(from: decoder))
+                case "reinstall":
+                    self = .reinstall(try .init(from: decoder))
                 case "setMemory":
                     self = .setMemory(try .init(from: decoder))
                 case "setRestorationData":
@@ -2983,6 +3206,8 @@ extension Components {
                     self = .terminate(try .init(from: decoder))
                 case "thermalKill":
                     self = .thermalKill(try .init(from: decoder))
+                case "updateApp":
+                    self = .updateApp(try .init(from: decoder))
                 default:
                     throw Swift.DecodingError.unknownOneOfDiscriminator(
                         discriminatorKey: CodingKeys._type,
@@ -3037,6 +3262,8 @@ extension Components {
                     try value.encode(to: encoder)
                 case let .purge(value):
                     try value.encode(to: encoder)
+                case let .reinstall(value):
+                    try value.encode(to: encoder)
                 case let .setMemory(value):
                     try value.encode(to: encoder)
                 case let .setRestorationData(value):
@@ -3050,6 +3277,8 @@ extension Components {
                 case let .terminate(value):
                     try value.encode(to: encoder)
                 case let .thermalKill(value):
+                    try value.encode(to: encoder)
+                case let .updateApp(value):
                     try value.encode(to: encoder)
                 }
             }
@@ -4347,7 +4576,7 @@ extension Components {
                 ])
             }
         }
-        /// Xcode's debugger attaches to the app's process (Run, or Debug > Attach to Process), in any       state but not running; no callbacks. Until it detaches or the process ends, the process is       never suspended, the watchdog does not time it (a pending watchdog kill is off), and its       background time does not run out: no background task or background work expires and no       suspension is scheduled (Apple's forums: the debugger "prevents your app from being       suspended"; the watchdog is disabled under the debugger). Jetsam still kills it. 409 if       one is attached already.
+        /// Xcode's debugger attaches to the app's process (Run, or Debug > Attach to Process), in any state but not running; no callbacks. Until it detaches or the process ends, the process is never suspended, the watchdog does not time it (a pending watchdog kill is off), and its background time does not run out: no background task or background work expires and no suspension is scheduled (Apple's forums: the debugger "prevents your app from being suspended"; the watchdog is disabled under the debugger). Jetsam still kills it. 409 if one is attached already.
         ///
         /// - Remark: Generated from `#/components/schemas/AttachDebuggerEvent`.
         public struct AttachDebuggerEvent: Codable, Hashable, Sendable {
@@ -4378,7 +4607,7 @@ extension Components {
                 ])
             }
         }
-        /// The debugger detaches from the app's process; no callbacks. From now the process is timed       as any other: an idle background app is suspended suspendDelaySeconds later, background       time counts from when the app entered the background, and the next slow transition meets       the watchdog. 409 if no debugger is attached.
+        /// The debugger detaches from the app's process; no callbacks. From now the process is timed as any other: an idle background app is suspended suspendDelaySeconds later, background time counts from when the app entered the background, and the next slow transition meets the watchdog. 409 if no debugger is attached.
         ///
         /// - Remark: Generated from `#/components/schemas/DetachDebuggerEvent`.
         public struct DetachDebuggerEvent: Codable, Hashable, Sendable {
@@ -4402,6 +4631,96 @@ extension Components {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self._type = try container.decode(
                     Components.Schemas.DetachDebuggerEvent._TypePayload.self,
+                    forKey: ._type
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type"
+                ])
+            }
+        }
+        /// The App Store updates the app, not running (409 otherwise): its version and build change; its data, sessions and identifierForVendor stay. Its next process runs the new version, and lastTermination still shows the version the last one ran, as a crash reporter compares them.
+        ///
+        /// - Remark: Generated from `#/components/schemas/UpdateAppEvent`.
+        public struct UpdateAppEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/UpdateAppEvent/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case updateApp = "updateApp"
+            }
+            /// - Remark: Generated from `#/components/schemas/UpdateAppEvent/type`.
+            public var _type: Components.Schemas.UpdateAppEvent._TypePayload
+            /// CFBundleShortVersionString.
+            ///
+            /// - Remark: Generated from `#/components/schemas/UpdateAppEvent/version`.
+            public var version: Components.Schemas.Version
+            /// CFBundleVersion; without it, the build it has.
+            ///
+            /// - Remark: Generated from `#/components/schemas/UpdateAppEvent/build`.
+            public var build: Components.Schemas.Version?
+            /// Creates a new `UpdateAppEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - version: CFBundleShortVersionString.
+            ///   - build: CFBundleVersion; without it, the build it has.
+            public init(
+                _type: Components.Schemas.UpdateAppEvent._TypePayload,
+                version: Components.Schemas.Version,
+                build: Components.Schemas.Version? = nil
+            ) {
+                self._type = _type
+                self.version = version
+                self.build = build
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case version
+                case build
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.UpdateAppEvent._TypePayload.self,
+                    forKey: ._type
+                )
+                self.version = try container.decode(
+                    Components.Schemas.Version.self,
+                    forKey: .version
+                )
+                self.build = try container.decodeIfPresent(
+                    Components.Schemas.Version.self,
+                    forKey: .build
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "version",
+                    "build"
+                ])
+            }
+        }
+        /// The user deletes the app, not running (409 otherwise), and installs it again: a new installation, with a new identifierForVendor; what the system kept of the old one is gone (its scene sessions and saved state, task requests, pending MetricKit exits, lastTermination, the force-quit's block, the Background App Refresh switch back on). Its version and build stay.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ReinstallEvent`.
+        public struct ReinstallEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReinstallEvent/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case reinstall = "reinstall"
+            }
+            /// - Remark: Generated from `#/components/schemas/ReinstallEvent/type`.
+            public var _type: Components.Schemas.ReinstallEvent._TypePayload
+            /// Creates a new `ReinstallEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            public init(_type: Components.Schemas.ReinstallEvent._TypePayload) {
+                self._type = _type
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.ReinstallEvent._TypePayload.self,
                     forKey: ._type
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
@@ -4435,6 +4754,8 @@ extension Components {
             case significantTimeChange(Components.Schemas.DeviceSignificantTimeChangeEvent)
             /// - Remark: Generated from `#/components/schemas/DeviceEvent/DeviceUnlockEvent`.
             case unlock(Components.Schemas.DeviceUnlockEvent)
+            /// - Remark: Generated from `#/components/schemas/DeviceEvent/DeviceUpdateOSEvent`.
+            case updateOS(Components.Schemas.DeviceUpdateOSEvent)
             public enum CodingKeys: String, CodingKey {
                 case _type = "type"
             }
@@ -4467,6 +4788,8 @@ extension Components {
                     self = .significantTimeChange(try .init(from: decoder))
                 case "unlock":
                     self = .unlock(try .init(from: decoder))
+                case "updateOS":
+                    self = .updateOS(try .init(from: decoder))
                 default:
                     throw Swift.DecodingError.unknownOneOfDiscriminator(
                         discriminatorKey: CodingKeys._type,
@@ -4498,6 +4821,8 @@ extension Components {
                 case let .significantTimeChange(value):
                     try value.encode(to: encoder)
                 case let .unlock(value):
+                    try value.encode(to: encoder)
+                case let .updateOS(value):
                     try value.encode(to: encoder)
                 }
             }
@@ -4976,6 +5301,50 @@ extension Components {
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "type"
+                ])
+            }
+        }
+        /// The device, powered off (409 otherwise: shutdown first), installs an iOS version; it runs it from the next boot. Apps' lastTermination keeps the version their process ran, as a crash reporter compares them.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DeviceUpdateOSEvent`.
+        public struct DeviceUpdateOSEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DeviceUpdateOSEvent/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case updateOS = "updateOS"
+            }
+            /// - Remark: Generated from `#/components/schemas/DeviceUpdateOSEvent/type`.
+            public var _type: Components.Schemas.DeviceUpdateOSEvent._TypePayload
+            /// - Remark: Generated from `#/components/schemas/DeviceUpdateOSEvent/version`.
+            public var version: Components.Schemas.Version
+            /// Creates a new `DeviceUpdateOSEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - version:
+            public init(
+                _type: Components.Schemas.DeviceUpdateOSEvent._TypePayload,
+                version: Components.Schemas.Version
+            ) {
+                self._type = _type
+                self.version = version
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case version
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.DeviceUpdateOSEvent._TypePayload.self,
+                    forKey: ._type
+                )
+                self.version = try container.decode(
+                    Components.Schemas.Version.self,
+                    forKey: .version
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "version"
                 ])
             }
         }
@@ -7010,6 +7379,14 @@ extension Components {
             public var conditions: Components.Schemas.BackgroundConditions?
             /// - Remark: Generated from `#/components/schemas/DeviceSnapshotDocument/counters`.
             public var counters: Components.Schemas.SnapshotCounters?
+            /// 26.1 when left out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceSnapshotDocument/osVersion`.
+            public var osVersion: Components.Schemas.Version?
+            /// 1 when left out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceSnapshotDocument/bootSession`.
+            public var bootSession: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/DeviceSnapshotDocument/apps`.
             public var apps: [Components.Schemas.SnapshotApp]
             /// Only with `?journal=true`; a restore refuses it.
@@ -7074,6 +7451,8 @@ extension Components {
             ///   - warningGraceEndsAt:
             ///   - conditions:
             ///   - counters:
+            ///   - osVersion: 26.1 when left out.
+            ///   - bootSession: 1 when left out.
             ///   - apps:
             ///   - journal: Only with `?journal=true`; a restore refuses it.
             public init(
@@ -7092,6 +7471,8 @@ extension Components {
                 warningGraceEndsAt: Components.Schemas.SnapshotTime? = nil,
                 conditions: Components.Schemas.BackgroundConditions? = nil,
                 counters: Components.Schemas.SnapshotCounters? = nil,
+                osVersion: Components.Schemas.Version? = nil,
+                bootSession: Swift.Int? = nil,
                 apps: [Components.Schemas.SnapshotApp],
                 journal: Components.Schemas.DeviceSnapshotDocument.JournalPayload? = nil
             ) {
@@ -7110,6 +7491,8 @@ extension Components {
                 self.warningGraceEndsAt = warningGraceEndsAt
                 self.conditions = conditions
                 self.counters = counters
+                self.osVersion = osVersion
+                self.bootSession = bootSession
                 self.apps = apps
                 self.journal = journal
             }
@@ -7129,6 +7512,8 @@ extension Components {
                 case warningGraceEndsAt
                 case conditions
                 case counters
+                case osVersion
+                case bootSession
                 case apps
                 case journal
             }
@@ -7194,6 +7579,14 @@ extension Components {
                     Components.Schemas.SnapshotCounters.self,
                     forKey: .counters
                 )
+                self.osVersion = try container.decodeIfPresent(
+                    Components.Schemas.Version.self,
+                    forKey: .osVersion
+                )
+                self.bootSession = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .bootSession
+                )
                 self.apps = try container.decode(
                     [Components.Schemas.SnapshotApp].self,
                     forKey: .apps
@@ -7218,6 +7611,8 @@ extension Components {
                     "warningGraceEndsAt",
                     "conditions",
                     "counters",
+                    "osVersion",
+                    "bootSession",
                     "apps",
                     "journal"
                 ])
@@ -7451,6 +7846,18 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/permittedTaskIdentifiers`.
             public var permittedTaskIdentifiers: [Swift.String]?
+            /// 1.0 when left out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SnapshotApp/version`.
+            public var version: Components.Schemas.Version?
+            /// 1 when left out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SnapshotApp/build`.
+            public var build: Components.Schemas.Version?
+            /// 1 when left out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SnapshotApp/installation`.
+            public var installation: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/launches`.
             public var launches: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/kills`.
@@ -7501,6 +7908,9 @@ extension Components {
             ///   - supportsMultipleScenes: The app declares UIApplicationSupportsMultipleScenes: the user can open more windows (openScene). Scene apps only.
             ///   - sceneMemoryMB: What each connected scene adds to the app's footprint: what UIKit reclaims by disconnecting a background scene under memory pressure. 0: the footprints include the scenes. Scene apps only.
             ///   - permittedTaskIdentifiers: BGTaskSchedulerPermittedIdentifiers: the task identifiers the app may submit requests for (submitTaskRequest); its code registers each one's launch handler during every launch.
+            ///   - version: 1.0 when left out.
+            ///   - build: 1 when left out.
+            ///   - installation: 1 when left out.
             ///   - launches:
             ///   - kills:
             ///   - pendingExits:
@@ -7527,6 +7937,9 @@ extension Components {
                 supportsMultipleScenes: Swift.Bool? = nil,
                 sceneMemoryMB: Swift.Int? = nil,
                 permittedTaskIdentifiers: [Swift.String]? = nil,
+                version: Components.Schemas.Version? = nil,
+                build: Components.Schemas.Version? = nil,
+                installation: Swift.Int? = nil,
                 launches: Swift.Int? = nil,
                 kills: Swift.Int? = nil,
                 pendingExits: Components.Schemas.AppExitMetric? = nil,
@@ -7553,6 +7966,9 @@ extension Components {
                 self.supportsMultipleScenes = supportsMultipleScenes
                 self.sceneMemoryMB = sceneMemoryMB
                 self.permittedTaskIdentifiers = permittedTaskIdentifiers
+                self.version = version
+                self.build = build
+                self.installation = installation
                 self.launches = launches
                 self.kills = kills
                 self.pendingExits = pendingExits
@@ -7580,6 +7996,9 @@ extension Components {
                 case supportsMultipleScenes
                 case sceneMemoryMB
                 case permittedTaskIdentifiers
+                case version
+                case build
+                case installation
                 case launches
                 case kills
                 case pendingExits
@@ -7634,6 +8053,18 @@ extension Components {
                 self.permittedTaskIdentifiers = try container.decodeIfPresent(
                     [Swift.String].self,
                     forKey: .permittedTaskIdentifiers
+                )
+                self.version = try container.decodeIfPresent(
+                    Components.Schemas.Version.self,
+                    forKey: .version
+                )
+                self.build = try container.decodeIfPresent(
+                    Components.Schemas.Version.self,
+                    forKey: .build
+                )
+                self.installation = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .installation
                 )
                 self.launches = try container.decodeIfPresent(
                     Swift.Int.self,
@@ -7709,6 +8140,9 @@ extension Components {
                     "supportsMultipleScenes",
                     "sceneMemoryMB",
                     "permittedTaskIdentifiers",
+                    "version",
+                    "build",
+                    "installation",
                     "launches",
                     "kills",
                     "pendingExits",

@@ -77,7 +77,8 @@ import Testing
       let problem = await #expect(throws: LifecycledProblem.self) { try await mail.post(.home) }
       #expect(problem?.kind == .eventRefused)
       #expect(problem?.currentState == .app(.notRunning))
-      #expect(problem?.allowedEvents == [.launch, .prewarm, .backgroundLaunch])
+      #expect(
+        problem?.allowedEvents == [.launch, .prewarm, .backgroundLaunch, .updateApp, .reinstall])
     }
   }
 
