@@ -513,9 +513,9 @@ extension EventDeclaration {
       .detachDebugger,
       """
       The debugger detaches from the app's process; no callbacks. From now the process is timed \
-      as any other: an idle background app is suspended suspendDelaySeconds later, background \
-      time counts from when the app entered the background, and the next slow transition meets \
-      the watchdog. 409 if no debugger is attached.
+      as any other, its clocks started afresh: an idle background app is suspended \
+      suspendDelaySeconds later, its background time and each piece of work's time count from \
+      now, and the next slow transition meets the watchdog. 409 if no debugger is attached.
       """,
       members: []),
     EventDeclaration(

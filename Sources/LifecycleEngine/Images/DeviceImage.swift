@@ -147,7 +147,7 @@ public struct Termination: Hashable, Sendable {
   public var time: Instant
   /// The state the process was in: the one a force-quit, a crash or a kill found it in.
   public var state: AppState
-  /// Nil only in a snapshot written before the format recorded it (version 5).
+  /// Nil only when read from a snapshot that left it out (one before version 5).
   public var ranWith: RunContext?
 
   public init(

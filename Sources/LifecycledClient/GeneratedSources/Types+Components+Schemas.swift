@@ -4607,7 +4607,7 @@ extension Components {
                 ])
             }
         }
-        /// The debugger detaches from the app's process; no callbacks. From now the process is timed as any other: an idle background app is suspended suspendDelaySeconds later, background time counts from when the app entered the background, and the next slow transition meets the watchdog. 409 if no debugger is attached.
+        /// The debugger detaches from the app's process; no callbacks. From now the process is timed as any other, its clocks started afresh: an idle background app is suspended suspendDelaySeconds later, its background time and each piece of work's time count from now, and the next slow transition meets the watchdog. 409 if no debugger is attached.
         ///
         /// - Remark: Generated from `#/components/schemas/DetachDebuggerEvent`.
         public struct DetachDebuggerEvent: Codable, Hashable, Sendable {
