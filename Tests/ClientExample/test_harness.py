@@ -115,7 +115,10 @@ def test_errors_come_back_as_their_problem_types(client):
     assert isinstance(refused, RefusalProblem)
     assert (refused.status, refused.type_) == (409, "urn:lifecycled:problem:event-refused")
     assert (refused.event, refused.current_state) == (EventType.HOME, AppState.NOTRUNNING)
-    assert refused.allowed_events == [EventType.LAUNCH, EventType.PREWARM, EventType.BACKGROUNDLAUNCH]
+    assert refused.allowed_events == [
+        EventType.LAUNCH, EventType.PREWARM, EventType.BACKGROUNDLAUNCH,
+        EventType.UPDATEAPP, EventType.REINSTALL,
+    ]
 
     missing = post_app_event.sync(
         "nope", "mail", client=client, body=LaunchEvent(type_=LaunchEventType.LAUNCH)
