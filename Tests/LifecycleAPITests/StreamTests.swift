@@ -356,6 +356,11 @@ import Testing
       api.call("GET", "/v1/devices/default/journal/stream?kind=nope", exchange: 4).status == 422)
     #expect(
       api.call("GET", "/v1/devices/default/journal/stream?limit=3", exchange: 5).status == 422)
+    // A Last-Event-ID overrides `since`, but does not make a malformed one acceptable.
+    #expect(
+      api.call(
+        "GET", "/v1/devices/default/journal/stream?since=-5", lastEventID: "1-0", exchange: 7
+      ).status == 422)
     #expect(sent().isEmpty)
     api.call("GET", "/v1/devices/default/journal/stream?heartbeat=0.5", exchange: 6)
     #expect(sent()[6]?.heartbeatMilliseconds == 500)

@@ -278,7 +278,9 @@ extension LifecycleAPI {
       "heartbeat", in: 0.1...300, default: Streams.defaultHeartbeatSeconds)
     let version = try engine.version(of: request.device, now: request.now)
     let resumed = try request.request.lastEventID.map(Self.lastEventID)
-    let through = try resumed?.seq ?? query.since { version.seq }
+    // Read even when Last-Event-ID overrides it: a malformed `since` is refused either way.
+    let since = try query.since { version.seq }
+    let through = resumed?.seq ?? since
     var head = APIResponse(
       status: 200, contentType: "text/event-stream", headers: [("X-Accel-Buffering", "no")],
       body: [])
