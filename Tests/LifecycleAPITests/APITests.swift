@@ -395,13 +395,17 @@ func json(_ text: String) -> JSON? {
     call("POST", "/v1/apps/mail/events", #"[{"type":"launch"},{"type":"crash"}]"#)
     call("GET", "/nowhere")
     let exposition = call("GET", "/metrics").body
-    // The default device, the app with its counted exit (the crash's, MetricKit's), and each
+    // The default device, the app with its counted exit and its crash report (MetricKit's), each
     // journal entry (no URL or task name among them).
     guard
       case .integer(let entries) = call("GET", "/v1/devices/default").json?["counters"]?[
         "journalEntries"]
     else { return #expect(Bool(false), "no journalEntries") }
-    let stateBytes = 1_024 + 960 + 192 + entries * MemoryLayout<JournalEntry>.stride
+    // The crash's report: the payload, its array, the diagnostic and its reason's text.
+    let crashReport =
+      MemoryLayout<DiagnosticPayload>.stride + 32 + MemoryLayout<CrashDiagnostic>.stride + 32
+      + "Namespace SIGNAL, Code 0x6".utf8.count
+    let stateBytes = 1_024 + 960 + 192 + crashReport + entries * MemoryLayout<JournalEntry>.stride
     #expect(
       exposition == """
         # HELP lifecycled_http_requests_total Requests answered, by route and status.

@@ -1,8 +1,9 @@
 import JSONCore
 import Testing
 
-/// MetricKit over the API: the app view's counts not yet delivered, the payload's JSON form
-/// (`MXAppExitMetric`'s properties), and the counts a snapshot keeps.
+/// MetricKit over the API: the app view's counts not yet in a payload, the payloads' JSON form
+/// (`MXMetricPayload`, `MXAppExitMetric`, `MXDiagnosticPayload`, `MXCrashDiagnostic`: Apple's
+/// property names), and what a snapshot keeps.
 @Suite struct MetricKitAPITests {
   let api = APITests()
 
@@ -10,21 +11,45 @@ import Testing
     #"{"foregroundExitData":{"cumulativeNormalAppExitCount":0,"cumulativeAbnormalExitCount":1,"cumulativeAppWatchdogExitCount":0,"cumulativeMemoryResourceLimitExitCount":0,"cumulativeBadAccessExitCount":0,"cumulativeIllegalInstructionExitCount":0},"#
     + #""backgroundExitData":{"cumulativeNormalAppExitCount":0,"cumulativeAbnormalExitCount":0,"cumulativeAppWatchdogExitCount":0,"cumulativeMemoryResourceLimitExitCount":0,"cumulativeMemoryPressureExitCount":0,"cumulativeCPUResourceLimitExitCount":0,"cumulativeBadAccessExitCount":0,"cumulativeIllegalInstructionExitCount":0,"cumulativeBackgroundTaskAssertionTimeoutExitCount":0,"cumulativeSuspendedWithLockedFileExitCount":0}}"#
 
-  @Test func theViewShowsTheCountsAndTheEventDeliversThemOnce() {
+  static let metaData =
+    #"{"applicationBuildVersion":"1","osVersion":"26.1","lowPowerModeEnabled":false}"#
+
+  @Test func theReportsReachTheAppInApplesShape() {
     api.post("/v1/apps", #"{"name":"mail"}"#)
-    api.post("/v1/apps/mail/events", #"[{"type":"launch"},{"type":"crash"},{"type":"launch"}]"#)
+    api.post("/v1/apps/mail/events", #"[{"type":"launch"},{"type":"crash"}]"#)
+    guard case .array(let waiting)? = api.call("GET", "/v1/apps/mail").json?["diagnosticPayloads"]
+    else { return #expect(Bool(false), "no diagnosticPayloads") }
+    #expect(waiting.count == 1)
+    let launch = api.post("/v1/apps/mail/events", #"{"type":"launch"}"#)
+    guard case .array(let callbacks)? = launch?["callbacks"], let report = callbacks.last else {
+      return #expect(Bool(false), "\(String(describing: launch))")
+    }
+    #expect(
+      report["method"]
+        == .string("MXMetricManagerSubscriber.didReceive(_:) [MXDiagnosticPayload]"))
+    let crash =
+      #"{"applicationVersion":"1.0","metaData":\#(Self.metaData),"exceptionType":10,"#
+      + #""exceptionCode":0,"signal":6,"terminationReason":"Namespace SIGNAL, Code 0x6"}"#
+    #expect(
+      report["arguments"]
+        == json(
+          #"{"diagnosticPayloads":[{"timeStampBegin":0.0,"timeStampEnd":0.0,"crashDiagnostics":[\#(crash)]}]}"#
+        ))
     #expect(
       api.call("GET", "/v1/apps/mail").json?["pendingExits"] == json(Self.crashedInTheForeground))
     let snapshot = api.call("GET", "/v1/devices/default/snapshot")
     #expect(snapshot.body.contains(#""pendingExits":\#(Self.crashedInTheForeground)"#))
+    api.call("POST", "/v1/devices/default/clock/advance", #"{"seconds":2.5}"#)
     let delivery = api.post("/v1/devices/default/events", #"{"type":"deliverMetrics"}"#)
-    guard case .array(let callbacks)? = delivery?["callbacks"], callbacks.count == 1 else {
+    guard case .array(let delivered)? = delivery?["callbacks"], delivered.count == 1 else {
       return #expect(Bool(false), "\(String(describing: delivery))")
     }
-    #expect(callbacks[0]["method"] == .string("MXMetricManagerSubscriber.didReceive(_:)"))
-    #expect(
-      callbacks[0]["arguments"]
-        == json(#"{"payloads":[{"applicationExitMetrics":\#(Self.crashedInTheForeground)}]}"#))
+    #expect(delivered[0]["method"] == .string("MXMetricManagerSubscriber.didReceive(_:)"))
+    let payload =
+      #"{"timeStampBegin":0.0,"timeStampEnd":2.5,"latestApplicationVersion":"1.0","#
+      + #""includesMultipleApplicationVersions":false,"metaData":\#(Self.metaData),"#
+      + #""applicationExitMetrics":\#(Self.crashedInTheForeground)}"#
+    #expect(delivered[0]["arguments"] == json(#"{"payloads":[\#(payload)]}"#))
     #expect(
       api.call("GET", "/v1/apps/mail").json?["pendingExits"]?["foregroundExitData"]?[
         "cumulativeAbnormalExitCount"] == .integer(0))
@@ -35,5 +60,27 @@ import Testing
     #expect(restored.status == 200, "\(restored.body)")
     #expect(
       api.call("GET", "/v1/apps/mail").json?["pendingExits"] == json(Self.crashedInTheForeground))
+  }
+
+  /// A payload waiting behind a busy main thread survives a snapshot, in the form the view
+  /// shows (each report's members under Apple's names).
+  @Test func waitingReportsSurviveASnapshot() {
+    api.post("/v1/apps", #"{"name":"slow","behavior":{"didFinishLaunchingSeconds":25}}"#)
+    api.post("/v1/apps/slow/events", #"{"type":"launch"}"#)
+    api.call("POST", "/v1/devices/default/clock/advance", #"{"seconds":86400}"#)
+    let view = api.call("GET", "/v1/apps/slow").json
+    guard case .array(let payloads)? = view?["metricPayloads"], payloads.count == 1,
+      case .array(let reports)? = view?["diagnosticPayloads"], reports.count == 1
+    else { return #expect(Bool(false), "\(String(describing: view))") }
+    guard case .array(let crashes)? = reports[0]["crashDiagnostics"], crashes.count == 1 else {
+      return #expect(Bool(false), "\(reports)")
+    }
+    #expect(crashes[0]["terminationReason"] == .string("Namespace FRONTBOARD, Code 0x8badf00d"))
+    let snapshot = api.call("GET", "/v1/devices/default/snapshot")
+    api.call("DELETE", "/v1/apps/slow")
+    #expect(api.call("PUT", "/v1/devices/default", snapshot.body).status == 200)
+    let restored = api.call("GET", "/v1/apps/slow").json
+    #expect(restored?["metricPayloads"] == view?["metricPayloads"])
+    #expect(restored?["diagnosticPayloads"] == view?["diagnosticPayloads"])
   }
 }

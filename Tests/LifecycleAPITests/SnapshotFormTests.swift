@@ -56,6 +56,22 @@ import Testing
     #expect(schema.required == Self.process.required)
   }
 
+  /// MetricKit's reports have one form each, for the callbacks, the view and the snapshot: the
+  /// contract's schemas have its members, every one required.
+  @Test func metricKitsReportsAreTheirForms() throws {
+    let forms = [
+      ("MetricPayload", MemberList(MetricPayload())),
+      ("DiagnosticPayload", MemberList(DiagnosticPayload())),
+      ("CrashDiagnostic", MemberList(CrashDiagnostic())),
+      ("ReportMetaData", MemberList(ReportMetaData())),
+    ]
+    for (name, form) in forms {
+      let schema = try Schema(name)
+      #expect(schema.properties == Set(form.names), "\(name)")
+      #expect(schema.required == form.names && form.required == form.names, "\(name)")
+    }
+  }
+
   /// The device view shows the conditions and counters as the snapshot holds them; the
   /// conditions' schema gives each member's default, which a snapshot leaving it out reads.
   @Test func conditionsAndCountersAreTheirForms() throws {
@@ -161,8 +177,11 @@ private struct MemberList: SnapshotMembers {
     if required { self.required.append("\(name)") }
   }
 
-  mutating func object<Value: SnapshotForm>(_ name: StaticString, _ value: inout Value) {
+  mutating func object<Value: SnapshotForm>(
+    _ name: StaticString, _ value: inout Value, required: Bool
+  ) {
     names.append("\(name)")
+    if required { self.required.append("\(name)") }
   }
 }
 

@@ -46,7 +46,7 @@ import Testing
     let document = api.call("GET", "/v1/devices/phone/snapshot").json
     #expect(document?["format"] == .string("lifecycled-device-snapshot"))
     #expect(snapshot(api).contains("null") == false, "a member with no value is left out")
-    #expect(document?["version"] == .integer(5))
+    #expect(document?["version"] == .integer(6))
     #expect(document?["now"] == .double(2.5))
     #expect(document?["foregroundApp"] == .string("notes"))
     guard case .array(let apps)? = document?["apps"] else {
@@ -284,7 +284,7 @@ import Testing
     (#""foregroundApp":"notes""#, #""foregroundApp":"mail""#, "foregroundApp"),
     (#""foregroundApp":"notes""#, #""foregroundApp":null"#, "foregroundApp"),
     (#""format":"lifecycled-device-snapshot""#, #""format":"other""#, "format"),
-    (#""version":5"#, #""version":6"#, "version"),
+    (#""version":6"#, #""version":7"#, "version"),
     (#""seq":"#, #""extra":1,"seq":"#, "extra"),
     (#""locked":false"#, #""locked":true"#, "foregroundApp"),
     (#""poweredOn":true"#, #""poweredOn":false"#, "poweredOn"),
@@ -373,7 +373,7 @@ import Testing
     #expect(current.contains(work) && current.contains(#""nextTaskId":2"#), "\(current)")
     let version3 =
       current
-      .replacingOccurrences(of: #""version":5"#, with: #""version":3"#)
+      .replacingOccurrences(of: #""version":6"#, with: #""version":3"#)
       .replacingOccurrences(of: work, with: #""backgroundWork":{"reason":"fetch","deadline":30}"#)
       .replacingOccurrences(of: #""nextTaskId":2"#, with: #""nextTaskId":1"#)
     let other = APITests()

@@ -81,55 +81,151 @@ import Testing
     #expect(describe(sim.app("mail").pendingExits) == "background memoryPressure 1")
   }
 
-  /// The payload reaches the app once it runs again, with the counts since the last one; a
-  /// second delivery finds nothing to deliver.
-  @Test func aPayloadIsDeliveredOnceToTheRunningApp() throws {
-    sim.add("mail")
-    try sim.post(.launch(), to: "mail")
-    try sim.post(.crash(), to: "mail")
-    #expect(try sim.post(.deliverMetrics).callbacks.isEmpty)  // not running: it keeps them
-    try sim.post(.launch(), to: "mail")
-    let delivery = try sim.post(.deliverMetrics)
-    #expect(
-      trace(delivery) == [
-        "MXMetricManagerSubscriber.didReceive(_:) → active/foregroundActive {exits: foreground abnormal 1}"
-      ])
-    #expect(sim.app("mail").pendingExits.isEmpty)
-    #expect(try sim.post(.deliverMetrics).callbacks.isEmpty)
+  private func reports(of app: String) -> [String] {
+    sim.app(app).metricPayloads.map(describe) + sim.app(app).diagnosticPayloads.map(describe)
   }
 
-  /// iOS delivers payloads daily: the device's clock does at each 24 hours of its time, while
-  /// an app holds counts.
-  @Test func theClockDeliversEveryTwentyFourHours() throws {
+  /// Each kill with a code and the app's own crash make a crash report, as crash reports show
+  /// them; jetsam's kills, a force-quit and a shutdown make none.
+  @Test func killsWithACodeAndCrashesMakeCrashReports() throws {
+    sim.add("crash")
+    try sim.post(.launch(), to: "crash")
+    try sim.post(.crash(), to: "crash")
+    #expect(reports(of: "crash") == ["at 0 v1.0 Namespace SIGNAL, Code 0x6 (signal 6)"])
+
+    sim.add("slow", behavior: AppBehavior(didEnterBackgroundDuration: .seconds(10)))
+    try sim.post(.launch(), to: "slow")
+    try sim.post(.home, to: "slow")
+    sim.advance(6)  // 5 s allowed
+    #expect(reports(of: "slow") == ["at 5 v1.0 Namespace FRONTBOARD, Code 0x8badf00d (signal 9)"])
+
+    sim.add("lock", behavior: AppBehavior(holdsFileLockAtSuspension: true))
+    try sim.post(.launch(), to: "lock")
+    try sim.post(.home, to: "lock")
+    sim.advance(3)  // suspended 2 s after it left
+    #expect(reports(of: "lock") == ["at 8 v1.0 Namespace RUNNINGBOARD, Code 0xdead10cc (signal 9)"])
+
+    sim.add("purged")
+    try sim.post(.launch(), to: "purged")
+    try sim.post(.home, to: "purged")
+    try sim.post(.purge(.vmPageshortage), to: "purged")
+    sim.add("quit")
+    try sim.post(.launch(), to: "quit")
+    try sim.post(.terminate, to: "quit")
+    #expect(reports(of: "purged") == [] && reports(of: "quit") == [])
+    #expect(sim.app("crash").diagnosticPayloads[0].crashDiagnostics[0].exceptionType == 10)
+  }
+
+  /// A crash report reaches the app's next process once it has launched; the exits wait for
+  /// the end of the day, which the clock makes at each 24 hours of device time and hands at
+  /// once to the app, running.
+  @Test func aCrashReportReachesTheNextLaunchAndTheDayItsEnd() throws {
     sim.add("mail")
     try sim.post(.launch(), to: "mail")
+    sim.advance(10)
     try sim.post(.crash(), to: "mail")
-    try sim.post(.launch(), to: "mail")
+    #expect(try sim.post(.deliverMetrics).callbacks.isEmpty)  // not running: it keeps them
+    let launch = try sim.post(.launch(), to: "mail")
+    #expect(
+      trace(launch).last
+        == "MXMetricManagerSubscriber.didReceive(_:) [MXDiagnosticPayload] → active/foregroundActive"
+        + " {at 10 v1.0 Namespace SIGNAL, Code 0x6 (signal 6)}")
+    #expect(reports(of: "mail") == [])
     #expect(sim.deviceView.nextDeadline == .seconds(86_400))
     let day = sim.advance(86_400)
-    #expect(trace(day).map { $0.hasPrefix("MXMetricManagerSubscriber.didReceive(_:)") } == [true])
-    #expect(sim.app("mail").pendingExits.isEmpty)
+    #expect(
+      trace(day) == [
+        "MXMetricManagerSubscriber.didReceive(_:) → active/foregroundActive"
+          + " {0–86400 v1.0: foreground abnormal 1}"
+      ])
+    #expect(sim.app("mail").pendingExits.isEmpty && reports(of: "mail") == [])
     #expect(sim.deviceView.nextDeadline == nil)
   }
 
-  /// An app that is not running takes no payload, so the clock has none to deliver for it: its
-  /// exits wait for its next process, whose first day delivers them. A long advance over many
-  /// such apps fires no daily deadline at all.
-  @Test func exitsOfAnAppNotRunningWaitForItsNextProcess() throws {
+  /// Days not delivered wait, each its own payload, and arrive together with the crash reports
+  /// when the app first runs with its main thread free: here an app the watchdog kills at each
+  /// launch, until a debugger keeps it alive. Each day's version is the one installed when it
+  /// ended.
+  @Test func reportsNotDeliveredArriveTogether() throws {
+    sim.add("slow", behavior: AppBehavior(didFinishLaunchingDuration: .seconds(25)))
+    try sim.post(.launch(), to: "slow")
+    sim.advance(90_000)  // killed at 20 s; its day ends at 86,400 s
+    #expect(reports(of: "slow").first == "0–86400 v1.0: foreground appWatchdog 1")
+    #expect(sim.deviceView.nextDeadline == nil)  // nothing for the clock to do
+    try sim.post(.updateApp(version: "2.0"), to: "slow")
+    try sim.post(.launch(), to: "slow")
+    sim.advance(90_000)  // killed again; the second day ends at 172,800 s
+    try sim.post(.launch(), to: "slow")
+    try sim.post(.attachDebugger, to: "slow")
+    let free = sim.advance(25)
+    let metrics: String =
+      "MXMetricManagerSubscriber.didReceive(_:) → active/foregroundActive"
+      + " {0–86400 v1.0: foreground appWatchdog 1; 86400–172800 v2.0+: foreground appWatchdog 1}"
+    let diagnostics: String =
+      "MXMetricManagerSubscriber.didReceive(_:) [MXDiagnosticPayload] → active/foregroundActive"
+      + " {at 20 v1.0 Namespace FRONTBOARD, Code 0x8badf00d (signal 9);"
+      + " at 90020 v2.0 Namespace FRONTBOARD, Code 0x8badf00d (signal 9)}"
+    #expect(trace(free).suffix(2) == [metrics, diagnostics])
+    #expect(reports(of: "slow") == [])
+  }
+
+  /// `deliverMetrics`, as Xcode's simulate command: the period under way ends now, and the
+  /// next one starts there.
+  @Test func deliverMetricsEndsThePeriodUnderWay() throws {
+    sim.add("mail")
+    try sim.post(.launch(), to: "mail")
+    try sim.post(.crash(), to: "mail")
+    try sim.post(.launch(), to: "mail")  // takes the crash report
+    sim.advance(100)
+    #expect(
+      trace(try sim.post(.deliverMetrics)) == [
+        "MXMetricManagerSubscriber.didReceive(_:) → active/foregroundActive"
+          + " {0–100 v1.0: foreground abnormal 1}"
+      ])
+    #expect(sim.deviceView.nextDeadline == nil)
+    try sim.post(.crash(), to: "mail")
+    try sim.post(.launch(), to: "mail")
+    sim.advance(100)
+    #expect(
+      trace(try sim.post(.deliverMetrics)).first
+        == "MXMetricManagerSubscriber.didReceive(_:) → active/foregroundActive"
+        + " {100–200 v1.0: foreground abnormal 1}")
+    #expect(try sim.post(.deliverMetrics).callbacks.isEmpty)
+  }
+
+  /// An app not running makes the clock no deadline beyond the end of the day its exits were
+  /// counted in: a long advance over many such apps ends one day, once.
+  @Test func exitsOfAnAppNotRunningEndOneDayOnly() throws {
     for name in ["mail", "maps", "news"] {
       sim.add(name)
       try sim.post(.launch(), to: name)
       try sim.post(.crash(), to: name)
     }
-    #expect(sim.deviceView.nextDeadline == nil)
+    #expect(sim.deviceView.nextDeadline == .seconds(86_400))
     #expect(sim.advance(3_000 * 86_400).callbacks.isEmpty)
-    #expect(sim.now == 3_000 * 86_400)
-    try sim.post(.launch(), to: "maps")
-    #expect(sim.deviceView.nextDeadline == .seconds(3_001 * 86_400))
-    let day = sim.advance(86_400)
-    #expect(day.callbacks.map { "\($0.app) \($0.method)" } == ["maps didReceiveMetricPayloads"])
-    #expect(sim.app("mail").pendingExits == sim.app("news").pendingExits)
-    #expect(!sim.app("mail").pendingExits.isEmpty && sim.app("maps").pendingExits.isEmpty)
     #expect(sim.deviceView.nextDeadline == nil)
+    #expect(sim.app("mail").metricPayloads == sim.app("news").metricPayloads)
+    let launch = try sim.post(.launch(), to: "maps")
+    #expect(
+      launch.callbacks.suffix(2).map(\.method) == [
+        .didReceiveMetricPayloads, .didReceiveDiagnosticPayloads,
+      ])
+    #expect(sim.app("maps").metricPayloads.isEmpty && sim.app("mail").metricPayloads.count == 1)
+  }
+
+  /// At most `maxWaitingReports` of each kind wait, the oldest dropped, and their bytes are
+  /// counted in the device's memory.
+  @Test func waitingReportsAreBoundedAndCounted() throws {
+    sim.add("slow", behavior: AppBehavior(didFinishLaunchingDuration: .seconds(25)))
+    let before = sim.engine.retainedBytes
+    for _ in 0...Validation.maxWaitingReports {
+      try sim.post(.launch(), to: "slow")
+      sim.advance(86_400)  // killed at 20 s, its day ended
+    }
+    let app = sim.app("slow")
+    #expect(app.metricPayloads.count == 30 && app.diagnosticPayloads.count == 30)
+    #expect(app.metricPayloads.first?.begin == .seconds(86_400))
+    #expect(app.record.metricKitBytes > 30 * 200)
+    #expect(sim.engine.retainedBytes - before >= app.record.metricKitBytes)
   }
 }

@@ -285,6 +285,11 @@ final class RandomWalk {
   private var exitsDelivered = 0
   /// The exits a reinstall dropped with the installation they were counted for.
   private var exitsDropped = 0
+  /// The journal's ends of processes that leave a crash report, the crash reports delivered,
+  /// and those a reinstall dropped.
+  private var crashReportsMade = 0
+  private var crashReportsDelivered = 0
+  private var crashReportsDropped = 0
   private var exitsReadUpTo = 0
   /// Whether the step posted a `launchTask` that ran.
   private var postedLaunchTask = false
@@ -313,7 +318,10 @@ final class RandomWalk {
         }
       }
       #expect(allowed, "\(event) succeeded but the table refuses it")
-      if case .reinstall = event { exitsDropped += before.0.pendingExits.total }
+      if case .reinstall = event {
+        exitsDropped += before.0.pendingExits.total + before.0.metricPayloads.exitTotal
+        crashReportsDropped += before.0.diagnosticPayloads.count
+      }
       if case .launchTask = event, case .backgroundWork(let id, _, _)? = outcome.result {
         postedLaunchTask = true
         debuggerWork.insert("\(name)/\(id)")
@@ -538,16 +546,24 @@ final class RandomWalk {
         },
       "under pressure with jetsam victims left")
     var deadlines = [device.protectedDataLocksAt, device.warningGraceEndsAt].compactMap { $0 }
-    // MetricKit's daily payloads: the next 24 hours of device time, while a running app holds
-    // exits (one that is not running takes none).
-    if device.poweredOn, apps.contains(where: { $0.state.isRunning && !$0.pendingExits.isEmpty }) {
-      let day: Int64 = 86_400_000
-      deadlines.append(.milliseconds((device.now.milliseconds / day + 1) * day))
+    // The end of MetricKit's day: the 24 hours of device time its pending exits were counted
+    // in, while there are some.
+    let day: Int64 = 86_400_000
+    let periods = apps.filter { !$0.pendingExits.isEmpty }.map(\.metricPeriodBegin.milliseconds)
+    if device.poweredOn, let begin = periods.min() {
+      deadlines.append(.milliseconds((begin / day + 1) * day))
     }
     for app in apps {
+      // MetricKit hands its reports over as soon as the app runs with its main thread free.
+      check(
+        !app.state.isRunning || app.busyUntil != nil || !app.waitingCallbacks.isEmpty
+          || (app.metricPayloads.isEmpty && app.diagnosticPayloads.isEmpty),
+        "\(app.name) runs free and holds MetricKit's reports")
       let appDeadlines =
         [
-          app.suspendAt, app.killAt, app.waitingCallbacks.isEmpty ? nil : app.busyUntil,
+          app.suspendAt, app.killAt,
+          app.waitingCallbacks.isEmpty && app.metricPayloads.isEmpty
+            && app.diagnosticPayloads.isEmpty ? nil : app.busyUntil,
         ]
         .compactMap { $0 }
         // A debugger-attached process's work does not run out of time.
@@ -629,18 +645,30 @@ final class RandomWalk {
         switch entry {
         case .transition(let transition) where transition.to == .notRunning:
           processesEnded += 1
+          let leavesCrashReport =
+            transition.terminationCode != nil || transition.cause == .event(.crash)
+          if leavesCrashReport { crashReportsMade += 1 }
           if case .jetsam = transition.cause { jetsamKills += 1 }
           if transition.cause == .event(.purge) { jetsamKills += 1 }
         case .callback(let callback):
-          if case .exitMetrics(let exits)? = callback.arguments { exitsDelivered += exits.total }
+          switch callback.arguments {
+          case .metrics(let payloads)?: exitsDelivered += payloads.exitTotal
+          case .diagnostics(let payloads)?: crashReportsDelivered += payloads.count
+          default: break
+          }
         default: break
         }
         exitsReadUpTo = entry.seq
       }
-      let pending = apps.reduce(0) { $0 + $1.pendingExits.total }
+      let pending = apps.reduce(0) { $0 + $1.pendingExits.total + $1.metricPayloads.exitTotal }
       check(
         pending + exitsDelivered + exitsDropped == processesEnded,
         "exits counted \(pending) + \(exitsDelivered) + \(exitsDropped), ended \(processesEnded)")
+      let reports = apps.reduce(0) { $0 + $1.diagnosticPayloads.count }
+      check(
+        reports + crashReportsDelivered + crashReportsDropped == crashReportsMade,
+        "crash reports \(reports) + \(crashReportsDelivered) + \(crashReportsDropped), "
+          + "made \(crashReportsMade)")
       // Every jetsam kill, the scheduler's and a purge's, is in the jetsam log.
       check(device.jetsamKills == jetsamKills, "jetsam log \(device.jetsamKills), \(jetsamKills)")
     }
@@ -791,4 +819,9 @@ final class RandomWalk {
       return isConnected ? [] : ["\(callback.method) reached \(callback.app)@\(scene) disconnected"]
     }
   }
+}
+
+extension [MetricPayload] {
+  /// Every exit the payloads count.
+  fileprivate var exitTotal: Int { reduce(0) { $0 + $1.exits.total } }
 }

@@ -97,7 +97,9 @@ func trace(_ callbacks: [Callback]) -> [String] {
     case .userInfo(let payload): line += " {userInfo: \(payload)}"
     case .sessionIdentifier(let identifier): line += " {session: \(identifier)}"
     case .taskIdentifier(let identifier): line += " {task: \(identifier)}"
-    case .exitMetrics(let exits): line += " {exits: \(describe(exits))}"
+    case .metrics(let payloads): line += " {\(payloads.map(describe).joined(separator: "; "))}"
+    case .diagnostics(let payloads):
+      line += " {\(payloads.map(describe).joined(separator: "; "))}"
     case nil: break
     }
     return line
@@ -145,6 +147,26 @@ func engineError<T>(_ body: () throws -> T) -> EngineError? {
 }
 
 /// The exit counts that are not 0, as `foreground normalApp 1, background memoryPressure 2`.
+/// A day's payload: `0–86400 v1.0: foreground abnormal 1`.
+func describe(_ payload: MetricPayload) -> String {
+  "\(seconds(payload.begin))–\(seconds(payload.end)) v\(payload.latestApplicationVersion)"
+    + (payload.includesMultipleApplicationVersions ? "+" : "") + ": \(describe(payload.exits))"
+}
+
+/// A crash report: `at 12 v1.0 Namespace RUNNINGBOARD, Code 0xdead10cc (signal 9)`.
+func describe(_ payload: DiagnosticPayload) -> String {
+  payload.crashDiagnostics.map { crash in
+    "at \(seconds(payload.begin)) v\(crash.applicationVersion) \(crash.terminationReason) "
+      + "(signal \(crash.signal))"
+  }.joined(separator: ", ")
+}
+
+/// Device time as whole seconds, or with its milliseconds.
+private func seconds(_ instant: Instant) -> String {
+  let milliseconds = instant.milliseconds
+  return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)"
+}
+
 func describe(_ exits: ExitCounts) -> String {
   [true, false].flatMap { inForeground in
     ExitCategory.allCases.compactMap { category in

@@ -60,10 +60,11 @@ import Testing
     // The view shows when each deadline falls due (`killAt`, a task's `expiresAt`), the
     // state's cause in the journal and the watchdog's transition in `lastTermination` once it
     // kills; jetsam's order and task numbering are internal; a push's budget shows in the
-    // push's result when it is spent.
+    // push's result when it is spent; MetricKit's period and the update's time show in the
+    // payloads they make.
     let notInTheView: Set<String> = [
       "lastUsed", "nextTaskId", "discardedScenes", "inactiveCause", "backgroundSince",
-      "watchdogKillAt", "watchdogTransition", "recentPushes",
+      "watchdogKillAt", "watchdogTransition", "recentPushes", "metricPeriodBegin", "updatedAt",
     ]
     #expect(appMembers.union(processMembers).subtracting(viewMembers) == notInTheView)
   }

@@ -108,15 +108,20 @@ import Testing
     #expect(try await news.fetch().backgroundWork.isEmpty)
   }
 
-  /// What a crash-reporting SDK learns afterwards: the fetch that timed out is a background
-  /// task assertion timeout in the MetricKit payload the app gets once it runs again.
+  /// What a crash-reporting SDK learns afterwards: the fetch that timed out leaves a crash
+  /// report the next launch receives, and is a background task assertion timeout in the
+  /// MetricKit payload that ends the period.
   @Test func theNextPayloadCountsTheKill() async throws {
     let news = try await device.createApp("news", backgroundModes: [.fetch])
     try await news.post(.backgroundLaunch(for: .fetch))
     try await device.advanceClock(by: .seconds(60))
     let pending = try await news.fetch().pendingExits
     #expect(pending.backgroundExitData.cumulativeBackgroundTaskAssertionTimeoutExitCount == 1)
-    try await news.post(.launch())
+    let launch = try await news.post(.launch())
+    let report = try #require(launch.callbacks.last)
+    #expect(report.method == .didReceiveDiagnosticPayloads)
+    let crash = try #require(report.arguments?.diagnosticPayloads?.first?.crashDiagnostics.first)
+    #expect(crash.terminationReason == "Namespace RUNNINGBOARD, Code 0x2182bad4")
     let delivery = try await device.post(.deliverMetrics)
     let payload = try #require(delivery.callbacks.first)
     #expect(payload.method == .didReceiveMetricPayloads)

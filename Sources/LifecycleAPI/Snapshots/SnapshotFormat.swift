@@ -14,10 +14,11 @@ import LifecycleEngine
 /// process's `sceneState`): their one session is `main`, holding the restoration data the app
 /// held. Versions 1 to 3 held at most one piece of background work, an object without an id:
 /// it gets the app's next task id. Versions 1 to 4 timed only didEnterBackground: a pending
-/// watchdog kill is the enter-background transition's.
+/// watchdog kill is the enter-background transition's. Versions 1 to 5 handed MetricKit's
+/// waiting delivery its exits alone (`exitMetrics`): they read as one payload, of time 0.
 enum SnapshotFormat {
   static let format = "lifecycled-device-snapshot"
-  static let version = 5
+  static let version = 6
   static let readableVersions = 1...version
   /// The last version that wrote `null` for a member with no value.
   static let lastVersionWithNulls = 2
@@ -25,6 +26,8 @@ enum SnapshotFormat {
   static let lastVersionWithOneWork = 3
   /// The last version whose watchdog timed only didEnterBackground.
   static let lastVersionWithOneWatchdog = 4
+  /// The last version whose waiting MetricKit delivery held exits alone.
+  static let lastVersionWithExitsAlone = 5
   /// The longest device clock a snapshot may show, in seconds: ten years of advances.
   static let maxSeconds = Validation.maxAdvanceSeconds
   /// The largest `seq` or counter a snapshot may hold.
@@ -222,7 +225,9 @@ enum SnapshotFormat {
     return WatchdogTransition(event, visibility)
   }
 
-  static func waitingCallback(of app: AppName, _ fields: inout Fields) -> WaitingCallback? {
+  static func waitingCallback(
+    of app: AppName, version: Int, _ fields: inout Fields
+  ) -> WaitingCallback? {
     let method = fields.choice("method", CallbackMethod.self, required: true)
     let state = fields.choice("state", AppState.self, required: true)
     let aggregate = fields.choice("notification", UIKitNotification.self)
@@ -232,7 +237,7 @@ enum SnapshotFormat {
     let cause = fields.transitionCause()
     var arguments: CallbackArguments?? = .some(nil)
     if var details = fields.object("arguments") {
-      arguments = details.callbackArguments()
+      arguments = details.callbackArguments(version: version)
       fields.merge(details)
     }
     guard let method, let state, let cause, let arguments else { return nil }
@@ -289,9 +294,21 @@ extension Fields {
 
 extension Fields {
   /// Nil if malformed (the problem is recorded).
-  fileprivate mutating func callbackArguments() -> CallbackArguments?? {
+  fileprivate mutating func callbackArguments(version: Int) -> CallbackArguments?? {
     let kind = string("kind", required: true, maxBytes: 32)
-    if kind == "exitMetrics" { return exitCounts("exits").map(CallbackArguments.exitMetrics) }
+    if kind == "exitMetrics", version <= SnapshotFormat.lastVersionWithExitsAlone {
+      return exitCounts("exits").map { exits in
+        var payload = MetricPayload()
+        payload.exits = exits
+        return .metrics([payload])
+      }
+    }
+    if kind == "metricPayloads" {
+      return reports("metricPayloads", required: true).map(CallbackArguments.metrics)
+    }
+    if kind == "diagnosticPayloads" {
+      return reports("diagnosticPayloads", required: true).map(CallbackArguments.diagnostics)
+    }
     let data = encodedValue("restorationData")
     let sessions = strings(
       "sessions", maxCount: Validation.maxScenesPerApp, maxBytes: Validation.maxNameBytes)
@@ -318,8 +335,8 @@ extension Fields {
         "kind",
         "must be launchOptions or entry with an entry, restorationData with restorationData, "
           + "sessions with sessions, pushLaunchOptions or userInfo with a payload, "
-          + "sessionIdentifier or taskIdentifier with an identifier, exitMetrics with exits, "
-          + "locationLaunchOptions or connectionOptions")
+          + "sessionIdentifier or taskIdentifier with an identifier, metricPayloads or "
+          + "diagnosticPayloads with payloads, locationLaunchOptions or connectionOptions")
       return nil
     }
   }

@@ -105,6 +105,10 @@ extension AppRecord: SnapshotForm {
     members.value(
       "pendingExits", &pendingExits, required: false, write: { $0.exitMetric($1) },
       read: { fields, name, _, _ in fields.exitCounts(name) })
+    members.time("metricPeriodBegin", &metricPeriodBegin)
+    members.time("updatedAt", &updatedAt)
+    members.reports("metricPayloads", &metricPayloads)
+    members.reports("diagnosticPayloads", &diagnosticPayloads)
     members.time("lastUsed", &lastUsed)
     members.integer("nextTaskId", &nextTaskID, in: 1...SnapshotFormat.maxCount)
     members.array(
@@ -153,7 +157,7 @@ extension ProcessImage: SnapshotForm {
     members.array(
       "waitingCallbacks", &waitingCallbacks, maxCount: elements,
       write: { $0.waitingCallback($1) },
-      read: { SnapshotFormat.waitingCallback(of: $1.app, &$0) })
+      read: { SnapshotFormat.waitingCallback(of: $1.app, version: $1.version, &$0) })
     members.array(
       "backgroundTasks", &tasks, maxCount: elements, write: { $0.snapshotTask($1) },
       read: { fields, _ in SnapshotFormat.task(&fields) })

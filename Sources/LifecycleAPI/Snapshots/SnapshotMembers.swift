@@ -29,7 +29,8 @@ protocol SnapshotMembers: ~Copyable {
     read: (inout Fields, StaticString, Bool, SnapshotReading) -> Value?)
 
   /// An object whose members are `value`'s form.
-  mutating func object<Value: SnapshotForm>(_ name: StaticString, _ value: inout Value)
+  mutating func object<Value: SnapshotForm>(
+    _ name: StaticString, _ value: inout Value, required: Bool)
 }
 
 /// What reading a member may depend on besides its fields.
@@ -66,8 +67,12 @@ struct SnapshotReader: SnapshotMembers {
     value = read(&fields, name, required && !reading.isDeclaration, reading)
   }
 
-  mutating func object<Value: SnapshotForm>(_ name: StaticString, _ value: inout Value) {
-    guard let details = fields.object(name) else { return }
+  mutating func object<Value: SnapshotForm>(
+    _ name: StaticString, _ value: inout Value, required: Bool
+  ) {
+    guard let details = fields.object(name, required: required && !reading.isDeclaration) else {
+      return
+    }
     var reader = SnapshotReader(fields: details, reading: reading)
     value.visitMembers(&reader)
     fields.merge(reader.fields)
@@ -112,7 +117,9 @@ extension JSONWriter: SnapshotMembers {
     write(&self, value)
   }
 
-  mutating func object<Value: SnapshotForm>(_ name: StaticString, _ value: inout Value) {
+  mutating func object<Value: SnapshotForm>(
+    _ name: StaticString, _ value: inout Value, required: Bool
+  ) {
     key(name)
     object { value.visitMembers(&$0) }
   }
@@ -126,6 +133,11 @@ extension JSONWriter: SnapshotMembers {
 
 /// The members' types, each its JSON and its rule.
 extension SnapshotMembers where Self: ~Copyable {
+  /// An object whose members are `value`'s form, which a document may leave out.
+  mutating func object<Value: SnapshotForm>(_ name: StaticString, _ value: inout Value) {
+    object(name, &value, required: false)
+  }
+
   /// A member left out when it has no value.
   mutating func optional<Value>(
     _ name: StaticString, _ value: inout Value?, write: (inout JSONWriter, Value) -> Void,
@@ -145,16 +157,16 @@ extension SnapshotMembers where Self: ~Copyable {
   }
 
   /// A version, an app's or the OS's (`Validation.isVersion`).
-  mutating func version(_ name: StaticString, _ value: inout String) {
+  mutating func version(_ name: StaticString, _ value: inout String, required: Bool = false) {
     self.value(
-      name, &value, required: false, write: { $0.string($1) },
-      read: { fields, name, _, _ in fields.checkedVersion(name) })
+      name, &value, required: required, write: { $0.string($1) },
+      read: { fields, name, required, _ in fields.checkedVersion(name, required: required) })
   }
 
-  mutating func bool(_ name: StaticString, _ value: inout Bool) {
+  mutating func bool(_ name: StaticString, _ value: inout Bool, required: Bool = false) {
     self.value(
-      name, &value, required: false, write: { $0.bool($1) },
-      read: { fields, name, _, _ in fields.bool(name) })
+      name, &value, required: required, write: { $0.bool($1) },
+      read: { fields, name, required, _ in fields.bool(name, required: required) })
   }
 
   /// A device time, in seconds.

@@ -130,10 +130,14 @@ extension JSONWriter {
       case .sessionIdentifier(let identifier):
         w.member("kind", "sessionIdentifier")
         w.member("identifier", identifier)
-      case .exitMetrics(let exits):
-        w.member("kind", "exitMetrics")
-        w.key("exits")
-        w.exitMetric(exits)
+      case .metrics(let payloads):
+        w.member("kind", "metricPayloads")
+        w.key("metricPayloads")
+        w.reports(payloads)
+      case .diagnostics(let payloads):
+        w.member("kind", "diagnosticPayloads")
+        w.key("diagnosticPayloads")
+        w.reports(payloads)
       case .taskIdentifier(let identifier):
         w.member("kind", "taskIdentifier")
         w.member("identifier", identifier)

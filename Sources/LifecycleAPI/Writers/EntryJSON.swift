@@ -128,14 +128,12 @@ extension JSONWriter {
         w.member("userInfo", json: payload)
       case .sessionIdentifier(let identifier), .taskIdentifier(let identifier):
         w.member("identifier", identifier)
-      case .exitMetrics(let exits):
+      case .metrics(let payloads):
         w.key("payloads")
-        w.array([exits]) { w, exits in
-          w.object { w in
-            w.key("applicationExitMetrics")
-            w.exitMetric(exits)
-          }
-        }
+        w.reports(payloads)
+      case .diagnostics(let payloads):
+        w.key("diagnosticPayloads")
+        w.reports(payloads)
       }
     }
   }

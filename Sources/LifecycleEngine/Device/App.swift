@@ -179,11 +179,29 @@ final class App {
     }
   }
 
-  /// The exits MetricKit has not yet delivered to the app.
+  /// The exits MetricKit has counted in the period under way.
   var pendingExits: ExitCounts {
     get { record.pendingExits }
     set {
       record.pendingExits = newValue
+      recountHeldBytes()
+    }
+  }
+
+  /// The day's reports MetricKit has made and not delivered.
+  var metricPayloads: [MetricPayload] {
+    get { record.metricPayloads }
+    set {
+      record.metricPayloads = newValue
+      recountHeldBytes()
+    }
+  }
+
+  /// The crash reports MetricKit has made and not delivered.
+  var diagnosticPayloads: [DiagnosticPayload] {
+    get { record.diagnosticPayloads }
+    set {
+      record.diagnosticPayloads = newValue
       recountHeldBytes()
     }
   }
@@ -222,7 +240,7 @@ final class App {
       process.tasks.reduce(0) { $0 + $1.retainedBytes }
       + process.backgroundWork.reduce(0) { $0 + $1.retainedBytes }
       + record.taskRequests.reduce(0) { $0 + $1.retainedBytes }
-      + record.recentPushes.count * MemoryLayout<Instant>.stride + record.pendingExits.retainedBytes
+      + record.recentPushes.count * MemoryLayout<Instant>.stride + record.metricKitBytes
       + record.sessions.reduce(0) { $0 + $1.retainedBytes }
       + textBytes(process.restorationData) + textBytes(record.savedRestorationData)
       + waitingBytes

@@ -11,7 +11,8 @@ extension Device {
   func remove(_ app: App) {
     usedMB -= app.footprint
     removeFromLiveApps(app)
-    if app.isRunningExitHolder { runningExitHolders -= 1 }
+    forgetMetricPeriod(of: app)
+    reportsDue.removeAll { $0 === app }
     queues.remove(app)
     if status.foregroundApp == app.name { status.foregroundApp = nil }
     taskRequesters.remove(app.name)

@@ -116,10 +116,16 @@ final class Device {
   /// How many requests the scheduler has weighed: its work, which tests hold to what changed.
   @exclusivity(unchecked)  // one thread; see Engine
   var requestsWeighed = 0
-  /// How many running apps hold exits MetricKit has not delivered (`App.isRunningExitHolder`):
-  /// the clock delivers payloads only while there are some.
+  /// The apps with exits counted in MetricKit's day under way, and when that day ends: the
+  /// clock ends it only while there are some.
   @exclusivity(unchecked)  // one thread; see Engine
-  var runningExitHolders = 0
+  var metricPeriodHolders: Set<AppName> = []
+  @exclusivity(unchecked)  // one thread; see Engine
+  var metricDayEnd: Instant?
+  /// The apps that may take MetricKit's reports when the operation settles
+  /// (`deliverDueReports`).
+  @exclusivity(unchecked)  // one thread; see Engine
+  var reportsDue: [App] = []
   /// How far the largest of the device's counts may be ahead of its last seq
   /// (`checkCountsLeft`): zero for a device the engine made, an image's for a restored one.
   @exclusivity(unchecked)  // one thread; see Engine
@@ -218,14 +224,16 @@ final class Device {
     }
   }
 
-  /// What the system does after every event and deadline: it relieves memory pressure, then
-  /// runs the task requests nothing holds back any more (and relieves what they cost).
+  /// What the system does after every event and deadline: it relieves memory pressure, runs
+  /// the task requests nothing holds back any more (and relieves what they cost), then hands
+  /// MetricKit's reports to the apps that can take them.
   private func settle() {
     relieveMemoryPressure()
     if !taskRequesters.isEmpty {
       runEligibleTasks()
       relieveMemoryPressure()
     }
+    deliverDueReports()
   }
 
   /// Fires the earliest deadline and every other due at its instant (the engine interleaves
@@ -349,6 +357,7 @@ final class Device {
     }
     app.requeue(waiting)
     reschedule(app)
+    if app.holdsReports { reportsDue.append(app) }  // MetricKit's, kept while it was busy
   }
 
   /// Moves `app` to `state`: the one place where an app's state changes.
@@ -364,16 +373,16 @@ final class Device {
   ) {
     let old = app.state
     guard state != old else { return }
-    // A running app holding exits takes MetricKit's payloads (its exits before this one).
-    if old.isRunning != state.isRunning, !app.pendingExits.isEmpty {
-      runningExitHolders += state.isRunning ? 1 : -1
-    }
+    if state.isRunning, !old.isRunning { noteRunning(app) }
     if state == .notRunning {  // every end of a process, as MetricKit counts it
       let inForeground = exitInForeground ?? old.isForeground
       let category = ExitCategory.of(
         cause: cause, terminationCode: terminationCode, jetsamReason: jetsamReason,
         inForeground: inForeground)
-      app.pendingExits.add(category, inForeground: inForeground)
+      countExit(
+        of: app, category, inForeground: inForeground,
+        crashReport: CrashReportCause.of(
+          cause: cause, terminationCode: terminationCode, jetsamReason: jetsamReason))
     }
     usedMB += app.footprint(in: state) - app.footprint(in: old)
     // Jetsam's per-process limit holds in every state, a paused (prewarmed) process's too.

@@ -53,8 +53,12 @@ public enum CallbackMethod: String, CaseIterable, Sendable, Codable {
     "application(_:handleEventsForBackgroundURLSession:completionHandler:)"
   /// The expiration handler given to `beginBackgroundTask(withName:expirationHandler:)`.
   case expirationHandler = "expirationHandler"
-  /// MetricKit delivers a payload: the app's exits since the last one (`MXAppExitMetric`).
+  /// MetricKit delivers the day's reports not yet delivered (`[MXMetricPayload]`).
   case didReceiveMetricPayloads = "MXMetricManagerSubscriber.didReceive(_:)"
+  /// MetricKit delivers the crash reports not yet delivered: the same method's overload that
+  /// takes `[MXDiagnosticPayload]`, named by it.
+  case didReceiveDiagnosticPayloads =
+    "MXMetricManagerSubscriber.didReceive(_:) [MXDiagnosticPayload]"
 
   /// The notification posted with this callback, whatever the app's state does.
   /// (Scene callbacks also carry the aggregate `UIApplication` notification when they change

@@ -122,8 +122,10 @@ public indirect enum CallbackArguments: Hashable, Sendable {
   /// `BGTaskScheduler.launchHandler(_:)` of a task the app requested: its identifier
   /// (`BGTask.identifier`).
   case taskIdentifier(String)
-  /// `MXMetricManagerSubscriber.didReceive(_:)`: the exits the payload counts.
-  case exitMetrics(ExitCounts)
+  /// `MXMetricManagerSubscriber.didReceive(_:)`: the day's reports (`MXMetricPayload`).
+  case metrics([MetricPayload])
+  /// Its overload for crash reports (`MXDiagnosticPayload`).
+  case diagnostics([DiagnosticPayload])
 
   /// The connection options of a scene connecting with `entry` and `restorationData`; nil
   /// when both are empty.

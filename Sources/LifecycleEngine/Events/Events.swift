@@ -648,13 +648,15 @@ extension EventDeclaration {
     EventDeclaration(
       .deliverMetrics,
       """
-      MetricKit delivers its payload to each running app that has exits not yet delivered: \
-      MXMetricManagerSubscriber.didReceive(_:) with the counts since the last delivery \
-      (payloads[0].applicationExitMetrics), which then start again from 0; an app not running \
-      keeps its counts for a later payload. The device's clock also delivers at every 24 hours \
-      of its time (86400 s, 172800 s, ...) while an app holds counts, as iOS delivers payloads \
-      daily. Posted, it delivers at once however recently the last payload came, as Xcode's \
-      Debug > Simulate MetricKit Payloads does: not the system's rhythm (at most once a day).
+      MetricKit hands each running app whose main thread is free its reports now, as Xcode's \
+      Debug > Simulate MetricKit Payloads does whenever asked: the exits of the period under \
+      way become a payload that ends now, and every payload and crash report waiting arrives \
+      (MXMetricManagerSubscriber.didReceive(_:) with payloads, then its [MXDiagnosticPayload] \
+      overload with diagnosticPayloads). Not the system's rhythm, which needs no event: at the \
+      end of each 24 hours of device time (86400 s, 172800 s, ...) the day's exits become a \
+      payload, delivered then to an app that runs, otherwise when it next runs, with every \
+      report waiting (at most once a day); a crash report is made when the process ends and \
+      reaches its next process. An app not running keeps its reports.
       """,
       scope: .device, members: []),
     EventDeclaration(

@@ -38,6 +38,7 @@ extension Device {
     let record = image.record
     app.restore(record)
     if !record.taskRequests.isEmpty { taskRequesters.insert(app.name) }
+    restoreMetricKit(of: app)
     check(record, of: app, &issues)
     checkSessions(of: app, image, &issues)
     guard var process = image.process else {
@@ -51,7 +52,6 @@ extension Device {
       if derivingSuspension { process.suspendAt = nil }
       app.restore(process)
       addToLiveApps(app)
-      if app.isRunningExitHolder { runningExitHolders += 1 }
       usedMB += app.footprint
       updateVictimOrder(of: app)
       reschedule(app)

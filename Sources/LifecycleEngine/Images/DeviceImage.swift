@@ -130,8 +130,17 @@ public struct AppRecord: Hashable, Sendable {
   public var discardedScenes: [String] = []
   /// How the app's last process ended; nil until one has.
   public var lastTermination: Termination?
-  /// The exits MetricKit has not yet delivered to the app (`MXAppExitMetric`).
+  /// The exits MetricKit has counted in the period under way, not yet in a payload
+  /// (`MXAppExitMetric`).
   public var pendingExits = ExitCounts()
+  /// When that period began, or the last one ended, in device time.
+  public var metricPeriodBegin = Instant.zero
+  /// When `updateApp` last changed the version; nil if it never has.
+  public var updatedAt: Instant?
+  /// The reports MetricKit has made and not delivered yet, oldest first: at most
+  /// `Validation.maxWaitingReports` of each kind.
+  public var metricPayloads: [MetricPayload] = []
+  public var diagnosticPayloads: [DiagnosticPayload] = []
 
   public init() {}
 }

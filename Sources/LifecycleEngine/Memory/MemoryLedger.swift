@@ -165,7 +165,9 @@ extension CallbackArguments {
     case .backgroundLaunchOptions(.location): boxBytes
     case .sessionIdentifier(let identifier), .taskIdentifier(let identifier):
       boxBytes + textBytes(identifier)
-    case .exitMetrics(let exits): boxBytes + exits.retainedBytes
+    case .metrics(let payloads): boxBytes + 32 + payloads.reduce(0) { $0 + $1.retainedBytes }
+    case .diagnostics(let payloads):
+      boxBytes + 32 + payloads.reduce(0) { $0 + $1.retainedBytes }
     }
   }
 }

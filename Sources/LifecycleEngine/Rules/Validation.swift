@@ -43,6 +43,10 @@ public enum Validation {
   /// The most background work one app holds at once (pushes and tasks not yet completed):
   /// iOS sets no documented limit, and throttles pushes long before it.
   public static let maxBackgroundWorkPerApp = 16
+  /// The most reports of each kind MetricKit keeps for an app not yet delivered, the oldest
+  /// dropped first: a month of daily payloads. Apple documents no such number; only an app
+  /// killed at each launch before it can take them ever comes near it.
+  public static let maxWaitingReports = 30
   /// The most task identifiers an app permits (`BGTaskSchedulerPermittedIdentifiers`).
   public static let maxPermittedTaskIdentifiers = 16
   /// Whether `identifier` can name a task or a URL session: 1 to `maxIdentifierBytes` bytes.

@@ -11,7 +11,10 @@ extension Device {
     var deadlines = AppDeadlines()
     deadlines.suspend = app.suspendAt
     deadlines.watchdogKill = app.watchdogKillAt
-    deadlines.mainThreadFree = app.waitingCallbacks.isEmpty ? nil : app.busyUntil
+    // The main thread frees for the callbacks that wait for it, and for MetricKit's reports.
+    let awaitsMainThread =
+      !app.waitingCallbacks.isEmpty || (app.holdsReports && app.isBusy(at: status.now))
+    deadlines.mainThreadFree = awaitsMainThread ? app.busyUntil : nil
     deadlines.backgroundTimeExpiry =
       inBackground && app.tasks.contains { $0.expiredAt == nil }
       ? app.backgroundSince.map { $0 + scheduler.backgroundTask } : nil
@@ -79,8 +82,8 @@ extension Device {
   }
 
   /// The device's own deadlines: protected data locks down after a lock's delay, a memory
-  /// warning's grace ends (`relieveMemoryPressure`, which runs next, kills then), and MetricKit
-  /// delivers the day's payloads.
+  /// warning's grace ends (`relieveMemoryPressure`, which runs next, kills then), and MetricKit's
+  /// day ends.
   private func fireDeviceDeadline(at time: Instant) {
     status.now = max(status.now, time)
     if status.protectedDataLocksAt == time {
@@ -89,7 +92,7 @@ extension Device {
     } else if status.warningGraceEndsAt == time {
       status.warningGraceEndsAt = nil
     } else {
-      deliverMetricPayloads(cause: .event(.deliverMetrics))
+      endMetricDay()
     }
   }
 

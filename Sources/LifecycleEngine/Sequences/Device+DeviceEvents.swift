@@ -67,7 +67,7 @@ extension Device {
         addressee!.backgroundAppRefresh = enabled
         weighAgain(addressee!)
       case .push(_, let kind, let payload): deliverPush(to: addressee!, kind, payload: payload)
-      case .deliverMetrics: deliverMetricPayloads(cause: cause)
+      case .deliverMetrics: deliverMetricsNow()
       case .updateOS(let version): status.osVersion = version
       }
     }

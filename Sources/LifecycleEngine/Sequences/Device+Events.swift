@@ -139,6 +139,7 @@ extension Device {
     case .updateApp(let version, let build):
       app.version = version
       if let build { app.build = build }
+      app.updatedAt = status.now
     case .reinstall: reinstall(app)
     case .setRestorationData(let data, let scene):
       if app.isScene {
@@ -429,6 +430,7 @@ extension Device {
     fresh.nextTaskID = app.nextTaskID
     fresh.lastUsed = app.lastUsed
     app.restore(fresh)
+    forgetMetricPeriod(of: app)  // its pending exits and reports are gone
   }
 
   /// The system prewarms the app (Apple's "About the app launch sequence": prewarming "executes

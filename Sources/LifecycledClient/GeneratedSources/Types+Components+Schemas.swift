@@ -139,6 +139,7 @@ extension Components {
             case handleEventsForBackgroundURLSession = "application(_:handleEventsForBackgroundURLSession:completionHandler:)"
             case expirationHandler = "expirationHandler"
             case didReceiveMetricPayloads = "MXMetricManagerSubscriber.didReceive(_:)"
+            case didReceiveDiagnosticPayloads = "MXMetricManagerSubscriber.didReceive(_:) [MXDiagnosticPayload]"
         }
         /// - Remark: Generated from `#/components/schemas/BackgroundMode`.
         @frozen public enum BackgroundMode: String, Codable, Hashable, Sendable, CaseIterable {
@@ -886,7 +887,7 @@ extension Components {
             public var conditions: Components.Schemas.BackgroundConditions
             /// - Remark: Generated from `#/components/schemas/Device/allowedEvents`.
             public var allowedEvents: [Components.Schemas.EventType]
-            /// When the device next has something to do (an app's suspension, a kill, a task's expiry, a request's earliestBeginDate, a lock's delay, a MetricKit delivery), in device time; null for nothing. A date that would change nothing is none: a request's earliestBeginDate while the device holds every request (off, Background App Refresh off, Low Power Mode, a critical battery, manual scheduling), a daily delivery while no running app holds exits.
+            /// When the device next has something to do (an app's suspension, a kill, a task's expiry, a request's earliestBeginDate, a lock's delay, a MetricKit delivery), in device time; null for nothing. A date that would change nothing is none: a request's earliestBeginDate while the device holds every request (off, Background App Refresh off, Low Power Mode, a critical battery, manual scheduling), MetricKit's day end while no app has exits counted in that day.
             ///
             /// - Remark: Generated from `#/components/schemas/Device/nextDeadline`.
             public var nextDeadline: Swift.Double?
@@ -1006,7 +1007,7 @@ extension Components {
             ///   - memory:
             ///   - conditions:
             ///   - allowedEvents:
-            ///   - nextDeadline: When the device next has something to do (an app's suspension, a kill, a task's expiry, a request's earliestBeginDate, a lock's delay, a MetricKit delivery), in device time; null for nothing. A date that would change nothing is none: a request's earliestBeginDate while the device holds every request (off, Background App Refresh off, Low Power Mode, a critical battery, manual scheduling), a daily delivery while no running app holds exits.
+            ///   - nextDeadline: When the device next has something to do (an app's suspension, a kill, a task's expiry, a request's earliestBeginDate, a lock's delay, a MetricKit delivery), in device time; null for nothing. A date that would change nothing is none: a request's earliestBeginDate while the device holds every request (off, Background App Refresh off, Low Power Mode, a critical battery, manual scheduling), MetricKit's day end while no app has exits counted in that day.
             ///   - counters:
             public init(
                 id: Components.Schemas.Name,
@@ -1627,10 +1628,18 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/App/backgroundAppRefresh`.
             public var backgroundAppRefresh: Swift.Bool
-            /// The exits MetricKit has not yet delivered to the app (deliverMetrics).
+            /// The exits MetricKit has counted in the period under way (the day, or since the last deliverMetrics), not yet in a payload.
             ///
             /// - Remark: Generated from `#/components/schemas/App/pendingExits`.
             public var pendingExits: Components.Schemas.AppExitMetric
+            /// The days' payloads MetricKit has made and not yet delivered, oldest first: they reach the app when it next runs with its main thread free.
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/metricPayloads`.
+            public var metricPayloads: [Components.Schemas.MetricPayload]
+            /// The crash reports MetricKit has made and not yet delivered, oldest first: they reach the app's next process.
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/diagnosticPayloads`.
+            public var diagnosticPayloads: [Components.Schemas.DiagnosticPayload]
             /// - Remark: Generated from `#/components/schemas/App/significantTimeChangePending`.
             public var significantTimeChangePending: Swift.Bool
             /// Whether protected data is available as far as the app has been told. A suspended app is told of a change when it next runs; a change and its reversal meanwhile cancel out. An app that is not running shows the device's, which its next process reads.
@@ -1747,7 +1756,9 @@ extension Components {
             ///   - backgroundWork: The work of background launches under way, oldest first: each push and each task its own, with its own completion. The app is not suspended until all are completed.
             ///   - taskRequests: What the app submitted to BGTaskScheduler and the system has not run yet, in the order submitted (a resubmission keeps its place), each with why it has not run.
             ///   - backgroundAppRefresh: The app's Background App Refresh switch (setBackgroundAppRefresh).
-            ///   - pendingExits: The exits MetricKit has not yet delivered to the app (deliverMetrics).
+            ///   - pendingExits: The exits MetricKit has counted in the period under way (the day, or since the last deliverMetrics), not yet in a payload.
+            ///   - metricPayloads: The days' payloads MetricKit has made and not yet delivered, oldest first: they reach the app when it next runs with its main thread free.
+            ///   - diagnosticPayloads: The crash reports MetricKit has made and not yet delivered, oldest first: they reach the app's next process.
             ///   - significantTimeChangePending:
             ///   - protectedDataAvailable: Whether protected data is available as far as the app has been told. A suspended app is told of a change when it next runs; a change and its reversal meanwhile cancel out. An app that is not running shows the device's, which its next process reads.
             ///   - backgroundLaunchBlocked: The user force-quit the app.
@@ -1789,6 +1800,8 @@ extension Components {
                 taskRequests: [Components.Schemas.PendingTaskRequest],
                 backgroundAppRefresh: Swift.Bool,
                 pendingExits: Components.Schemas.AppExitMetric,
+                metricPayloads: [Components.Schemas.MetricPayload],
+                diagnosticPayloads: [Components.Schemas.DiagnosticPayload],
                 significantTimeChangePending: Swift.Bool,
                 protectedDataAvailable: Swift.Bool,
                 backgroundLaunchBlocked: Swift.Bool,
@@ -1830,6 +1843,8 @@ extension Components {
                 self.taskRequests = taskRequests
                 self.backgroundAppRefresh = backgroundAppRefresh
                 self.pendingExits = pendingExits
+                self.metricPayloads = metricPayloads
+                self.diagnosticPayloads = diagnosticPayloads
                 self.significantTimeChangePending = significantTimeChangePending
                 self.protectedDataAvailable = protectedDataAvailable
                 self.backgroundLaunchBlocked = backgroundLaunchBlocked
@@ -1872,6 +1887,8 @@ extension Components {
                 case taskRequests
                 case backgroundAppRefresh
                 case pendingExits
+                case metricPayloads
+                case diagnosticPayloads
                 case significantTimeChangePending
                 case protectedDataAvailable
                 case backgroundLaunchBlocked
@@ -1993,6 +2010,14 @@ extension Components {
                     Components.Schemas.AppExitMetric.self,
                     forKey: .pendingExits
                 )
+                self.metricPayloads = try container.decode(
+                    [Components.Schemas.MetricPayload].self,
+                    forKey: .metricPayloads
+                )
+                self.diagnosticPayloads = try container.decode(
+                    [Components.Schemas.DiagnosticPayload].self,
+                    forKey: .diagnosticPayloads
+                )
                 self.significantTimeChangePending = try container.decode(
                     Swift.Bool.self,
                     forKey: .significantTimeChangePending
@@ -2076,6 +2101,8 @@ extension Components {
                     "taskRequests",
                     "backgroundAppRefresh",
                     "pendingExits",
+                    "metricPayloads",
+                    "diagnosticPayloads",
                     "significantTimeChangePending",
                     "protectedDataAvailable",
                     "backgroundLaunchBlocked",
@@ -5273,7 +5300,7 @@ extension Components {
                 ])
             }
         }
-        /// MetricKit delivers its payload to each running app that has exits not yet delivered: MXMetricManagerSubscriber.didReceive(_:) with the counts since the last delivery (payloads[0].applicationExitMetrics), which then start again from 0; an app not running keeps its counts for a later payload. The device's clock also delivers at every 24 hours of its time (86400 s, 172800 s, ...) while an app holds counts, as iOS delivers payloads daily. Posted, it delivers at once however recently the last payload came, as Xcode's Debug > Simulate MetricKit Payloads does: not the system's rhythm (at most once a day).
+        /// MetricKit hands each running app whose main thread is free its reports now, as Xcode's Debug > Simulate MetricKit Payloads does whenever asked: the exits of the period under way become a payload that ends now, and every payload and crash report waiting arrives (MXMetricManagerSubscriber.didReceive(_:) with payloads, then its [MXDiagnosticPayload] overload with diagnosticPayloads). Not the system's rhythm, which needs no event: at the end of each 24 hours of device time (86400 s, 172800 s, ...) the day's exits become a payload, delivered then to an app that runs, otherwise when it next runs, with every report waiting (at most once a day); a crash report is made when the process ends and reaches its next process. An app not running keeps its reports.
         ///
         /// - Remark: Generated from `#/components/schemas/DeviceDeliverMetricsEvent`.
         public struct DeviceDeliverMetricsEvent: Codable, Hashable, Sendable {
@@ -5908,39 +5935,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CallbackArguments/userInfo`.
             public var userInfo: Components.Schemas.PushPayload?
-            /// - Remark: Generated from `#/components/schemas/CallbackArguments/PayloadsPayload`.
-            public struct PayloadsPayloadPayload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/CallbackArguments/PayloadsPayload/applicationExitMetrics`.
-                public var applicationExitMetrics: Components.Schemas.AppExitMetric
-                /// Creates a new `PayloadsPayloadPayload`.
-                ///
-                /// - Parameters:
-                ///   - applicationExitMetrics:
-                public init(applicationExitMetrics: Components.Schemas.AppExitMetric) {
-                    self.applicationExitMetrics = applicationExitMetrics
-                }
-                public enum CodingKeys: String, CodingKey {
-                    case applicationExitMetrics
-                }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.applicationExitMetrics = try container.decode(
-                        Components.Schemas.AppExitMetric.self,
-                        forKey: .applicationExitMetrics
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "applicationExitMetrics"
-                    ])
-                }
-            }
-            /// MXMetricManagerSubscriber.didReceive(_:): one payload, the app's exits since the last one.
+            /// MXMetricManagerSubscriber.didReceive(_:): every day's payload not yet delivered, oldest first.
             ///
             /// - Remark: Generated from `#/components/schemas/CallbackArguments/payloads`.
-            public typealias PayloadsPayload = [Components.Schemas.CallbackArguments.PayloadsPayloadPayload]
-            /// MXMetricManagerSubscriber.didReceive(_:): one payload, the app's exits since the last one.
+            public var payloads: [Components.Schemas.MetricPayload]?
+            /// The payloads (its parameter's name) of the overload that takes [MXDiagnosticPayload]: every crash report not yet delivered, oldest first.
             ///
-            /// - Remark: Generated from `#/components/schemas/CallbackArguments/payloads`.
-            public var payloads: Components.Schemas.CallbackArguments.PayloadsPayload?
+            /// - Remark: Generated from `#/components/schemas/CallbackArguments/diagnosticPayloads`.
+            public var diagnosticPayloads: [Components.Schemas.DiagnosticPayload]?
             /// The background URLSession's identifier that application(_:handleEventsForBackgroundURLSession:completionHandler:) receives, or the identifier of the requested task BGTaskScheduler.launchHandler(_:) runs (BGTask.identifier).
             ///
             /// - Remark: Generated from `#/components/schemas/CallbackArguments/identifier`.
@@ -5959,7 +5961,8 @@ extension Components {
             ///   - restorationData:
             ///   - sessions: The ids of the sessions discarded.
             ///   - userInfo: The push that application(_:didReceiveRemoteNotification:fetchCompletionHandler:) receives.
-            ///   - payloads: MXMetricManagerSubscriber.didReceive(_:): one payload, the app's exits since the last one.
+            ///   - payloads: MXMetricManagerSubscriber.didReceive(_:): every day's payload not yet delivered, oldest first.
+            ///   - diagnosticPayloads: The payloads (its parameter's name) of the overload that takes [MXDiagnosticPayload]: every crash report not yet delivered, oldest first.
             ///   - identifier: The background URLSession's identifier that application(_:handleEventsForBackgroundURLSession:completionHandler:) receives, or the identifier of the requested task BGTaskScheduler.launchHandler(_:) runs (BGTask.identifier).
             public init(
                 launchOptions: Components.Schemas.LaunchOptions? = nil,
@@ -5973,7 +5976,8 @@ extension Components {
                 restorationData: Components.Schemas.RestorationData? = nil,
                 sessions: [Components.Schemas.Name]? = nil,
                 userInfo: Components.Schemas.PushPayload? = nil,
-                payloads: Components.Schemas.CallbackArguments.PayloadsPayload? = nil,
+                payloads: [Components.Schemas.MetricPayload]? = nil,
+                diagnosticPayloads: [Components.Schemas.DiagnosticPayload]? = nil,
                 identifier: Swift.String? = nil
             ) {
                 self.launchOptions = launchOptions
@@ -5988,6 +5992,7 @@ extension Components {
                 self.sessions = sessions
                 self.userInfo = userInfo
                 self.payloads = payloads
+                self.diagnosticPayloads = diagnosticPayloads
                 self.identifier = identifier
             }
             public enum CodingKeys: String, CodingKey {
@@ -6003,6 +6008,7 @@ extension Components {
                 case sessions
                 case userInfo
                 case payloads
+                case diagnosticPayloads
                 case identifier
             }
             public init(from decoder: any Swift.Decoder) throws {
@@ -6052,8 +6058,12 @@ extension Components {
                     forKey: .userInfo
                 )
                 self.payloads = try container.decodeIfPresent(
-                    Components.Schemas.CallbackArguments.PayloadsPayload.self,
+                    [Components.Schemas.MetricPayload].self,
                     forKey: .payloads
+                )
+                self.diagnosticPayloads = try container.decodeIfPresent(
+                    [Components.Schemas.DiagnosticPayload].self,
+                    forKey: .diagnosticPayloads
                 )
                 self.identifier = try container.decodeIfPresent(
                     Swift.String.self,
@@ -6072,6 +6082,7 @@ extension Components {
                     "sessions",
                     "userInfo",
                     "payloads",
+                    "diagnosticPayloads",
                     "identifier"
                 ])
             }
@@ -6332,6 +6343,282 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "foregroundExitData",
                     "backgroundExitData"
+                ])
+            }
+        }
+        /// MXMetricPayload: the app's exits over a period of at most 24 hours of device time, each member under Apple's property name (times in device seconds). MetricKit's day is each 24 hours of device time (0 to 86400, ...); a deliverMetrics ends the period under way early.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MetricPayload`.
+        public struct MetricPayload: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MetricPayload/timeStampBegin`.
+            public var timeStampBegin: Components.Schemas.SnapshotTime
+            /// - Remark: Generated from `#/components/schemas/MetricPayload/timeStampEnd`.
+            public var timeStampEnd: Components.Schemas.SnapshotTime
+            /// The version installed when the payload was made.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MetricPayload/latestApplicationVersion`.
+            public var latestApplicationVersion: Components.Schemas.Version
+            /// updateApp changed the version within the period.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MetricPayload/includesMultipleApplicationVersions`.
+            public var includesMultipleApplicationVersions: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/MetricPayload/metaData`.
+            public var metaData: Components.Schemas.ReportMetaData
+            /// - Remark: Generated from `#/components/schemas/MetricPayload/applicationExitMetrics`.
+            public var applicationExitMetrics: Components.Schemas.AppExitMetric
+            /// Creates a new `MetricPayload`.
+            ///
+            /// - Parameters:
+            ///   - timeStampBegin:
+            ///   - timeStampEnd:
+            ///   - latestApplicationVersion: The version installed when the payload was made.
+            ///   - includesMultipleApplicationVersions: updateApp changed the version within the period.
+            ///   - metaData:
+            ///   - applicationExitMetrics:
+            public init(
+                timeStampBegin: Components.Schemas.SnapshotTime,
+                timeStampEnd: Components.Schemas.SnapshotTime,
+                latestApplicationVersion: Components.Schemas.Version,
+                includesMultipleApplicationVersions: Swift.Bool,
+                metaData: Components.Schemas.ReportMetaData,
+                applicationExitMetrics: Components.Schemas.AppExitMetric
+            ) {
+                self.timeStampBegin = timeStampBegin
+                self.timeStampEnd = timeStampEnd
+                self.latestApplicationVersion = latestApplicationVersion
+                self.includesMultipleApplicationVersions = includesMultipleApplicationVersions
+                self.metaData = metaData
+                self.applicationExitMetrics = applicationExitMetrics
+            }
+            public enum CodingKeys: String, CodingKey {
+                case timeStampBegin
+                case timeStampEnd
+                case latestApplicationVersion
+                case includesMultipleApplicationVersions
+                case metaData
+                case applicationExitMetrics
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.timeStampBegin = try container.decode(
+                    Components.Schemas.SnapshotTime.self,
+                    forKey: .timeStampBegin
+                )
+                self.timeStampEnd = try container.decode(
+                    Components.Schemas.SnapshotTime.self,
+                    forKey: .timeStampEnd
+                )
+                self.latestApplicationVersion = try container.decode(
+                    Components.Schemas.Version.self,
+                    forKey: .latestApplicationVersion
+                )
+                self.includesMultipleApplicationVersions = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .includesMultipleApplicationVersions
+                )
+                self.metaData = try container.decode(
+                    Components.Schemas.ReportMetaData.self,
+                    forKey: .metaData
+                )
+                self.applicationExitMetrics = try container.decode(
+                    Components.Schemas.AppExitMetric.self,
+                    forKey: .applicationExitMetrics
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "timeStampBegin",
+                    "timeStampEnd",
+                    "latestApplicationVersion",
+                    "includesMultipleApplicationVersions",
+                    "metaData",
+                    "applicationExitMetrics"
+                ])
+            }
+        }
+        /// MXDiagnosticPayload with its crashDiagnostics: one per crash report, begin and end the crash's instant (iOS 15 and later deliver diagnostics at once rather than daily).
+        ///
+        /// - Remark: Generated from `#/components/schemas/DiagnosticPayload`.
+        public struct DiagnosticPayload: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DiagnosticPayload/timeStampBegin`.
+            public var timeStampBegin: Components.Schemas.SnapshotTime
+            /// - Remark: Generated from `#/components/schemas/DiagnosticPayload/timeStampEnd`.
+            public var timeStampEnd: Components.Schemas.SnapshotTime
+            /// - Remark: Generated from `#/components/schemas/DiagnosticPayload/crashDiagnostics`.
+            public var crashDiagnostics: [Components.Schemas.CrashDiagnostic]
+            /// Creates a new `DiagnosticPayload`.
+            ///
+            /// - Parameters:
+            ///   - timeStampBegin:
+            ///   - timeStampEnd:
+            ///   - crashDiagnostics:
+            public init(
+                timeStampBegin: Components.Schemas.SnapshotTime,
+                timeStampEnd: Components.Schemas.SnapshotTime,
+                crashDiagnostics: [Components.Schemas.CrashDiagnostic]
+            ) {
+                self.timeStampBegin = timeStampBegin
+                self.timeStampEnd = timeStampEnd
+                self.crashDiagnostics = crashDiagnostics
+            }
+            public enum CodingKeys: String, CodingKey {
+                case timeStampBegin
+                case timeStampEnd
+                case crashDiagnostics
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.timeStampBegin = try container.decode(
+                    Components.Schemas.SnapshotTime.self,
+                    forKey: .timeStampBegin
+                )
+                self.timeStampEnd = try container.decode(
+                    Components.Schemas.SnapshotTime.self,
+                    forKey: .timeStampEnd
+                )
+                self.crashDiagnostics = try container.decode(
+                    [Components.Schemas.CrashDiagnostic].self,
+                    forKey: .crashDiagnostics
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "timeStampBegin",
+                    "timeStampEnd",
+                    "crashDiagnostics"
+                ])
+            }
+        }
+        /// MXCrashDiagnostic, as the crash report shows the end of the process. A kill with a code (0x8badf00d, 0x2182bad2/3/4, 0xc00010ff, 0xdead10cc) is EXC_CRASH (exceptionType 10) with SIGKILL (signal 9), its termination reason "Namespace RUNNINGBOARD, Code 0x…" (the watchdog's namespace FRONTBOARD); the app's own crash (crash) is an abort: EXC_CRASH with SIGABRT (6), "Namespace SIGNAL, Code 0x6". Jetsam's kills make no crash report (a jetsam event report instead), nor do normal exits.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CrashDiagnostic`.
+        public struct CrashDiagnostic: Codable, Hashable, Sendable {
+            /// MXDiagnostic.applicationVersion: the version that crashed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CrashDiagnostic/applicationVersion`.
+            public var applicationVersion: Components.Schemas.Version
+            /// - Remark: Generated from `#/components/schemas/CrashDiagnostic/metaData`.
+            public var metaData: Components.Schemas.ReportMetaData
+            /// - Remark: Generated from `#/components/schemas/CrashDiagnostic/exceptionType`.
+            public var exceptionType: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/CrashDiagnostic/exceptionCode`.
+            public var exceptionCode: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/CrashDiagnostic/signal`.
+            public var signal: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/CrashDiagnostic/terminationReason`.
+            public var terminationReason: Swift.String
+            /// Creates a new `CrashDiagnostic`.
+            ///
+            /// - Parameters:
+            ///   - applicationVersion: MXDiagnostic.applicationVersion: the version that crashed.
+            ///   - metaData:
+            ///   - exceptionType:
+            ///   - exceptionCode:
+            ///   - signal:
+            ///   - terminationReason:
+            public init(
+                applicationVersion: Components.Schemas.Version,
+                metaData: Components.Schemas.ReportMetaData,
+                exceptionType: Swift.Int,
+                exceptionCode: Swift.Int,
+                signal: Swift.Int,
+                terminationReason: Swift.String
+            ) {
+                self.applicationVersion = applicationVersion
+                self.metaData = metaData
+                self.exceptionType = exceptionType
+                self.exceptionCode = exceptionCode
+                self.signal = signal
+                self.terminationReason = terminationReason
+            }
+            public enum CodingKeys: String, CodingKey {
+                case applicationVersion
+                case metaData
+                case exceptionType
+                case exceptionCode
+                case signal
+                case terminationReason
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.applicationVersion = try container.decode(
+                    Components.Schemas.Version.self,
+                    forKey: .applicationVersion
+                )
+                self.metaData = try container.decode(
+                    Components.Schemas.ReportMetaData.self,
+                    forKey: .metaData
+                )
+                self.exceptionType = try container.decode(
+                    Swift.Int.self,
+                    forKey: .exceptionType
+                )
+                self.exceptionCode = try container.decode(
+                    Swift.Int.self,
+                    forKey: .exceptionCode
+                )
+                self.signal = try container.decode(
+                    Swift.Int.self,
+                    forKey: .signal
+                )
+                self.terminationReason = try container.decode(
+                    Swift.String.self,
+                    forKey: .terminationReason
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "applicationVersion",
+                    "metaData",
+                    "exceptionType",
+                    "exceptionCode",
+                    "signal",
+                    "terminationReason"
+                ])
+            }
+        }
+        /// MXMetaData, as far as lifecycled knows the device: the app's build, the OS version (no build number), Low Power Mode when the report was made.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ReportMetaData`.
+        public struct ReportMetaData: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReportMetaData/applicationBuildVersion`.
+            public var applicationBuildVersion: Components.Schemas.Version
+            /// - Remark: Generated from `#/components/schemas/ReportMetaData/osVersion`.
+            public var osVersion: Components.Schemas.Version
+            /// - Remark: Generated from `#/components/schemas/ReportMetaData/lowPowerModeEnabled`.
+            public var lowPowerModeEnabled: Swift.Bool
+            /// Creates a new `ReportMetaData`.
+            ///
+            /// - Parameters:
+            ///   - applicationBuildVersion:
+            ///   - osVersion:
+            ///   - lowPowerModeEnabled:
+            public init(
+                applicationBuildVersion: Components.Schemas.Version,
+                osVersion: Components.Schemas.Version,
+                lowPowerModeEnabled: Swift.Bool
+            ) {
+                self.applicationBuildVersion = applicationBuildVersion
+                self.osVersion = osVersion
+                self.lowPowerModeEnabled = lowPowerModeEnabled
+            }
+            public enum CodingKeys: String, CodingKey {
+                case applicationBuildVersion
+                case osVersion
+                case lowPowerModeEnabled
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.applicationBuildVersion = try container.decode(
+                    Components.Schemas.Version.self,
+                    forKey: .applicationBuildVersion
+                )
+                self.osVersion = try container.decode(
+                    Components.Schemas.Version.self,
+                    forKey: .osVersion
+                )
+                self.lowPowerModeEnabled = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .lowPowerModeEnabled
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "applicationBuildVersion",
+                    "osVersion",
+                    "lowPowerModeEnabled"
                 ])
             }
         }
@@ -7330,7 +7617,7 @@ extension Components {
                 ])
             }
         }
-        /// A whole device (version 5 of the format). A member with no value is left out, never null; on the way in, a member left out takes its default, and null is refused.
+        /// A whole device (version 6 of the format). A member with no value is left out, never null; on the way in, a member left out takes its default, and null is refused.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/DeviceSnapshotDocument`.
@@ -7343,7 +7630,7 @@ extension Components {
             public var format: Components.Schemas.DeviceSnapshotDocument.FormatPayload
             /// - Remark: Generated from `#/components/schemas/DeviceSnapshotDocument/version`.
             @frozen public enum VersionPayload: Int, Codable, Hashable, Sendable, CaseIterable {
-                case _5 = 5
+                case _6 = 6
             }
             /// - Remark: Generated from `#/components/schemas/DeviceSnapshotDocument/version`.
             public var version: Components.Schemas.DeviceSnapshotDocument.VersionPayload
@@ -7618,7 +7905,7 @@ extension Components {
                 ])
             }
         }
-        /// A snapshot an earlier server wrote, still read (only on the way in). Versions 1 to 3 held at most one piece of background work, an object without an id, which takes the app's nextTaskId. Version 2 wrote every member, null when it had no value: a null reads as the member left out. Version 1's scene apps had one scene (hasSceneSession, discardedSceneSessionPending, the process's sceneState, restoration data at the app's level), which becomes the session `main`. Versions 1 to 4 timed only didEnterBackground: a watchdogKillAt is that transition's (scene-update, background). Read as strictly as version 5 otherwise.
+        /// A snapshot an earlier server wrote, still read (only on the way in). Versions 1 to 3 held at most one piece of background work, an object without an id, which takes the app's nextTaskId. Version 2 wrote every member, null when it had no value: a null reads as the member left out. Version 1's scene apps had one scene (hasSceneSession, discardedSceneSessionPending, the process's sceneState, restoration data at the app's level), which becomes the session `main`. Versions 1 to 4 timed only didEnterBackground: a watchdogKillAt is that transition's (scene-update, background). Versions 1 to 5 handed a waiting MetricKit delivery its exits alone (kind exitMetrics, exits): it reads as one payload of time 0. Read as strictly as version 6 otherwise.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/EarlierDeviceSnapshotDocument`.
@@ -7635,6 +7922,7 @@ extension Components {
                 case _2 = 2
                 case _3 = 3
                 case _4 = 4
+                case _5 = 5
             }
             /// - Remark: Generated from `#/components/schemas/EarlierDeviceSnapshotDocument/version`.
             public var version: Components.Schemas.EarlierDeviceSnapshotDocument.VersionPayload
@@ -7864,6 +8152,18 @@ extension Components {
             public var kills: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/pendingExits`.
             public var pendingExits: Components.Schemas.AppExitMetric?
+            /// When the period of pendingExits began, or the last one ended; a restored device's pending exits are of its current day.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SnapshotApp/metricPeriodBegin`.
+            public var metricPeriodBegin: Components.Schemas.SnapshotTime?
+            /// When updateApp last changed the version.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SnapshotApp/updatedAt`.
+            public var updatedAt: Components.Schemas.SnapshotTime?
+            /// - Remark: Generated from `#/components/schemas/SnapshotApp/metricPayloads`.
+            public var metricPayloads: [Components.Schemas.MetricPayload]?
+            /// - Remark: Generated from `#/components/schemas/SnapshotApp/diagnosticPayloads`.
+            public var diagnosticPayloads: [Components.Schemas.DiagnosticPayload]?
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/lastUsed`.
             public var lastUsed: Components.Schemas.SnapshotTime?
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/nextTaskId`.
@@ -7914,6 +8214,10 @@ extension Components {
             ///   - launches:
             ///   - kills:
             ///   - pendingExits:
+            ///   - metricPeriodBegin: When the period of pendingExits began, or the last one ended; a restored device's pending exits are of its current day.
+            ///   - updatedAt: When updateApp last changed the version.
+            ///   - metricPayloads:
+            ///   - diagnosticPayloads:
             ///   - lastUsed:
             ///   - nextTaskId:
             ///   - taskRequests:
@@ -7943,6 +8247,10 @@ extension Components {
                 launches: Swift.Int? = nil,
                 kills: Swift.Int? = nil,
                 pendingExits: Components.Schemas.AppExitMetric? = nil,
+                metricPeriodBegin: Components.Schemas.SnapshotTime? = nil,
+                updatedAt: Components.Schemas.SnapshotTime? = nil,
+                metricPayloads: [Components.Schemas.MetricPayload]? = nil,
+                diagnosticPayloads: [Components.Schemas.DiagnosticPayload]? = nil,
                 lastUsed: Components.Schemas.SnapshotTime? = nil,
                 nextTaskId: Swift.Int? = nil,
                 taskRequests: [Components.Schemas.TaskRequest]? = nil,
@@ -7972,6 +8280,10 @@ extension Components {
                 self.launches = launches
                 self.kills = kills
                 self.pendingExits = pendingExits
+                self.metricPeriodBegin = metricPeriodBegin
+                self.updatedAt = updatedAt
+                self.metricPayloads = metricPayloads
+                self.diagnosticPayloads = diagnosticPayloads
                 self.lastUsed = lastUsed
                 self.nextTaskId = nextTaskId
                 self.taskRequests = taskRequests
@@ -8002,6 +8314,10 @@ extension Components {
                 case launches
                 case kills
                 case pendingExits
+                case metricPeriodBegin
+                case updatedAt
+                case metricPayloads
+                case diagnosticPayloads
                 case lastUsed
                 case nextTaskId
                 case taskRequests
@@ -8078,6 +8394,22 @@ extension Components {
                     Components.Schemas.AppExitMetric.self,
                     forKey: .pendingExits
                 )
+                self.metricPeriodBegin = try container.decodeIfPresent(
+                    Components.Schemas.SnapshotTime.self,
+                    forKey: .metricPeriodBegin
+                )
+                self.updatedAt = try container.decodeIfPresent(
+                    Components.Schemas.SnapshotTime.self,
+                    forKey: .updatedAt
+                )
+                self.metricPayloads = try container.decodeIfPresent(
+                    [Components.Schemas.MetricPayload].self,
+                    forKey: .metricPayloads
+                )
+                self.diagnosticPayloads = try container.decodeIfPresent(
+                    [Components.Schemas.DiagnosticPayload].self,
+                    forKey: .diagnosticPayloads
+                )
                 self.lastUsed = try container.decodeIfPresent(
                     Components.Schemas.SnapshotTime.self,
                     forKey: .lastUsed
@@ -8146,6 +8478,10 @@ extension Components {
                     "launches",
                     "kills",
                     "pendingExits",
+                    "metricPeriodBegin",
+                    "updatedAt",
+                    "metricPayloads",
+                    "diagnosticPayloads",
                     "lastUsed",
                     "nextTaskId",
                     "taskRequests",
@@ -8504,7 +8840,8 @@ extension Components {
                     case userInfo = "userInfo"
                     case sessionIdentifier = "sessionIdentifier"
                     case taskIdentifier = "taskIdentifier"
-                    case exitMetrics = "exitMetrics"
+                    case metricPayloads = "metricPayloads"
+                    case diagnosticPayloads = "diagnosticPayloads"
                 }
                 /// - Remark: Generated from `#/components/schemas/SnapshotWaitingCallback/arguments/kind`.
                 public var kind: Components.Schemas.SnapshotWaitingCallback.ArgumentsPayload.KindPayload
@@ -8524,8 +8861,10 @@ extension Components {
                 public var payload: Components.Schemas.PushPayload?
                 /// - Remark: Generated from `#/components/schemas/SnapshotWaitingCallback/arguments/identifier`.
                 public var identifier: Swift.String?
-                /// - Remark: Generated from `#/components/schemas/SnapshotWaitingCallback/arguments/exits`.
-                public var exits: Components.Schemas.AppExitMetric?
+                /// - Remark: Generated from `#/components/schemas/SnapshotWaitingCallback/arguments/metricPayloads`.
+                public var metricPayloads: [Components.Schemas.MetricPayload]?
+                /// - Remark: Generated from `#/components/schemas/SnapshotWaitingCallback/arguments/diagnosticPayloads`.
+                public var diagnosticPayloads: [Components.Schemas.DiagnosticPayload]?
                 /// Creates a new `ArgumentsPayload`.
                 ///
                 /// - Parameters:
@@ -8538,7 +8877,8 @@ extension Components {
                 ///   - sessions:
                 ///   - payload:
                 ///   - identifier:
-                ///   - exits:
+                ///   - metricPayloads:
+                ///   - diagnosticPayloads:
                 public init(
                     kind: Components.Schemas.SnapshotWaitingCallback.ArgumentsPayload.KindPayload,
                     url: Swift.String? = nil,
@@ -8549,7 +8889,8 @@ extension Components {
                     sessions: [Components.Schemas.Name]? = nil,
                     payload: Components.Schemas.PushPayload? = nil,
                     identifier: Swift.String? = nil,
-                    exits: Components.Schemas.AppExitMetric? = nil
+                    metricPayloads: [Components.Schemas.MetricPayload]? = nil,
+                    diagnosticPayloads: [Components.Schemas.DiagnosticPayload]? = nil
                 ) {
                     self.kind = kind
                     self.url = url
@@ -8560,7 +8901,8 @@ extension Components {
                     self.sessions = sessions
                     self.payload = payload
                     self.identifier = identifier
-                    self.exits = exits
+                    self.metricPayloads = metricPayloads
+                    self.diagnosticPayloads = diagnosticPayloads
                 }
                 public enum CodingKeys: String, CodingKey {
                     case kind
@@ -8572,7 +8914,8 @@ extension Components {
                     case sessions
                     case payload
                     case identifier
-                    case exits
+                    case metricPayloads
+                    case diagnosticPayloads
                 }
                 public init(from decoder: any Swift.Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -8612,9 +8955,13 @@ extension Components {
                         Swift.String.self,
                         forKey: .identifier
                     )
-                    self.exits = try container.decodeIfPresent(
-                        Components.Schemas.AppExitMetric.self,
-                        forKey: .exits
+                    self.metricPayloads = try container.decodeIfPresent(
+                        [Components.Schemas.MetricPayload].self,
+                        forKey: .metricPayloads
+                    )
+                    self.diagnosticPayloads = try container.decodeIfPresent(
+                        [Components.Schemas.DiagnosticPayload].self,
+                        forKey: .diagnosticPayloads
                     )
                     try decoder.ensureNoAdditionalProperties(knownKeys: [
                         "kind",
@@ -8626,7 +8973,8 @@ extension Components {
                         "sessions",
                         "payload",
                         "identifier",
-                        "exits"
+                        "metricPayloads",
+                        "diagnosticPayloads"
                     ])
                 }
             }

@@ -1,0 +1,104 @@
+/// The reports MetricKit hands an app: a day's metrics (`MXMetricPayload`), and the
+/// diagnostics of the crashes that made a crash report (`MXDiagnosticPayload`,
+/// `MXCrashDiagnostic`). Each carries what the device and the app were when it was made
+/// (`MXMetaData`).
+
+/// One report of an app's exits over a period of at most 24 hours (`MXMetricPayload`: "data
+/// that covers a 24 hour period of application usage").
+public struct MetricPayload: Hashable, Sendable {
+  /// `timeStampBegin` and `timeStampEnd`, in device time.
+  public var begin = Instant.zero
+  public var end = Instant.zero
+  /// `latestApplicationVersion`: the version installed when the payload was made.
+  public var latestApplicationVersion = "1.0"
+  /// `includesMultipleApplicationVersions`: the app was updated within the period.
+  public var includesMultipleApplicationVersions = false
+  public var metaData = ReportMetaData()
+  /// `applicationExitMetrics`: the exits counted in the period.
+  public var exits = ExitCounts()
+
+  public init() {}
+
+  /// What the payload retains beside its own bytes (its versions fit in their strings).
+  var retainedBytes: Int { MemoryLayout<Self>.stride + exits.retainedBytes }
+}
+
+/// One report of crashes (`MXDiagnosticPayload`). Each crash here is reported on its own,
+/// begin and end its instant: iOS 15 and later deliver diagnostics at once rather than daily.
+public struct DiagnosticPayload: Hashable, Sendable {
+  /// `timeStampBegin` and `timeStampEnd`, in device time.
+  public var begin = Instant.zero
+  public var end = Instant.zero
+  public var crashDiagnostics: [CrashDiagnostic] = []
+
+  public init() {}
+
+  /// What the payload retains beside its own bytes.
+  var retainedBytes: Int {
+    MemoryLayout<Self>.stride + 32
+      + crashDiagnostics.reduce(0) {
+        $0 + MemoryLayout<CrashDiagnostic>.stride + textBytes($1.terminationReason)
+      }
+  }
+}
+
+/// A crash as its crash report shows it (`MXCrashDiagnostic`): the Mach exception, the
+/// signal, and the termination reason with its namespace and code.
+public struct CrashDiagnostic: Hashable, Sendable {
+  /// `applicationVersion` (`MXDiagnostic`): the version that crashed.
+  public var applicationVersion = "1.0"
+  public var metaData = ReportMetaData()
+  /// The Mach exception type (`EXC_CRASH`, 10, for every end here).
+  public var exceptionType = 10
+  public var exceptionCode = 0
+  public var signal = 0
+  /// "Namespace RUNNINGBOARD, Code 0xdead10cc", as crash reports write it.
+  public var terminationReason = ""
+
+  public init() {}
+
+  /// The diagnostic of a process that `ended` so: a kill is `EXC_CRASH (SIGKILL)` with its
+  /// code in the termination reason ("EXC_CRASH (SIGKILL)": "Namespace RUNNINGBOARD, Code
+  /// 0xdead10cc"; the watchdog's namespace FRONTBOARD, as in "Addressing watchdog
+  /// terminations"), the app's own crash an abort, `SIGABRT`.
+  init(_ ended: CrashReportCause, version: String, metaData: ReportMetaData) {
+    applicationVersion = version
+    self.metaData = metaData
+    switch ended {
+    case .kill(let code):
+      signal = 9
+      let namespace = code == .watchdog ? "FRONTBOARD" : "RUNNINGBOARD"
+      terminationReason = "Namespace \(namespace), Code \(code.rawValue)"
+    case .abort:
+      signal = 6
+      terminationReason = "Namespace SIGNAL, Code 0x6"
+    }
+  }
+}
+
+/// How a process ended that leaves a crash report: killed with a code, or by its own crash,
+/// an abort (an uncaught exception: MetricKit's abnormal exit). Jetsam's kills leave a jetsam
+/// report instead, and normal exits none.
+enum CrashReportCause {
+  case kill(TerminationCode)
+  case abort
+
+  static func of(
+    cause: TransitionCause, terminationCode: TerminationCode?, jetsamReason: JetsamReason?
+  ) -> Self? {
+    guard jetsamReason == nil else { return nil }
+    if let terminationCode { return .kill(terminationCode) }
+    return cause == .event(.crash) ? .abort : nil
+  }
+}
+
+/// What a report says of the device and the app when it was made (`MXMetaData`).
+public struct ReportMetaData: Hashable, Sendable {
+  /// `applicationBuildVersion`: the app's `CFBundleVersion`.
+  public var applicationBuildVersion = "1"
+  /// `osVersion`: the iOS version (no build number is simulated).
+  public var osVersion = "26.1"
+  public var lowPowerModeEnabled = false
+
+  public init() {}
+}
