@@ -6,7 +6,7 @@ step time, and assert on the exact callbacks, transitions and journal. Every req
 here is a typed model of the generated package; errors come back as their problem types.
 """
 
-from lifecycled_client.api.apps import create_app
+from lifecycled_client.api.apps import create_app, get_app
 from lifecycled_client.api.devices import create_device
 from lifecycled_client.api.events import post_app_event
 from lifecycled_client.api.logs import get_journal, get_timeline, stream_journal
@@ -14,9 +14,12 @@ from lifecycled_client.api.time import advance_clock
 from lifecycled_client.models import (
     AdvanceBySeconds,
     App,
+    AppBehaviorSettings,
     AppCreate,
     AppEventResponse,
     AppState,
+    AttachDebuggerEvent,
+    AttachDebuggerEventType,
     CallbackMethod,
     ClockAdvance,
     ClockMode,
@@ -33,7 +36,10 @@ from lifecycled_client.models import (
     Lifecycle,
     Problem,
     RefusalProblem,
+    TerminationEndedBy,
     TransitionCause,
+    UpdateAppEvent,
+    UpdateAppEventType,
 )
 
 
@@ -103,6 +109,43 @@ def test_a_launched_app_sent_home_is_suspended_two_seconds_later(client):
     picture = get_timeline.sync("ci-1", client=client)
     assert isinstance(picture, str) and picture.startswith("<svg ")
     assert ">suspension</text>" in picture
+
+
+def test_the_next_launch_learns_how_the_last_process_ended(client):
+    """A crash reporter's questions at launch: a launch past its 20 s is a watchdog kill in the
+    foreground, which lastTermination tells and whose crash report MetricKit hands the first
+    process that runs free (under the debugger, which keeps the watchdog off); an app update in
+    between is what makes a crash reporter's heuristic stand down."""
+    create_device.sync(client=client, body=DeviceCreate(id="ci-1", clock=ClockMode.MANUAL))
+    slow = AppCreate(name="slow", behavior=AppBehaviorSettings(did_finish_launching_seconds=25))
+    create_app.sync("ci-1", client=client, body=slow)
+    post_app_event.sync("ci-1", "slow", client=client, body=LaunchEvent(type_=LaunchEventType.LAUNCH))
+    advance_clock.sync("ci-1", client=client, body=AdvanceBySeconds(seconds=21))
+
+    app = get_app.sync("ci-1", "slow", client=client)
+    assert isinstance(app, App)
+    ended = app.last_termination
+    assert (ended.ended_by, ended.state, ended.time) == (TerminationEndedBy.SYSTEM, "active", 20)
+    assert ended.ran_with.app_version == app.version == "1.0"
+
+    post_app_event.sync(
+        "ci-1", "slow", client=client,
+        body=UpdateAppEvent(type_=UpdateAppEventType.UPDATEAPP, version="1.1"),
+    )
+    post_app_event.sync("ci-1", "slow", client=client, body=LaunchEvent(type_=LaunchEventType.LAUNCH))
+    post_app_event.sync(
+        "ci-1", "slow", client=client,
+        body=AttachDebuggerEvent(type_=AttachDebuggerEventType.ATTACHDEBUGGER),
+    )
+    advanced = advance_clock.sync("ci-1", client=client, body=AdvanceBySeconds(seconds=25))
+    assert isinstance(advanced, ClockAdvance)
+    report = advanced.callbacks[-1]
+    assert report.method == CallbackMethod.DID_RECEIVE_DIAGNOSTIC_PAYLOADS
+    crash = report.arguments.diagnostic_payloads[0].crash_diagnostics[0]
+    assert (crash.application_version, crash.signal) == ("1.0", 9)
+    assert crash.termination_reason == "Namespace FRONTBOARD, Code 0x8badf00d"
+    app = get_app.sync("ci-1", "slow", client=client)
+    assert app.last_termination.ran_with.app_version != app.version  # updated since: not a hang
 
 
 def test_errors_come_back_as_their_problem_types(client):
