@@ -382,6 +382,37 @@ import Testing
     #expect(snapshot(other, "old") == current)
   }
 
+  /// Versions 1 to 5 handed MetricKit's waiting delivery its exits alone: it reads as one
+  /// payload of time 0, delivered when the busy main thread frees; version 6 refuses that form.
+  @Test func aVersion5WaitingDeliveryReadsAsOnePayload() {
+    api.call("PUT", "/v1/devices/old", #"{"clock":"manual"}"#)
+    api.call(
+      "POST", "/v1/devices/old/apps",
+      #"{"name":"mail","lifecycle":"appDelegate","behavior":{"didEnterBackgroundSeconds":3}}"#)
+    api.call(
+      "POST", "/v1/devices/old/apps/mail/events",
+      #"[{"type":"launch"},{"type":"home"},{"type":"launch"}]"#)
+    let current = snapshot(api, "old")
+    let waiting = #"{"method":"applicationWillEnterForeground(_:)""#
+    #expect(current.contains(#""waitingCallbacks":["#), "\(current)")
+    let exits = MetricKitAPITests.crashedInTheForeground
+    let delivery =
+      #"{"method":"MXMetricManagerSubscriber.didReceive(_:)","state":"active","#
+      + #""cause":"deliverMetrics","arguments":{"kind":"exitMetrics","exits":\#(exits)}},"#
+    let version5 = current.replacingOccurrences(of: #""version":6"#, with: #""version":5"#)
+      .replacingOccurrences(of: waiting, with: delivery + waiting)
+    let other = APITests()
+    #expect(other.call("PUT", "/v1/devices/old", version5).status == 201)
+    let freed = other.call("POST", "/v1/devices/old/clock/advance", #"{"seconds":3}"#).json
+    guard case .array(let callbacks)? = freed?["callbacks"], let first = callbacks.first else {
+      return #expect(Bool(false), "\(String(describing: freed))")
+    }
+    #expect(first["method"] == .string("MXMetricManagerSubscriber.didReceive(_:)"))
+    #expect(first["arguments"]?["payloads"] != nil)
+    let version6 = version5.replacingOccurrences(of: #""version":5"#, with: #""version":6"#)
+    #expect(APITests().call("PUT", "/v1/devices/old", version6).status == 422)
+  }
+
   /// Fixtures of snapshots and declarations are there from the start, and a reset brings
   /// them back as they were.
   @Test func fixturesComeBackOnReset() {

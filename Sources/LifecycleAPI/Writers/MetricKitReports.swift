@@ -128,15 +128,22 @@ extension JSONWriter {
 }
 
 extension Fields {
-  /// The reports at `key`, at most `Validation.maxWaitingReports`; nil if absent or malformed.
+  /// The reports at `key`, at most `Validation.maxWaitingReports` (and, `required`, at least
+  /// one); nil if absent or malformed.
   mutating func reports<Report: MetricKitReport>(
     _ key: StaticString, required: Bool = false
   ) -> [Report]? {
-    array(key, maxCount: Validation.maxWaitingReports, required: required) { fields in
+    let reports = array(key, maxCount: Validation.maxWaitingReports, required: required) {
+      fields in
       var report = Report()
       fields.read(&report, SnapshotReading(version: SnapshotFormat.version))
       return report
     }
+    if required, reports?.isEmpty == true {
+      reject(key, "must hold at least one report")
+      return nil
+    }
+    return reports
   }
 }
 
