@@ -6,9 +6,11 @@ step time, and assert on the exact callbacks, transitions and journal. Every req
 here is a typed model of the generated package; errors come back as their problem types.
 """
 
+import pytest
+
 from lifecycled_client.api.apps import create_app, get_app
-from lifecycled_client.api.devices import create_device
-from lifecycled_client.api.events import post_app_event
+from lifecycled_client.api.devices import create_device, get_device
+from lifecycled_client.api.events import post_app_event, post_device_event
 from lifecycled_client.api.logs import get_journal, get_timeline, stream_journal
 from lifecycled_client.api.time import advance_clock
 from lifecycled_client.models import (
@@ -23,7 +25,15 @@ from lifecycled_client.models import (
     CallbackMethod,
     ClockAdvance,
     ClockMode,
+    CrashEvent,
+    CrashEventType,
     Device,
+    DeviceBootEvent,
+    DeviceBootEventType,
+    DeviceShutdownEvent,
+    DeviceShutdownEventType,
+    DeviceUpdateOSEvent,
+    DeviceUpdateOSEventType,
     DeviceCreate,
     EventType,
     HomeEvent,
@@ -35,7 +45,13 @@ from lifecycled_client.models import (
     LaunchEventType,
     Lifecycle,
     Problem,
+    PurgeEvent,
+    PurgeEventType,
     RefusalProblem,
+    ReinstallEvent,
+    ReinstallEventType,
+    TerminateEvent,
+    TerminateEventType,
     TerminationEndedBy,
     TransitionCause,
     UpdateAppEvent,
@@ -146,6 +162,68 @@ def test_the_next_launch_learns_how_the_last_process_ended(client):
     assert crash.termination_reason == "Namespace FRONTBOARD, Code 0x8badf00d"
     app = get_app.sync("ci-1", "slow", client=client)
     assert app.last_termination.ran_with.app_version != app.version  # updated since: not a hang
+
+
+def _looks_like_a_watchdog_termination(device, app):
+    """A crash reporter's heuristic at launch (Sentry's is the model): the last process ended
+    by the system in the foreground, and nothing else explains it: the same app version and
+    build, OS version, boot session and installation, and no debugger attached."""
+    ended = app.last_termination
+    if not ended:  # a new installation: nothing to compare with
+        return False
+    ran = ended.ran_with
+    return (
+        ended.ended_by == TerminationEndedBy.SYSTEM
+        and ended.state in ("active", "inactive")
+        and (ran.app_version, ran.build) == (app.version, app.build)
+        and (ran.os_version, ran.boot_session) == (device.os_version, device.boot_session)
+        and ran.installation == app.installation
+        and not ran.debugger_attached
+    )
+
+
+@pytest.mark.parametrize(
+    "branch",
+    ["killed", "app updated", "OS updated", "rebooted", "reinstalled", "debugger",
+     "user quit", "crashed", "in background"],
+)
+def test_each_branch_of_a_crash_reporters_heuristic(client, branch):
+    """Only a kill in the foreground with nothing else to explain it looks like a watchdog
+    termination; each other branch is one fact lifecycled shows that makes the heuristic stand
+    down, as it should in the field."""
+    create_device.sync(client=client, body=DeviceCreate(id="ci-1", clock=ClockMode.MANUAL))
+    create_app.sync("ci-1", client=client, body=AppCreate(name="mail"))
+
+    def app_event(body):
+        assert not isinstance(post_app_event.sync("ci-1", "mail", client=client, body=body), Problem)
+
+    def device_event(body):
+        assert not isinstance(post_device_event.sync("ci-1", client=client, body=body), Problem)
+
+    app_event(LaunchEvent(type_=LaunchEventType.LAUNCH))
+    if branch == "debugger":
+        app_event(AttachDebuggerEvent(type_=AttachDebuggerEventType.ATTACHDEBUGGER))
+    if branch == "in background":
+        app_event(HomeEvent(type_=HomeEventType.HOME))
+    if branch == "user quit":
+        app_event(TerminateEvent(type_=TerminateEventType.TERMINATE))
+    elif branch == "crashed":
+        app_event(CrashEvent(type_=CrashEventType.CRASH))
+    else:
+        app_event(PurgeEvent(type_=PurgeEventType.PURGE))  # jetsam, as out of memory
+    if branch == "app updated":
+        app_event(UpdateAppEvent(type_=UpdateAppEventType.UPDATEAPP, version="1.1"))
+    if branch in ("OS updated", "rebooted"):
+        device_event(DeviceShutdownEvent(type_=DeviceShutdownEventType.SHUTDOWN))
+        if branch == "OS updated":
+            device_event(DeviceUpdateOSEvent(type_=DeviceUpdateOSEventType.UPDATEOS, version="26.2"))
+        device_event(DeviceBootEvent(type_=DeviceBootEventType.BOOT))
+    if branch == "reinstalled":
+        app_event(ReinstallEvent(type_=ReinstallEventType.REINSTALL))
+
+    device = get_device.sync("ci-1", client=client)
+    app = get_app.sync("ci-1", "mail", client=client)
+    assert _looks_like_a_watchdog_termination(device, app) == (branch == "killed")
 
 
 def test_errors_come_back_as_their_problem_types(client):
