@@ -1,4 +1,5 @@
 import JSONCore
+import LifecycleEngine
 import Testing
 
 /// MetricKit over the API: the app view's counts not yet in a payload, the payloads' JSON form
@@ -26,7 +27,7 @@ import Testing
     }
     #expect(
       report["method"]
-        == .string("MXMetricManagerSubscriber.didReceive(_:) [MXDiagnosticPayload]"))
+        == .string("MXMetricManagerSubscriber.didReceiveDiagnosticPayloads:"))
     let crash =
       #"{"applicationVersion":"1.0","metaData":\#(Self.metaData),"exceptionType":10,"#
       + #""exceptionCode":0,"signal":6,"terminationReason":"Namespace SIGNAL, Code 0x6"}"#
@@ -35,6 +36,16 @@ import Testing
         == json(
           #"{"diagnosticPayloads":[{"timeStampBegin":0.0,"timeStampEnd":0.0,"crashDiagnostics":[\#(crash)]}]}"#
         ))
+    // A journal query names it as it is: no method's name has a space, which a query would
+    // carry as `+` or `%20`.
+    let found = api.call(
+      "GET",
+      "/v1/devices/default/journal?method=MXMetricManagerSubscriber.didReceiveDiagnosticPayloads:")
+    guard case .array(let entries)? = found.json?["entries"] else {
+      return #expect(Bool(false), "\(found.body)")
+    }
+    #expect(entries.count == 1)
+    #expect(CallbackMethod.allCases.allSatisfy { !$0.rawValue.contains(" ") })
     #expect(
       api.call("GET", "/v1/apps/mail").json?["pendingExits"] == json(Self.crashedInTheForeground))
     let snapshot = api.call("GET", "/v1/devices/default/snapshot")

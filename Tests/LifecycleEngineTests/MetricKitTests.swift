@@ -128,7 +128,7 @@ import Testing
     let launch = try sim.post(.launch(), to: "mail")
     #expect(
       trace(launch).last
-        == "MXMetricManagerSubscriber.didReceive(_:) [MXDiagnosticPayload] → active/foregroundActive"
+        == "MXMetricManagerSubscriber.didReceiveDiagnosticPayloads: → active/foregroundActive"
         + " {at 10 v1.0 Namespace SIGNAL, Code 0x6 (signal 6)}")
     #expect(reports(of: "mail") == [])
     #expect(sim.deviceView.nextDeadline == .seconds(86_400))
@@ -162,7 +162,7 @@ import Testing
       "MXMetricManagerSubscriber.didReceive(_:) → active/foregroundActive"
       + " {0–86400 v1.0: foreground appWatchdog 1; 86400–172800 v2.0+: foreground appWatchdog 1}"
     let diagnostics: String =
-      "MXMetricManagerSubscriber.didReceive(_:) [MXDiagnosticPayload] → active/foregroundActive"
+      "MXMetricManagerSubscriber.didReceiveDiagnosticPayloads: → active/foregroundActive"
       + " {at 20 v1.0 Namespace FRONTBOARD, Code 0x8badf00d (signal 9);"
       + " at 90020 v2.0 Namespace FRONTBOARD, Code 0x8badf00d (signal 9)}"
     #expect(trace(free).suffix(2) == [metrics, diagnostics])

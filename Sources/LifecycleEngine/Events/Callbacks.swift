@@ -56,9 +56,9 @@ public enum CallbackMethod: String, CaseIterable, Sendable, Codable {
   /// MetricKit delivers the day's reports not yet delivered (`[MXMetricPayload]`).
   case didReceiveMetricPayloads = "MXMetricManagerSubscriber.didReceive(_:)"
   /// MetricKit delivers the crash reports not yet delivered: the same method's overload that
-  /// takes `[MXDiagnosticPayload]`, named by it.
-  case didReceiveDiagnosticPayloads =
-    "MXMetricManagerSubscriber.didReceive(_:) [MXDiagnosticPayload]"
+  /// takes `[MXDiagnosticPayload]`. Swift names both `didReceive(_:)`: this one goes by its
+  /// Objective-C selector, which has no space to escape in a query.
+  case didReceiveDiagnosticPayloads = "MXMetricManagerSubscriber.didReceiveDiagnosticPayloads:"
 
   /// The notification posted with this callback, whatever the app's state does.
   /// (Scene callbacks also carry the aggregate `UIApplication` notification when they change

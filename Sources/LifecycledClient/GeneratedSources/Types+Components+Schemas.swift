@@ -98,7 +98,7 @@ extension Components {
             case background = "background"
             case suspended = "suspended"
         }
-        /// A UIKit method the simulator delivers, named as Swift names its selector; x-enum-varnames gives each a name generators can use as an identifier.
+        /// A UIKit method the simulator delivers, named as Swift names its selector (MetricKit's overload for diagnostics, which Swift names didReceive(_:) like the one for metrics, by its Objective-C selector); x-enum-varnames gives each a name generators can use as an identifier.
         ///
         /// - Remark: Generated from `#/components/schemas/CallbackMethod`.
         @frozen public enum CallbackMethod: String, Codable, Hashable, Sendable, CaseIterable {
@@ -139,7 +139,7 @@ extension Components {
             case handleEventsForBackgroundURLSession = "application(_:handleEventsForBackgroundURLSession:completionHandler:)"
             case expirationHandler = "expirationHandler"
             case didReceiveMetricPayloads = "MXMetricManagerSubscriber.didReceive(_:)"
-            case didReceiveDiagnosticPayloads = "MXMetricManagerSubscriber.didReceive(_:) [MXDiagnosticPayload]"
+            case didReceiveDiagnosticPayloads = "MXMetricManagerSubscriber.didReceiveDiagnosticPayloads:"
         }
         /// - Remark: Generated from `#/components/schemas/BackgroundMode`.
         @frozen public enum BackgroundMode: String, Codable, Hashable, Sendable, CaseIterable {
