@@ -19,7 +19,7 @@ public struct MetricPayload: Hashable, Sendable {
 
   public init() {}
 
-  /// What the payload retains beside its own bytes (its versions fit in their strings).
+  /// The payload's bytes and its counts' storage (its versions fit inline in their strings).
   var retainedBytes: Int { MemoryLayout<Self>.stride + exits.retainedBytes }
 }
 
@@ -33,7 +33,7 @@ public struct DiagnosticPayload: Hashable, Sendable {
 
   public init() {}
 
-  /// What the payload retains beside its own bytes.
+  /// The payload's bytes, its diagnostics' storage and their reasons' text.
   var retainedBytes: Int {
     MemoryLayout<Self>.stride + 32
       + crashDiagnostics.reduce(0) {
