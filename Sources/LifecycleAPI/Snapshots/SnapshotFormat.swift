@@ -304,10 +304,12 @@ extension Fields {
       }
     }
     if kind == "metricPayloads" {
-      return reports("metricPayloads", required: true).map(CallbackArguments.metrics)
+      return reports("metricPayloads", required: true, SnapshotReading(version: version))
+        .map(CallbackArguments.metrics)
     }
     if kind == "diagnosticPayloads" {
-      return reports("diagnosticPayloads", required: true).map(CallbackArguments.diagnostics)
+      return reports("diagnosticPayloads", required: true, SnapshotReading(version: version))
+        .map(CallbackArguments.diagnostics)
     }
     let data = encodedValue("restorationData")
     let sessions = strings(

@@ -131,12 +131,12 @@ extension Fields {
   /// The reports at `key`, at most `Validation.maxWaitingReports` (and, `required`, at least
   /// one); nil if absent or malformed.
   mutating func reports<Report: MetricKitReport>(
-    _ key: StaticString, required: Bool = false
+    _ key: StaticString, required: Bool = false, _ reading: SnapshotReading
   ) -> [Report]? {
     let reports = array(key, maxCount: Validation.maxWaitingReports, required: required) {
       fields in
       var report = Report()
-      fields.read(&report, SnapshotReading(version: SnapshotFormat.version))
+      fields.read(&report, reading)
       return report
     }
     if required, reports?.isEmpty == true {
@@ -155,6 +155,8 @@ extension SnapshotMembers where Self: ~Copyable {
     self.value(
       name, &value, required: required,
       write: { $0.reports($1) },
-      read: { fields, name, required, _ in fields.reports(name, required: required) })
+      read: { fields, name, required, reading in
+        fields.reports(name, required: required, reading)
+      })
   }
 }

@@ -49,7 +49,7 @@ extension Device {
     let holders = metricPeriodHolders.sorted()
     let end = metricDayEnd ?? status.now
     for name in holders {
-      guard let app = apps[name] else { continue }  // deleted apps leave the set
+      guard let app = apps[name] else { continue }  // none: `remove` forgets a deleted app
       closeMetricPeriod(of: app, at: end)
       if app.state.isRunning { reportsDue.append(app) }
     }
