@@ -45,7 +45,9 @@ func populatedEngine(apps count: Int, holdingDeadlines: Bool = false) -> (
   let engine = Engine(configuration: configuration, now: .zero)
   let devices = (0..<max(1, count / appsPerDevice)).map { "device\($0)" }
   for device in devices + ["hot"] {
-    _ = try! engine.createDevice(DeviceSpec(id: device, clock: .realtime), now: .zero)
+    var configuration = engine.configuration.deviceDefaults.configuration(id: device)
+    configuration.clock = .realtime
+    _ = try! engine.createDevice(configuration, now: .zero)
     for app in 0..<appsPerDevice {
       _ = try! engine.createApp(AppSpec(name: "app\(app)", memoryMB: 30), on: device, now: .zero)
       if holdingDeadlines, device != "hot" {

@@ -28,7 +28,9 @@ import Testing
   /// A device's configuration is one form for a snapshot's `device` and for the two ways a
   /// client declares a device: the snapshot must have what a declaration may leave out.
   @Test func aDevicesConfigurationIsItsForm() throws {
-    let form = MemberList(DeviceSpec(id: "phone"))
+    let form = MemberList(
+      ConfigurationObject(
+        Engine(now: .zero).configuration.deviceDefaults.configuration(id: "phone")))
     let snapshot = try Schema("SnapshotDevice")
     #expect(snapshot.properties == Set(["id"] + form.names))
     #expect(snapshot.required == form.required)
@@ -42,12 +44,45 @@ import Testing
 
   @Test func anAppIsItsConfigurationAndItsForm() throws {
     let schema = try Schema("SnapshotApp")
-    let written = try Self.members(
-      JSONWriter.encode { $0.appImage(AppImage(spec: AppSpec(name: "mail"))) })
-    let configuration = written.subtracting(Self.record.names)
+    let configuration = ["name"] + MemberList(ConfigurationObject(AppSpec(name: "mail"))).names
     #expect(configuration.count == 9, "name, lifecycle, the footprints, modes, behavior, scenes")
-    #expect(schema.properties == configuration.union(Self.record.names).union(["process"]))
+    #expect(schema.properties == Set(configuration + Self.record.names + ["process"]))
     #expect(schema.required == ["name"] + Self.record.required)
+    #expect(try Schema("AppCreate").properties == Set(configuration + ["given"]))
+    // A field added to the configuration (found by reflection) fails here until it has a member.
+    #expect(Mirror(reflecting: AppSpec(name: "mail")).children.count == configuration.count)
+    let behavior = MemberList(ConfigurationObject(AppBehavior())).names
+    #expect(Mirror(reflecting: AppBehavior()).children.count == behavior.count)
+  }
+
+  /// Each configuration's rules are its contract's: a limit, a count or a default changed in
+  /// the member table (`ConfigurationForm`) fails here until `openapi.yaml` says the same.
+  @Test func eachConfigurationsRulesAreTheContracts() throws {
+    let device = Engine(now: .zero).configuration.deviceDefaults.configuration(id: "phone")
+    let forms: [(String, RuleList, MemberList)] = [
+      ("DeviceCreate", RuleList(device), MemberList(ConfigurationObject(device))),
+      (
+        "AppCreate", RuleList(AppSpec(name: "mail")),
+        MemberList(ConfigurationObject(AppSpec(name: "mail")))
+      ),
+      (
+        "AppBehaviorSettings", RuleList(AppBehavior()),
+        MemberList(ConfigurationObject(AppBehavior()))
+      ),
+    ]
+    for (name, rules, members) in forms {
+      let schema = try Schema(name)
+      for (member, rule) in rules.rules {
+        let text = schema.texts[member] ?? ""
+        #expect(text.contains(rule), "\(name).\(member) says \(text), not \(rule)")
+      }
+      for (member, stated) in schema.defaults {
+        let written = members.written[member]?.replacing("\"", with: "")
+        #expect(
+          written == stated || written.flatMap(Double.init) == Double(stated),
+          "\(name).\(member): default \(stated), not \(written ?? "none")")
+      }
+    }
   }
 
   @Test func aProcessIsItsForm() throws {
@@ -94,7 +129,10 @@ import Testing
     let memory = Self.members(of: view["memory"])
     let shown = Self.members(of: view).union(memory.map { "memory.\($0)" })
     let shownAs = ["memoryLimitMB": "memory.limitMB", "perAppLimitMB": "memory.perAppLimitMB"]
-    for option in MemberList(DeviceSpec(id: "phone")).names {
+    for option in MemberList(
+      ConfigurationObject(
+        Engine(now: .zero).configuration.deviceDefaults.configuration(id: "phone"))
+    ).names {
       #expect(shown.contains(shownAs[option] ?? option), "the device view leaves out \(option)")
     }
     for object in [nil, "memory", "counters"] {
@@ -105,10 +143,11 @@ import Testing
     }
   }
 
-  /// The app view writes what the `App` schema describes: every member, each required but two
-  /// the view leaves out when they do not apply: the scene's state (an app-delegate app has
-  /// none) and the last termination (a process that never ended has none). Which of an app's
-  /// fields the view shows is `StateFormsTests`' to check.
+  /// The app view writes what the `App` schema describes, its configuration's members among
+  /// them: every member, each required but two the view leaves out when they do not apply:
+  /// the scene's state (an app-delegate app has none) and the last termination (a process that
+  /// never ended has none). Which of an app's fields the view shows is `StateFormsTests`' to
+  /// check.
   @Test func theAppViewIsItsSchema() throws {
     let engine = Engine(now: .zero)
     let device = Engine.defaultDeviceID
@@ -124,6 +163,10 @@ import Testing
     #expect(schema.properties == scene)
     #expect(Set(schema.required) == appDelegate)
     #expect(scene.subtracting(appDelegate) == ["sceneState", "lastTermination"])
+    // The view shows how the app was configured: a member added to its configuration fails
+    // here until the view writes it.
+    let configuration = MemberList(ConfigurationObject(AppSpec(name: "maps"))).names
+    #expect(appDelegate.isSuperset(of: configuration))
   }
 
   /// A field added to a device's state (found by reflection, not from a list) fails here
@@ -185,6 +228,55 @@ private struct MemberList: SnapshotMembers {
   }
 }
 
+/// The rules a configuration's members state, as the contract writes them: a range as its
+/// `minimum` and `maximum`, a list's most items.
+private struct RuleList: ConfigurationMembers {
+  var rules: [(member: String, rule: String)] = []
+
+  init(_ form: some ConfigurationForm) {
+    var form = form
+    form.visitConfiguration(&self)
+  }
+
+  private mutating func range(_ name: StaticString, _ range: ClosedRange<Int>) {
+    rules.append(("\(name)", "minimum: \(range.lowerBound), maximum: \(range.upperBound)"))
+  }
+
+  mutating func integer(
+    _ name: StaticString, _ value: inout Int, in range: ClosedRange<Int>, required: Bool
+  ) { self.range(name, range) }
+
+  mutating func integer(_ name: StaticString, _ value: inout Int?, in range: ClosedRange<Int>) {
+    self.range(name, range)
+  }
+
+  mutating func bool(_ name: StaticString, _ value: inout Bool, required: Bool) {}
+
+  mutating func choice<Value: RawRepresentable<String> & CaseIterable>(
+    _ name: StaticString, _ value: inout Value, required: Bool
+  ) {}
+
+  mutating func choices<Value: RawRepresentable<String> & CaseIterable & Hashable>(
+    _ name: StaticString, _ value: inout Set<Value>
+  ) {}
+
+  mutating func seconds(_ name: StaticString, _ value: inout Duration, in range: ClosedRange<Int>) {
+    self.range(name, range)
+  }
+
+  mutating func seconds(
+    _ name: StaticString, _ value: inout Duration?, in range: ClosedRange<Int>
+  ) {}  // the idle timeout's schema is a shared one, `IdleTimeout`
+
+  mutating func identifiers(_ name: StaticString, _ value: inout [String], maxCount: Int) {
+    rules.append(("\(name)", "maxItems: \(maxCount) uniqueItems: true"))
+  }
+
+  mutating func labels(_ name: StaticString, _ value: inout [String: String]) {}
+
+  mutating func object<Value: ConfigurationForm>(_ name: StaticString, _ value: inout Value) {}
+}
+
 /// A schema of `openapi.yaml`'s components as written there, or an object in one of its
 /// properties: its `required` list (on one line, or an item a line), a property a line, each
 /// with its `default` if it names one.
@@ -192,6 +284,8 @@ private struct Schema {
   var properties: Set<String> = []
   var required: [String] = []
   var defaults: [String: String] = [:]
+  /// Each property's text after its name, its own lines below it joined to it.
+  var texts: [String: String] = [:]
 
   init(_ name: String, member: String? = nil) throws {
     let contract = try String(
@@ -208,6 +302,7 @@ private struct Schema {
     }
     try #require(!lines.isEmpty, "no schema \(name) \(member ?? "")")
     var isListingRequired = false
+    var lastProperty: String?
     for line in lines {
       if line.hasPrefix(indent + "required: [") {
         required = line.drop { $0 != "[" }.dropFirst().dropLast().split(separator: ", ").map(
@@ -218,11 +313,18 @@ private struct Schema {
         continue
       }
       isListingRequired = line == indent + "required:"
-      guard line.hasPrefix(indent + "  "), !line.hasPrefix(indent + "   "),
-        let colon = line.firstIndex(of: ":")
-      else { continue }
+      if line.hasPrefix(indent + "   "), let property = lastProperty {
+        texts[property, default: ""] += " " + line.trimmingCharacters(in: .whitespaces)
+        continue
+      }
+      guard line.hasPrefix(indent + "  "), let colon = line.firstIndex(of: ":") else {
+        lastProperty = nil
+        continue
+      }
       let property = String(line[..<colon].trimmingCharacters(in: .whitespaces))
       properties.insert(property)
+      lastProperty = property
+      texts[property] = String(line[line.index(after: colon)...])
       if let range = line.range(of: "default: ") {
         defaults[property] = String(line[range.upperBound...].prefix { $0 != "," && $0 != " " })
       }

@@ -9,7 +9,7 @@ import Testing
     #expect(engine.devices(now: .zero).map(\.id) == ["default"])
     #expect(
       engineError { try engine.removeDevice("default", now: .zero) } == .defaultDeviceIsPermanent)
-    _ = try engine.createDevice(DeviceSpec(id: "ci-1"), now: .zero)
+    _ = try engine.createDevice("ci-1")
     _ = try engine.createApp(AppSpec(name: "mail"), on: "default", now: .zero)
     engine.reset(now: .milliseconds(5000))
     #expect(engine.devices(now: .zero).map(\.id) == ["default"])
@@ -28,7 +28,7 @@ import Testing
 
   @Test func newDevicesTakeTheConfiguredDefaults() throws {
     let engine = Engine(now: .zero)
-    let device = try engine.createDevice(DeviceSpec(id: "phone"), now: .zero)
+    let device = try engine.createDevice("phone")
     #expect(device.clock == .realtime)
     #expect(device.memoryLimitMB == 4096)
     #expect(device.perAppLimitMB == 2048)
@@ -45,11 +45,12 @@ import Testing
     let engine = Engine(now: .zero)
     #expect(
       engineError {
-        try engine.createDevice(DeviceSpec(id: "-bad", memoryLimitMB: 0), now: .zero)
+        try engine.createDevice("-bad") { $0.memoryLimitMB = 0 }
       }
         == .invalid([
           ValidationIssue(field: "id", message: "must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"),
-          ValidationIssue(field: "memoryLimitMB", message: "must be 1 to 1048576"),
+          ValidationIssue(
+            field: "memoryLimitMB", message: "must be an integer from 1 to 1048576"),
         ]))
     let tooLong = String(repeating: "a", count: 65)
     #expect(
@@ -62,9 +63,10 @@ import Testing
       }
         == .invalid([
           ValidationIssue(field: "name", message: "must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"),
-          ValidationIssue(field: "memoryMB", message: "must be 0 to 1048576"),
+          ValidationIssue(field: "memoryMB", message: "must be an integer from 0 to 1048576"),
           ValidationIssue(
-            field: "behavior.didEnterBackgroundSeconds", message: "must be 0 to 86400"),
+            field: "behavior.didEnterBackgroundSeconds",
+            message: "must be a number from 0.0 to 86400.0"),
         ]))
     #expect(
       engineError { try engine.createApp(AppSpec(name: "a"), on: "nowhere", now: .zero) }
@@ -89,12 +91,12 @@ import Testing
     configuration.limits.maxDevices = 2
     configuration.limits.maxAppsPerDevice = 1
     let engine = Engine(configuration: configuration, now: .zero)
-    _ = try engine.createDevice(DeviceSpec(id: "one"), now: .zero)
+    _ = try engine.createDevice("one")
     #expect(
-      engineError { try engine.createDevice(DeviceSpec(id: "one"), now: .zero) }
+      engineError { try engine.createDevice("one") }
         == .deviceExists("one"))
     #expect(
-      engineError { try engine.createDevice(DeviceSpec(id: "two"), now: .zero) }
+      engineError { try engine.createDevice("two") }
         == .tooManyDevices(limit: 2))
     _ = try engine.createApp(AppSpec(name: "a"), on: "one", now: .zero)
     #expect(
@@ -146,7 +148,7 @@ import Testing
   /// after the first brings the device up to its `now`.
   @Test func aScenarioHoldsItsDeviceUntilItEnds() throws {
     let engine = Engine(now: .zero)
-    _ = try engine.createDevice(DeviceSpec(id: "w1", idleTimeout: .seconds(10)), now: .zero)
+    _ = try engine.createDevice("w1") { $0.idleTimeout = .seconds(10) }
     _ = try engine.createApp(AppSpec(name: "mail"), on: "w1", now: .zero)
     _ = try engine.apply(.launch(), to: "mail", on: "w1", now: .milliseconds(500))
     _ = try engine.apply(.home, to: "mail", on: "w1", now: .milliseconds(500))
@@ -213,7 +215,7 @@ import Testing
     let idle = engine.retainedBytes
     var retired: [RetiredDevice] = []
     engine.onRetire = { retired.append($0) }
-    _ = try engine.createDevice(DeviceSpec(id: "w1"), now: .zero)
+    _ = try engine.createDevice("w1")
     _ = try engine.createApp(AppSpec(name: "mail"), on: "w1", now: .zero)
     let bytes = engine.retainedBytes(of: "w1")
     weak var replaced = engine.findDevice("w1")
@@ -314,12 +316,12 @@ import Testing
   @Test func realtimeDevicesDueTogetherFireInDeviceOrder() throws {
     let engine = Engine(now: .zero)
     for id in ["zeta", "alpha"] {
-      _ = try engine.createDevice(DeviceSpec(id: id, clock: .realtime), now: .zero)
+      _ = try engine.createDevice(id) { $0.clock = .realtime }
       _ = try engine.createApp(AppSpec(name: "mail"), on: id, now: .zero)
       _ = try engine.apply(.launch(), to: "mail", on: id, now: .zero)
       _ = try engine.apply(.home, to: "mail", on: id, now: .zero)
     }
-    _ = try engine.createDevice(DeviceSpec(id: "manual", clock: .manual), now: .zero)
+    _ = try engine.createDevice("manual") { $0.clock = .manual }
     #expect(engine.advance(to: .milliseconds(10_000)).map(\.device) == ["alpha", "zeta"])
   }
 
@@ -569,13 +571,13 @@ import Testing
   /// removed, made again, reset, or the engine reset (the engine keeps the last one found).
   @Test func aDeviceIsFoundAsItIsNowUnderItsId() throws {
     let engine = Engine(now: .zero)
-    _ = try engine.createDevice(DeviceSpec(id: "phone"), now: .zero)
+    _ = try engine.createDevice("phone")
     let first = try #require(engine.lastVersion(of: "phone")).incarnation
     try engine.removeDevice("phone", now: .zero)
     #expect(engine.lastVersion(of: "phone") == nil)
     #expect(
       engineError { try engine.apply(.lock, on: "phone", now: .zero) } == .unknownDevice("phone"))
-    _ = try engine.createDevice(DeviceSpec(id: "phone"), now: .zero)
+    _ = try engine.createDevice("phone")
     let second = try #require(engine.lastVersion(of: "phone")).incarnation
     #expect(second > first)
     _ = try engine.resetDevice("phone", now: .zero)
@@ -586,7 +588,7 @@ import Testing
 
   @Test func removingADeviceDropsItsRealtimeDeadlines() throws {
     let engine = Engine(now: .zero)
-    _ = try engine.createDevice(DeviceSpec(id: "phone"), now: .zero)
+    _ = try engine.createDevice("phone")
     _ = try engine.createApp(AppSpec(name: "mail"), on: "phone", now: .zero)
     _ = try engine.apply(.launch(), to: "mail", on: "phone", now: .zero)
     _ = try engine.apply(.home, to: "mail", on: "phone", now: .zero)

@@ -77,8 +77,8 @@ import Testing
   @Test func aDeviceLeftIdlePastItsTimeoutIsRemoved() throws {
     let engine = Engine(now: .zero)
     let seconds = { (value: Double) in Instant.zero + .milliseconds(Int64(value * 1000)) }
-    _ = try engine.createDevice(DeviceSpec(id: "w1", idleTimeout: .seconds(10)), now: .zero)
-    _ = try engine.createDevice(DeviceSpec(id: "kept"), now: .zero)
+    _ = try engine.createDevice("w1") { $0.idleTimeout = .seconds(10) }
+    _ = try engine.createDevice("kept")
     let bytes = engine.retainedBytes
     #expect(engine.nextDeadline == seconds(10))
     _ = try engine.device("w1", now: seconds(5))
@@ -221,7 +221,7 @@ import Testing
     #expect(
       engineError { try engine.createApp(AppSpec(name: "d"), on: "default", now: .zero) }
         == exhausted)
-    #expect(engineError { try engine.createDevice(DeviceSpec(id: "x"), now: .zero) } == exhausted)
+    #expect(engineError { try engine.createDevice("x") } == exhausted)
     #expect(
       engineError { try engine.apply(.launch(), to: "a", on: "default", now: .zero) } == exhausted)
     #expect(engineError { try engine.apply(.lock, on: "default", now: .zero) } == exhausted)
@@ -254,7 +254,7 @@ import Testing
       let name = names.randomElement(using: &random)!
       let text = String(repeating: "t", count: Int.random(in: 0...300, using: &random))
       switch Int.random(in: 0..<100, using: &random) {
-      case 0..<3: _ = try? engine.createDevice(DeviceSpec(id: device), now: .zero)
+      case 0..<3: _ = try? engine.createDevice(device)
       case 3..<5: try? engine.removeDevice(device, now: .zero)
       case 5..<12:
         // Half the apps keep their main thread busy in didEnterBackground: callbacks wait.

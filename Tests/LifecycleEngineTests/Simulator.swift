@@ -13,11 +13,12 @@ final class Simulator {
   ) {
     engine = Engine(configuration: configuration, now: .zero)
     self.device = device
-    _ = try! engine.createDevice(
-      DeviceSpec(
-        id: device, clock: .manual, memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB,
-        passcode: passcode),
-      now: .zero)
+    _ = try! engine.createDevice(device) { configuration in
+      configuration.clock = .manual
+      if let memoryLimitMB { configuration.memoryLimitMB = memoryLimitMB }
+      if let perAppLimitMB { configuration.perAppLimitMB = perAppLimitMB }
+      if let passcode { configuration.passcode = passcode }
+    }
   }
 
   @discardableResult
@@ -174,4 +175,17 @@ func describe(_ exits: ExitCounts) -> String {
       return count == 0 ? nil : "\(inForeground ? "foreground" : "background") \(category) \(count)"
     }
   }.joined(separator: ", ")
+}
+
+extension Engine {
+  /// Creates the device `id` as a client's declaration does: the engine's defaults for devices,
+  /// with what `configure` changes.
+  @discardableResult
+  func createDevice(
+    _ id: String, now: Instant = .zero, _ configure: (inout DeviceConfiguration) -> Void = { _ in }
+  ) throws(EngineError) -> DeviceView {
+    var device = configuration.deviceDefaults.configuration(id: id)
+    configure(&device)
+    return try createDevice(device, now: now)
+  }
 }

@@ -26,8 +26,10 @@ extension LifecycleAPI {
 
   func createDevice(_ request: borrowing RouteRequest) throws -> APIResponse {
     // A device the body does not name gets an id of the server's (the response's `id`).
-    let spec = try Decode.device(try jsonBody(of: request), id: engine.unusedDeviceID())
-    let device = try engine.createDevice(spec, now: request.now)
+    let configuration = try Decode.device(
+      try jsonBody(of: request), id: engine.unusedDeviceID(),
+      defaults: engine.configuration.deviceDefaults)
+    let device = try engine.createDevice(configuration, now: request.now)
     return created(at: "/v1/devices/\(device.id)") { $0.device(device) }
   }
 

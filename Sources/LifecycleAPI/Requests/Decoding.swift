@@ -3,25 +3,29 @@ import LifecycleEngine
 
 /// Request bodies into engine values.
 enum Decode {
-  /// A new device's configuration; its id `id` if the body leaves it out.
-  static func device(_ body: JSONDocument, id: String) throws(Problem) -> DeviceSpec {
+  /// A new device's configuration; its id `id` if the body leaves it out, the members it
+  /// leaves out from `defaults`.
+  static func device(_ body: JSONDocument, id: String, defaults: DeviceDefaults)
+    throws(Problem) -> DeviceConfiguration
+  {
     var fields = Fields(body)
-    let spec = device(&fields, id: id)
+    let configuration = device(&fields, id: id, defaults: defaults)
     if let problem = fields.problem() { throw problem }
-    return spec
+    return configuration
   }
 
-  /// A device's configuration, read from its object's fields: a body's or a fixture's device
-  /// (a member left out takes the configured default), or a snapshot's (`complete`: the clock
-  /// and budgets are required). Its id `id` if they leave it out, else the id is required.
-  static func device(_ fields: inout Fields, id: String? = nil, complete: Bool = false)
-    -> DeviceSpec
-  {
-    var spec = DeviceSpec(
+  /// A device's configuration, read from its object's fields over `defaults`: a body's or a
+  /// fixture's device (a member left out takes the default), or a snapshot's (`complete`: the
+  /// clock and budgets are required). Its id `id` if they leave it out, else the id is
+  /// required.
+  static func device(
+    _ fields: inout Fields, id: String? = nil, defaults: DeviceDefaults, complete: Bool = false
+  ) -> DeviceConfiguration {
+    var configuration = defaults.configuration(
       id: fields.string("id", required: id == nil, maxBytes: Validation.maxNameBytes) ?? id ?? "")
     fields.read(
-      &spec, SnapshotReading(version: SnapshotFormat.version, isDeclaration: !complete))
-    return spec
+      &configuration, SnapshotReading(version: SnapshotFormat.version, isDeclaration: !complete))
+    return configuration
   }
 
   /// A new app's configuration, and the state it starts in if `given` names one.
@@ -53,32 +57,7 @@ enum Decode {
   static func app(_ fields: inout Fields) -> AppSpec {
     var spec = AppSpec(
       name: fields.string("name", required: true, maxBytes: Validation.maxNameBytes) ?? "")
-    func given<Value>(_ value: Value?, _ member: WritableKeyPath<AppSpec, Value>) {
-      if let value { spec[keyPath: member] = value }
-    }
-    given(fields.choice("lifecycle"), \.lifecycle)
-    given(fields.integer("memoryMB", in: 0...Validation.maxMemoryMB), \.memoryMB)
-    spec.backgroundMemoryMB = fields.integer("backgroundMemoryMB", in: 0...Validation.maxMemoryMB)
-    given(fields.choices("backgroundModes", BackgroundMode.self), \.backgroundModes)
-    if var details = fields.object("behavior") {
-      for (name, member) in AppBehavior.durations {
-        if let duration = details.seconds(name, max: Validation.maxBehaviorSeconds) {
-          spec.behavior[keyPath: member] = duration
-        }
-      }
-      given(
-        details.bool("endsBackgroundTasksOnExpiration"),
-        \.behavior.endsBackgroundTasksOnExpiration)
-      given(details.bool("holdsFileLockAtSuspension"), \.behavior.holdsFileLockAtSuspension)
-      fields.merge(details)
-    }
-    given(fields.bool("supportsMultipleScenes"), \.supportsMultipleScenes)
-    given(fields.integer("sceneMemoryMB", in: 0...Validation.maxMemoryMB), \.sceneMemoryMB)
-    given(
-      fields.strings(
-        "permittedTaskIdentifiers", maxCount: Validation.maxPermittedTaskIdentifiers,
-        maxBytes: Validation.maxIdentifierBytes + 1),
-      \.permittedTaskIdentifiers)
+    fields.read(&spec, SnapshotReading(version: SnapshotFormat.version, isDeclaration: true))
     return spec
   }
 

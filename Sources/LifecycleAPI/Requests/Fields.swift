@@ -122,7 +122,7 @@ struct Fields {
       default: nil
       }
     guard let number = integer, range.contains(number) else {
-      issues.append(name(key), "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+      issues.append(name(key), Validation.integerRule(range))
       return nil
     }
     return number
@@ -130,9 +130,18 @@ struct Fields {
 
   /// A number of seconds from 0 to `max`, kept to the millisecond.
   mutating func seconds(_ key: StaticString, max: Int, required: Bool = false) -> Duration? {
+    seconds(key, in: 0...max, required: required)
+  }
+
+  /// A number of seconds in `range`, kept to the millisecond.
+  mutating func seconds(_ key: StaticString, in range: ClosedRange<Int>, required: Bool = false)
+    -> Duration?
+  {
     guard let index = member(key, required: required) else { return nil }
-    guard let seconds = seconds(at: index, max: max) else {
-      issues.append(name(key), "must be a number from 0.0 to \(Double(max))")
+    guard let seconds = seconds(at: index, max: range.upperBound),
+      seconds >= .seconds(range.lowerBound)
+    else {
+      issues.append(name(key), Validation.secondsRule(range))
       return nil
     }
     return seconds
@@ -465,20 +474,10 @@ extension Fields: EventParameterReader {
 }
 
 extension Fields {
-  /// A device's `idleTimeoutSeconds` (the engine checks its range).
-  mutating func idleTimeout() -> Duration? {
-    seconds("idleTimeoutSeconds", max: Validation.maxIdleTimeoutSeconds)
-  }
-
-  /// A device's `labels` (`{"suite": "checkout"}`).
-  mutating func labels() -> [String: String]? {
-    stringMap("labels", maxCount: Validation.maxLabels, maxBytes: Validation.maxNameBytes)
-  }
-}
-
-extension Fields {
   /// An array of names of `T`'s cases, such as `backgroundModes`; repeats count once.
-  mutating func choices<T: NamedCases & Hashable>(_ key: StaticString, _: T.Type) -> Set<T>? {
+  mutating func choices<T: RawRepresentable<String> & CaseIterable & Hashable>(
+    _ key: StaticString, _: T.Type
+  ) -> Set<T>? {
     guard let index = member(key, required: false) else { return nil }
     guard document[index].kind == .array else {
       reject(key, "must be an array")
@@ -486,7 +485,9 @@ extension Fields {
     }
     var choices: Set<T> = []
     for element in document.children(of: index) {
-      guard let choice = document.choice(at: element, T.self) else {
+      guard document[element].kind == .string,
+        let choice = T(rawValue: document.string(at: element))
+      else {
         reject(key, "must list only \(T.allCases.map(\.rawValue).joined(separator: ", "))")
         return nil
       }

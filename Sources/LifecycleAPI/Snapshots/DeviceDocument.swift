@@ -31,10 +31,10 @@ enum DeviceDocument {
   {
     fields.nullIsAbsent = true
     if fields.has("format") { return SnapshotFormat.image(&fields, id: id) }
-    let spec = Decode.device(&fields, id: id)
+    let configuration = Decode.device(&fields, id: id, defaults: defaults)
     let apps = fields.array("apps", maxCount: SnapshotFormat.maxElements) { app in
       Decode.app(&app)
     }
-    return DeviceImage(declaring: spec, apps: apps ?? [], defaults: defaults)
+    return DeviceImage(declaring: configuration, apps: apps ?? [])
   }
 }

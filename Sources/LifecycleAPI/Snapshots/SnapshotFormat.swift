@@ -61,9 +61,10 @@ enum SnapshotFormat {
           + "this server reads")
     }
     fields.nullIsAbsent = version <= lastVersionWithNulls
-    var spec: DeviceSpec?
+    var configuration: DeviceConfiguration?
     if var device = fields.object("device", required: true) {
-      spec = Decode.device(&device, id: id, complete: true)
+      configuration = Decode.device(
+        &device, id: id, defaults: omittedDeviceMembers, complete: true)
       fields.merge(device)
     }
     var image = DeviceImage(unread)
@@ -72,8 +73,8 @@ enum SnapshotFormat {
       "journal",
       "is not restored: a restored device starts a new journal after seq; take the snapshot "
         + "without ?journal=true")
-    guard fields.issues.isEmpty, let spec else { return nil }
-    image.configuration = spec.configuration(defaults: omittedDeviceMembers)
+    guard fields.issues.isEmpty, let configuration else { return nil }
+    image.configuration = configuration
     return image
   }
 

@@ -3,48 +3,9 @@ import LifecycleEngine
 
 // The snapshot document's forms: each field of a device's and an app's state as one member,
 // its name, its type and its rule, which the writer (`JSONWriter.snapshot`) and the reader
-// (`SnapshotFormat.image`) both follow. `SnapshotFormTests` holds them to the contract's
+// (`SnapshotFormat.image`) both follow; their configurations are the engine's forms
+// (`ConfigurationForm`). `SnapshotFormTests` holds them to the contract's
 // schemas, member by member.
-
-extension DeviceSpec: SnapshotForm {
-  /// A device's configuration after its id: a snapshot's `device` holds all of it but what it
-  /// leaves to the defaults (no passcode, no idle timeout); a declaration (a request's body, a
-  /// fixture's device) may leave out any member, to take the configured default.
-  mutating func visitMembers(_ members: inout some SnapshotMembers & ~Copyable) {
-    let megabytes = 1...Validation.maxMemoryMB
-    members.optional(
-      "clock", &clock, required: true, write: { $0.enumCase($1) },
-      read: { fields, name, required, _ in fields.choice(name, required: required) })
-    members.optional(
-      "memoryLimitMB", &memoryLimitMB, required: true, write: { $0.integer($1) },
-      read: { fields, name, required, _ in
-        fields.integer(name, in: megabytes, required: required)
-      })
-    members.optional(
-      "perAppLimitMB", &perAppLimitMB, required: true, write: { $0.integer($1) },
-      read: { fields, name, required, _ in
-        fields.integer(name, in: megabytes, required: required)
-      })
-    members.optional(
-      "passcode", &passcode, write: { $0.bool($1) }, read: { fields, name, _ in fields.bool(name) })
-    members.value(
-      "labels", &labels, required: false, write: { $0.labels($1) },
-      read: { fields, _, _, _ in fields.labels() })
-    members.optional(
-      "idleTimeoutSeconds", &idleTimeout,
-      write: { $0.seconds(milliseconds: $1.wholeMilliseconds) },
-      read: { fields, _, _ in fields.idleTimeout() })
-  }
-
-  /// The declaration of a device configured as `configuration`, every member given.
-  init(_ configuration: DeviceConfiguration) {
-    self.init(
-      id: configuration.id, clock: configuration.clock,
-      memoryLimitMB: configuration.memoryLimitMB, perAppLimitMB: configuration.perAppLimitMB,
-      passcode: configuration.passcode, labels: configuration.labels,
-      idleTimeout: configuration.idleTimeout)
-  }
-}
 
 extension DeviceImage: SnapshotForm {
   /// A device's state, after its configuration (`device`), in the document itself.

@@ -12,8 +12,9 @@ protocol SnapshotForm {
 /// What visits a form's members. Each call names a member and lends its field, which a writer
 /// writes and a reader sets from the document: a member with no value (nil) is left out of
 /// the document, and one the document leaves out keeps the value its field starts with (the
-/// state's one declaration of defaults).
-protocol SnapshotMembers: ~Copyable {
+/// state's one declaration of defaults). A configuration's members (`ConfigurationForm`) are
+/// visited the same way, each kind of member read and written as below.
+protocol SnapshotMembers: ConfigurationMembers, ~Copyable {
   /// A member whose value `write` writes after its key and `read` reads (nil: absent or
   /// refused); `required` members must be in the document.
   mutating func value<Value>(
@@ -31,6 +32,19 @@ protocol SnapshotMembers: ~Copyable {
   /// An object whose members are `value`'s form.
   mutating func object<Value: SnapshotForm>(
     _ name: StaticString, _ value: inout Value, required: Bool)
+}
+
+/// A configuration (`ConfigurationForm`) as a snapshot form: its members are the configuration's.
+struct ConfigurationObject<Configuration: ConfigurationForm>: SnapshotForm {
+  var configuration: Configuration
+
+  init(_ configuration: Configuration) {
+    self.configuration = configuration
+  }
+
+  mutating func visitMembers(_ members: inout some SnapshotMembers & ~Copyable) {
+    configuration.visitConfiguration(&members)
+  }
 }
 
 /// What reading a member may depend on besides its fields.
@@ -87,6 +101,13 @@ extension Fields {
     self = reader.fields
   }
 
+  /// Reads `configuration`'s members from these fields into it.
+  mutating func read(_ configuration: inout some ConfigurationForm, _ reading: SnapshotReading) {
+    var form = ConfigurationObject(configuration)
+    read(&form, reading)
+    configuration = form.configuration
+  }
+
   /// What `read` makes of the object `key`, its issues merged into these fields'; nil if
   /// there is no such member.
   mutating func nested<Value>(_ key: StaticString, _ read: (inout Fields) -> Value?) -> Value? {
@@ -97,14 +118,19 @@ extension Fields {
   }
 }
 
-extension JSONWriter: SnapshotMembers {
+/// Writes a form's members into the object a `JSONWriter` is writing (`JSONWriter.members(of:)`).
+/// The writer is lent to it for the visit: the members' protocols are the engine's too, whose
+/// witnesses a public type such as `JSONWriter` would have to make public.
+struct MemberWriter: SnapshotMembers, ~Copyable {
+  var writer: JSONWriter
+
   mutating func value<Value>(
     _ name: StaticString, _ value: inout Value, required: Bool,
     write: (inout JSONWriter, Value) -> Void,
     read: (inout Fields, StaticString, Bool, SnapshotReading) -> Value?
   ) {
-    key(name)
-    write(&self, value)
+    writer.key(name)
+    write(&writer, value)
   }
 
   mutating func optional<Value>(
@@ -113,21 +139,36 @@ extension JSONWriter: SnapshotMembers {
     read: (inout Fields, StaticString, Bool, SnapshotReading) -> Value?
   ) {
     guard let value else { return }
-    key(name)
-    write(&self, value)
+    writer.key(name)
+    write(&writer, value)
   }
 
   mutating func object<Value: SnapshotForm>(
     _ name: StaticString, _ value: inout Value, required: Bool
   ) {
-    key(name)
-    object { value.visitMembers(&$0) }
+    writer.key(name)
+    writer.object { $0.members(of: value) }
   }
+}
 
+extension JSONWriter {
   /// `form`'s members, in the object being written.
   mutating func members(of form: some SnapshotForm) {
     var form = form
-    form.visitMembers(&self)
+    var members = MemberWriter(writer: self)
+    form.visitMembers(&members)
+    self = members.writer
+  }
+
+  /// `configuration`'s members, in the object being written.
+  mutating func members(of configuration: some ConfigurationForm) {
+    members(of: ConfigurationObject(configuration))
+  }
+
+  /// The member `name`, an object of `form`'s members.
+  mutating func object(_ name: StaticString, _ form: some SnapshotForm) {
+    key(name)
+    object { $0.members(of: form) }
   }
 }
 
@@ -149,7 +190,7 @@ extension SnapshotMembers where Self: ~Copyable {
   }
 
   mutating func integer(
-    _ name: StaticString, _ value: inout Int, in range: ClosedRange<Int>, required: Bool = false
+    _ name: StaticString, _ value: inout Int, in range: ClosedRange<Int>, required: Bool
   ) {
     self.value(
       name, &value, required: required, write: { $0.integer($1) },
@@ -163,7 +204,7 @@ extension SnapshotMembers where Self: ~Copyable {
       read: { fields, name, required, _ in fields.checkedVersion(name, required: required) })
   }
 
-  mutating func bool(_ name: StaticString, _ value: inout Bool, required: Bool = false) {
+  mutating func bool(_ name: StaticString, _ value: inout Bool, required: Bool) {
     self.value(
       name, &value, required: required, write: { $0.bool($1) },
       read: { fields, name, required, _ in fields.bool(name, required: required) })
@@ -182,23 +223,88 @@ extension SnapshotMembers where Self: ~Copyable {
       read: { fields, name, _ in fields.instant(name) })
   }
 
-  /// One of an enumeration's cases, by name.
+  /// One of an enumeration's cases, by its prepared name.
   mutating func choice<Value: NamedCases>(
-    _ name: StaticString, _ value: inout Value, required: Bool = false
+    _ name: StaticString, _ value: inout Value, required: Bool
   ) {
     self.value(
       name, &value, required: required, write: { $0.enumCase($1) },
       read: { fields, name, required, _ in fields.choice(name, required: required) })
   }
 
+  mutating func choice<Value: NamedCases>(_ name: StaticString, _ value: inout Value) {
+    choice(name, &value, required: false)
+  }
+
+  /// One of an enumeration's cases, by its raw value.
+  mutating func choice<Value: RawRepresentable<String> & CaseIterable>(
+    _ name: StaticString, _ value: inout Value, required: Bool
+  ) {
+    self.value(
+      name, &value, required: required, write: { $0.string($1.rawValue) },
+      read: { fields, name, required, _ in fields.choice(name, Value.self, required: required) })
+  }
+
   /// A set of an enumeration's cases, in the order the type declares them.
-  mutating func choices<Value: NamedCases & Hashable>(
+  mutating func choices<Value: RawRepresentable<String> & CaseIterable & Hashable>(
     _ name: StaticString, _ value: inout Set<Value>
   ) {
     self.value(
       name, &value, required: false,
-      write: { w, values in w.array(Value.allCases.filter(values.contains)) { $0.enumCase($1) } },
+      write: { w, values in
+        w.array(Value.allCases.filter(values.contains)) { $0.string($1.rawValue) }
+      },
       read: { fields, name, _, _ in fields.choices(name, Value.self) })
+  }
+
+  /// A whole number in `range`, left out when it has none.
+  mutating func integer(_ name: StaticString, _ value: inout Int?, in range: ClosedRange<Int>) {
+    optional(
+      name, &value, write: { $0.integer($1) },
+      read: { fields, name, _ in fields.integer(name, in: range) })
+  }
+
+  /// A duration, as a number of seconds kept to the millisecond.
+  mutating func seconds(
+    _ name: StaticString, _ value: inout Duration, in range: ClosedRange<Int>
+  ) {
+    self.value(
+      name, &value, required: false, write: { $0.seconds(milliseconds: $1.wholeMilliseconds) },
+      read: { fields, name, _, _ in fields.seconds(name, in: range) })
+  }
+
+  mutating func seconds(
+    _ name: StaticString, _ value: inout Duration?, in range: ClosedRange<Int>
+  ) {
+    optional(
+      name, &value, write: { $0.seconds(milliseconds: $1.wholeMilliseconds) },
+      read: { fields, name, _ in fields.seconds(name, in: range) })
+  }
+
+  /// Identifiers, read as strings a byte longer than one may be, so that the engine's check
+  /// (`ConfigurationCheck`) names what is wrong with them.
+  mutating func identifiers(_ name: StaticString, _ value: inout [String], maxCount: Int) {
+    self.value(
+      name, &value, required: false, write: { w, names in w.array(names) { $0.string($1) } },
+      read: { fields, name, _, _ in
+        fields.strings(name, maxCount: maxCount, maxBytes: Validation.maxIdentifierBytes + 1)
+      })
+  }
+
+  /// Labels, as an object of strings, always written (`{}` for none).
+  mutating func labels(_ name: StaticString, _ value: inout [String: String]) {
+    self.value(
+      name, &value, required: false, write: { $0.labels($1) },
+      read: { fields, name, _, _ in
+        fields.stringMap(name, maxCount: Validation.maxLabels, maxBytes: Validation.maxNameBytes)
+      })
+  }
+
+  /// An object whose members are a configuration's.
+  mutating func object<Value: ConfigurationForm>(_ name: StaticString, _ value: inout Value) {
+    var form = ConfigurationObject(value)
+    object(name, &form, required: false)
+    value = form.configuration
   }
 
   mutating func appName(_ name: StaticString, _ value: inout AppName?) {

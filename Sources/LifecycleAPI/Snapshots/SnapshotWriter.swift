@@ -11,7 +11,7 @@ extension JSONWriter {
       w.key("device")
       w.object { w in
         w.member("id", image.id)
-        w.members(of: DeviceSpec(image.configuration))
+        w.members(of: image.configuration)
       }
       w.members(of: image)
       if let journal {
@@ -30,17 +30,9 @@ extension JSONWriter {
   mutating func appImage(_ app: AppImage) {
     object { w in
       w.member("name", app.spec.name)
-      w.member("lifecycle", app.spec.lifecycle)
-      w.member("memoryMB", app.spec.memoryMB)
-      w.member("backgroundMemoryMB", app.spec.backgroundMemoryMB ?? app.spec.memoryMB)
-      w.member("backgroundModes", app.spec.backgroundModes)
-      w.key("behavior")
-      w.behavior(app.spec.behavior)
-      w.member("supportsMultipleScenes", app.spec.supportsMultipleScenes)
-      w.member("sceneMemoryMB", app.spec.sceneMemoryMB)
-      w.member("permittedTaskIdentifiers", app.spec.permittedTaskIdentifiers)
+      w.members(of: app.spec)
       w.members(of: app.record)
-      if var process = app.process { w.object("process", &process) }
+      if let process = app.process { w.object("process", process) }
     }
   }
 

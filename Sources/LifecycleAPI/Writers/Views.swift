@@ -81,16 +81,6 @@ extension JSONWriter {
     }
   }
 
-  mutating func behavior(_ behavior: AppBehavior) {
-    object { w in
-      for (name, member) in AppBehavior.durations {
-        w.member(name, seconds: behavior[keyPath: member])
-      }
-      w.member("endsBackgroundTasksOnExpiration", behavior.endsBackgroundTasksOnExpiration)
-      w.member("holdsFileLockAtSuspension", behavior.holdsFileLockAtSuspension)
-    }
-  }
-
   mutating func app(_ app: AppView) {
     object { w in
       w.member("name", unescaped: app.name)
@@ -113,7 +103,7 @@ extension JSONWriter {
       w.member("backgroundModes", app.spec.backgroundModes)
       w.member("activities", app.activities)
       w.key("behavior")
-      w.behavior(app.spec.behavior)
+      w.object { $0.members(of: app.spec.behavior) }
       w.member("allowedEvents", app.allowedEvents)
       w.member("busyUntil", time: app.busyUntil)
       w.key("waitingCallbacks")

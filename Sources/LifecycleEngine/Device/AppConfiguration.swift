@@ -31,15 +31,15 @@ public struct AppBehavior: Hashable, Sendable {
   }
 }
 
-extension AppBehavior {
-  /// The times the app's code takes, by their names in JSON: the one list the reader, the
-  /// writer and the checks follow.
-  public static let durations:
-    [(name: StaticString, member: WritableKeyPath<AppBehavior, Duration> & Sendable)] = [
-      ("didFinishLaunchingSeconds", \.didFinishLaunchingDuration),
-      ("willEnterForegroundSeconds", \.willEnterForegroundDuration),
-      ("didEnterBackgroundSeconds", \.didEnterBackgroundDuration),
-    ]
+extension AppBehavior: ConfigurationForm {
+  public mutating func visitConfiguration(_ members: inout some ConfigurationMembers & ~Copyable) {
+    let seconds = 0...Validation.maxBehaviorSeconds
+    members.seconds("didFinishLaunchingSeconds", &didFinishLaunchingDuration, in: seconds)
+    members.seconds("willEnterForegroundSeconds", &willEnterForegroundDuration, in: seconds)
+    members.seconds("didEnterBackgroundSeconds", &didEnterBackgroundDuration, in: seconds)
+    members.bool("endsBackgroundTasksOnExpiration", &endsBackgroundTasksOnExpiration)
+    members.bool("holdsFileLockAtSuspension", &holdsFileLockAtSuspension)
+  }
 }
 
 /// What a client asks for when it creates an app; every field but `name` has a default.
@@ -86,6 +86,23 @@ public struct AppSpec: Hashable, Sendable {
   }
 }
 
+extension AppSpec: ConfigurationForm {
+  /// The members after the app's `name`, which names the app rather than configures it.
+  public mutating func visitConfiguration(_ members: inout some ConfigurationMembers & ~Copyable) {
+    let megabytes = 0...Validation.maxMemoryMB
+    members.choice("lifecycle", &lifecycle)
+    members.integer("memoryMB", &memoryMB, in: megabytes)
+    members.integer("backgroundMemoryMB", &backgroundMemoryMB, in: megabytes)
+    members.choices("backgroundModes", &backgroundModes)
+    members.object("behavior", &behavior)
+    members.bool("supportsMultipleScenes", &supportsMultipleScenes)
+    members.integer("sceneMemoryMB", &sceneMemoryMB, in: megabytes)
+    members.identifiers(
+      "permittedTaskIdentifiers", &permittedTaskIdentifiers,
+      maxCount: Validation.maxPermittedTaskIdentifiers)
+  }
+}
+
 /// The clock a device keeps.
 public enum ClockMode: String, CaseIterable, Sendable, Codable {
   /// Time moves only when a client advances it: deterministic tests that never sleep.
@@ -96,7 +113,8 @@ public enum ClockMode: String, CaseIterable, Sendable, Codable {
 
 /// What a device is made with and keeps for its life: its id, clock, memory budgets, passcode,
 /// labels and idle timeout. The live device, its image and its view hold this one value; a
-/// client's declaration (`DeviceSpec`) is one with members left to the configured defaults.
+/// client's declaration is one whose members it leaves out keep the configured defaults
+/// (`DeviceDefaults.configuration(id:)`).
 public struct DeviceConfiguration: Hashable, Sendable {
   public var id: String
   public var clock: ClockMode
@@ -124,42 +142,17 @@ public struct DeviceConfiguration: Hashable, Sendable {
   }
 }
 
-/// What a client asks for when it creates a device: a configuration whose nil members take
-/// the configured defaults.
-public struct DeviceSpec: Hashable, Sendable {
-  public var id: String
-  public var clock: ClockMode?
-  public var memoryLimitMB: Int?
-  public var perAppLimitMB: Int?
-  public var passcode: Bool?
-  public var labels: [String: String]
-  public var idleTimeout: Duration?
-
-  public init(
-    id: String,
-    clock: ClockMode? = nil,
-    memoryLimitMB: Int? = nil,
-    perAppLimitMB: Int? = nil,
-    passcode: Bool? = nil,
-    labels: [String: String] = [:],
-    idleTimeout: Duration? = nil
-  ) {
-    self.id = id
-    self.clock = clock
-    self.memoryLimitMB = memoryLimitMB
-    self.perAppLimitMB = perAppLimitMB
-    self.passcode = passcode
-    self.labels = labels
-    self.idleTimeout = idleTimeout
-  }
-
-  /// The configuration this declares, its nil members from `defaults`.
-  public func configuration(defaults: DeviceDefaults) -> DeviceConfiguration {
-    DeviceConfiguration(
-      id: id, clock: clock ?? defaults.clock,
-      memoryLimitMB: memoryLimitMB ?? defaults.memoryLimitMB,
-      perAppLimitMB: perAppLimitMB ?? defaults.perAppLimitMB,
-      passcode: passcode ?? defaults.passcode, labels: labels, idleTimeout: idleTimeout)
+extension DeviceConfiguration: ConfigurationForm {
+  /// The members after the device's `id`, which names the device rather than configures it. A
+  /// snapshot holds the clock and budgets; a declaration may leave them to the defaults.
+  public mutating func visitConfiguration(_ members: inout some ConfigurationMembers & ~Copyable) {
+    let megabytes = 1...Validation.maxMemoryMB
+    members.choice("clock", &clock, required: true)
+    members.integer("memoryLimitMB", &memoryLimitMB, in: megabytes, required: true)
+    members.integer("perAppLimitMB", &perAppLimitMB, in: megabytes, required: true)
+    members.bool("passcode", &passcode)
+    members.labels("labels", &labels)
+    members.seconds("idleTimeoutSeconds", &idleTimeout, in: 1...Validation.maxIdleTimeoutSeconds)
   }
 }
 

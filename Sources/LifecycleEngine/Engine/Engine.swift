@@ -150,15 +150,12 @@ public final class Engine {
     return "device-\(number)"
   }
 
-  public func createDevice(_ spec: DeviceSpec, now: Instant) throws(EngineError) -> DeviceView {
-    try createDevice(spec, resetting: false, now: now)
-  }
-
-  private func createDevice(_ spec: DeviceSpec, resetting: Bool, now: Instant)
+  /// Creates the device `configuration` describes, with no apps, its clock at zero; a
+  /// client's declaration starts from the configured defaults (`DeviceDefaults`).
+  public func createDevice(_ configuration: DeviceConfiguration, now: Instant)
     throws(EngineError) -> DeviceView
   {
-    try createDevice(
-      spec.configuration(defaults: configuration.deviceDefaults), resetting: resetting, now: now)
+    try createDevice(configuration, resetting: false, now: now)
   }
 
   private func createDevice(_ configuration: DeviceConfiguration, resetting: Bool, now: Instant)
@@ -425,7 +422,9 @@ public final class Engine {
   private func createDefaultDevice(now: Instant) {
     // Cannot throw: the default spec is valid, the engine holds no device now (a new one, or
     // after a reset), and a device made afresh is not refused for the budget.
-    _ = try! createDevice(DeviceSpec(id: Self.defaultDeviceID), resetting: true, now: now)
+    _ = try! createDevice(
+      configuration.deviceDefaults.configuration(id: Self.defaultDeviceID), resetting: true,
+      now: now)
   }
 
   /// Runs `body` on a device brought up to `now`, then re-files its next deadline.

@@ -49,6 +49,13 @@ public struct DeviceDefaults: Hashable, Sendable {
   public var passcode = true
 
   public init() {}
+
+  /// The device `id` as these defaults make it: no labels, no idle timeout.
+  public func configuration(id: String) -> DeviceConfiguration {
+    DeviceConfiguration(
+      id: id, clock: clock, memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB,
+      passcode: passcode)
+  }
 }
 
 /// Bounds that keep the engine's memory finite whatever clients do.

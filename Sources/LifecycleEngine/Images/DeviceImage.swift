@@ -34,10 +34,10 @@ public struct DeviceImage: Hashable, Sendable {
 }
 
 extension DeviceImage {
-  /// The device `Engine.createDevice` makes for `spec` (its unset fields from `defaults`),
-  /// with `apps` as `Engine.createApp` adds them: not running, the clock at zero.
-  public init(declaring spec: DeviceSpec, apps: [AppSpec], defaults: DeviceDefaults) {
-    self.init(spec.configuration(defaults: defaults), apps: apps.map { AppImage(spec: $0) })
+  /// The device `Engine.createDevice` makes for `configuration`, with `apps` as
+  /// `Engine.createApp` adds them: not running, the clock at zero.
+  public init(declaring configuration: DeviceConfiguration, apps: [AppSpec]) {
+    self.init(configuration, apps: apps.map { AppImage(spec: $0) })
   }
 }
 

@@ -7,11 +7,19 @@ public enum Validation {
   public static let namePattern = "^[A-Za-z0-9][A-Za-z0-9._-]{0,\(maxNameBytes - 1)}$"
   /// The largest memory figure accepted, in MB (1 TiB): keeps sums far from overflow.
   public static let maxMemoryMB = 1_048_576
+  /// What a whole number outside `range` is told.
+  public static func integerRule(_ range: ClosedRange<Int>) -> String {
+    "must be an integer from \(range.lowerBound) to \(range.upperBound)"
+  }
+  /// What a number of seconds outside `range` is told.
+  public static func secondsRule(_ range: ClosedRange<Int>) -> String {
+    "must be a number from \(Double(range.lowerBound)) to \(Double(range.upperBound))"
+  }
   /// A battery level, in percent, and what one outside them is told.
   public static let batteryLevels = 0...100
   static let batteryLevelsIssue =
     "must be \(batteryLevels.lowerBound) to \(batteryLevels.upperBound)"
-  /// The longest an app's behaviour may take (`AppBehavior.durations`): a day.
+  /// The longest an app's behaviour may take (`AppBehavior`'s durations): a day.
   public static let maxBehaviorSeconds = 86_400
   /// The longest clock advance: 10 years.
   public static let maxAdvanceSeconds = 315_360_000
