@@ -45,7 +45,6 @@ import Testing
   @Test func anAppIsItsConfigurationAndItsForm() throws {
     let schema = try Schema("SnapshotApp")
     let configuration = ["name"] + MemberList(ConfigurationObject(AppSpec(name: "mail"))).names
-    #expect(configuration.count == 9, "name, lifecycle, the footprints, modes, behavior, scenes")
     #expect(schema.properties == Set(configuration + Self.record.names + ["process"]))
     #expect(schema.required == ["name"] + Self.record.required)
     #expect(try Schema("AppCreate").properties == Set(configuration + ["given"]))
@@ -83,6 +82,17 @@ import Testing
           "\(name).\(member): default \(stated), not \(written ?? "none")")
       }
     }
+  }
+
+  /// What a process ran with is one form for the snapshot's termination and the app view's;
+  /// the view adds the installation's `identifierForVendor`, and both always write whether a
+  /// debugger was attached, which a snapshot from before it may leave out.
+  @Test func whatAProcessRanWithIsItsForm() throws {
+    let schema = try Schema("RunContext")
+    let form = MemberList(RunContext.unread)
+    #expect(schema.properties == Set(form.names + ["identifierForVendor"]))
+    #expect(schema.required == form.required + ["debuggerAttached"])
+    #expect(Mirror(reflecting: RunContext.unread).children.count == form.names.count)
   }
 
   @Test func aProcessIsItsForm() throws {

@@ -188,34 +188,22 @@ enum SnapshotFormat {
   }
 
   /// How a process ended, as `JSONWriter.termination` writes it.
-  static func termination(_ fields: inout Fields) -> Termination? {
+  static func termination(_ fields: inout Fields, version: Int) -> Termination? {
     let cause = fields.transitionCause()
     let watchdog = fields.nested("watchdog", watchdogTransition)
     let code = fields.choice("terminationCode", TerminationCode.self)
     let time = fields.instant("time", required: true)
     let state = fields.choice("state", AppState.self, required: true)
     _ = fields.choice("endedBy", TerminationInitiator.self)  // follows from the cause
-    let ranWith = fields.nested("ranWith", runContext)
+    let ranWith = fields.nested("ranWith") { details in
+      var context = RunContext.unread
+      details.read(&context, SnapshotReading(version: version))
+      return context
+    }
     guard let cause, let time, let state else { return nil }
     return Termination(
       cause: cause.cause, jetsamReason: cause.jetsamReason, watchdog: watchdog,
       terminationCode: code, time: time, state: state, ranWith: ranWith)
-  }
-
-  /// What a process ran with, as `JSONWriter.runContext` writes it.
-  static func runContext(_ fields: inout Fields) -> RunContext? {
-    let appVersion = fields.checkedVersion("appVersion", required: true)
-    let build = fields.checkedVersion("build", required: true)
-    let osVersion = fields.checkedVersion("osVersion", required: true)
-    let bootSession = fields.integer("bootSession", in: 1...maxCount, required: true)
-    let installation = fields.integer("installation", in: 1...maxCount, required: true)
-    let debuggerAttached = fields.bool("debuggerAttached") ?? false
-    guard let appVersion, let build, let osVersion, let bootSession, let installation else {
-      return nil
-    }
-    return RunContext(
-      appVersion: appVersion, build: build, osVersion: osVersion, bootSession: bootSession,
-      installation: installation, debuggerAttached: debuggerAttached)
   }
 
   /// What the watchdog timed, as `JSONWriter.watchdogTransition` writes it.

@@ -94,8 +94,29 @@ extension AppRecord: SnapshotForm {
     members.names("discardedScenes", &discardedScenes, maxCount: Validation.maxScenesPerApp)
     members.optional(
       "lastTermination", &lastTermination, write: { $0.termination($1) },
-      read: { fields, name, _ in fields.nested(name, SnapshotFormat.termination) })
+      read: { fields, name, reading in
+        fields.nested(name) { SnapshotFormat.termination(&$0, version: reading.version) }
+      })
   }
+}
+
+extension RunContext: SnapshotForm {
+  /// What a process ran with, in its termination (a snapshot's and the app view's). A snapshot
+  /// written before the debugger was simulated leaves `debuggerAttached` out: not attached.
+  mutating func visitMembers(_ members: inout some SnapshotMembers & ~Copyable) {
+    let counts = 1...SnapshotFormat.maxCount
+    members.version("appVersion", &appVersion, required: true)
+    members.version("build", &build, required: true)
+    members.version("osVersion", &osVersion, required: true)
+    members.integer("bootSession", &bootSession, in: counts, required: true)
+    members.integer("installation", &installation, in: counts, required: true)
+    members.bool("debuggerAttached", &debuggerAttached)
+  }
+
+  /// What a context's members start from as they are read: each required one is then read.
+  static let unread = RunContext(
+    appVersion: "", build: "", osVersion: "", bootSession: 1, installation: 1,
+    debuggerAttached: false)
 }
 
 extension ProcessImage: SnapshotForm {

@@ -210,15 +210,10 @@ extension JSONWriter {
       if let ranWith = termination.ranWith {
         w.key("ranWith")
         w.object { w in
-          w.member("appVersion", ranWith.appVersion)
-          w.member("build", ranWith.build)
-          w.member("osVersion", ranWith.osVersion)
-          w.member("bootSession", ranWith.bootSession)
-          w.member("installation", ranWith.installation)
+          w.members(of: ranWith)
           if let vendorIdentifier {
             w.member("identifierForVendor", vendorIdentifier(ranWith.installation))
           }
-          w.member("debuggerAttached", ranWith.debuggerAttached)
         }
       }
     }
