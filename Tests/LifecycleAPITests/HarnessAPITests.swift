@@ -185,7 +185,7 @@ import Testing
         .object([
           ("appVersion", .string("1.0")), ("build", .string("1")), ("osVersion", .string("26.1")),
           ("bootSession", .integer(1)), ("installation", .integer(1)),
-          ("identifierForVendor", vendor ?? .null), ("debuggerAttached", .bool(false)),
+          ("debuggerAttached", .bool(false)), ("identifierForVendor", vendor ?? .null),
         ])
       )
     }
