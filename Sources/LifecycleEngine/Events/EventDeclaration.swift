@@ -43,6 +43,11 @@ public struct EventMember: Sendable {
     case boolean
     /// Any JSON value.
     case anyJSON
+
+    /// One of `Choice`'s raw values: the words are the enumeration's, not spelled again.
+    static func choice<Choice: RawRepresentable<String> & CaseIterable>(_: Choice.Type) -> Value {
+      .oneOf(Choice.allCases.map(\.rawValue))
+    }
   }
 
   public let name: String

@@ -285,9 +285,7 @@ extension EventDeclaration {
       .interruptionBegan,
       "A call, alert, Notification or Control Center, or Siri covers the app.",
       members: [
-        .init(
-          "source", .oneOf(["call", "alert", "notificationCenter", "controlCenter", "siri"]),
-          required: true)
+        .init("source", .choice(InterruptionSource.self), required: true)
       ]),
     EventDeclaration(
       .interruptionEnded,
@@ -296,7 +294,9 @@ extension EventDeclaration {
       accepted).
       """,
       members: [
-        .init("outcome", .oneOf(["resumed", "backgrounded"]), default: "resumed")
+        .init(
+          "outcome", .choice(InterruptionOutcome.self),
+          default: InterruptionOutcome.resumed.rawValue)
       ]),
     EventDeclaration(
       .terminate,
@@ -636,7 +636,7 @@ extension EventDeclaration {
       scope: .device,
       members: [
         .init("app", .schema("Name"), required: true),
-        .init("pushType", .oneOf(["background", "alert"]), default: "background"),
+        .init("pushType", .choice(PushKind.self), default: PushKind.background.rawValue),
         .init(
           "payload", .schema("PushPayload"),
           doc: """
