@@ -173,8 +173,7 @@ import Testing
     #expect(schema.properties == scene)
     #expect(Set(schema.required) == appDelegate)
     #expect(scene.subtracting(appDelegate) == ["sceneState", "lastTermination"])
-    // The view shows how the app was configured: a member added to its configuration fails
-    // here until the view writes it.
+    // The view shows how the app was configured: every member of its configuration.
     let configuration = MemberList(ConfigurationObject(AppSpec(name: "maps"))).names
     #expect(appDelegate.isSuperset(of: configuration))
   }

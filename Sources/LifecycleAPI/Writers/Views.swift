@@ -85,25 +85,21 @@ extension JSONWriter {
     object { w in
       w.member("name", unescaped: app.name)
       w.member("device", unescaped: app.device)
-      w.member("lifecycle", app.spec.lifecycle)
+      // How it was configured, with the process's footprints as `setMemory` left them.
+      var configuration = app.spec
+      configuration.memoryMB = app.memoryMB
+      configuration.backgroundMemoryMB = app.backgroundMemoryMB
+      w.members(of: configuration)
       w.member("state", app.state)
       // Left out where they have no value (an app-delegate app's scene state, background work
       // not under way), as `lastTermination` is: every client generator reads an absent member
       // as optional, and some cannot read a null one.
       if let sceneState = app.sceneState { w.member("sceneState", sceneState) }
-      w.member("supportsMultipleScenes", app.spec.supportsMultipleScenes)
-      w.member("permittedTaskIdentifiers", app.spec.permittedTaskIdentifiers)
       w.member("focusedScene", app.focusedScene)
       w.key("scenes")
       w.sceneSessions(app.sessions)
-      w.member("memoryMB", app.memoryMB)
-      w.member("sceneMemoryMB", app.spec.sceneMemoryMB)
-      w.member("backgroundMemoryMB", app.backgroundMemoryMB)
       w.member("footprintMB", app.footprintMB)
-      w.member("backgroundModes", app.spec.backgroundModes)
       w.member("activities", app.activities)
-      w.key("behavior")
-      w.object { $0.members(of: app.spec.behavior) }
       w.member("allowedEvents", app.allowedEvents)
       w.member("busyUntil", time: app.busyUntil)
       w.key("waitingCallbacks")
