@@ -152,7 +152,6 @@ public struct HTTPFields: Sendable, Sequence {
 
   /// Calls `body` with each field's name and value (without its optional whitespace), in
   /// order, while it returns true.
-  @inline(__always)
   private func forEachField(
     _ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Bool
   ) {

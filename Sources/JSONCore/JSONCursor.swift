@@ -21,14 +21,14 @@ public struct JSONCursor {
   @inlinable
   var written: Int { start.distance(to: position) }
 
-  @inlinable @inline(__always)
+  @inlinable
   public mutating func raw(_ byte: UInt8) {
     assert(position < end, "wrote past the room reserved")
     position.initialize(to: byte)
     position += 1
   }
 
-  @inlinable @inline(__always)
+  @inlinable
   public mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) {
     assert(bytes.count <= position.distance(to: end), "wrote past the room reserved")
     guard let base = bytes.baseAddress else { return }
@@ -36,7 +36,7 @@ public struct JSONCursor {
     position += bytes.count
   }
 
-  @inlinable @inline(__always)
+  @inlinable
   public mutating func raw(_ text: StaticString) {
     raw(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }

@@ -77,7 +77,6 @@ struct KeyIndex: Sendable {
 
   private static let seed = UInt64.random(in: .min ... .max)
 
-  @inline(__always)
   private static func fold(_ state: UInt64, _ word: UInt64) -> UInt64 {
     let product = (state ^ word).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
     return product.high ^ product.low
@@ -141,7 +140,6 @@ struct KeyIndex: Sendable {
   }
 
   /// Byte `pass` of an entry's hash.
-  @inline(__always)
   private static func digit(_ entry: UInt64, _ pass: Int) -> Int {
     Int(truncatingIfNeeded: entry >> (32 + 8 * pass) & 0xFF)
   }

@@ -17,7 +17,7 @@ extension NamedCases {
   /// The case's position in the declaration, which is also its position in `allCases`: a
   /// case-only enumeration of up to 256 cases is stored as that number in one byte (Swift's
   /// type layout, stable since the ABI).
-  @inlinable @inline(__always)
+  @inlinable
   public var caseIndex: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 
   /// The case whose raw value is `name`, found among the prepared names: `init(rawValue:)`
@@ -99,7 +99,7 @@ public struct CaseTexts<Cases: NamedCases>: Sendable {
   }
 
   /// Calls `body` with the text of `value`.
-  @inlinable @inline(__always)
+  @inlinable
   public func withText<Result>(
     of value: Cases, _ body: (UnsafeBufferPointer<UInt8>) -> Result
   ) -> Result {

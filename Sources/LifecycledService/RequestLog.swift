@@ -93,7 +93,6 @@ final class RequestLog: HTTPRequestLog {
   /// Whether a value is written as it is in either format: visible ASCII with no quote,
   /// backslash or `=`. The parser lets through only a token as the method and visible ASCII
   /// as the target, so nearly every path is.
-  @inline(__always)
   private static func isPlain(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
     // A long path is read eight bytes at a time first; a method or a short path byte by byte.
     let checked = value.count >= 16 ? plainWords(value) : 0

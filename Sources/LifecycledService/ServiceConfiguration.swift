@@ -157,10 +157,10 @@ struct Setting {
         \.engine.deviceDefaults.clock),
       integer(
         "deviceMemoryLimitMB", "memory budget of a new device",
-        \.engine.deviceDefaults.memoryLimitMB, 1...1_048_576),
+        \.engine.deviceDefaults.memoryLimitMB, 1...Validation.maxMemoryMB),
       integer(
         "devicePerAppLimitMB", "per-app memory limit of a new device",
-        \.engine.deviceDefaults.perAppLimitMB, 1...1_048_576),
+        \.engine.deviceDefaults.perAppLimitMB, 1...Validation.maxMemoryMB),
       flag(
         "devicePasscode", "whether a new device has a passcode (protected-data callbacks)",
         \.engine.deviceDefaults.passcode),

@@ -60,7 +60,6 @@ extension TerminationInitiator: NamedCases {
 
 extension JSONWriter {
   /// An app's name, or null. Valid names need no escaping (`Validation.isValidName`).
-  @inline(__always)
   mutating func member(_ name: StaticString, _ app: AppName?) {
     key(name)
     guard let app else { return null() }
@@ -68,7 +67,6 @@ extension JSONWriter {
   }
 
   /// An instant in seconds, or null.
-  @inline(__always)
   mutating func member(_ name: StaticString, time instant: Instant?) {
     key(name)
     guard let instant else { return null() }
@@ -76,14 +74,12 @@ extension JSONWriter {
   }
 
   /// A span of milliseconds, in seconds.
-  @inline(__always)
   mutating func member(_ name: StaticString, milliseconds: Int64) {
     key(name)
     seconds(milliseconds: milliseconds)
   }
 
   /// A duration in seconds.
-  @inline(__always)
   mutating func member(_ name: StaticString, seconds duration: Duration) {
     key(name)
     seconds(milliseconds: duration.wholeMilliseconds)

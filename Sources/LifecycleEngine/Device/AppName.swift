@@ -38,7 +38,7 @@ public struct AppName: Hashable, Comparable, Sendable, LosslessStringConvertible
 
   /// Calls `body` with the name's UTF-8 bytes: inlinable, since every callback and transition
   /// the API writes names its app this way.
-  @inlinable @inline(__always)
+  @inlinable
   public func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
     -> Result
   {
@@ -54,7 +54,7 @@ public struct AppName: Hashable, Comparable, Sendable, LosslessStringConvertible
   @inlinable
   var usedWords: Int { (Int(length) + 7) / 8 }
 
-  @inlinable @inline(__always)
+  @inlinable
   public static func == (lhs: AppName, rhs: AppName) -> Bool {
     guard lhs.length == rhs.length, lhs.words[unchecked: 0] == rhs.words[unchecked: 0] else {
       return false
@@ -72,7 +72,7 @@ public struct AppName: Hashable, Comparable, Sendable, LosslessStringConvertible
   }
 
   /// Byte order, which for ASCII names is String order: the heaps break ties with it.
-  @inlinable @inline(__always)
+  @inlinable
   public static func < (lhs: AppName, rhs: AppName) -> Bool {
     // Stored in memory order, zero-padded: the first differing byte decides, so words compare
     // big-endian, and a name that is a prefix of another comes first.

@@ -78,7 +78,6 @@ struct IndexedHeap<Priority: Comparable> {
   }
 
   /// Whether the slot at heap index `a` comes before the one at `b`.
-  @inline(__always)
   private func precedes(_ a: Int, _ b: Int) -> Bool {
     priorities[heap[a]]! < priorities[heap[b]]!
   }
