@@ -211,7 +211,9 @@ import Testing
     try sim.post(.launch(), to: "mail")
     #expect(
       engineError { try sim.post(.setMemory(memoryMB: -1), to: "mail") }
-        == .invalid([ValidationIssue(field: "memoryMB", message: "must be 0 to 1048576")]))
+        == .invalid([
+          ValidationIssue(field: "memoryMB", message: "must be an integer from 0 to 1048576")
+        ]))
     #expect(
       engineError { try sim.post(.launch(via: .url("")), to: "notes") }
         == .invalid([ValidationIssue(field: "url", message: "must be 1 to 2048 bytes long")]))

@@ -431,7 +431,7 @@ extension Fields: EventParameterReader {
   }
 
   mutating func megabytes(_ name: StaticString) -> Int? {
-    integer(name, in: 0...Validation.maxMemoryMB, required: true)
+    integer(name, in: Validation.footprints, required: true)
   }
 
   mutating func flag(_ name: StaticString) -> Bool? {

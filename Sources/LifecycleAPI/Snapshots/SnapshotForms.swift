@@ -127,9 +127,9 @@ extension ProcessImage: SnapshotForm {
     members.optional(
       "inactiveCause", &inactiveCause, write: { $0.inactiveCause($1) },
       read: { fields, name, _ in fields.inactiveCause(name) })
-    members.integer("memoryMB", &memoryMB, in: 0...Validation.maxMemoryMB, required: true)
+    members.integer("memoryMB", &memoryMB, in: Validation.footprints, required: true)
     members.integer(
-      "backgroundMemoryMB", &backgroundMemoryMB, in: 0...Validation.maxMemoryMB, required: true)
+      "backgroundMemoryMB", &backgroundMemoryMB, in: Validation.footprints, required: true)
     members.time("backgroundSince", &backgroundSince)
     members.time("busyUntil", &busyUntil)
     members.time("watchdogKillAt", &watchdogKillAt)

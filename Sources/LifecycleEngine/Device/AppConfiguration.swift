@@ -89,14 +89,13 @@ public struct AppSpec: Hashable, Sendable {
 extension AppSpec: ConfigurationForm {
   /// The members after the app's `name`, which names the app rather than configures it.
   public mutating func visitConfiguration(_ members: inout some ConfigurationMembers & ~Copyable) {
-    let megabytes = 0...Validation.maxMemoryMB
     members.choice("lifecycle", &lifecycle)
-    members.integer("memoryMB", &memoryMB, in: megabytes)
-    members.integer("backgroundMemoryMB", &backgroundMemoryMB, in: megabytes)
+    members.integer("memoryMB", &memoryMB, in: Validation.footprints)
+    members.integer("backgroundMemoryMB", &backgroundMemoryMB, in: Validation.footprints)
     members.choices("backgroundModes", &backgroundModes)
     members.object("behavior", &behavior)
     members.bool("supportsMultipleScenes", &supportsMultipleScenes)
-    members.integer("sceneMemoryMB", &sceneMemoryMB, in: megabytes)
+    members.integer("sceneMemoryMB", &sceneMemoryMB, in: Validation.footprints)
     members.identifiers(
       "permittedTaskIdentifiers", &permittedTaskIdentifiers,
       maxCount: Validation.maxPermittedTaskIdentifiers)

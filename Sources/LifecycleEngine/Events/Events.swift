@@ -397,7 +397,7 @@ extension EventDeclaration {
       .setMemory,
       "The app's footprint in its current phase (foreground or background) changes.",
       members: [
-        .init("memoryMB", .integer(0...Validation.maxMemoryMB), required: true)
+        .init("memoryMB", .integer(Validation.footprints), required: true)
       ]),
     EventDeclaration(
       .startActivity,

@@ -17,9 +17,8 @@ extension Device {
         issues.append(
           ValidationIssue(
             field: "name", message: "must be at most \(Validation.maxTaskNameBytes) bytes long"))
-      case .megabytes(let megabytes) where !(0...Validation.maxMemoryMB).contains(megabytes):
-        issues.append(
-          ValidationIssue(field: "memoryMB", message: "must be 0 to \(Validation.maxMemoryMB)"))
+      case .megabytes(let megabytes) where !Validation.footprints.contains(megabytes):
+        issues.append("memoryMB", Validation.integerRule(Validation.footprints))
       case .restorationData(let data?) where !Validation.isRestorationData(data):
         issues.append(ValidationIssue(field: "data", message: Validation.restorationDataRule))
       case .payload(let payload) where !Validation.isPushPayload(payload):

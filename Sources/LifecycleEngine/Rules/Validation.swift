@@ -7,6 +7,8 @@ public enum Validation {
   public static let namePattern = "^[A-Za-z0-9][A-Za-z0-9._-]{0,\(maxNameBytes - 1)}$"
   /// The largest memory figure accepted, in MB (1 TiB): keeps sums far from overflow.
   public static let maxMemoryMB = 1_048_576
+  /// A footprint in MB: an app's, a process's or a scene's.
+  public static let footprints = 0...maxMemoryMB
   /// What a whole number outside `range` is told.
   public static func integerRule(_ range: ClosedRange<Int>) -> String {
     "must be an integer from \(range.lowerBound) to \(range.upperBound)"
