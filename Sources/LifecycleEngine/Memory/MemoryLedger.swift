@@ -1,11 +1,9 @@
 /// Bytes of simulator state as the engine counts them (`RetainedSize`): a device's ledger
 /// adds into the engine's, so that the engine's total is always current without a walk.
 final class MemoryLedger {
-  @exclusivity(unchecked)  // changed by every journal entry; one thread, see Engine
   private(set) var bytes = 0
   /// The ledger this one's changes also count in, used unretained: a strong `var` read on
   /// every change costs a retain and a release each time (`owner` keeps it alive).
-  @exclusivity(unchecked)  // read by every change; one thread, see Engine
   private var total: Unmanaged<MemoryLedger>?
   private var owner: MemoryLedger?
 
