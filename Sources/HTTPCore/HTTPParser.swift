@@ -210,6 +210,9 @@ public struct HTTPParser {
         }
         state = size == 0 ? .trailerFields : .chunkData(remaining: size)
         if size == 0 { (fieldBytes, fieldCount) = (0, 0) }
+        // The chunk's room is made at once, as a declared length's is: grown piece by piece, a
+        // large chunk leaves each smaller storage it outgrew in the heap (counted nowhere).
+        reserveBody(size)
       case .chunkData(let remaining):
         let taken = takeBody(upTo: remaining)
         guard taken == remaining else {
@@ -370,7 +373,8 @@ public struct HTTPParser {
   }
 
   /// Makes room for `count` more bytes of body: a chunked body's storage doubles, but never
-  /// past the limit (a body of declared length has its room from the head on).
+  /// past the limit (a body of declared length has its room from the head on, a chunk from its
+  /// size line on).
   private mutating func reserveBody(_ count: Int) {
     let needed = request.body.count + count
     if needed > request.body.capacity {
