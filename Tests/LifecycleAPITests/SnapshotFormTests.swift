@@ -48,6 +48,7 @@ import Testing
     #expect(schema.properties == Set(configuration + Self.record.names + ["process"]))
     #expect(schema.required == ["name"] + Self.record.required)
     #expect(try Schema("AppCreate").properties == Set(configuration + ["given"]))
+    #expect(try Schema("AppDeclaration").properties == Set(configuration))
     // A field added to the configuration (found by reflection) fails here until it has a member.
     #expect(Mirror(reflecting: AppSpec(name: "mail")).children.count == configuration.count)
     let behavior = MemberList(ConfigurationObject(AppBehavior())).names
@@ -57,18 +58,20 @@ import Testing
   /// Each configuration's rules are its contract's: a limit, a count or a default changed in
   /// the member table (`ConfigurationForm`) fails here until `openapi.yaml` says the same.
   @Test func eachConfigurationsRulesAreTheContracts() throws {
-    let device = Engine(now: .zero).configuration.deviceDefaults.configuration(id: "phone")
-    let forms: [(String, RuleList, MemberList)] = [
-      ("DeviceCreate", RuleList(device), MemberList(ConfigurationObject(device))),
-      (
-        "AppCreate", RuleList(AppSpec(name: "mail")),
-        MemberList(ConfigurationObject(AppSpec(name: "mail")))
-      ),
-      (
-        "AppBehaviorSettings", RuleList(AppBehavior()),
-        MemberList(ConfigurationObject(AppBehavior()))
-      ),
-    ]
+    let phone = Engine(now: .zero).configuration.deviceDefaults.configuration(id: "phone")
+    let app = AppSpec(name: "mail")
+    let device = (RuleList(phone), MemberList(ConfigurationObject(phone)))
+    let forms: [(String, RuleList, MemberList)] =
+      ["DeviceCreate", "DeviceDeclaration", "SnapshotDevice"].map { ($0, device.0, device.1) }
+      + ["AppCreate", "AppDeclaration", "SnapshotApp"].map {
+        ($0, RuleList(app), MemberList(ConfigurationObject(app)))
+      }
+      + [
+        (
+          "AppBehaviorSettings", RuleList(AppBehavior()),
+          MemberList(ConfigurationObject(AppBehavior()))
+        )
+      ]
     for (name, rules, members) in forms {
       let schema = try Schema(name)
       for (member, rule) in rules.rules {
