@@ -450,9 +450,9 @@ extension Fields: EventParameterReader {
     string(name, required: true, maxBytes: Validation.maxNameBytes + 1)
   }
 
-  /// A choice an event takes, by its type's raw values: an event has few, so its types need
-  /// not be `NamedCases` (whose prepared names read the API's own choices faster), and no type
-  /// an event reads can miss a conformance only a request would find.
+  /// A choice an event or a configuration takes, by its type's raw values: each is read
+  /// rarely, so its types need not be `NamedCases` (whose prepared names read the API's own
+  /// choices faster), and no type they read can miss a conformance only a request would find.
   mutating func choice<T: RawRepresentable<String> & CaseIterable>(
     _ key: StaticString, _: T.Type, required: Bool
   ) -> T? {

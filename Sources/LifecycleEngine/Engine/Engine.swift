@@ -420,7 +420,8 @@ public final class Engine {
   }
 
   private func createDefaultDevice(now: Instant) {
-    // Cannot throw: the default spec is valid, the engine holds no device now (a new one, or
+    // Cannot throw: the defaults make a valid device (the service checks their ranges, and the
+    // default device has no idle timeout), the engine holds no device now (a new one, or
     // after a reset), and a device made afresh is not refused for the budget.
     _ = try! createDevice(
       configuration.deviceDefaults.configuration(id: Self.defaultDeviceID), resetting: true,
