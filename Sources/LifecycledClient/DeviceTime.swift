@@ -11,6 +11,7 @@ public struct DeviceTime: Sendable, Hashable, Comparable, Codable, CustomStringC
   /// How long after the device began.
   public var sinceStart: Duration
 
+  /// The time `sinceStart` after the device began.
   public init(sinceStart: Duration) {
     self.sinceStart = sinceStart
   }

@@ -9,7 +9,15 @@ import OpenAPIRuntime
 extension Components.Schemas.AppEvent {
   /// The user taps the app, or opens it through an entry point: a URL, a notification, a
   /// user activity (``launch(universalLink:scene:)``) or a Home Screen quick action; into
-  /// `scene` of a multi-window app.
+  /// `scene` of a multi-window app. Give at most one entry point.
+  ///
+  /// - Parameters:
+  ///   - scene: The session to show; nil: the one the app showed last.
+  ///   - url: A URL the app opens (`application(_:open:options:)`, `scene(_:openURLContexts:)`).
+  ///   - notification: The user's response to a notification of the app's.
+  ///   - userActivity: A user activity to continue, such as a universal link.
+  ///   - shortcutItem: The type of a Home Screen quick action.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func launch(
     scene: String? = nil, url: String? = nil,
     notification: Components.Schemas.NotificationResponse? = nil,
@@ -22,6 +30,11 @@ extension Components.Schemas.AppEvent {
   }
 
   /// The user opens a universal link the app handles: a browsing-web user activity.
+  ///
+  /// - Parameters:
+  ///   - universalLink: The link, an `https` URL of a domain the app is associated with.
+  ///   - scene: The session to show; nil: the one the app showed last.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func launch(universalLink: String, scene: String? = nil) -> Self {
     .launch(scene: scene, userActivity: .init(webpageURL: universalLink))
   }
@@ -30,6 +43,14 @@ extension Components.Schemas.AppEvent {
   public static var prewarm: Self { .prewarm(.init(_type: .prewarm)) }
 
   /// The user opens a new window of a multi-window app, through an entry point if given.
+  ///
+  /// - Parameters:
+  ///   - scene: The new session's id; nil: `main`, `scene-2`, ... as the server names it.
+  ///   - url: A URL the app opens (`application(_:open:options:)`, `scene(_:openURLContexts:)`).
+  ///   - notification: The user's response to a notification of the app's.
+  ///   - userActivity: A user activity to continue, such as a universal link.
+  ///   - shortcutItem: The type of a Home Screen quick action.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func openScene(
     scene: String? = nil, url: String? = nil,
     notification: Components.Schemas.NotificationResponse? = nil,
@@ -42,11 +63,17 @@ extension Components.Schemas.AppEvent {
   }
 
   /// The user closes a window in the app switcher: its session is discarded.
+  ///
+  /// - Parameter scene: The session's id.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func closeScene(named scene: String) -> Self {
     .closeScene(.init(_type: .closeScene, scene: scene))
   }
 
   /// The system disconnects a background scene to reclaim memory; its session stays.
+  ///
+  /// - Parameter scene: The session's id.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func disconnectScene(named scene: String) -> Self {
     .disconnectScene(.init(_type: .disconnectScene, scene: scene))
   }
@@ -56,6 +83,9 @@ extension Components.Schemas.AppEvent {
   public static var closeSwitcher: Self { .closeSwitcher(.init(_type: .closeSwitcher)) }
 
   /// A call, an alert, Notification Center, Control Center or Siri covers the app.
+  ///
+  /// - Parameter source: What covers it.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func interruptionBegan(
     by source: Components.Schemas.InterruptionBeganEvent.SourcePayload
   ) -> Self {
@@ -63,6 +93,9 @@ extension Components.Schemas.AppEvent {
   }
 
   /// The interruption ends: the app resumes, or (a call answered) is sent to the background.
+  ///
+  /// - Parameter outcome: How it ends; nil: `resumed`.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func interruptionEnded(
     outcome: Components.Schemas.InterruptionEndedEvent.OutcomePayload? = nil
   ) -> Self {
@@ -72,12 +105,19 @@ extension Components.Schemas.AppEvent {
   /// The user force-quits the app in the app switcher.
   public static var terminate: Self { .terminate(.init(_type: .terminate)) }
 
-  /// The app crashes; `atLaunch`, before didFinishLaunching returned.
+  /// The app crashes.
+  ///
+  /// - Parameter atLaunch: Whether it crashed during its launch, before didFinishLaunching
+  ///   returned, so that UIKit also drops the state it preserved; nil: false.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func crash(atLaunch: Bool? = nil) -> Self {
     .crash(.init(_type: .crash, atLaunch: atLaunch))
   }
 
-  /// Jetsam kills the app, for `reason`.
+  /// Jetsam kills the app.
+  ///
+  /// - Parameter reason: Why; nil: `vm-pageshortage`.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func purge(reason: Components.Schemas.JetsamReason? = nil) -> Self {
     .purge(.init(_type: .purge, reason: reason))
   }
@@ -87,6 +127,12 @@ extension Components.Schemas.AppEvent {
 
   /// The system wakes or launches the app into the background for `reason` (a fetch, a silent
   /// push with its `payload`, a BGTask, the events of the URL session `identifier`, ...).
+  ///
+  /// - Parameters:
+  ///   - reason: What the system launches it for; the app needs the matching background mode.
+  ///   - payload: A `remoteNotification`'s push; nil: `{"aps": {"content-available": 1}}`.
+  ///   - identifier: A `urlSession`'s session; nil: `APP.background-session`.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func backgroundLaunch(
     for reason: Components.Schemas.BackgroundLaunchReason,
     payload: Components.Schemas.PushPayload? = nil, identifier: String? = nil
@@ -102,16 +148,26 @@ extension Components.Schemas.AppEvent {
 
   /// The app calls the completion handler of background work `id` (a background launch's
   /// `workId`, its callback's `taskId`).
+  ///
+  /// - Parameter id: The work's number.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func backgroundWorkCompleted(id: Int) -> Self {
     .backgroundWorkCompleted(.init(_type: .backgroundWorkCompleted, id: id))
   }
 
   /// The app calls beginBackgroundTask(withName:expirationHandler:).
+  ///
+  /// - Parameter name: The task's name, which the journal shows.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``, whose result's
+  ///   ``Components/Schemas/EventResult/begunTask`` has the task's id.
   public static func beginBackgroundTask(name: String? = nil) -> Self {
     .beginBackgroundTask(.init(_type: .beginBackgroundTask, name: name))
   }
 
-  /// The app calls endBackgroundTask(_:) for the task `id`.
+  /// The app calls endBackgroundTask(_:).
+  ///
+  /// - Parameter id: The task's id, from the result of ``beginBackgroundTask(name:)``.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func endBackgroundTask(id: Int) -> Self {
     .endBackgroundTask(.init(_type: .endBackgroundTask, id: id))
   }
@@ -119,22 +175,38 @@ extension Components.Schemas.AppEvent {
   /// The system sends the app alone a memory warning.
   public static var memoryWarning: Self { .memoryWarning(.init(_type: .memoryWarning)) }
 
-  /// The app's footprint becomes `megabytes`.
+  /// The app's footprint changes, in its current phase (foreground or background).
+  ///
+  /// - Parameter megabytes: The new footprint, 0 to 1,048,576.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func setMemory(megabytes: Int) -> Self {
     .setMemory(.init(_type: .setMemory, memoryMB: megabytes))
   }
 
   /// The app starts a background activity (audio, location, a VoIP call, ...).
+  ///
+  /// - Parameter activity: The activity; the app needs its background mode.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func startActivity(of activity: Components.Schemas.BackgroundActivity) -> Self {
     .startActivity(.init(_type: .startActivity, activity: activity))
   }
 
+  /// The app stops a background activity.
+  ///
+  /// - Parameter activity: The activity.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func stopActivity(of activity: Components.Schemas.BackgroundActivity) -> Self {
     .stopActivity(.init(_type: .stopActivity, activity: activity))
   }
 
   /// The app's code sets what it returns when asked to save its state: `data` as JSON (a
   /// `Codable` value of the app's, say), of `scene` for a scene app.
+  ///
+  /// - Parameters:
+  ///   - data: The value, at most 4,096 bytes of JSON nested at most 32 deep.
+  ///   - scene: A scene app's connected scene; nil: the focused one.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
+  /// - Throws: An `EncodingError` if `data` does not encode as JSON.
   public static func setRestorationData(
     to data: some Encodable, scene: String? = nil
   ) throws -> Self {
@@ -147,6 +219,14 @@ extension Components.Schemas.AppEvent {
   /// (`BGTaskScheduler.submit(_:)`), to start no earlier than `earliestBeginDate` (device
   /// seconds). A refusal is thrown as a ``LifecycledProblem`` whose type names the
   /// `BGTaskScheduler.Error.Code`.
+  ///
+  /// - Parameters:
+  ///   - identifier: One of the app's `permittedTaskIdentifiers`.
+  ///   - kind: `appRefresh` or `processing`.
+  ///   - earliestBeginDate: `BGTaskRequest.earliestBeginDate`, in device seconds.
+  ///   - requiresNetworkConnectivity: A processing request's requirement; nil: false.
+  ///   - requiresExternalPower: A processing request's requirement; nil: false.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func submitTaskRequest(
     identifier: String, kind: Components.Schemas.TaskKind, earliestBeginDate: Double? = nil,
     requiresNetworkConnectivity: Bool? = nil, requiresExternalPower: Bool? = nil
@@ -160,18 +240,27 @@ extension Components.Schemas.AppEvent {
   }
 
   /// The app's code cancels its pending request (`cancel(taskRequestWithIdentifier:)`).
+  ///
+  /// - Parameter identifier: The request's identifier.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func cancelTaskRequest(identifier: String) -> Self {
     .cancelTaskRequest(.init(_type: .cancelTaskRequest, identifier: identifier))
   }
 
   /// The system runs the pending request now, as the debugger's
   /// `_simulateLaunchForTaskWithIdentifier:` does.
+  ///
+  /// - Parameter identifier: The pending request's identifier.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func launchTask(identifier: String) -> Self {
     .launchTask(.init(_type: .launchTask, identifier: identifier))
   }
 
   /// The running task's time is up now, as the debugger's
   /// `_simulateExpirationForTaskWithIdentifier:` makes it.
+  ///
+  /// - Parameter identifier: The running task's identifier.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func expireTask(identifier: String) -> Self {
     .expireTask(.init(_type: .expireTask, identifier: identifier))
   }
@@ -180,8 +269,12 @@ extension Components.Schemas.AppEvent {
   public static var attachDebugger: Self { .attachDebugger(.init(_type: .attachDebugger)) }
   /// The debugger detaches: the process is timed again from now.
   public static var detachDebugger: Self { .detachDebugger(.init(_type: .detachDebugger)) }
-  /// The App Store updates the app, not running, to `version` and `build` (nil: the build it
-  /// has).
+  /// The App Store updates the app, not running.
+  ///
+  /// - Parameters:
+  ///   - version: Its new `CFBundleShortVersionString`.
+  ///   - build: Its new `CFBundleVersion`; nil: the build it has.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func updateApp(version: String, build: String? = nil) -> Self {
     .updateApp(.init(_type: .updateApp, version: version, build: build))
   }
@@ -203,6 +296,16 @@ extension Components.Schemas.DeviceEvent {
   public static var boot: Self { .boot(.init(_type: .boot)) }
 
   /// What the system weighs before it runs background work changes: the ones given.
+  ///
+  /// - Parameters:
+  ///   - batteryLevel: The battery's charge, 0 to 100 percent.
+  ///   - charging: Whether the device is on external power.
+  ///   - lowPowerMode: Whether Low Power Mode is on.
+  ///   - network: The network the device has.
+  ///   - backgroundAppRefresh: The device's Background App Refresh switch.
+  ///   - taskScheduling: When pending task requests run: `eager`, once nothing holds them
+  ///     back, or `manual`, only by ``Components/Schemas/AppEvent/launchTask(identifier:)``.
+  /// - Returns: The event, for ``SimulatedDevice/post(_:)``.
   public static func setConditions(
     batteryLevel: Int? = nil, charging: Bool? = nil, lowPowerMode: Bool? = nil,
     network: Components.Schemas.NetworkStatus? = nil, backgroundAppRefresh: Bool? = nil,
@@ -215,13 +318,24 @@ extension Components.Schemas.DeviceEvent {
         backgroundAppRefresh: backgroundAppRefresh, taskScheduling: taskScheduling))
   }
 
-  /// The user turns Background App Refresh on or off for `app` in Settings.
+  /// The user turns Background App Refresh on or off for one app in Settings.
+  ///
+  /// - Parameters:
+  ///   - app: The app's name.
+  ///   - enabled: Whether the switch is on.
+  /// - Returns: The event, for ``SimulatedDevice/post(_:)``.
   public static func setBackgroundAppRefresh(of app: String, enabled: Bool) -> Self {
     .setBackgroundAppRefresh(.init(_type: .setBackgroundAppRefresh, app: app, enabled: enabled))
   }
 
   /// APNs delivers a push for `app`: a background one unless told (the result says whether it
   /// was delivered, and why not).
+  ///
+  /// - Parameters:
+  ///   - app: The app's name.
+  ///   - type: `background` or `alert`; nil: `background`.
+  ///   - payload: The push; nil: the type's default.
+  /// - Returns: The event, for ``SimulatedDevice/post(_:)``.
   public static func push(
     to app: String, type: Components.Schemas.DevicePushEvent.PushTypePayload? = nil,
     payload: Components.Schemas.PushPayload? = nil
@@ -232,7 +346,10 @@ extension Components.Schemas.DeviceEvent {
   /// MetricKit delivers each running app its exits since the last payload
   /// (`MXMetricManagerSubscriber.didReceive(_:)`, the app's `pendingExits`).
   public static var deliverMetrics: Self { .deliverMetrics(.init(_type: .deliverMetrics)) }
-  /// The powered-off device installs iOS `version`; it runs it from its next boot.
+  /// The powered-off device installs an iOS version; it runs it from its next boot.
+  ///
+  /// - Parameter version: The version, such as `18.2`.
+  /// - Returns: The event, for ``SimulatedDevice/post(_:)``.
   public static func updateOS(version: String) -> Self {
     .updateOS(.init(_type: .updateOS, version: version))
   }
@@ -243,6 +360,10 @@ extension OpenAPIValueContainer {
   /// `stateRestorationActivity`, an app's `restorationData`) read back as the `Codable` value
   /// the app saved with ``Components/Schemas/AppEvent/setRestorationData(to:scene:)``; nil
   /// when the value is null (nothing saved).
+  ///
+  /// - Parameter type: The type the app saved.
+  /// - Returns: The value, or nil for null.
+  /// - Throws: A `DecodingError` if the value is not a `type`.
   public func decoded<Value: Decodable>(as type: Value.Type = Value.self) throws -> Value? {
     if isNull { return nil }
     return try JSONDecoder().decode(type, from: JSONEncoder().encode(self))

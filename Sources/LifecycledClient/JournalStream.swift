@@ -51,6 +51,13 @@ public struct JournalStream: AsyncSequence, Sendable {
       self.stream = stream
     }
 
+    /// The next entry, or the end of the stream.
+    ///
+    /// - Returns: The next event; nil once the server ended the stream (the device was
+    ///   reset or removed, the stream timed out, the server is shutting down) or a new
+    ///   connection closed with no event. A stream that fell behind resumes by itself.
+    /// - Throws: A ``LifecycledProblem`` the server answered with, a decoding error, or the
+    ///   transport's error when no event came on the connection.
     public mutating func next() async throws -> Event? {
       while !finished {
         if events == nil {
