@@ -48,6 +48,35 @@ import Testing
     #expect(alert?["result"] == json(#"{"delivery":"displayed"}"#))
   }
 
+  /// An event's reader asks for every member it declares, whatever came before: each
+  /// malformed one is named in the same answer, in the declaration's order, with the rule it
+  /// must meet (the limit a valid value has, whatever was sent).
+  @Test func everyMalformedMemberOfAnEventIsNamedAtOnce() {
+    api.post("/v1/apps", #"{"name":"mail","backgroundModes":["remote-notification"]}"#)
+    let refused = api.call(
+      "POST", "/v1/apps/mail/events",
+      #"{"type":"backgroundLaunch","reason":"nap","payload":{"aps":1},"identifier":7}"#)
+    #expect(refused.status == 422)
+    #expect(
+      refused.json?["validation"]
+        == json(
+          #"[{"field":"reason","message":"must be one of fetch, remoteNotification, location, appRefresh, processing, urlSession"},{"field":"payload","message":"must be a JSON object with an aps object, as APNs delivers it"},{"field":"identifier","message":"must be 1 to 256 bytes long"}]"#
+        ))
+    let update = api.call(
+      "POST", "/v1/apps/mail/events", #"{"type":"updateApp","version":2,"build":"2"}"#)
+    #expect(
+      update.json?["validation"]
+        == json(
+          #"[{"field":"version","message":"must match ^[0-9]{1,4}(\\.[0-9]{1,4}){0,2}$"}]"#
+        ))
+    let long = String(repeating: "x", count: 300)
+    let cancel = api.call(
+      "POST", "/v1/apps/mail/events", #"{"type":"cancelTaskRequest","identifier":"\#(long)"}"#)
+    #expect(
+      cancel.json?["validation"]
+        == json(#"[{"field":"identifier","message":"must be 1 to 256 bytes long"}]"#))
+  }
+
   /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)` is always handed
   /// the session's identifier: `<app>.background-session` when the event names none.
   @Test func aURLSessionsEventsAlwaysNameTheirSession() {

@@ -106,6 +106,30 @@ struct Fields {
     return text
   }
 
+  /// A string the engine checks against `rule`, read only up to a byte longer than
+  /// `maxBytes` (a longer one costs nothing more): the engine's check then names what is
+  /// wrong with one that is too long, and one that is no string, or longer still, is told the
+  /// same rule here.
+  mutating func checkedString(
+    _ key: StaticString, required: Bool = false, maxBytes: Int, rule: String
+  ) -> String? {
+    guard let index = member(key, required: required) else { return nil }
+    let text = document[index].kind == .string ? document.string(at: index) : nil
+    guard let text, text.utf8.count <= maxBytes + 1 else {
+      issues.append(name(key), rule)
+      return nil
+    }
+    return text
+  }
+
+  /// An identifier (a task's, a session's, an entry's), which the engine checks
+  /// (`Validation.isIdentifier`).
+  mutating func identifier(_ key: StaticString, required: Bool = false) -> String? {
+    checkedString(
+      key, required: required, maxBytes: Validation.maxIdentifierBytes,
+      rule: Validation.identifierRule)
+  }
+
   mutating func integer(_ key: StaticString, in range: ClosedRange<Int>, required: Bool = false)
     -> Int?
   {
@@ -204,7 +228,7 @@ struct Fields {
   }
 
   /// Member `name`, required: nil if it is not there, `.some(nil)` if it is `null`.
-  mutating func restorationData(_ name: StaticString) -> String?? {
+  mutating func restorationData(_ name: StaticString, doc _: String) -> String?? {
     member(name, required: true).map(encodedValue(at:))
   }
 
@@ -233,16 +257,16 @@ struct Fields {
   /// string (the engine checks its length).
   mutating func sessionIdentifier(_ key: StaticString) -> String?? {
     guard has(key) else { return .some(nil) }
-    return string(key, maxBytes: Validation.maxIdentifierBytes + 1).map { .some($0) }
+    return identifier(key).map { .some($0) }
   }
 
   /// A `BGTaskScheduler` task identifier; required (the engine checks its length).
   mutating func taskIdentifier(_ key: StaticString) -> String? {
-    string(key, required: true, maxBytes: Validation.maxIdentifierBytes + 1)
+    identifier(key, required: true)
   }
 
   /// A time on the device's clock: `.some(nil)` without one, nil if it is malformed.
-  mutating func deviceTime(_ key: StaticString) -> Instant?? {
+  mutating func deviceTime(_ key: StaticString, doc _: String) -> Instant?? {
     guard has(key) else { return .some(nil) }
     return seconds(key, max: Validation.maxAdvanceSeconds).map { .some(.zero + $0) }
   }
@@ -401,24 +425,30 @@ struct Fields {
 
 /// An app event's parameters, read from its object as the engine asks for them.
 extension Fields: EventParameterReader {
+  /// A version's text, which `Validation.isVersion` checks.
+  private mutating func version(_ key: StaticString, required: Bool) -> String? {
+    checkedString(
+      key, required: required, maxBytes: Validation.maxVersionBytes, rule: Validation.versionRule)
+  }
+
   /// A version (`Validation.isVersion`), checked here: a snapshot's, which no event validates.
   mutating func checkedVersion(_ key: StaticString, required: Bool = false) -> String? {
-    guard let text = string(key, required: required, maxBytes: Validation.maxVersionBytes + 1)
-    else { return nil }
+    guard let text = version(key, required: required) else { return nil }
     guard Validation.isVersion(text) else {
-      reject(key, "must match \(Validation.versionPattern)")
+      reject(key, Validation.versionRule)
       return nil
     }
     return text
   }
 
-  mutating func version(_ name: StaticString, required: Bool) -> String?? {
+  mutating func version(_ name: StaticString, required: Bool, doc _: String?) -> String?? {
     guard required || has(name) else { return .some(nil) }
-    return string(name, required: true, maxBytes: Validation.maxVersionBytes + 1).map { .some($0) }
+    return version(name, required: true).map { .some($0) }
   }
 
-  mutating func sceneID(_ name: StaticString, required: Bool) -> String? {
-    string(name, required: required, maxBytes: Validation.maxNameBytes + 1)
+  mutating func sceneID(_ name: StaticString, required: Bool, doc _: String?) -> String? {
+    checkedString(
+      name, required: required, maxBytes: Validation.maxNameBytes, rule: Validation.nameRule)
   }
 
   mutating func taskName(_ name: StaticString) -> String? {
@@ -434,8 +464,12 @@ extension Fields: EventParameterReader {
     integer(name, in: Validation.footprints, required: true)
   }
 
-  mutating func flag(_ name: StaticString) -> Bool? {
+  mutating func flag(_ name: StaticString, doc _: String?) -> Bool? {
     bool(name)
+  }
+
+  mutating func flag(_ name: StaticString, default defaultValue: Bool, doc _: String?) -> Bool {
+    bool(name) ?? defaultValue
   }
 
   mutating func requiredFlag(_ name: StaticString) -> Bool? {
@@ -447,7 +481,20 @@ extension Fields: EventParameterReader {
   }
 
   mutating func appName(_ name: StaticString) -> String? {
-    string(name, required: true, maxBytes: Validation.maxNameBytes + 1)
+    checkedString(
+      name, required: true, maxBytes: Validation.maxNameBytes, rule: Validation.nameRule)
+  }
+
+  mutating func choice<T: EventChoice>(_ key: StaticString, default defaultValue: T) -> T {
+    choice(key, T.self, required: false) ?? defaultValue
+  }
+
+  mutating func payload(_ name: StaticString, wakesApp: Bool, doc _: String) -> String?? {
+    payload(name, wakesApp: wakesApp)
+  }
+
+  mutating func sessionIdentifier(_ name: StaticString, doc _: String) -> String?? {
+    sessionIdentifier(name)
   }
 
   /// A choice an event or a configuration takes, by its type's raw values: each is read

@@ -115,7 +115,7 @@ struct Query {
   func appName(_ key: String) throws(Problem) -> AppName? {
     guard let text = values[key] else { return nil }
     guard Validation.isValidName(text), let name = AppName(text) else {
-      throw Problem.validation(key, "must match \(Validation.namePattern)")
+      throw Problem.validation(key, Validation.nameRule)
     }
     return name
   }

@@ -274,7 +274,7 @@ extension Fields {
   mutating func appName(_ key: StaticString) -> AppName? {
     guard let text = string(key, maxBytes: Validation.maxNameBytes) else { return nil }
     guard Validation.isValidName(text), let name = AppName(text) else {
-      reject(key, "must match \(Validation.namePattern)")
+      reject(key, Validation.nameRule)
       return nil
     }
     return name

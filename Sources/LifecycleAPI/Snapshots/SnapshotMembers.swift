@@ -281,13 +281,13 @@ extension SnapshotMembers where Self: ~Copyable {
       read: { fields, name, _ in fields.seconds(name, in: range) })
   }
 
-  /// Identifiers, read as strings a byte longer than one may be, so that the engine's check
-  /// (`ConfigurationCheck`) names what is wrong with them.
+  /// Identifiers, each no longer than one may be; the engine's check (`ConfigurationCheck`)
+  /// names an empty one.
   mutating func identifiers(_ name: StaticString, _ value: inout [String], maxCount: Int) {
     self.value(
       name, &value, required: false, write: { w, names in w.array(names) { $0.string($1) } },
       read: { fields, name, _, _ in
-        fields.strings(name, maxCount: maxCount, maxBytes: Validation.maxIdentifierBytes + 1)
+        fields.strings(name, maxCount: maxCount, maxBytes: Validation.maxIdentifierBytes)
       })
   }
 

@@ -14,8 +14,8 @@ extension Fields {
     var entries: [Entry?] = []
     if let url = string("url", maxBytes: Validation.maxURLBytes) { entries.append(.url(url)) }
     if var fields = object("notification") {
-      let identifier = fields.string("identifier", required: true, maxBytes: Self.maxIdentifier)
-      let action = fields.string("actionIdentifier", maxBytes: Self.maxIdentifier)
+      let identifier = fields.identifier("identifier", required: true)
+      let action = fields.identifier("actionIdentifier")
       let remote = fields.bool("remote") ?? false
       entries.append(
         identifier.map {
@@ -28,7 +28,7 @@ extension Fields {
       merge(fields)
     }
     if var fields = object("userActivity") {
-      let type = fields.string("activityType", maxBytes: Self.maxIdentifier)
+      let type = fields.identifier("activityType")
       // Null, as responses write an activity without one, is no webpageURL.
       let strict = fields.nullIsAbsent
       fields.nullIsAbsent = true
@@ -41,7 +41,7 @@ extension Fields {
     }
     if var fields = object("shortcutItem") {
       entries.append(
-        fields.string("type", required: true, maxBytes: Self.maxIdentifier).map {
+        fields.identifier("type", required: true).map {
           .shortcutItem(type: $0)
         })
       merge(fields)
@@ -52,9 +52,6 @@ extension Fields {
     }
     return entries.first ?? .some(nil)
   }
-
-  /// Texts longer than any valid identifier are refused here; the engine says why.
-  private static let maxIdentifier = Validation.maxIdentifierBytes + 1
 
 }
 

@@ -2,10 +2,11 @@
 /// members a request writes beside its `type`.
 ///
 /// `EventDeclaration.app` and `EventDeclaration.device` are the one statement of the events a
-/// client can post. Whether a type is an app's or a device's is read from them; the contract's
-/// event schemas and the guide's table of events are generated from them
-/// (`scripts/generate-contract`, checked by `scripts/test`); tests hold `AppEvent` and
-/// `DeviceEvent`'s reading and writing, and the client's event values, to them.
+/// client can post, and the members of each are those its reader asks for
+/// (`AppEvent.init(_:reading:)`, recorded by `MemberRecorder`). Whether a type is an app's or
+/// a device's is read from them; the contract's event schemas and the guide's table of events
+/// are generated from them (`scripts/generate-contract`, checked by `scripts/test`); tests hold
+/// `AppEvent` and `DeviceEvent`'s writing, and the client's event values, to them.
 public struct EventDeclaration: Sendable {
   /// Whom an event is addressed to.
   public enum Scope: String, Sendable {
@@ -19,11 +20,16 @@ public struct EventDeclaration: Sendable {
   /// The members beside `type`, in the order a result writes them.
   public let members: [EventMember]
 
-  init(_ type: EventType, _ summary: String, scope: Scope = .app, members: [EventMember]) {
+  init(_ type: EventType, _ summary: String, scope: Scope = .app) {
     self.type = type
     self.scope = scope
     self.summary = summary
-    self.members = members
+    var recorder = MemberRecorder()
+    switch scope {
+    case .app: _ = AppEvent(type, reading: &recorder)
+    case .device: _ = DeviceEvent(type, reading: &recorder)
+    }
+    members = recorder.members
   }
 }
 
@@ -66,6 +72,126 @@ public struct EventMember: Sendable {
     self.required = required
     self.defaultValue = defaultValue
     self.doc = doc
+  }
+
+  /// The ways into an app (`Entry`), whose members stand beside an event's own: a launch and
+  /// an opened scene take at most one of them.
+  static let entry: [EventMember] = [
+    .init("url", .string(bytes: 1...Validation.maxURLBytes)),
+    .init("notification", .schema("NotificationResponse")),
+    .init("userActivity", .schema("UserActivity")),
+    .init("shortcutItem", .schema("ShortcutItem")),
+  ]
+}
+
+/// Records the members an event's reader asks for, with their kinds, limits, defaults and
+/// words, as its declaration lists them. It answers each with a value that lets the reader go
+/// on to the next member.
+struct MemberRecorder: EventParameterReader {
+  private(set) var members: [EventMember] = []
+
+  private mutating func record(
+    _ name: StaticString, _ value: EventMember.Value, required: Bool = false,
+    default defaultValue: String? = nil, doc: String? = nil
+  ) {
+    members.append(
+      EventMember(
+        String(describing: name), value, required: required, default: defaultValue, doc: doc))
+  }
+
+  mutating func sceneID(_ name: StaticString, required: Bool, doc: String?) -> String? {
+    record(name, .schema("Name"), required: required, doc: doc)
+    return ""
+  }
+
+  mutating func taskName(_ name: StaticString) -> String? {
+    record(name, .string(bytes: 0...Validation.maxTaskNameBytes))
+    return nil
+  }
+
+  mutating func taskID(_ name: StaticString, required: Bool) -> Int?? {
+    record(name, .integer(1...Int.max), required: required)
+    return .some(1)
+  }
+
+  mutating func megabytes(_ name: StaticString) -> Int? {
+    record(name, .integer(Validation.footprints), required: true)
+    return 0
+  }
+
+  mutating func restorationData(_ name: StaticString, doc: String) -> String?? {
+    record(name, .anyJSON, required: true, doc: doc)
+    return .some(nil)
+  }
+
+  mutating func flag(_ name: StaticString, doc: String?) -> Bool? {
+    record(name, .boolean, doc: doc)
+    return nil
+  }
+
+  mutating func flag(_ name: StaticString, default defaultValue: Bool, doc: String?) -> Bool {
+    record(name, .boolean, default: String(defaultValue), doc: doc)
+    return defaultValue
+  }
+
+  mutating func requiredFlag(_ name: StaticString) -> Bool? {
+    record(name, .boolean, required: true)
+    return false
+  }
+
+  mutating func choice<T: EventChoice>(_ name: StaticString, _: T.Type, required: Bool) -> T? {
+    record(name, Self.value(of: T.self), required: required)
+    return T.allCases.first
+  }
+
+  mutating func choice<T: EventChoice>(_ name: StaticString, default defaultValue: T) -> T {
+    record(name, Self.value(of: T.self), default: defaultValue.rawValue)
+    return defaultValue
+  }
+
+  /// A choice's kind: a reference to its schema, or its words.
+  private static func value<T: EventChoice>(of _: T.Type) -> EventMember.Value {
+    T.isContractSchema ? .schema(String(describing: T.self)) : .choice(T.self)
+  }
+
+  mutating func entry() -> Entry?? {
+    members += EventMember.entry
+    return .some(nil)
+  }
+
+  mutating func payload(_ name: StaticString, wakesApp: Bool, doc: String) -> String?? {
+    record(name, .schema("PushPayload"), doc: doc)
+    return .some(nil)
+  }
+
+  mutating func sessionIdentifier(_ name: StaticString, doc: String) -> String?? {
+    record(name, .string(bytes: 1...Validation.maxIdentifierBytes), doc: doc)
+    return .some(nil)
+  }
+
+  mutating func taskIdentifier(_ name: StaticString) -> String? {
+    record(name, .string(bytes: 1...Validation.maxIdentifierBytes), required: true)
+    return ""
+  }
+
+  mutating func deviceTime(_ name: StaticString, doc: String) -> Instant?? {
+    record(name, .seconds(0...Validation.maxAdvanceSeconds), doc: doc)
+    return .some(nil)
+  }
+
+  mutating func percent(_ name: StaticString) -> Int? {
+    record(name, .integer(Validation.batteryLevels))
+    return nil
+  }
+
+  mutating func appName(_ name: StaticString) -> String? {
+    record(name, .schema("Name"), required: true)
+    return ""
+  }
+
+  mutating func version(_ name: StaticString, required: Bool, doc: String?) -> String?? {
+    record(name, .schema("Version"), required: required, doc: doc)
+    return .some("")
   }
 }
 

@@ -102,12 +102,16 @@ public protocol ParameterizedEvent {
 extension AppEvent: ParameterizedEvent {}
 extension DeviceEvent: ParameterizedEvent {}
 
-/// Where an app event's parameters come from, by name and kind: `AppEvent.init(_:reading:)`
-/// asks for each parameter its type takes. A reader answers nil for a parameter that is
-/// absent or malformed, and records why when it matters (a request body answers 422).
+/// Where an event's members come from. `AppEvent.init(_:reading:)` and
+/// `DeviceEvent.init(_:reading:)` are the one statement of the members each event takes: they
+/// ask the reader for each by its name, its kind (which carries its limits), its default and
+/// what it means, in the order a result writes them. A request's and a snapshot's reader
+/// (`Fields`) read them; `EventDeclaration` records them, and the contract's schemas and the
+/// guide's tables are made from that record. A reader answers nil for a member that is absent
+/// or malformed, and records why when it matters (a request body answers 422).
 public protocol EventParameterReader {
   /// A scene session's id (the engine checks its pattern).
-  mutating func sceneID(_ name: StaticString, required: Bool) -> String?
+  mutating func sceneID(_ name: StaticString, required: Bool, doc: String?) -> String?
   /// A background task's name.
   mutating func taskName(_ name: StaticString) -> String?
   /// A background task's or background work's number: `.some(nil)` when it is absent and
@@ -116,43 +120,90 @@ public protocol EventParameterReader {
   /// A footprint in megabytes; required.
   mutating func megabytes(_ name: StaticString) -> Int?
   /// JSON text, `.some(nil)` for `null`; required.
-  mutating func restorationData(_ name: StaticString) -> String??
-  mutating func flag(_ name: StaticString) -> Bool?
+  mutating func restorationData(_ name: StaticString, doc: String) -> String??
+  /// A flag that is absent unless given.
+  mutating func flag(_ name: StaticString, doc: String?) -> Bool?
+  /// A flag that stands for `defaultValue` when absent.
+  mutating func flag(_ name: StaticString, default defaultValue: Bool, doc: String?) -> Bool
   mutating func requiredFlag(_ name: StaticString) -> Bool?
   /// One of `T`'s raw values.
-  mutating func choice<T: RawRepresentable<String> & CaseIterable>(
-    _ name: StaticString, _ type: T.Type, required: Bool
-  ) -> T?
+  mutating func choice<T: EventChoice>(_ name: StaticString, _ type: T.Type, required: Bool) -> T?
+  /// One of `T`'s raw values, `defaultValue` when absent.
+  mutating func choice<T: EventChoice>(_ name: StaticString, default defaultValue: T) -> T
   /// The way into the app, whose members stand beside the event's own: `.some(nil)` without
   /// one, nil if it is malformed.
   mutating func entry() -> Entry??
   /// A push's payload, a JSON object, as compact text: `.some(nil)` without one, nil if it is
   /// malformed. One that `wakesApp` must be a background notification (`content-available`).
-  mutating func payload(_ name: StaticString, wakesApp: Bool) -> String??
+  mutating func payload(_ name: StaticString, wakesApp: Bool, doc: String) -> String??
   /// A background `URLSession`'s identifier: `.some(nil)` without one, nil if it is malformed.
-  mutating func sessionIdentifier(_ name: StaticString) -> String??
+  mutating func sessionIdentifier(_ name: StaticString, doc: String) -> String??
   /// A `BGTaskScheduler` task identifier; required.
   mutating func taskIdentifier(_ name: StaticString) -> String?
   /// A time on the device's clock, in seconds: `.some(nil)` without one, nil if it is
   /// malformed.
-  mutating func deviceTime(_ name: StaticString) -> Instant??
+  mutating func deviceTime(_ name: StaticString, doc: String) -> Instant??
   /// A battery level in percent.
   mutating func percent(_ name: StaticString) -> Int?
   /// An app's name; required.
   mutating func appName(_ name: StaticString) -> String?
   /// A version: `.some(nil)` when it is absent and not `required`, nil if it is malformed or
   /// missing.
-  mutating func version(_ name: StaticString, required: Bool) -> String??
+  mutating func version(_ name: StaticString, required: Bool, doc: String?) -> String??
 }
 
+extension EventParameterReader {
+  /// A scene session's id that needs no words beside its name.
+  public mutating func sceneID(_ name: StaticString, required: Bool) -> String? {
+    sceneID(name, required: required, doc: nil)
+  }
+
+  /// A flag, absent unless given, that needs no words beside its name.
+  public mutating func flag(_ name: StaticString) -> Bool? { flag(name, doc: nil) }
+
+  /// A version that needs no words beside its name.
+  public mutating func version(_ name: StaticString, required: Bool) -> String?? {
+    version(name, required: required, doc: nil)
+  }
+}
+
+/// A closed set of words an event takes (a reason, a source, a policy), read by its type: a
+/// type an event reads without this conformance does not compile.
+public protocol EventChoice: RawRepresentable<String>, CaseIterable, Sendable {
+  /// Whether the contract declares the words as a schema of the type's name, which other
+  /// schemas share; otherwise each event's member lists them.
+  static var isContractSchema: Bool { get }
+}
+
+extension EventChoice {
+  public static var isContractSchema: Bool { false }
+}
+
+extension InterruptionSource: EventChoice {}
+extension InterruptionOutcome: EventChoice {}
+extension PushKind: EventChoice {}
+extension JetsamReason: EventChoice { public static var isContractSchema: Bool { true } }
+extension BackgroundLaunchReason: EventChoice { public static var isContractSchema: Bool { true } }
+extension BackgroundActivity: EventChoice { public static var isContractSchema: Bool { true } }
+extension TaskKind: EventChoice { public static var isContractSchema: Bool { true } }
+extension NetworkStatus: EventChoice { public static var isContractSchema: Bool { true } }
+extension TaskSchedulingPolicy: EventChoice { public static var isContractSchema: Bool { true } }
+
 extension AppEvent {
-  /// The event of `type` with the parameters `reader` gives, each under the name
+  /// The event of `type` with the members `reader` gives, each under the name
   /// `forEachParameter` passes it with; nil if a required one is missing or `type` is a device
-  /// event's. The switch has no default: a new event type must say what it reads.
+  /// event's. The one statement of the members each app event takes (`EventParameterReader`);
+  /// the switch has no default: a new event type must say what it reads.
   public init?(_ type: EventType, reading reader: inout some EventParameterReader) {
     switch type {
     case .launch:
-      let scene = reader.sceneID("scene", required: false)
+      let scene = reader.sceneID(
+        "scene", required: false,
+        doc: """
+          A scene app: the session to show (one the app has); without it, the one it showed \
+          last. Another window of the same app in the foreground leaves first, as another app \
+          does.
+          """)
       guard let entry = reader.entry() else { return nil }
       self = .launch(via: entry, scene: scene)
     case .openScene:
@@ -170,16 +221,36 @@ extension AppEvent {
       else { return nil }
       self = .interruptionBegan(source)
     case .interruptionEnded:
-      self = .interruptionEnded(
-        reader.choice("outcome", InterruptionOutcome.self, required: false) ?? .resumed)
-    case .crash: self = .crash(atLaunch: reader.flag("atLaunch") ?? false)
+      self = .interruptionEnded(reader.choice("outcome", default: InterruptionOutcome.resumed))
+    case .crash:
+      self = .crash(
+        atLaunch: reader.flag(
+          "atLaunch", default: false,
+          doc: """
+            The crash happened during the app's launch: UIKit also drops the state it preserved \
+            (the app's, and every session's stateRestorationActivity).
+            """))
     case .purge:
-      self = .purge(reader.choice("reason", JetsamReason.self, required: false) ?? .vmPageshortage)
+      self = .purge(reader.choice("reason", default: JetsamReason.vmPageshortage))
     case .backgroundLaunch:
       let reason = reader.choice("reason", BackgroundLaunchReason.self, required: true)
-      guard let payload = reader.payload("payload", wakesApp: true),
-        let identifier = reader.sessionIdentifier("identifier"), let reason
-      else { return nil }
+      let payload = reader.payload(
+        "payload", wakesApp: true,
+        doc: """
+          remoteNotification only: the push, handed to the app as the userInfo of \
+          application(_:didReceiveRemoteNotification:fetchCompletionHandler:) (and in the launch \
+          options of an app-delegate app's launch). Its aps must carry content-available 1 (422 \
+          otherwise). Default: {"aps": {"content-available": 1}}.
+          """)
+      let identifier = reader.sessionIdentifier(
+        "identifier",
+        doc: """
+          urlSession only: the identifier of the background URLSession whose events are done, \
+          handed to application(_:handleEventsForBackgroundURLSession:completionHandler:), which \
+          always receives one: without it, APP.background-session (the app's name), which the \
+          journal records.
+          """)
+      guard let reason, let payload, let identifier else { return nil }
       self = .backgroundLaunch(reason, payload: payload, sessionIdentifier: identifier)
     case .beginBackgroundTask: self = .beginBackgroundTask(name: reader.taskName("name"))
     case .endBackgroundTask:
@@ -196,15 +267,23 @@ extension AppEvent {
       else { return nil }
       self = type == .startActivity ? .startActivity(activity) : .stopActivity(activity)
     case .setRestorationData:
-      let scene = reader.sceneID("scene", required: false)
-      guard let data = reader.restorationData("data") else { return nil }
+      let scene = reader.sceneID(
+        "scene", required: false,
+        doc: "A scene app: the connected scene whose data it is; without it, the focused one.")
+      let data = reader.restorationData(
+        "data",
+        doc: "Any JSON value, at most 4096 bytes written compactly and nested at most 32 deep; "
+          + "null saves nothing.")
+      guard let data else { return nil }
       self = .setRestorationData(data, scene: scene)
     case .submitTaskRequest:
       let identifier = reader.taskIdentifier("identifier")
       let kind = reader.choice("kind", TaskKind.self, required: true)
-      let date = reader.deviceTime("earliestBeginDate")
-      let network = reader.flag("requiresNetworkConnectivity") ?? false
-      let power = reader.flag("requiresExternalPower") ?? false
+      let date = reader.deviceTime(
+        "earliestBeginDate", doc: "BGTaskRequest.earliestBeginDate, in device time.")
+      let network = reader.flag(
+        "requiresNetworkConnectivity", default: false, doc: "processing only.")
+      let power = reader.flag("requiresExternalPower", default: false, doc: "processing only.")
       guard let identifier, let kind, let date else { return nil }
       self = .submitTaskRequest(
         TaskRequest(
@@ -229,10 +308,10 @@ extension AppEvent {
     case .attachDebugger: self = .attachDebugger
     case .detachDebugger: self = .detachDebugger
     case .updateApp:
-      let build = reader.version("build", required: false)
-      guard let version = reader.version("version", required: true) ?? nil, let build else {
-        return nil
-      }
+      let version = reader.version("version", required: true, doc: "CFBundleShortVersionString.")
+      let build = reader.version(
+        "build", required: false, doc: "CFBundleVersion; without it, the build it has.")
+      guard let version = version ?? nil, let build else { return nil }
       self = .updateApp(version: version, build: build)
     case .reinstall: self = .reinstall
     case .lock, .unlock, .significantTimeChange, .shutdown, .boot, .setConditions,
@@ -271,8 +350,9 @@ extension DeviceEvent {
     }
   }
 
-  /// The event of `type` with the parameters `reader` gives; nil if a required one is missing
-  /// or `type` is not a device event's. The switch has no default, as `AppEvent`'s.
+  /// The event of `type` with the members `reader` gives; nil if a required one is missing or
+  /// `type` is not a device event's. The one statement of the members each device event
+  /// takes, as `AppEvent`'s; the switch has no default.
   public init?(_ type: EventType, reading reader: inout some EventParameterReader) {
     switch type {
     case .home: self = .home
@@ -289,7 +369,8 @@ extension DeviceEvent {
           batteryLevel: reader.percent("batteryLevel"), charging: reader.flag("charging"),
           lowPowerMode: reader.flag("lowPowerMode"),
           network: reader.choice("network", NetworkStatus.self, required: false),
-          backgroundAppRefresh: reader.flag("backgroundAppRefresh"),
+          backgroundAppRefresh: reader.flag(
+            "backgroundAppRefresh", doc: "The device's Background App Refresh switch."),
           taskScheduling: reader.choice(
             "taskScheduling", TaskSchedulingPolicy.self, required: false)
         ))
@@ -299,9 +380,15 @@ extension DeviceEvent {
       self = .setBackgroundAppRefresh(app: app, enabled: enabled)
     case .push:
       let app = reader.appName("app")
-      let kind = reader.choice("pushType", PushKind.self, required: false) ?? .background
-      guard let payload = reader.payload("payload", wakesApp: kind == .background), let app
-      else { return nil }
+      let kind = reader.choice("pushType", default: PushKind.background)
+      let payload = reader.payload(
+        "payload", wakesApp: kind == .background,
+        doc: """
+          Default: {"aps": {"content-available": 1}} for background, {"aps": {"alert": "New \
+          message"}} for alert. A background push's aps must carry content-available 1, or there \
+          is nothing to wake the app for (422; "Pushing background updates to your App").
+          """)
+      guard let payload, let app else { return nil }
       self = .push(app: app, kind, payload: payload)
     case .updateOS:
       guard let version = reader.version("version", required: true) ?? nil else { return nil }

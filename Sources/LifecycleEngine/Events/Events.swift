@@ -212,16 +212,7 @@ extension EventDeclaration {
       connection options when its scene connects, and otherwise gets the entry's scene callback \
       before sceneDidBecomeActive. A notification's response always reaches \
       userNotificationCenter(_:didReceive:withCompletionHandler:).
-      """,
-      members: [
-        .init(
-          "scene", .schema("Name"),
-          doc: """
-            A scene app: the session to show (one the app has); without it, the one it showed \
-            last. Another window of the same app in the foreground leaves first, as another app \
-            does.
-            """)
-      ] + EventMember.entry),
+      """),
     EventDeclaration(
       .prewarm,
       """
@@ -229,8 +220,7 @@ extension EventDeclaration {
       UIApplicationMain, suspended, with no callback. The user's next launch runs the whole \
       launch sequence in that process; a background launch runs it in the background; jetsam may \
       reclaim it first. Not running apps only.
-      """,
-      members: []),
+      """),
     EventDeclaration(
       .openScene,
       """
@@ -239,10 +229,7 @@ extension EventDeclaration {
       when not given), configurationForConnecting and scene(_:willConnectTo:options:) connect \
       it, and it comes to the foreground while the window shown before leaves (one window on \
       screen at a time). A not-running app launches first. The result names the session.
-      """,
-      members: [
-        .init("scene", .schema("Name"))
-      ] + EventMember.entry),
+      """),
     EventDeclaration(
       .closeScene,
       """
@@ -251,10 +238,7 @@ extension EventDeclaration {
       application(_:didDiscardSceneSessions:) names that session only. A suspended app runs \
       again in the background to hear it; an app that is not running hears of it right after its \
       next didFinishLaunching. Closing the last window quits the app, as terminate does.
-      """,
-      members: [
-        .init("scene", .schema("Name"), required: true)
-      ]),
+      """),
     EventDeclaration(
       .disconnectScene,
       """
@@ -265,71 +249,44 @@ extension EventDeclaration {
       and its saved stateRestorationActivity stay; the user's next launch of that scene \
       reconnects it with scene(_:willConnectTo:options:). Jetsam does the same under pressure \
       (README, Memory and jetsam).
-      """,
-      members: [
-        .init("scene", .schema("Name"), required: true)
-      ]),
+      """),
     EventDeclaration(
       .home,
-      "The user goes to the home screen.",
-      members: []),
+      "The user goes to the home screen."),
     EventDeclaration(
       .openSwitcher,
-      "The app switcher shows over the app.",
-      members: []),
+      "The app switcher shows over the app."),
     EventDeclaration(
       .closeSwitcher,
-      "The switcher is dismissed back to the app.",
-      members: []),
+      "The switcher is dismissed back to the app."),
     EventDeclaration(
       .interruptionBegan,
-      "A call, alert, Notification or Control Center, or Siri covers the app.",
-      members: [
-        .init("source", .choice(InterruptionSource.self), required: true)
-      ]),
+      "A call, alert, Notification or Control Center, or Siri covers the app."),
     EventDeclaration(
       .interruptionEnded,
       """
       The interruption ends: back to the app, or the app goes to the background (a call \
       accepted).
-      """,
-      members: [
-        .init(
-          "outcome", .choice(InterruptionOutcome.self),
-          default: InterruptionOutcome.resumed.rawValue)
-      ]),
+      """),
     EventDeclaration(
       .terminate,
-      "The user force-quits the app from the switcher.",
-      members: []),
+      "The user force-quits the app from the switcher."),
     EventDeclaration(
       .crash,
-      "The process dies; no callbacks.",
-      members: [
-        .init(
-          "atLaunch", .boolean, default: "false",
-          doc: """
-            The crash happened during the app's launch: UIKit also drops the state it preserved \
-            (the app's, and every session's stateRestorationActivity).
-            """)
-      ]),
+      "The process dies; no callbacks."),
     EventDeclaration(
       .purge,
       """
       The system kills the app to reclaim memory; no callbacks. The app in front is not killed \
       for vnode-limit or fc-thrashing (jetsam kills background apps to spare it) nor highwater \
       (a system daemon's): 409 for those.
-      """,
-      members: [
-        .init("reason", .schema("JetsamReason"))
-      ]),
+      """),
     EventDeclaration(
       .thermalKill,
       """
       The system kills the running app in response to a thermal event; no callbacks, termination \
       code 0xc00010ff.
-      """,
-      members: []),
+      """),
     EventDeclaration(
       .backgroundLaunch,
       """
@@ -347,76 +304,38 @@ extension EventDeclaration {
       (its identifier, whatever its kind; without one, the kind's) or the same URL session's \
       events are not (409) until the app completes them; tasks of other identifiers run beside \
       it. At most 16 pieces of work per app (409 beyond).
-      """,
-      members: [
-        .init("reason", .schema("BackgroundLaunchReason"), required: true),
-        .init(
-          "payload", .schema("PushPayload"),
-          doc: """
-            remoteNotification only: the push, handed to the app as the userInfo of \
-            application(_:didReceiveRemoteNotification:fetchCompletionHandler:) (and in the launch \
-            options of an app-delegate app's launch). Its aps must carry content-available 1 (422 \
-            otherwise). Default: {"aps": {"content-available": 1}}.
-            """),
-        .init(
-          "identifier", .string(bytes: 1...Validation.maxIdentifierBytes),
-          doc: """
-            urlSession only: the identifier of the background URLSession whose events are done, \
-            handed to application(_:handleEventsForBackgroundURLSession:completionHandler:), which \
-            always receives one: without it, APP.background-session (the app's name), which the \
-            journal records.
-            """),
-      ]),
+      """),
     EventDeclaration(
       .backgroundWorkCompleted,
       """
       The app calls the completion handler of background work, or setTaskCompleted on its \
       BGTask: the work `id` (a backgroundLaunch's result, workId), or without one the oldest. \
       409 if the app has none, or none with that id.
-      """,
-      members: [
-        .init("id", .integer(1...Int.max))
-      ]),
+      """),
     EventDeclaration(
       .beginBackgroundTask,
-      "The app begins a background task; the result carries its id.",
-      members: [
-        .init("name", .string(bytes: 0...Validation.maxTaskNameBytes))
-      ]),
+      "The app begins a background task; the result carries its id."),
     EventDeclaration(
       .endBackgroundTask,
-      "The app ends a background task.",
-      members: [
-        .init("id", .integer(1...Int.max), required: true)
-      ]),
+      "The app ends a background task."),
     EventDeclaration(
       .memoryWarning,
-      "A memory warning to this app.",
-      members: []),
+      "A memory warning to this app."),
     EventDeclaration(
       .setMemory,
-      "The app's footprint in its current phase (foreground or background) changes.",
-      members: [
-        .init("memoryMB", .integer(Validation.footprints), required: true)
-      ]),
+      "The app's footprint in its current phase (foreground or background) changes."),
     EventDeclaration(
       .startActivity,
       """
       The running app starts playing audio or receiving location updates: it stays running in \
       the background until it stops (or dies). Needs the matching background mode.
-      """,
-      members: [
-        .init("activity", .schema("BackgroundActivity"), required: true)
-      ]),
+      """),
     EventDeclaration(
       .stopActivity,
       """
       The app stops the activity; with nothing else holding it in the background it is suspended \
       suspendDelaySeconds later.
-      """,
-      members: [
-        .init("activity", .schema("BackgroundActivity"), required: true)
-      ]),
+      """),
     EventDeclaration(
       .setRestorationData,
       """
@@ -428,17 +347,7 @@ extension EventDeclaration {
       (application(_:shouldRestoreSecureApplicationState:) between will- and didFinishLaunching, \
       or the session's stateRestorationActivity in scene(_:willConnectTo:options:)); a \
       force-quit drops it.
-      """,
-      members: [
-        .init(
-          "scene", .schema("Name"),
-          doc: "A scene app: the connected scene whose data it is; without it, the focused one."),
-        .init(
-          "data", .anyJSON, required: true,
-          doc:
-            "Any JSON value, at most 4096 bytes written compactly and nested at most 32 deep; "
-            + "null saves nothing."),
-      ]),
+      """),
     EventDeclaration(
       .submitTaskRequest,
       """
@@ -448,25 +357,13 @@ extension EventDeclaration {
       kind's background mode missing: fetch for appRefresh, processing for processing), \
       bgtaskscheduler-too-many-pending-task-requests (1 appRefresh and 10 processing requests \
       pending at most).
-      """,
-      members: [
-        .init("identifier", .string(bytes: 1...Validation.maxIdentifierBytes), required: true),
-        .init("kind", .schema("TaskKind"), required: true),
-        .init(
-          "earliestBeginDate", .seconds(0...Validation.maxAdvanceSeconds),
-          doc: "BGTaskRequest.earliestBeginDate, in device time."),
-        .init("requiresNetworkConnectivity", .boolean, default: "false", doc: "processing only."),
-        .init("requiresExternalPower", .boolean, default: "false", doc: "processing only."),
-      ]),
+      """),
     EventDeclaration(
       .cancelTaskRequest,
       """
       The running app's code cancels its pending request (cancel(taskRequestWithIdentifier:)); \
       an identifier with none pending changes nothing, as in iOS.
-      """,
-      members: [
-        .init("identifier", .string(bytes: 1...Validation.maxIdentifierBytes), required: true)
-      ]),
+      """),
     EventDeclaration(
       .launchTask,
       """
@@ -481,10 +378,7 @@ extension EventDeclaration {
       or the app holds 16 pieces of work. A task running in the foreground expires there (its \
       expirationHandler runs), but the app is not killed there for a late one: that kill comes \
       once it leaves the foreground.
-      """,
-      members: [
-        .init("identifier", .string(bytes: 1...Validation.maxIdentifierBytes), required: true)
-      ]),
+      """),
     EventDeclaration(
       .expireTask,
       """
@@ -493,10 +387,7 @@ extension EventDeclaration {
       task (backgroundWorkCompleted) or is killed expirationGraceSeconds later (out of the \
       foreground). The result names the task's work and the deadline its expiry came before. 409 \
       if the app runs no such task whose handler has not run.
-      """,
-      members: [
-        .init("identifier", .string(bytes: 1...Validation.maxIdentifierBytes), required: true)
-      ]),
+      """),
     EventDeclaration(
       .attachDebugger,
       """
@@ -507,8 +398,7 @@ extension EventDeclaration {
       suspension is scheduled (Apple's forums: the debugger "prevents your app from being \
       suspended"; the watchdog is disabled under the debugger). Jetsam still kills it. 409 if \
       one is attached already.
-      """,
-      members: []),
+      """),
     EventDeclaration(
       .detachDebugger,
       """
@@ -516,8 +406,7 @@ extension EventDeclaration {
       as any other, its clocks started afresh: an idle background app is suspended \
       suspendDelaySeconds later, its background time and each piece of work's time count from \
       now, and the next slow transition meets the watchdog. 409 if no debugger is attached.
-      """,
-      members: []),
+      """),
     EventDeclaration(
       .updateApp,
       """
@@ -525,11 +414,7 @@ extension EventDeclaration {
       its data, sessions and identifierForVendor stay. Its next process runs the new version, \
       and lastTermination still shows the version the last one ran, as a crash reporter \
       compares them.
-      """,
-      members: [
-        .init("version", .schema("Version"), required: true, doc: "CFBundleShortVersionString."),
-        .init("build", .schema("Version"), doc: "CFBundleVersion; without it, the build it has."),
-      ]),
+      """),
     EventDeclaration(
       .reinstall,
       """
@@ -538,8 +423,7 @@ extension EventDeclaration {
       (its scene sessions and saved state, task requests, pending MetricKit exits, \
       lastTermination, the force-quit's block, the Background App Refresh switch back on). Its \
       version and build stay.
-      """,
-      members: []),
+      """),
   ]
 
   /// The events addressed to a whole device, in the contract's order.
@@ -550,18 +434,18 @@ extension EventDeclaration {
       The user goes to the home screen from the foreground app: it leaves the foreground as the \
       app event home sends it.
       """,
-      scope: .device, members: []),
+      scope: .device),
     EventDeclaration(
       .memoryWarning,
       "Every running app receives a memory warning.",
-      scope: .device, members: []),
+      scope: .device),
     EventDeclaration(
       .lock,
       """
       The user locks the device: the foreground app resigns active and goes to the background; \
       with a passcode, protected data becomes unavailable after the configured delay.
       """,
-      scope: .device, members: []),
+      scope: .device),
     EventDeclaration(
       .unlock,
       """
@@ -569,14 +453,14 @@ extension EventDeclaration {
       expires (its expirationHandler: the user is using the device), and the app that was in the \
       foreground comes back.
       """,
-      scope: .device, members: []),
+      scope: .device),
     EventDeclaration(
       .significantTimeChange,
       """
       Midnight, a carrier time update or a daylight-saving change: running apps are told, \
       suspended ones when they next run.
       """,
-      scope: .device, members: []),
+      scope: .device),
     EventDeclaration(
       .shutdown,
       """
@@ -584,14 +468,14 @@ extension EventDeclaration {
       applicationWillTerminate, suspended and busy apps end silently, and the device refuses \
       every event but boot.
       """,
-      scope: .device, members: []),
+      scope: .device),
     EventDeclaration(
       .boot,
       """
       The device starts again, locked, with protected data unavailable (with a passcode) until \
       the first unlock.
       """,
-      scope: .device, members: []),
+      scope: .device),
     EventDeclaration(
       .setConditions,
       """
@@ -599,15 +483,7 @@ extension EventDeclaration {
       others as they are (see BackgroundConditions). Pending task requests that nothing holds \
       back any more run at once under eager, in this event's outcome.
       """,
-      scope: .device,
-      members: [
-        .init("batteryLevel", .integer(Validation.batteryLevels)),
-        .init("charging", .boolean),
-        .init("lowPowerMode", .boolean),
-        .init("network", .schema("NetworkStatus")),
-        .init("backgroundAppRefresh", .boolean, doc: "The device's Background App Refresh switch."),
-        .init("taskScheduling", .schema("TaskSchedulingPolicy")),
-      ]),
+      scope: .device),
     EventDeclaration(
       .setBackgroundAppRefresh,
       """
@@ -615,11 +491,7 @@ extension EventDeclaration {
       requests wait, its background pushes are dropped, and submitTaskRequest is refused \
       (bgtaskscheduler-unavailable). 422 if the device has no such app.
       """,
-      scope: .device,
-      members: [
-        .init("app", .schema("Name"), required: true),
-        .init("enabled", .boolean, required: true),
-      ]),
+      scope: .device),
     EventDeclaration(
       .push,
       """
@@ -633,18 +505,7 @@ extension EventDeclaration {
       backgroundPushesPerHour spent (the result says dropped, and why; iOS may also defer and \
       coalesce, which is not modelled). 422 if the device has no such app.
       """,
-      scope: .device,
-      members: [
-        .init("app", .schema("Name"), required: true),
-        .init("pushType", .choice(PushKind.self), default: PushKind.background.rawValue),
-        .init(
-          "payload", .schema("PushPayload"),
-          doc: """
-            Default: {"aps": {"content-available": 1}} for background, {"aps": {"alert": "New \
-            message"}} for alert. A background push's aps must carry content-available 1, or there \
-            is nothing to wake the app for (422; "Pushing background updates to your App").
-            """),
-      ]),
+      scope: .device),
     EventDeclaration(
       .deliverMetrics,
       """
@@ -658,7 +519,7 @@ extension EventDeclaration {
       report waiting (at most once a day); a crash report is made when the process ends and \
       reaches its next process. An app not running keeps its reports.
       """,
-      scope: .device, members: []),
+      scope: .device),
     EventDeclaration(
       .updateOS,
       """
@@ -666,20 +527,6 @@ extension EventDeclaration {
       it from the next boot. Apps' lastTermination keeps the version their process ran, as a \
       crash reporter compares them.
       """,
-      scope: .device,
-      members: [
-        .init("version", .schema("Version"), required: true)
-      ]),
-  ]
-}
-
-extension EventMember {
-  /// The ways into an app (`Entry`), whose members stand beside an event's own: a launch and
-  /// an opened scene take at most one of them.
-  static let entry: [EventMember] = [
-    .init("url", .string(bytes: 1...Validation.maxURLBytes)),
-    .init("notification", .schema("NotificationResponse")),
-    .init("userActivity", .schema("UserActivity")),
-    .init("shortcutItem", .schema("ShortcutItem")),
+      scope: .device),
   ]
 }

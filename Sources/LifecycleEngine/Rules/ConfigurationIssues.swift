@@ -30,6 +30,6 @@ extension AppSpec {
 
 extension ValidationIssue {
   static func name(_ field: String) -> ValidationIssue {
-    ValidationIssue(field: field, message: "must match \(Validation.namePattern)")
+    ValidationIssue(field: field, message: Validation.nameRule)
   }
 }

@@ -32,7 +32,7 @@ extension Device {
         issues.append(
           ValidationIssue(
             field: "identifier",
-            message: "must be 1 to \(Validation.maxIdentifierBytes) bytes long"))
+            message: Validation.identifierRule))
       case .instant(let time) where !(.zero...Validation.latestInstant).contains(time):
         issues.append(
           ValidationIssue(
@@ -50,7 +50,7 @@ extension Device {
         issues.append(
           ValidationIssue(
             field: String(describing: parameter.name),
-            message: "must match \(Validation.versionPattern)"))
+            message: Validation.versionRule))
       case .sceneID, .taskName, .taskID, .megabytes, .restorationData, .flag, .choice, .payload,
         .sessionIdentifier, .taskIdentifier, .instant, .percent, .appName, .version:
         break

@@ -5,6 +5,8 @@ public enum Validation {
   public static let maxNameBytes = 64
   /// What a device or app name looks like: `isValidName` checks it.
   public static let namePattern = "^[A-Za-z0-9][A-Za-z0-9._-]{0,\(maxNameBytes - 1)}$"
+  /// What `isValidName` asks, as a refusal says it.
+  public static let nameRule = "must match \(namePattern)"
   /// The largest memory figure accepted, in MB (1 TiB): keeps sums far from overflow.
   public static let maxMemoryMB = 1_048_576
   /// A footprint in MB: an app's, a process's or a scene's.
@@ -63,12 +65,16 @@ public enum Validation {
   public static func isIdentifier(_ identifier: String) -> Bool {
     !identifier.isEmpty && identifier.utf8.count <= maxIdentifierBytes
   }
+  /// What `isIdentifier` asks, as a refusal says it.
+  public static let identifierRule = "must be 1 to \(maxIdentifierBytes) bytes long"
   /// What a version looks like, an app's or the OS's: one to three period-separated
   /// integers ("Information Property List": `CFBundleShortVersionString`, `CFBundleVersion`),
   /// each of one to four digits here, so that its text stays inline. `isVersion` checks it.
   public static let versionPattern = "^[0-9]{1,4}(\\.[0-9]{1,4}){0,2}$"
   /// The longest version that pattern allows, in bytes.
   public static let maxVersionBytes = 14
+  /// What `isVersion` asks, as a refusal says it.
+  public static let versionRule = "must match \(versionPattern)"
   public static func isVersion(_ text: String) -> Bool {
     let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
     return (1...3).contains(parts.count)
