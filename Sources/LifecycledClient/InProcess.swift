@@ -18,7 +18,8 @@ extension Lifecycled {
   /// a server a test starts. Each call makes a simulator of its own.
   ///
   /// - Parameter configuration: The engine's settings: a server's defaults, with manual
-  ///   clocks, unless given.
+  ///   clocks, unless given. Its device defaults must make a valid device (a precondition,
+  ///   whose message names each member out of its range).
   /// - Returns: A client of a new simulator.
   public static func inProcess(configuration: EngineConfiguration = .inProcess) -> Lifecycled {
     Lifecycled(

@@ -26,6 +26,21 @@ import Testing
     #expect(try engine.apply(.lock, on: "default", now: .zero).subject == nil)
   }
 
+  /// An engine is never without its default device: defaults that make no valid one stop the
+  /// caller at once, with a message naming each member out of its range.
+  @Test func defaultsThatMakeNoValidDeviceAreTheCallersMistake() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      var configuration = EngineConfiguration()
+      configuration.deviceDefaults.perAppLimitMB = 0
+      _ = Engine(configuration: configuration, now: .zero)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      message.contains(
+        "the device defaults make no valid device: perAppLimitMB must be an integer from 1 to "
+          + "1048576"))
+  }
+
   @Test func newDevicesTakeTheConfiguredDefaults() throws {
     let engine = Engine(now: .zero)
     let device = try engine.createDevice("phone")

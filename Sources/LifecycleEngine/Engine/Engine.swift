@@ -54,6 +54,10 @@ public final class Engine {
   @exclusivity(unchecked)
   private var generation = 0
 
+  /// An engine with the `default` device, made from `configuration.deviceDefaults`.
+  ///
+  /// - Precondition: The device defaults make a valid device (each member within its range,
+  ///   as `POST /v1/devices` would check it); the message names each one that does not.
   public init(configuration: EngineConfiguration = EngineConfiguration(), now: Instant) {
     self.configuration = configuration
     hostLedger = MemoryLedger(within: ledger)
@@ -420,12 +424,17 @@ public final class Engine {
   }
 
   private func createDefaultDevice(now: Instant) {
-    // Cannot throw: the defaults make a valid device (the service checks their ranges, and the
-    // default device has no idle timeout), the engine holds no device now (a new one, or
-    // after a reset), and a device made afresh is not refused for the budget.
-    _ = try! createDevice(
-      configuration.deviceDefaults.configuration(id: Self.defaultDeviceID), resetting: true,
-      now: now)
+    let defaults = configuration.deviceDefaults.configuration(id: Self.defaultDeviceID)
+    let issues = defaults.issues()
+    // An engine is never without its default device: defaults that make no valid one are the
+    // caller's mistake, named here (the service checks its configuration's values first).
+    precondition(
+      issues.isEmpty,
+      "the device defaults make no valid device: "
+        + issues.map { "\($0.field) \($0.message)" }.joined(separator: "; "))
+    // Cannot throw now: the defaults were just checked, the engine holds no device (a new one,
+    // or after a reset), and a device made afresh is not refused for the budget.
+    _ = try! createDevice(defaults, resetting: true, now: now)
   }
 
   /// Runs `body` on a device brought up to `now`, then re-files its next deadline.
