@@ -3,12 +3,16 @@ import LifecycleEngine
 import Testing
 
 /// The contract's event schemas and the guide's tables of events are made from the event
-/// declarations (`EventDeclaration.app`, `.device`): each lies between two marker lines of its
+/// declarations (`EventDeclaration.app`, `.device`), and the schemas of an app's configuration
+/// from its member tables (`SchemaProperties`): each lies between two marker lines of its
 /// file. `scripts/generate-contract` writes them (this suite with `LIFECYCLED_GENERATE=1`);
 /// otherwise the suite fails while a file differs from what the declarations make.
 @Suite struct EventDocumentTests {
-  @Test func theContractsEventSchemasAreTheDeclarations() throws {
-    try EventDocuments.check("openapi.yaml", EventDocuments.schemas())
+  @Test func theContractsGeneratedSchemasAreTheDeclarations() throws {
+    try EventDocuments.check(
+      "openapi.yaml",
+      [(EventDocuments.startMarker, EventDocuments.endMarker, EventDocuments.schemas())]
+        + SchemaProperties.appSchemas())
   }
 
   @Test func theGuidesTablesOfEventsAreTheDeclarations() throws {
@@ -33,20 +37,35 @@ import Testing
 enum EventDocuments {
   static let root = #filePath.components(separatedBy: "/Tests/")[0]
 
-  /// Checks that the text between the marker lines of the file at `path` is `generated`, or,
-  /// with `LIFECYCLED_GENERATE=1` in the environment, writes it there.
+  /// Checks that the text between the event's marker lines of the file at `path` is
+  /// `generated` (`check(_:_:)` with one section).
   static func check(_ path: String, _ generated: String) throws {
+    try check(path, [(startMarker, endMarker, generated)])
+  }
+
+  /// Checks that the text between each section's marker lines in the file at `path` is what
+  /// it generates, or, with `LIFECYCLED_GENERATE=1` in the environment, writes it there: all
+  /// of a file's sections in one write.
+  static func check(
+    _ path: String, _ sections: [(start: String, end: String, generated: String)]
+  ) throws {
     let file = "\(root)/\(path)"
     let text = try String(contentsOfFile: file, encoding: .utf8)
     var lines = text.components(separatedBy: "\n")
-    let start = try #require(lines.firstIndex { $0.contains(startMarker) }, "\(path): no start")
-    let end = try #require(lines.firstIndex { $0.contains(endMarker) }, "\(path): no end")
-    let current = lines[(start + 1)..<end].joined(separator: "\n")
+    for section in sections {
+      let start = try #require(
+        lines.firstIndex { $0.contains(section.start) }, "\(path): no \(section.start)")
+      let end = try #require(
+        lines.firstIndex { $0.contains(section.end) }, "\(path): no \(section.end)")
+      let current = lines[(start + 1)..<end].joined(separator: "\n")
+      if ProcessInfo.processInfo.environment["LIFECYCLED_GENERATE"] == "1" {
+        lines.replaceSubrange((start + 1)..<end, with: [section.generated])
+      } else {
+        #expect(current == section.generated, "\(path) is stale: run scripts/generate-contract")
+      }
+    }
     if ProcessInfo.processInfo.environment["LIFECYCLED_GENERATE"] == "1" {
-      lines.replaceSubrange((start + 1)..<end, with: [generated])
       try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
-    } else {
-      #expect(current == generated, "\(path) is stale: run scripts/generate-contract")
     }
   }
 

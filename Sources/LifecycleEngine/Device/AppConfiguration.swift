@@ -34,10 +34,40 @@ public struct AppBehavior: Hashable, Sendable {
 extension AppBehavior: ConfigurationForm {
   public mutating func visitConfiguration(_ members: inout some ConfigurationMembers & ~Copyable) {
     let seconds = 0...Validation.maxBehaviorSeconds
+    members.describe(
+      """
+      How long application(_:didFinishLaunchingWithOptions:) keeps the main thread: the \
+      callbacks after it wait. Past the watchdog's scene-create allowance \
+      (launchWatchdogSeconds, 20 s, for a launch the user sees; backgroundLaunchWatchdogSeconds, \
+      30 s, for one in the background) the app is killed with 0x8badf00d.
+      """)
     members.seconds("didFinishLaunchingSeconds", &didFinishLaunchingDuration, in: seconds)
+    members.describe(
+      """
+      How long applicationWillEnterForeground or sceneWillEnterForeground keeps the main \
+      thread. Past the watchdog's scene-update allowance (enterForegroundWatchdogSeconds, 10 s) \
+      the app is killed with 0x8badf00d.
+      """)
     members.seconds("willEnterForegroundSeconds", &willEnterForegroundDuration, in: seconds)
+    members.describe(
+      """
+      How long applicationDidEnterBackground or sceneDidEnterBackground keeps the main thread. \
+      Past watchdogSeconds (5 s) the app is killed with 0x8badf00d.
+      """)
     members.seconds("didEnterBackgroundSeconds", &didEnterBackgroundDuration, in: seconds)
+    members.describe(
+      """
+      Whether the app's expiration handler ends its background tasks, as a well-behaved app's \
+      does. False: an expired task is not ended, and the app is killed 1 s after the handler \
+      (expirationGrace) with 0x2182bad2. By default the handler ends them, and an expiration \
+      kills nothing.
+      """)
     members.bool("endsBackgroundTasksOnExpiration", &endsBackgroundTasksOnExpiration)
+    members.describe(
+      """
+      The app's code still holds a file or SQLite lock when the system suspends it: it is \
+      killed at suspendAt instead, with 0xdead10cc.
+      """)
     members.bool("holdsFileLockAtSuspension", &holdsFileLockAtSuspension)
   }
 }
@@ -91,11 +121,29 @@ extension AppSpec: ConfigurationForm {
   public mutating func visitConfiguration(_ members: inout some ConfigurationMembers & ~Copyable) {
     members.choice("lifecycle", &lifecycle)
     members.integer("memoryMB", &memoryMB, in: Validation.footprints)
+    members.describe("Default: memoryMB.")
     members.integer("backgroundMemoryMB", &backgroundMemoryMB, in: Validation.footprints)
     members.choices("backgroundModes", &backgroundModes)
     members.object("behavior", &behavior)
+    members.describe(
+      """
+      The app declares UIApplicationSupportsMultipleScenes: the user can open more windows \
+      (openScene). Scene apps only.
+      """)
     members.bool("supportsMultipleScenes", &supportsMultipleScenes)
+    members.describe(
+      """
+      What each connected scene adds to the app's footprint: what UIKit reclaims by \
+      disconnecting a background scene under memory pressure. 0: the footprints include the \
+      scenes. Scene apps only.
+      """)
     members.integer("sceneMemoryMB", &sceneMemoryMB, in: Validation.footprints)
+    members.describe(
+      """
+      BGTaskSchedulerPermittedIdentifiers: the task identifiers the app may submit requests \
+      for (submitTaskRequest); its code registers each one's launch handler during every \
+      launch.
+      """)
     members.identifiers(
       "permittedTaskIdentifiers", &permittedTaskIdentifiers,
       maxCount: Validation.maxPermittedTaskIdentifiers)

@@ -42,9 +42,15 @@ public protocol ConfigurationMembers: ~Copyable {
 
   /// An object whose members are `value`'s.
   mutating func object<Value: ConfigurationForm>(_ name: StaticString, _ value: inout Value)
+
+  /// What the next member means, in the contract's words: its schema's description.
+  mutating func describe(_ text: String)
 }
 
 extension ConfigurationMembers where Self: ~Copyable {
+  /// Words are for the contract: a reader, a writer and a check have no use for them.
+  public mutating func describe(_ text: String) {}
+
   /// A whole number in `range` that a snapshot may leave out.
   public mutating func integer(
     _ name: StaticString, _ value: inout Int, in range: ClosedRange<Int>

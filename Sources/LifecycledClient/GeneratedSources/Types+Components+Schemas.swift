@@ -8116,6 +8116,8 @@ extension Components {
             public var lifecycle: Components.Schemas.Lifecycle?
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/memoryMB`.
             public var memoryMB: Swift.Int?
+            /// Default: memoryMB.
+            ///
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/backgroundMemoryMB`.
             public var backgroundMemoryMB: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/backgroundModes`.
@@ -8202,7 +8204,7 @@ extension Components {
             ///   - name:
             ///   - lifecycle:
             ///   - memoryMB:
-            ///   - backgroundMemoryMB:
+            ///   - backgroundMemoryMB: Default: memoryMB.
             ///   - backgroundModes:
             ///   - behavior:
             ///   - supportsMultipleScenes: The app declares UIApplicationSupportsMultipleScenes: the user can open more windows (openScene). Scene apps only.
