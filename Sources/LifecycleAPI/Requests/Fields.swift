@@ -228,7 +228,7 @@ struct Fields {
   }
 
   /// Member `name`, required: nil if it is not there, `.some(nil)` if it is `null`.
-  mutating func restorationData(_ name: StaticString, doc _: String) -> String?? {
+  mutating func restorationData(_ name: StaticString) -> String?? {
     member(name, required: true).map(encodedValue(at:))
   }
 
@@ -266,7 +266,7 @@ struct Fields {
   }
 
   /// A time on the device's clock: `.some(nil)` without one, nil if it is malformed.
-  mutating func deviceTime(_ key: StaticString, doc _: String) -> Instant?? {
+  mutating func deviceTime(_ key: StaticString) -> Instant?? {
     guard has(key) else { return .some(nil) }
     return seconds(key, max: Validation.maxAdvanceSeconds).map { .some(.zero + $0) }
   }
@@ -426,14 +426,14 @@ struct Fields {
 /// An app event's parameters, read from its object as the engine asks for them.
 extension Fields: EventParameterReader {
   /// A version's text, which `Validation.isVersion` checks.
-  private mutating func version(_ key: StaticString, required: Bool) -> String? {
+  private mutating func versionText(_ key: StaticString, required: Bool) -> String? {
     checkedString(
       key, required: required, maxBytes: Validation.maxVersionBytes, rule: Validation.versionRule)
   }
 
   /// A version (`Validation.isVersion`), checked here: a snapshot's, which no event validates.
   mutating func checkedVersion(_ key: StaticString, required: Bool = false) -> String? {
-    guard let text = version(key, required: required) else { return nil }
+    guard let text = versionText(key, required: required) else { return nil }
     guard Validation.isVersion(text) else {
       reject(key, Validation.versionRule)
       return nil
@@ -441,12 +441,12 @@ extension Fields: EventParameterReader {
     return text
   }
 
-  mutating func version(_ name: StaticString, required: Bool, doc _: String?) -> String?? {
+  mutating func version(_ name: StaticString, required: Bool) -> String?? {
     guard required || has(name) else { return .some(nil) }
-    return version(name, required: true).map { .some($0) }
+    return versionText(name, required: true).map { .some($0) }
   }
 
-  mutating func sceneID(_ name: StaticString, required: Bool, doc _: String?) -> String? {
+  mutating func sceneID(_ name: StaticString, required: Bool) -> String? {
     checkedString(
       name, required: required, maxBytes: Validation.maxNameBytes, rule: Validation.nameRule)
   }
@@ -464,11 +464,11 @@ extension Fields: EventParameterReader {
     integer(name, in: Validation.footprints, required: true)
   }
 
-  mutating func flag(_ name: StaticString, doc _: String?) -> Bool? {
+  mutating func flag(_ name: StaticString) -> Bool? {
     bool(name)
   }
 
-  mutating func flag(_ name: StaticString, default defaultValue: Bool, doc _: String?) -> Bool {
+  mutating func flag(_ name: StaticString, default defaultValue: Bool) -> Bool {
     bool(name) ?? defaultValue
   }
 
@@ -487,14 +487,6 @@ extension Fields: EventParameterReader {
 
   mutating func choice<T: EventChoice>(_ key: StaticString, default defaultValue: T) -> T {
     choice(key, T.self, required: false) ?? defaultValue
-  }
-
-  mutating func payload(_ name: StaticString, wakesApp: Bool, doc _: String) -> String?? {
-    payload(name, wakesApp: wakesApp)
-  }
-
-  mutating func sessionIdentifier(_ name: StaticString, doc _: String) -> String?? {
-    sessionIdentifier(name)
   }
 
   /// A choice an event or a configuration takes, by its type's raw values: each is read

@@ -89,18 +89,24 @@ public struct EventMember: Sendable {
 /// on to the next member.
 struct MemberRecorder: EventParameterReader {
   private(set) var members: [EventMember] = []
+  /// The words `describe` gave for the next member.
+  private var description: String?
+
+  mutating func describe(_ text: String) { description = text }
 
   private mutating func record(
     _ name: StaticString, _ value: EventMember.Value, required: Bool = false,
-    default defaultValue: String? = nil, doc: String? = nil
+    default defaultValue: String? = nil
   ) {
     members.append(
       EventMember(
-        String(describing: name), value, required: required, default: defaultValue, doc: doc))
+        String(describing: name), value, required: required, default: defaultValue,
+        doc: description))
+    description = nil
   }
 
-  mutating func sceneID(_ name: StaticString, required: Bool, doc: String?) -> String? {
-    record(name, .schema("Name"), required: required, doc: doc)
+  mutating func sceneID(_ name: StaticString, required: Bool) -> String? {
+    record(name, .schema("Name"), required: required)
     return ""
   }
 
@@ -119,18 +125,18 @@ struct MemberRecorder: EventParameterReader {
     return 0
   }
 
-  mutating func restorationData(_ name: StaticString, doc: String) -> String?? {
-    record(name, .anyJSON, required: true, doc: doc)
+  mutating func restorationData(_ name: StaticString) -> String?? {
+    record(name, .anyJSON, required: true)
     return .some(nil)
   }
 
-  mutating func flag(_ name: StaticString, doc: String?) -> Bool? {
-    record(name, .boolean, doc: doc)
+  mutating func flag(_ name: StaticString) -> Bool? {
+    record(name, .boolean)
     return nil
   }
 
-  mutating func flag(_ name: StaticString, default defaultValue: Bool, doc: String?) -> Bool {
-    record(name, .boolean, default: String(defaultValue), doc: doc)
+  mutating func flag(_ name: StaticString, default defaultValue: Bool) -> Bool {
+    record(name, .boolean, default: String(defaultValue))
     return defaultValue
   }
 
@@ -159,13 +165,13 @@ struct MemberRecorder: EventParameterReader {
     return .some(nil)
   }
 
-  mutating func payload(_ name: StaticString, wakesApp: Bool, doc: String) -> String?? {
-    record(name, .schema("PushPayload"), doc: doc)
+  mutating func payload(_ name: StaticString, wakesApp: Bool) -> String?? {
+    record(name, .schema("PushPayload"))
     return .some(nil)
   }
 
-  mutating func sessionIdentifier(_ name: StaticString, doc: String) -> String?? {
-    record(name, .string(bytes: 1...Validation.maxIdentifierBytes), doc: doc)
+  mutating func sessionIdentifier(_ name: StaticString) -> String?? {
+    record(name, .string(bytes: 1...Validation.maxIdentifierBytes))
     return .some(nil)
   }
 
@@ -174,8 +180,8 @@ struct MemberRecorder: EventParameterReader {
     return ""
   }
 
-  mutating func deviceTime(_ name: StaticString, doc: String) -> Instant?? {
-    record(name, .seconds(0...Validation.maxAdvanceSeconds), doc: doc)
+  mutating func deviceTime(_ name: StaticString) -> Instant?? {
+    record(name, .seconds(0...Validation.maxAdvanceSeconds))
     return .some(nil)
   }
 
@@ -189,8 +195,8 @@ struct MemberRecorder: EventParameterReader {
     return ""
   }
 
-  mutating func version(_ name: StaticString, required: Bool, doc: String?) -> String?? {
-    record(name, .schema("Version"), required: required, doc: doc)
+  mutating func version(_ name: StaticString, required: Bool) -> String?? {
+    record(name, .schema("Version"), required: required)
     return .some("")
   }
 }

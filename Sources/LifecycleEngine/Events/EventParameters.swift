@@ -111,7 +111,7 @@ extension DeviceEvent: ParameterizedEvent {}
 /// or malformed, and records why when it matters (a request body answers 422).
 public protocol EventParameterReader {
   /// A scene session's id (the engine checks its pattern).
-  mutating func sceneID(_ name: StaticString, required: Bool, doc: String?) -> String?
+  mutating func sceneID(_ name: StaticString, required: Bool) -> String?
   /// A background task's name.
   mutating func taskName(_ name: StaticString) -> String?
   /// A background task's or background work's number: `.some(nil)` when it is absent and
@@ -120,11 +120,11 @@ public protocol EventParameterReader {
   /// A footprint in megabytes; required.
   mutating func megabytes(_ name: StaticString) -> Int?
   /// JSON text, `.some(nil)` for `null`; required.
-  mutating func restorationData(_ name: StaticString, doc: String) -> String??
+  mutating func restorationData(_ name: StaticString) -> String??
   /// A flag that is absent unless given.
-  mutating func flag(_ name: StaticString, doc: String?) -> Bool?
+  mutating func flag(_ name: StaticString) -> Bool?
   /// A flag that stands for `defaultValue` when absent.
-  mutating func flag(_ name: StaticString, default defaultValue: Bool, doc: String?) -> Bool
+  mutating func flag(_ name: StaticString, default defaultValue: Bool) -> Bool
   mutating func requiredFlag(_ name: StaticString) -> Bool?
   /// One of `T`'s raw values.
   mutating func choice<T: EventChoice>(_ name: StaticString, _ type: T.Type, required: Bool) -> T?
@@ -135,36 +135,28 @@ public protocol EventParameterReader {
   mutating func entry() -> Entry??
   /// A push's payload, a JSON object, as compact text: `.some(nil)` without one, nil if it is
   /// malformed. One that `wakesApp` must be a background notification (`content-available`).
-  mutating func payload(_ name: StaticString, wakesApp: Bool, doc: String) -> String??
+  mutating func payload(_ name: StaticString, wakesApp: Bool) -> String??
   /// A background `URLSession`'s identifier: `.some(nil)` without one, nil if it is malformed.
-  mutating func sessionIdentifier(_ name: StaticString, doc: String) -> String??
+  mutating func sessionIdentifier(_ name: StaticString) -> String??
   /// A `BGTaskScheduler` task identifier; required.
   mutating func taskIdentifier(_ name: StaticString) -> String?
   /// A time on the device's clock, in seconds: `.some(nil)` without one, nil if it is
   /// malformed.
-  mutating func deviceTime(_ name: StaticString, doc: String) -> Instant??
+  mutating func deviceTime(_ name: StaticString) -> Instant??
   /// A battery level in percent.
   mutating func percent(_ name: StaticString) -> Int?
   /// An app's name; required.
   mutating func appName(_ name: StaticString) -> String?
   /// A version: `.some(nil)` when it is absent and not `required`, nil if it is malformed or
   /// missing.
-  mutating func version(_ name: StaticString, required: Bool, doc: String?) -> String??
+  mutating func version(_ name: StaticString, required: Bool) -> String??
+  /// What the next member means, in the contract's words: its schema's description.
+  mutating func describe(_ text: String)
 }
 
 extension EventParameterReader {
-  /// A scene session's id that needs no words beside its name.
-  public mutating func sceneID(_ name: StaticString, required: Bool) -> String? {
-    sceneID(name, required: required, doc: nil)
-  }
-
-  /// A flag, absent unless given, that needs no words beside its name.
-  public mutating func flag(_ name: StaticString) -> Bool? { flag(name, doc: nil) }
-
-  /// A version that needs no words beside its name.
-  public mutating func version(_ name: StaticString, required: Bool) -> String?? {
-    version(name, required: required, doc: nil)
-  }
+  /// Words are for the contract: a request's or a snapshot's reader has no use for them.
+  public mutating func describe(_ text: String) {}
 }
 
 /// A closed set of words an event takes (a reason, a source, a policy), read by its type: a
@@ -197,13 +189,13 @@ extension AppEvent {
   public init?(_ type: EventType, reading reader: inout some EventParameterReader) {
     switch type {
     case .launch:
-      let scene = reader.sceneID(
-        "scene", required: false,
-        doc: """
-          A scene app: the session to show (one the app has); without it, the one it showed \
-          last. Another window of the same app in the foreground leaves first, as another app \
-          does.
-          """)
+      reader.describe(
+        """
+        A scene app: the session to show (one the app has); without it, the one it showed \
+        last. Another window of the same app in the foreground leaves first, as another app \
+        does.
+        """)
+      let scene = reader.sceneID("scene", required: false)
       guard let entry = reader.entry() else { return nil }
       self = .launch(via: entry, scene: scene)
     case .openScene:
@@ -223,33 +215,32 @@ extension AppEvent {
     case .interruptionEnded:
       self = .interruptionEnded(reader.choice("outcome", default: InterruptionOutcome.resumed))
     case .crash:
-      self = .crash(
-        atLaunch: reader.flag(
-          "atLaunch", default: false,
-          doc: """
-            The crash happened during the app's launch: UIKit also drops the state it preserved \
-            (the app's, and every session's stateRestorationActivity).
-            """))
+      reader.describe(
+        """
+        The crash happened during the app's launch: UIKit also drops the state it preserved \
+        (the app's, and every session's stateRestorationActivity).
+        """)
+      self = .crash(atLaunch: reader.flag("atLaunch", default: false))
     case .purge:
       self = .purge(reader.choice("reason", default: JetsamReason.vmPageshortage))
     case .backgroundLaunch:
       let reason = reader.choice("reason", BackgroundLaunchReason.self, required: true)
-      let payload = reader.payload(
-        "payload", wakesApp: true,
-        doc: """
-          remoteNotification only: the push, handed to the app as the userInfo of \
-          application(_:didReceiveRemoteNotification:fetchCompletionHandler:) (and in the launch \
-          options of an app-delegate app's launch). Its aps must carry content-available 1 (422 \
-          otherwise). Default: {"aps": {"content-available": 1}}.
-          """)
-      let identifier = reader.sessionIdentifier(
-        "identifier",
-        doc: """
-          urlSession only: the identifier of the background URLSession whose events are done, \
-          handed to application(_:handleEventsForBackgroundURLSession:completionHandler:), which \
-          always receives one: without it, APP.background-session (the app's name), which the \
-          journal records.
-          """)
+      reader.describe(
+        """
+        remoteNotification only: the push, handed to the app as the userInfo of \
+        application(_:didReceiveRemoteNotification:fetchCompletionHandler:) (and in the launch \
+        options of an app-delegate app's launch). Its aps must carry content-available 1 (422 \
+        otherwise). Default: {"aps": {"content-available": 1}}.
+        """)
+      let payload = reader.payload("payload", wakesApp: true)
+      reader.describe(
+        """
+        urlSession only: the identifier of the background URLSession whose events are done, \
+        handed to application(_:handleEventsForBackgroundURLSession:completionHandler:), which \
+        always receives one: without it, APP.background-session (the app's name), which the \
+        journal records.
+        """)
+      let identifier = reader.sessionIdentifier("identifier")
       guard let reason, let payload, let identifier else { return nil }
       self = .backgroundLaunch(reason, payload: payload, sessionIdentifier: identifier)
     case .beginBackgroundTask: self = .beginBackgroundTask(name: reader.taskName("name"))
@@ -267,23 +258,23 @@ extension AppEvent {
       else { return nil }
       self = type == .startActivity ? .startActivity(activity) : .stopActivity(activity)
     case .setRestorationData:
-      let scene = reader.sceneID(
-        "scene", required: false,
-        doc: "A scene app: the connected scene whose data it is; without it, the focused one.")
-      let data = reader.restorationData(
-        "data",
-        doc: "Any JSON value, at most 4096 bytes written compactly and nested at most 32 deep; "
+      reader.describe(
+        "A scene app: the connected scene whose data it is; without it, the focused one.")
+      let scene = reader.sceneID("scene", required: false)
+      reader.describe(
+        "Any JSON value, at most 4096 bytes written compactly and nested at most 32 deep; "
           + "null saves nothing.")
-      guard let data else { return nil }
+      guard let data = reader.restorationData("data") else { return nil }
       self = .setRestorationData(data, scene: scene)
     case .submitTaskRequest:
       let identifier = reader.taskIdentifier("identifier")
       let kind = reader.choice("kind", TaskKind.self, required: true)
-      let date = reader.deviceTime(
-        "earliestBeginDate", doc: "BGTaskRequest.earliestBeginDate, in device time.")
-      let network = reader.flag(
-        "requiresNetworkConnectivity", default: false, doc: "processing only.")
-      let power = reader.flag("requiresExternalPower", default: false, doc: "processing only.")
+      reader.describe("BGTaskRequest.earliestBeginDate, in device time.")
+      let date = reader.deviceTime("earliestBeginDate")
+      reader.describe("processing only.")
+      let network = reader.flag("requiresNetworkConnectivity", default: false)
+      reader.describe("processing only.")
+      let power = reader.flag("requiresExternalPower", default: false)
       guard let identifier, let kind, let date else { return nil }
       self = .submitTaskRequest(
         TaskRequest(
@@ -308,9 +299,10 @@ extension AppEvent {
     case .attachDebugger: self = .attachDebugger
     case .detachDebugger: self = .detachDebugger
     case .updateApp:
-      let version = reader.version("version", required: true, doc: "CFBundleShortVersionString.")
-      let build = reader.version(
-        "build", required: false, doc: "CFBundleVersion; without it, the build it has.")
+      reader.describe("CFBundleShortVersionString.")
+      let version = reader.version("version", required: true)
+      reader.describe("CFBundleVersion; without it, the build it has.")
+      let build = reader.version("build", required: false)
       guard let version = version ?? nil, let build else { return nil }
       self = .updateApp(version: version, build: build)
     case .reinstall: self = .reinstall
@@ -364,16 +356,19 @@ extension DeviceEvent {
     case .shutdown: self = .shutdown
     case .boot: self = .boot
     case .setConditions:
+      let batteryLevel = reader.percent("batteryLevel")
+      let charging = reader.flag("charging")
+      let lowPowerMode = reader.flag("lowPowerMode")
+      let network = reader.choice("network", NetworkStatus.self, required: false)
+      reader.describe("The device's Background App Refresh switch.")
+      let backgroundAppRefresh = reader.flag("backgroundAppRefresh")
+      let taskScheduling = reader.choice(
+        "taskScheduling", TaskSchedulingPolicy.self, required: false)
       self = .setConditions(
         ConditionsChange(
-          batteryLevel: reader.percent("batteryLevel"), charging: reader.flag("charging"),
-          lowPowerMode: reader.flag("lowPowerMode"),
-          network: reader.choice("network", NetworkStatus.self, required: false),
-          backgroundAppRefresh: reader.flag(
-            "backgroundAppRefresh", doc: "The device's Background App Refresh switch."),
-          taskScheduling: reader.choice(
-            "taskScheduling", TaskSchedulingPolicy.self, required: false)
-        ))
+          batteryLevel: batteryLevel, charging: charging, lowPowerMode: lowPowerMode,
+          network: network, backgroundAppRefresh: backgroundAppRefresh,
+          taskScheduling: taskScheduling))
     case .setBackgroundAppRefresh:
       let app = reader.appName("app")
       guard let enabled = reader.requiredFlag("enabled"), let app else { return nil }
@@ -381,13 +376,13 @@ extension DeviceEvent {
     case .push:
       let app = reader.appName("app")
       let kind = reader.choice("pushType", default: PushKind.background)
-      let payload = reader.payload(
-        "payload", wakesApp: kind == .background,
-        doc: """
-          Default: {"aps": {"content-available": 1}} for background, {"aps": {"alert": "New \
-          message"}} for alert. A background push's aps must carry content-available 1, or there \
-          is nothing to wake the app for (422; "Pushing background updates to your App").
-          """)
+      reader.describe(
+        """
+        Default: {"aps": {"content-available": 1}} for background, {"aps": {"alert": "New \
+        message"}} for alert. A background push's aps must carry content-available 1, or there \
+        is nothing to wake the app for (422; "Pushing background updates to your App").
+        """)
+      let payload = reader.payload("payload", wakesApp: kind == .background)
       guard let payload, let app else { return nil }
       self = .push(app: app, kind, payload: payload)
     case .updateOS:
