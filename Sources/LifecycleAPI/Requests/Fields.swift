@@ -425,6 +425,12 @@ struct Fields {
 
 /// An app event's parameters, read from its object as the engine asks for them.
 extension Fields: EventParameterReader {
+  /// A name's text (a scene's, an app's), which `Validation.isValidName` checks.
+  private mutating func nameText(_ key: StaticString, required: Bool) -> String? {
+    checkedString(
+      key, required: required, maxBytes: Validation.maxNameBytes, rule: Validation.nameRule)
+  }
+
   /// A version's text, which `Validation.isVersion` checks.
   private mutating func versionText(_ key: StaticString, required: Bool) -> String? {
     checkedString(
@@ -447,8 +453,7 @@ extension Fields: EventParameterReader {
   }
 
   mutating func sceneID(_ name: StaticString, required: Bool) -> String? {
-    checkedString(
-      name, required: required, maxBytes: Validation.maxNameBytes, rule: Validation.nameRule)
+    nameText(name, required: required)
   }
 
   mutating func taskName(_ name: StaticString) -> String? {
@@ -481,8 +486,7 @@ extension Fields: EventParameterReader {
   }
 
   mutating func appName(_ name: StaticString) -> String? {
-    checkedString(
-      name, required: true, maxBytes: Validation.maxNameBytes, rule: Validation.nameRule)
+    nameText(name, required: true)
   }
 
   mutating func choice<T: EventChoice>(_ key: StaticString, default defaultValue: T) -> T {
