@@ -187,6 +187,13 @@ public struct JSONWriter: ~Copyable {
     integer(value)
   }
 
+  /// A number, or `null` for none.
+  public mutating func member(_ name: StaticString, _ value: Int?) {
+    key(name)
+    guard let value else { return null() }
+    integer(value)
+  }
+
   @inlinable @inline(__always)
   public mutating func member(_ name: StaticString, _ value: Bool) {
     key(name)

@@ -17,6 +17,7 @@ extension LifecycleAPI {
       .get("/page.js") { api, request in api.pageScript() },
       .post("/__admin/reset") { api, request in api.reset(request) },
       // Devices
+      .get("/v1/profiles") { api, request in api.showProfiles() },
       .get("/v1/devices", query: ["after", "limit", "label"]) { api, request in
         try api.listDevices(request)
       },

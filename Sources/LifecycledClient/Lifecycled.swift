@@ -79,40 +79,77 @@ public struct Lifecycled: Sendable {
   /// Creates a device: with a manual clock unless told, so that a test steps time itself; with
   /// `id` nil, the server chooses one. Label the devices a test worker creates to remove them
   /// all at the end (``removeDevices(labeled:value:)``), or create one for a scope
-  /// (``withDevice(_:clock:memoryLimitMB:perAppLimitMB:passcode:labels:idleTimeout:_:)``).
+  /// (``withDevice(_:clock:profile:memoryLimitMB:perAppLimitMB:passcode:labels:idleTimeout:_:)``).
   ///
   /// - Parameters:
   ///   - id: The device's id; the server names it (`device-7`) if nil.
   ///   - clock: `manual` (time moves only when advanced) or `realtime`.
-  ///   - memoryLimitMB: The device's memory budget; the server's default unless given.
-  ///   - perAppLimitMB: The most one app may use; the server's default unless given.
+  ///   - profile: The model and the iOS release it starts on (``profiles()`` lists them); the
+  ///     server's default device unless given.
+  ///   - memoryLimitMB: The apps' memory budget, in place of the model's RAM.
+  ///   - perAppLimitMB: The most one app in the foreground may use, in place of the model's.
   ///   - passcode: Whether the device has a passcode (protected data locks with it).
   ///   - labels: Labels to find and remove it by.
   ///   - idleTimeout: Removes it after this long without a request.
   /// - Returns: The new device.
-  /// - Throws: ``LifecycledProblem`` (a taken id is `conflict`, a bad field `validation`),
-  ///   ``LifecycledUnreachable`` if no server answers.
+  /// - Throws: ``LifecycledProblem`` (a taken id is `conflict`; a bad field, an unknown model
+  ///   or a release the model does not run, `validation`), ``LifecycledUnreachable`` if no
+  ///   server answers.
   public func createDevice(
     _ id: String? = nil, clock: Components.Schemas.ClockMode = .manual,
-    memoryLimitMB: Int? = nil, perAppLimitMB: Int? = nil, passcode: Bool? = nil,
-    labels: [String: String] = [:], idleTimeout: Duration? = nil
+    profile: DeviceProfile? = nil, memoryLimitMB: Int? = nil, perAppLimitMB: Int? = nil,
+    passcode: Bool? = nil, labels: [String: String] = [:], idleTimeout: Duration? = nil
   ) async throws -> SimulatedDevice {
     let declaration = Components.Schemas.DeviceCreate(
-      id: id, clock: clock, memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB,
-      passcode: passcode, labels: labels.isEmpty ? nil : .init(additionalProperties: labels),
+      id: id, clock: clock, model: profile?.model, osVersion: profile?.osVersion,
+      memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB, passcode: passcode,
+      labels: labels.isEmpty ? nil : .init(additionalProperties: labels),
       idleTimeoutSeconds: idleTimeout.map(\.seconds))
     let created = try await send { try await $0.createDevice(body: .json(declaration)) }
     return device(try created.created.body.json.id)
   }
 
-  /// Runs `body` with a device created for it (as ``createDevice(_:clock:memoryLimitMB:perAppLimitMB:passcode:labels:idleTimeout:)``
+  /// Creates one device per profile, in their order, each as ``createDevice(_:clock:profile:memoryLimitMB:perAppLimitMB:passcode:labels:idleTimeout:)``
+  /// makes it: a matrix for one test. Label them to remove them together.
+  ///
+  /// - Parameters:
+  ///   - profiles: The models and releases, such as every one ``profiles()`` lists.
+  ///   - clock: `manual` (time moves only when advanced) or `realtime`.
+  ///   - labels: Labels to find and remove them by.
+  /// - Returns: The devices, one per profile, in their order.
+  /// - Throws: ``LifecycledProblem`` for the first profile the server refuses (the devices made
+  ///   before it stay), ``LifecycledUnreachable`` if no server answers.
+  public func createDevices(
+    for profiles: [DeviceProfile], clock: Components.Schemas.ClockMode = .manual,
+    labels: [String: String] = [:]
+  ) async throws -> [SimulatedDevice] {
+    var devices: [SimulatedDevice] = []
+    for profile in profiles {
+      devices.append(try await createDevice(clock: clock, profile: profile, labels: labels))
+    }
+    return devices
+  }
+
+  /// The models and iOS releases the server knows, each figure with its source.
+  ///
+  /// - Returns: Every model with the releases it runs, as profiles to create devices of; the
+  ///   server's figures are in the generated client's `listProfiles()`.
+  /// - Throws: ``LifecycledUnreachable`` if no server answers.
+  public func profiles() async throws -> [DeviceProfile] {
+    try await send { try await $0.listProfiles() }.ok.body.json.models.flatMap { model in
+      model.osVersions.map { DeviceProfile(model: model.name, osVersion: $0) }
+    }
+  }
+
+  /// Runs `body` with a device created for it (as ``createDevice(_:clock:profile:memoryLimitMB:perAppLimitMB:passcode:labels:idleTimeout:)``
   /// does), and removes the device however `body` ends.
   ///
   /// - Parameters:
   ///   - id: The device's id; the server names it if nil.
   ///   - clock: `manual` (time moves only when advanced) or `realtime`.
-  ///   - memoryLimitMB: The device's memory budget; the server's default unless given.
-  ///   - perAppLimitMB: The most one app may use; the server's default unless given.
+  ///   - profile: The model and the iOS release it starts on; the server's default unless given.
+  ///   - memoryLimitMB: The apps' memory budget, in place of the model's RAM.
+  ///   - perAppLimitMB: The most one app in the foreground may use, in place of the model's.
   ///   - passcode: Whether the device has a passcode.
   ///   - labels: Labels to find and remove it by.
   ///   - idleTimeout: Removes it after this long without a request.
@@ -121,13 +158,13 @@ public struct Lifecycled: Sendable {
   /// - Throws: What `body` throws, or what creating or removing the device throws.
   public func withDevice<Result>(
     _ id: String? = nil, clock: Components.Schemas.ClockMode = .manual,
-    memoryLimitMB: Int? = nil, perAppLimitMB: Int? = nil, passcode: Bool? = nil,
-    labels: [String: String] = [:], idleTimeout: Duration? = nil,
+    profile: DeviceProfile? = nil, memoryLimitMB: Int? = nil, perAppLimitMB: Int? = nil,
+    passcode: Bool? = nil, labels: [String: String] = [:], idleTimeout: Duration? = nil,
     _ body: (SimulatedDevice) async throws -> Result
   ) async throws -> Result {
     let device = try await createDevice(
-      id, clock: clock, memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB,
-      passcode: passcode, labels: labels, idleTimeout: idleTimeout)
+      id, clock: clock, profile: profile, memoryLimitMB: memoryLimitMB,
+      perAppLimitMB: perAppLimitMB, passcode: passcode, labels: labels, idleTimeout: idleTimeout)
     let result: Result
     do {
       result = try await body(device)
@@ -309,5 +346,18 @@ extension Duration {
   /// The duration in seconds, as the API takes it (to the millisecond).
   var seconds: Double {
     Double(components.seconds) + Double(components.attoseconds / 1_000_000_000_000_000) / 1000
+  }
+}
+
+/// A device as Apple ships it: a model (`iPhone 15 Pro`, or its identifier `iPhone16,1`)
+/// running an iOS release (`26.1`). Swift Testing takes a list of them as a test's
+/// `arguments:`, each case with a device of its own.
+public struct DeviceProfile: Hashable, Sendable {
+  public var model: String
+  public var osVersion: String
+
+  public init(model: String, osVersion: String) {
+    self.model = model
+    self.osVersion = osVersion
   }
 }

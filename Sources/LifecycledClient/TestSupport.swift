@@ -102,4 +102,9 @@
       for server in servers ?? [] { server.stop() }
     }
   }
+
+  /// A test case over profiles is named by its model and release: `iPhone 11, iOS 26.1`.
+  extension DeviceProfile: CustomTestStringConvertible {
+    public var testDescription: String { "\(model), iOS \(osVersion)" }
+  }
 #endif

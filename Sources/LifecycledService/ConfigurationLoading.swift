@@ -37,10 +37,25 @@ extension ServiceConfiguration {
     let reader = ConfigReader(providers: providers)
     var configuration = ServiceConfiguration()
     for setting in Setting.all { try setting.apply(reader, &configuration) }
+    try checkDeviceProfile(of: configuration.engine)
     if let path = configuration.fixturesFile {
       configuration.fixtures = try fixtures(at: path, engine: configuration.engine)
     }
     return configuration
+  }
+
+  /// Refuses device defaults that name a model or a release the profiles do not know, or a
+  /// release the model does not run.
+  private static func checkDeviceProfile(of engine: EngineConfiguration)
+    throws(ConfigurationError)
+  {
+    let defaults = engine.deviceDefaults
+    guard
+      let issue = engine.profiles.issues(model: defaults.model, osVersion: defaults.osVersion)
+        .first
+    else { return }
+    throw ConfigurationError(
+      key: issue.field == "model" ? "deviceModel" : "deviceOSVersion", message: issue.message)
   }
 
   /// The fixture file at `path`, checked against the engine's configuration: a file that

@@ -155,11 +155,19 @@ struct Setting {
       choice(
         "deviceClock", "clock of new devices and of the default device: manual or realtime",
         \.engine.deviceDefaults.clock),
-      integer(
-        "deviceMemoryLimitMB", "memory budget of a new device",
+      modelName(
+        "deviceModel",
+        "model of new devices and of the default device (GET /v1/profiles lists them)",
+        \.engine.deviceDefaults.model),
+      text(
+        "deviceOSVersion", "iOS release new devices and the default device start on",
+        \.engine.deviceDefaults.osVersion),
+      optionalInteger(
+        "deviceMemoryLimitMB", "memory budget of a new device (null: its model's RAM)",
         \.engine.deviceDefaults.memoryLimitMB, 1...Validation.maxMemoryMB),
-      integer(
-        "devicePerAppLimitMB", "per-app memory limit of a new device",
+      optionalInteger(
+        "devicePerAppLimitMB",
+        "foreground per-app memory limit of a new device (null: its model's)",
         \.engine.deviceDefaults.perAppLimitMB, 1...Validation.maxMemoryMB),
       flag(
         "devicePasscode", "whether a new device has a passcode (protected-data callbacks)",
@@ -270,6 +278,22 @@ struct Setting {
       convert: { $0.isEmpty ? nil : $0 }, render: { "\"\($0)\"" })
   }
 
+  /// A model's name, which may hold commas (`iPhone16,1`): a flag's or variable's provider
+  /// reads such a value as a list, which is joined back.
+  private static func modelName(
+    _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, String>
+  ) -> Setting {
+    func read(_ reader: ConfigReader, _ key: ConfigKey) -> String? {
+      reader.string(forKey: key)
+        ?? reader.stringArray(forKey: key).flatMap {
+          $0.count > 1 ? $0.joined(separator: ",") : nil
+        }
+    }
+    return make(
+      key, summary, path, expected: "a non-empty string", read: read,
+      convert: { $0.isEmpty ? nil : $0 }, render: { "\"\($0)\"" })
+  }
+
   /// A list of strings: an array in the file, comma-separated in a variable or flag.
   private static func list(
     _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, [String]>
@@ -323,6 +347,17 @@ struct Setting {
       key, summary, path, expected: "an integer from \(range.lowerBound) to \(range.upperBound)",
       read: { $0.int(forKey: $1) }, convert: { range.contains($0) ? $0 : nil },
       render: { "\($0)" })
+  }
+
+  /// A whole number in `range`, or none (`null`).
+  private static func optionalInteger(
+    _ key: String, _ summary: String, _ path: WritableKeyPath<ServiceConfiguration, Int?>,
+    _ range: ClosedRange<Int>
+  ) -> Setting {
+    func convert(_ value: Int) -> Int?? { range.contains(value) ? .some(value) : nil }
+    return make(
+      key, summary, path, expected: "an integer from \(range.lowerBound) to \(range.upperBound)",
+      read: { $0.int(forKey: $1) }, convert: convert, render: { $0.map { "\($0)" } ?? "null" })
   }
 
   private static func flag(

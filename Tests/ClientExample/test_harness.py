@@ -9,7 +9,7 @@ here is a typed model of the generated package; errors come back as their proble
 import pytest
 
 from lifecycled_client.api.apps import create_app, get_app
-from lifecycled_client.api.devices import create_device, get_device
+from lifecycled_client.api.devices import create_device, get_device, list_profiles
 from lifecycled_client.api.events import post_app_event, post_device_event
 from lifecycled_client.api.logs import get_journal, get_timeline, stream_journal
 from lifecycled_client.api.time import advance_clock
@@ -47,9 +47,12 @@ from lifecycled_client.models import (
     Problem,
     PurgeEvent,
     PurgeEventType,
+    Profiles,
     RefusalProblem,
     ReinstallEvent,
     ReinstallEventType,
+    SetMemoryEvent,
+    SetMemoryEventType,
     TerminateEvent,
     TerminateEventType,
     TerminationEndedBy,
@@ -216,7 +219,7 @@ def test_each_branch_of_a_crash_reporters_heuristic(client, branch):
     if branch in ("OS updated", "rebooted"):
         device_event(DeviceShutdownEvent(type_=DeviceShutdownEventType.SHUTDOWN))
         if branch == "OS updated":
-            device_event(DeviceUpdateOSEvent(type_=DeviceUpdateOSEventType.UPDATEOS, version="26.2"))
+            device_event(DeviceUpdateOSEvent(type_=DeviceUpdateOSEventType.UPDATEOS, version="26.4"))
         device_event(DeviceBootEvent(type_=DeviceBootEventType.BOOT))
     if branch == "reinstalled":
         app_event(ReinstallEvent(type_=ReinstallEventType.REINSTALL))
@@ -250,3 +253,27 @@ def test_errors_come_back_as_their_problem_types(client):
         "urn:lifecycled:problem:not-found",
         "no device 'nope'",
     )
+
+
+# A matrix of devices as Apple ships them: one test case per model and release, each with a
+# device of its own. `list_profiles` lists what the server knows, each figure with its source.
+@pytest.mark.parametrize("model,os_version", [("iPhone 11", "26.1"), ("iPhone16,1", "26.4")])
+def test_an_app_past_its_models_limit_is_killed(client, model, os_version):
+    profiles = list_profiles.sync(client=client)
+    assert isinstance(profiles, Profiles)
+    [known] = [m for m in profiles.models if model in (m.name, m.identifier)]
+    assert os_version in known.os_versions
+    device = create_device.sync(
+        client=client, body=DeviceCreate(clock=ClockMode.MANUAL, model=model, os_version=os_version)
+    )
+    assert isinstance(device, Device)
+    assert (device.model, device.os_version) == (known.name, os_version)
+    limit = device.memory.per_app_limit_mb
+    assert limit == known.app_limit.megabytes
+    create_app.sync(device.id, client=client, body=AppCreate(name="game"))
+    post_app_event.sync(device.id, "game", client=client, body=LaunchEvent(type_=LaunchEventType.LAUNCH))
+    grown = post_app_event.sync(
+        device.id, "game", client=client,
+        body=SetMemoryEvent(type_=SetMemoryEventType.SETMEMORY, memory_mb=limit + 1),
+    )
+    assert isinstance(grown, AppEventResponse) and grown.state == AppState.NOTRUNNING

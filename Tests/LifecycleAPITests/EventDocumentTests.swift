@@ -20,6 +20,19 @@ import Testing
       "Sources/lifecycled/lifecycled.docc/Events.md", EventDocuments.guideTables())
   }
 
+  /// The guide's tables of models and releases are the built-in profiles, each figure with
+  /// how it was found and its source (written here as the events' tables are).
+  @Test func theGuidesTablesOfProfilesAreTheBuiltInProfiles() throws {
+    try EventDocuments.check(
+      "Sources/lifecycled/lifecycled.docc/DeviceProfiles.md",
+      [
+        (
+          "Generated from DeviceProfiles.builtIn by scripts/generate-contract",
+          "End of what DeviceProfiles.builtIn generates", ProfileTables.markdown(.builtIn)
+        )
+      ])
+  }
+
   @Test func everyEventTypeIsDeclared() {
     let declared = Set((EventDeclaration.app + EventDeclaration.device).map(\.type))
     #expect(declared == Set(EventType.allCases))

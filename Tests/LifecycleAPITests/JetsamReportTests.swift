@@ -66,7 +66,7 @@ import Testing
     }
     #expect(
       answer.body
-        == #"{"time":4.0,"memoryStatus":{"pageSize":16384},"largestProcess":"game","processes":["#
+        == #"{"time":4.0,"product":"iPhone16,1","build":"iPhone OS 26.1 (23B85)","memoryStatus":{"pageSize":16384},"largestProcess":"game","processes":["#
         + #"{"name":"large","rpages":25600,"states":["suspended"],"reason":"vm-pageshortage","state":"suspended"},"#
         + #"{"name":"small","rpages":19200,"states":["suspended"],"reason":"vm-pageshortage","state":"suspended"},"#
         + #"{"name":"game","rpages":38400,"states":["frontmost"],"state":"active"},"#
@@ -77,7 +77,7 @@ import Testing
   @Test func aPurgeMakesAnEventOfItsOwn() {
     #expect(
       api.call("GET", "/v1/devices/r/jetsam/2/report").body
-        == #"{"time":5.5,"memoryStatus":{"pageSize":16384},"largestProcess":"game","processes":["#
+        == #"{"time":5.5,"product":"iPhone16,1","build":"iPhone OS 26.1 (23B85)","memoryStatus":{"pageSize":16384},"largestProcess":"game","processes":["#
         + #"{"name":"worker","rpages":12800,"states":[],"reason":"highwater","state":"background"},"#
         + #"{"name":"game","rpages":38400,"states":["frontmost"],"state":"active"}]}"#)
   }

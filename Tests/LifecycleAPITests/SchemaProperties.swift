@@ -65,6 +65,10 @@ struct SchemaProperties: ConfigurationMembers {
     property(name, ["type: boolean", "default: \(value)"])
   }
 
+  mutating func profileName(_ name: StaticString, _ value: inout String, required: Bool) {
+    property(name, ["type: string", "minLength: 1", "maxLength: \(Validation.maxNameBytes)"])
+  }
+
   mutating func choice<Value: RawRepresentable<String> & CaseIterable>(
     _ name: StaticString, _ value: inout Value, required: Bool
   ) {

@@ -132,7 +132,11 @@ import Testing
     let view = try JSON.parse(JSONWriter.encode { $0.device(device) })
     let memory = Self.members(of: view["memory"])
     let shown = Self.members(of: view).union(memory.map { "memory.\($0)" })
-    let shownAs = ["memoryLimitMB": "memory.limitMB", "perAppLimitMB": "memory.perAppLimitMB"]
+    let shownAs = [
+      "memoryLimitMB": "memory.limitMB", "perAppLimitMB": "memory.perAppLimitMB",
+      "backgroundAppLimitMB": "memory.backgroundAppLimitMB",
+      "increasedAppLimitMB": "memory.increasedAppLimitMB",
+    ]
     for option in MemberList(
       ConfigurationObject(
         Engine(now: .zero).configuration.deviceDefaults.configuration(id: "phone"))
@@ -254,6 +258,10 @@ private struct RuleList: ConfigurationMembers {
   }
 
   mutating func bool(_ name: StaticString, _ value: inout Bool, required: Bool) {}
+
+  mutating func profileName(_ name: StaticString, _ value: inout String, required: Bool) {
+    rules.append(("\(name)", "minLength: 1, maxLength: \(Validation.maxNameBytes)"))
+  }
 
   mutating func choice<Value: RawRepresentable<String> & CaseIterable>(
     _ name: StaticString, _ value: inout Value, required: Bool

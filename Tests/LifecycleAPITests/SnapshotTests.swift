@@ -46,7 +46,7 @@ import Testing
     let document = api.call("GET", "/v1/devices/phone/snapshot").json
     #expect(document?["format"] == .string("lifecycled-device-snapshot"))
     #expect(snapshot(api).contains("null") == false, "a member with no value is left out")
-    #expect(document?["version"] == .integer(6))
+    #expect(document?["version"] == .integer(7))
     #expect(document?["now"] == .double(2.5))
     #expect(document?["foregroundApp"] == .string("notes"))
     guard case .array(let apps)? = document?["apps"] else {
@@ -284,7 +284,7 @@ import Testing
     (#""foregroundApp":"notes""#, #""foregroundApp":"mail""#, "foregroundApp"),
     (#""foregroundApp":"notes""#, #""foregroundApp":null"#, "foregroundApp"),
     (#""format":"lifecycled-device-snapshot""#, #""format":"other""#, "format"),
-    (#""version":6"#, #""version":7"#, "version"),
+    (#""version":7"#, #""version":8"#, "version"),
     (#""seq":"#, #""extra":1,"seq":"#, "extra"),
     (#""locked":false"#, #""locked":true"#, "foregroundApp"),
     (#""poweredOn":true"#, #""poweredOn":false"#, "poweredOn"),
@@ -322,7 +322,8 @@ import Testing
   /// Version 2 wrote every member, null when it had no value: such a document is still read,
   /// its nulls as members left out.
   @Test func aVersion2DocumentReadsItsNullsAsAbsentMembers() {
-    api.call("POST", "/v1/devices", #"{"id":"old"}"#)
+    // Before profiles, a snapshot held the budgets: they override the default model's.
+    api.call("POST", "/v1/devices", #"{"id":"old","memoryLimitMB":4096,"perAppLimitMB":2048}"#)
     api.call("POST", "/v1/devices/old/apps", #"{"name":"mail","backgroundModes":["fetch"]}"#)
     api.call("POST", "/v1/devices/old/apps", #"{"name":"notes"}"#)
     api.call(
@@ -373,7 +374,7 @@ import Testing
     #expect(current.contains(work) && current.contains(#""nextTaskId":2"#), "\(current)")
     let version3 =
       current
-      .replacingOccurrences(of: #""version":6"#, with: #""version":3"#)
+      .replacingOccurrences(of: #""version":7"#, with: #""version":3"#)
       .replacingOccurrences(of: work, with: #""backgroundWork":{"reason":"fetch","deadline":30}"#)
       .replacingOccurrences(of: #""nextTaskId":2"#, with: #""nextTaskId":1"#)
     let other = APITests()
@@ -399,7 +400,7 @@ import Testing
     let delivery =
       #"{"method":"MXMetricManagerSubscriber.didReceive(_:)","state":"active","#
       + #""cause":"deliverMetrics","arguments":{"kind":"exitMetrics","exits":\#(exits)}},"#
-    let version5 = current.replacingOccurrences(of: #""version":6"#, with: #""version":5"#)
+    let version5 = current.replacingOccurrences(of: #""version":7"#, with: #""version":5"#)
       .replacingOccurrences(of: waiting, with: delivery + waiting)
     let other = APITests()
     #expect(other.call("PUT", "/v1/devices/old", version5).status == 201)

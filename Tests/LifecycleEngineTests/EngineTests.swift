@@ -45,8 +45,11 @@ import Testing
     let engine = Engine(now: .zero)
     let device = try engine.createDevice("phone")
     #expect(device.clock == .realtime)
-    #expect(device.memoryLimitMB == 4096)
-    #expect(device.perAppLimitMB == 2048)
+    #expect(device.configuration.model == "iPhone 15 Pro" && device.osVersion == "26.1")
+    // The model's RAM and its measured limits, none overridden.
+    #expect(device.memoryLimitMB == nil && device.perAppLimitMB == nil)
+    #expect(device.memory.deviceMB == 8192 && device.memory.appMB == 3072)
+    #expect(device.memory.backgroundAppMB == nil && device.memory.increasedAppMB == 6144)
     #expect(device.passcode)
     #expect(!device.locked)
     let app = try engine.createApp(AppSpec(name: "mail"), on: "phone", now: .zero)

@@ -75,7 +75,7 @@ import Testing
           ValidationIssue(
             field: "given.state",
             message:
-              "the app's 300 MB would pass the device's memoryLimitMB (300), 100 MB of it in use")
+              "the app's 300 MB would pass the device's memory limit (300 MB), 100 MB of it in use")
         ]))
     #expect((sim.deviceView, sim.engine.retainedBytes) == before)
     #expect(throws: EngineError.unknownApp(device: "d", app: "mail")) {

@@ -235,10 +235,11 @@ import Testing
     sim.advance(1)
     try sim.post(.purge(.highwater), to: "worker")
     let page = try sim.engine.jetsamLog(of: "d", now: .zero)
+    let os = try #require(DeviceProfiles.builtIn.release("26.1"))
     #expect(
       page.events == [
         JetsamEvent(
-          time: .seconds(4),
+          time: .seconds(4), product: "iPhone16,1", os: os,
           processes: [
             JetsamProcess(
               app: "large", footprintMB: 400, state: .suspended, reason: .vmPageshortage),
@@ -249,7 +250,7 @@ import Testing
           ],
           killCount: 2),
         JetsamEvent(
-          time: .seconds(5),
+          time: .seconds(5), product: "iPhone16,1", os: os,
           processes: [
             JetsamProcess(app: "worker", footprintMB: 200, state: .background, reason: .highwater),
             JetsamProcess(app: "game", footprintMB: 600, state: .active, reason: nil),
@@ -327,7 +328,8 @@ import Testing
     var configuration = EngineConfiguration()
     let eventOfTenProcesses =
       JetsamEvent(
-        time: .zero,
+        time: .zero, product: "iPhone16,1",
+        os: OSRelease(version: "26.1", build: "23B85", source: ""),
         processes: Array(
           repeating: JetsamProcess(app: "a", footprintMB: 1, state: .suspended), count: 10),
         killCount: 1

@@ -54,7 +54,7 @@ import Testing
 
     sim.add("huge", memoryMB: 100)
     try sim.post(.launch(), to: "huge")
-    try sim.post(.setMemory(memoryMB: 3000), to: "huge")  // past perAppLimitMB (2048)
+    try sim.post(.setMemory(memoryMB: 4000), to: "huge")  // past the iPhone 15 Pro's 3072 MB
     #expect(exits(of: "huge") == "foreground memoryResourceLimit 1")
 
     sim.add("purged")

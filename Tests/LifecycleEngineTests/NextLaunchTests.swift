@@ -49,18 +49,18 @@ import Testing
 
   @Test func anUpdateOfTheOSIsInstalledWhileTheDeviceIsOff() throws {
     try sim.post(.launch(), to: "mail")
-    #expect(refusal { try sim.post(.updateOS(version: "26.2")) }?.reason == .deviceOn)
+    #expect(refusal { try sim.post(.updateOS(version: "26.4")) }?.reason == .deviceOn)
     try sim.post(.shutdown)
     #expect(last?.endedBy == .user && last?.ranWith?.osVersion == "26.1")
-    try sim.post(.updateOS(version: "26.2"))
-    #expect(sim.deviceView.osVersion == "26.2" && sim.deviceView.bootSession == 1)
+    try sim.post(.updateOS(version: "26.4"))
+    #expect(sim.deviceView.osVersion == "26.4" && sim.deviceView.bootSession == 1)
     try sim.post(.boot)
     #expect(sim.deviceView.bootSession == 2)
     try sim.post(.unlock)
     try sim.post(.launch(), to: "mail")
     try sim.post(.crash(), to: "mail")
     #expect(last?.endedBy == .app)
-    #expect(last?.ranWith?.osVersion == "26.2" && last?.ranWith?.bootSession == 2)
+    #expect(last?.ranWith?.osVersion == "26.4" && last?.ranWith?.bootSession == 2)
   }
 
   /// A reinstall is a new installation: a new identifierForVendor, and nothing the system kept

@@ -538,7 +538,7 @@ final class RandomWalk {
         },
         "\(app.name) runs a processing task on a device in use")
     }
-    check(device.pressure == (device.usedMB > device.memoryLimitMB), "pressure flag")
+    check(device.pressure == (device.usedMB > device.memory.deviceMB), "pressure flag")
     check(
       !device.pressure
         || !apps.contains {
@@ -632,7 +632,9 @@ final class RandomWalk {
           app.sceneState == (app.state == .active ? .foregroundActive : .foregroundInactive),
           "\(app.name) scene \(String(describing: app.sceneState)) in \(app.state)")
       }
-      check(app.footprintMB <= device.perAppLimitMB, "\(app.name) over the per-process limit")
+      let limit = device.memory.appLimit(
+        inForeground: app.state.isForeground, increased: app.spec.increasedMemoryLimit)
+      check(app.footprintMB <= limit, "\(app.name) over the per-process limit")
     }
     check(
       device.nextDeadline == deadlines.min(),

@@ -26,6 +26,7 @@ import Testing
     _ = try await client.getPage().ok.body.html
     _ = try await client.getPageStyle().ok.body.textCss
     _ = try await client.getPageScript().ok.body.textJavascript
+    _ = try await client.listProfiles().ok.body.json
 
     // A device, a declaration put beside it, and their apps.
     _ = try await client.createDevice(

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import JSONCore
+import LifecycleEngine
 import Testing
 
 @testable import LifecycledService
@@ -54,6 +55,17 @@ import Testing
     #expect(configuration.server.connection.headerTimeout == 2_500)
     #expect(configuration.logLevel == .debug)
     #expect(configuration.server.host == "127.0.0.1")
+  }
+
+  @Test func theDefaultDeviceIsAModelOnARelease() async throws {
+    let configuration = try await ServiceConfiguration.load(
+      arguments: ["--device-model", "iPhone12,1"],
+      environment: [
+        "LIFECYCLED_DEVICE_OSVERSION": "13.0", "LIFECYCLED_DEVICE_PER_APP_LIMIT_MB": "900",
+      ])
+    let defaults = configuration.engine.deviceDefaults
+    #expect(defaults.model == "iPhone12,1" && defaults.osVersion == "13.0")
+    #expect(defaults.memoryLimitMB == nil && defaults.perAppLimitMB == 900)
   }
 
   @Test func engineKeysReachTheEngine() async throws {
@@ -250,6 +262,19 @@ struct ConfigurationFileTests {
     (#"{"port": "8080"}"#, "port", "must be an integer from 0 to 65535"),
     (#"{"devicePasscode": 1}"#, "devicePasscode", "must be true or false"),
     (#"{"logFormat": "xml"}"#, "logFormat", "must be one of text, json, not 'xml'"),
+    (
+      #"{"deviceModel": "iPhone 9"}"#, "deviceModel",
+      "must be one of "
+        + DeviceProfiles.builtIn.models.map(\.name).joined(separator: ", ")
+    ),
+    (
+      #"{"deviceModel": "iPhone 6s"}"#, "deviceOSVersion",
+      "must be a version iPhone 6s runs: 13.0, 15.0"
+    ),
+    (
+      #"{"devicePerAppLimitMB": 0}"#, "devicePerAppLimitMB",
+      "must be an integer from 1 to 1048576, not 0"
+    ),
   ])
   func badFileIsRefusedNamingTheKey(json: String, key: String, message: String) async throws {
     let error = try await refusal(json)

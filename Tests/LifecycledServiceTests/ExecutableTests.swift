@@ -332,7 +332,10 @@ import Testing
         #""app":"a322","reason":"vm-pageshortage","footprintMB":100,"state":"suspended"}],"dropped":0}"#
       ))
     let report = try curl("\(base)/v1/devices/burst/jetsam/1/report")
-    #expect(report.hasPrefix(#"200 {"time":2.0,"memoryStatus":{"pageSize":16384},"#))
+    #expect(
+      report.hasPrefix(
+        #"200 {"time":2.0,"product":"iPhone16,1","build":"iPhone OS 26.1 (23B85)","#
+          + #""memoryStatus":{"pageSize":16384},"#))
     #expect(report.components(separatedBy: #""rpages":6400,"#).count - 1 == 500)
     #expect(try curl("\(base)/v1/devices/burst/jetsam/2/report").hasPrefix("404 "))
     service.signal(SIGTERM)

@@ -129,7 +129,8 @@ def test_the_page_follows_a_device_and_acts_on_it(port, browser):
     expect(page.locator("#apps tbody .state")).to_have_text(["background"])
     expect(page.locator("#timeline svg")).to_contain_text(f"default: {last} journal entries")
 
-    # The manual clock, moved from the page to the suspension.
+    # The manual clock, moved from the page to the suspension; the device's model and release.
+    expect(page.locator("#device-summary")).to_contain_text("iPhone 15 Pro on iOS 26.1 (23B85)")
     expect(page.locator("#device-summary")).to_contain_text("next deadline at")
     page.click("#to-next-deadline")
     expect(page.locator("#status")).to_have_text(

@@ -212,6 +212,7 @@ async function readDevice() {
 
 function showDevice(device) {
   const facts = [
+    `${device.model} on iOS ${device.osVersion} (${device.osBuild})`,
     `${device.clock} clock at ${seconds(device.now)}`,
     device.poweredOn ? (device.locked ? "locked" : "unlocked") : "powered off",
     `foreground: ${device.foregroundApp ?? "none"}`,

@@ -15,16 +15,16 @@ enum Decode {
   }
 
   /// A device's configuration, read from its object's fields over `defaults`: a body's or a
-  /// fixture's device (a member left out takes the default), or a snapshot's (`complete`: the
-  /// clock and budgets are required). Its id `id` if they leave it out, else the id is
-  /// required.
+  /// fixture's device (a member left out takes the default), or a snapshot's of format
+  /// `version` (`complete`: the clock, model and release are required). Its id `id` if they
+  /// leave it out, else the id is required.
   static func device(
-    _ fields: inout Fields, id: String? = nil, defaults: DeviceDefaults, complete: Bool = false
+    _ fields: inout Fields, id: String? = nil, defaults: DeviceDefaults, complete: Bool = false,
+    version: Int = SnapshotFormat.version
   ) -> DeviceConfiguration {
     var configuration = defaults.configuration(
       id: fields.string("id", required: id == nil, maxBytes: Validation.maxNameBytes) ?? id ?? "")
-    fields.read(
-      &configuration, SnapshotReading(version: SnapshotFormat.version, isDeclaration: !complete))
+    fields.read(&configuration, SnapshotReading(version: version, isDeclaration: !complete))
     return configuration
   }
 

@@ -16,9 +16,11 @@ import LifecycleEngine
 /// it gets the app's next task id. Versions 1 to 4 timed only didEnterBackground: a pending
 /// watchdog kill is the enter-background transition's. Versions 1 to 5 handed MetricKit's
 /// waiting delivery its exits alone (`exitMetrics`): they read as one payload, of time 0.
+/// Versions 1 to 6 had no device profiles: their device is the default model, on the release
+/// the document's `osVersion` names, its budgets the ones it gives.
 enum SnapshotFormat {
   static let format = "lifecycled-device-snapshot"
-  static let version = 6
+  static let version = 7
   static let readableVersions = 1...version
   /// The last version that wrote `null` for a member with no value.
   static let lastVersionWithNulls = 2
@@ -28,12 +30,15 @@ enum SnapshotFormat {
   static let lastVersionWithOneWatchdog = 4
   /// The last version whose waiting MetricKit delivery held exits alone.
   static let lastVersionWithExitsAlone = 5
+  /// The last version whose devices had no model and release: they are the default model,
+  /// on the release the document names, with the budgets they give.
+  static let lastVersionWithoutProfiles = 6
   /// The longest device clock a snapshot may show, in seconds: ten years of advances.
   static let maxSeconds = Validation.maxAdvanceSeconds
   /// The largest `seq` or counter a snapshot may hold.
   static let maxCount = Validation.maxCount
-  /// What a snapshot's device has for a member it leaves out: none for the clock and budgets,
-  /// which are required, and no passcode when it names none.
+  /// What a snapshot's device has for a member it leaves out: none for the clock, model and
+  /// release, which are required, the model's limits, and no passcode when it names none.
   static let omittedDeviceMembers = {
     var defaults = DeviceDefaults()
     defaults.passcode = false
@@ -64,7 +69,7 @@ enum SnapshotFormat {
     var configuration: DeviceConfiguration?
     if var device = fields.object("device", required: true) {
       configuration = Decode.device(
-        &device, id: id, defaults: omittedDeviceMembers, complete: true)
+        &device, id: id, defaults: omittedDeviceMembers, complete: true, version: version)
       fields.merge(device)
     }
     var image = DeviceImage(unread)
@@ -73,7 +78,10 @@ enum SnapshotFormat {
       "journal",
       "is not restored: a restored device starts a new journal after seq; take the snapshot "
         + "without ?journal=true")
-    guard fields.issues.isEmpty, let configuration else { return nil }
+    guard fields.issues.isEmpty, var configuration else { return nil }
+    if version <= lastVersionWithoutProfiles {
+      configuration.initialOSVersion = image.status.osVersion
+    }
     image.configuration = configuration
     return image
   }

@@ -204,6 +204,18 @@ extension SnapshotMembers where Self: ~Copyable {
       read: { fields, name, required, _ in fields.checkedVersion(name, required: required) })
   }
 
+  /// A profile's name, which snapshots before the profiles do not have: they read as the
+  /// defaults' (`SnapshotFormat.lastVersionWithoutProfiles`).
+  mutating func profileName(_ name: StaticString, _ value: inout String, required: Bool) {
+    self.value(
+      name, &value, required: required, write: { $0.string($1) },
+      read: { fields, name, required, reading in
+        fields.string(
+          name, required: required && reading.version > SnapshotFormat.lastVersionWithoutProfiles,
+          maxBytes: Validation.maxNameBytes)
+      })
+  }
+
   mutating func bool(_ name: StaticString, _ value: inout Bool, required: Bool) {
     self.value(
       name, &value, required: required, write: { $0.bool($1) },

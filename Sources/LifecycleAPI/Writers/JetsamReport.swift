@@ -28,10 +28,13 @@ extension JetsamEvent {
 }
 
 extension JSONWriter {
-  /// `{"time":…,"memoryStatus":{"pageSize":16384},"largestProcess":…,"processes":[…]}`
+  /// `{"time":…,"product":"iPhone16,1","build":"iPhone OS 26.1 (23B85)",`
+  /// `"memoryStatus":{"pageSize":16384},"largestProcess":…,"processes":[…]}`
   mutating func jetsamReport(_ event: JetsamEvent) {
     object { w in
       w.member("time", time: event.time)
+      w.member("product", event.product)
+      w.member("build", event.os.reportName)
       w.key("memoryStatus")
       w.object { $0.member("pageSize", jetsamPageSize) }
       w.member("largestProcess", event.largestProcess)

@@ -92,6 +92,9 @@ public struct AppSpec: Hashable, Sendable {
   /// `BGTaskSchedulerPermittedIdentifiers`: the task identifiers the app may submit requests
   /// for, each with a launch handler its code registers during every launch.
   public var permittedTaskIdentifiers: [String]
+  /// The app has the `com.apple.developer.kernel.increased-memory-limit` entitlement: in the
+  /// foreground, jetsam holds it to the model's raised limit.
+  public var increasedMemoryLimit: Bool
 
   public init(
     name: String,
@@ -102,7 +105,8 @@ public struct AppSpec: Hashable, Sendable {
     behavior: AppBehavior = AppBehavior(),
     supportsMultipleScenes: Bool = false,
     sceneMemoryMB: Int = 0,
-    permittedTaskIdentifiers: [String] = []
+    permittedTaskIdentifiers: [String] = [],
+    increasedMemoryLimit: Bool = false
   ) {
     self.name = name
     self.lifecycle = lifecycle
@@ -113,6 +117,7 @@ public struct AppSpec: Hashable, Sendable {
     self.supportsMultipleScenes = supportsMultipleScenes
     self.sceneMemoryMB = sceneMemoryMB
     self.permittedTaskIdentifiers = permittedTaskIdentifiers
+    self.increasedMemoryLimit = increasedMemoryLimit
   }
 }
 
@@ -147,6 +152,13 @@ extension AppSpec: ConfigurationForm {
     members.identifiers(
       "permittedTaskIdentifiers", &permittedTaskIdentifiers,
       maxCount: Validation.maxPermittedTaskIdentifiers)
+    members.describe(
+      """
+      The app has the com.apple.developer.kernel.increased-memory-limit entitlement: in the \
+      foreground, jetsam holds it to its device's increasedAppLimitMB (the model's raised \
+      limit, where a source measures one; else the entitlement changes nothing).
+      """)
+    members.bool("increasedMemoryLimit", &increasedMemoryLimit)
   }
 }
 
@@ -158,15 +170,29 @@ public enum ClockMode: String, CaseIterable, Sendable, Codable {
   case realtime
 }
 
-/// What a device is made with and keeps for its life: its id, clock, memory budgets, passcode,
-/// labels and idle timeout. The live device, its image and its view hold this one value; a
-/// client's declaration is one whose members it leaves out keep the configured defaults
+/// What a device is made with and keeps for its life: its id, clock, model and the iOS release
+/// it starts on, the memory limits that override its model's, passcode, labels and idle
+/// timeout. The live device, its image and its view hold this one value; a client's
+/// declaration is one whose members it leaves out keep the configured defaults
 /// (`DeviceDefaults.configuration(id:)`).
 public struct DeviceConfiguration: Hashable, Sendable {
   public var id: String
   public var clock: ClockMode
-  public var memoryLimitMB: Int
-  public var perAppLimitMB: Int
+  /// The model, by its marketing name (`DeviceProfiles.model(named:)`): its memory and its
+  /// apps' limits, unless the members below override them.
+  public var model: String
+  /// The iOS release the device starts on, its `osVersion` member (`updateOS` moves the
+  /// device's status on).
+  public var initialOSVersion: String
+  /// The apps' memory budget, in place of the model's RAM.
+  public var memoryLimitMB: Int?
+  /// The per-process limit of an app in the foreground, in place of the model's.
+  public var perAppLimitMB: Int?
+  /// The per-process limit of an app out of the foreground, in place of the model's.
+  public var backgroundAppLimitMB: Int?
+  /// The foreground limit of an app with the increased-memory-limit entitlement, in place of
+  /// the model's.
+  public var increasedAppLimitMB: Int?
   public var passcode: Bool
   /// What a client tags the device with to find it again (`suite: checkout`): at most
   /// `Validation.maxLabels`, each key and value a name.
@@ -176,13 +202,20 @@ public struct DeviceConfiguration: Hashable, Sendable {
   public var idleTimeout: Duration?
 
   public init(
-    id: String, clock: ClockMode, memoryLimitMB: Int, perAppLimitMB: Int, passcode: Bool,
-    labels: [String: String] = [:], idleTimeout: Duration? = nil
+    id: String, clock: ClockMode, model: String = DeviceProfiles.defaultModel,
+    initialOSVersion: String = DeviceProfiles.defaultOSVersion, memoryLimitMB: Int? = nil,
+    perAppLimitMB: Int? = nil, backgroundAppLimitMB: Int? = nil,
+    increasedAppLimitMB: Int? = nil, passcode: Bool, labels: [String: String] = [:],
+    idleTimeout: Duration? = nil
   ) {
     self.id = id
     self.clock = clock
+    self.model = model
+    self.initialOSVersion = initialOSVersion
     self.memoryLimitMB = memoryLimitMB
     self.perAppLimitMB = perAppLimitMB
+    self.backgroundAppLimitMB = backgroundAppLimitMB
+    self.increasedAppLimitMB = increasedAppLimitMB
     self.passcode = passcode
     self.labels = labels
     self.idleTimeout = idleTimeout
@@ -191,12 +224,40 @@ public struct DeviceConfiguration: Hashable, Sendable {
 
 extension DeviceConfiguration: ConfigurationForm {
   /// The members after the device's `id`, which names the device rather than configures it. A
-  /// snapshot holds the clock and budgets; a declaration may leave them to the defaults.
+  /// snapshot holds the clock, model and release; a declaration may leave them to the
+  /// defaults.
   public mutating func visitConfiguration(_ members: inout some ConfigurationMembers & ~Copyable) {
     let megabytes = 1...Validation.maxMemoryMB
     members.choice("clock", &clock, required: true)
-    members.integer("memoryLimitMB", &memoryLimitMB, in: megabytes, required: true)
-    members.integer("perAppLimitMB", &perAppLimitMB, in: megabytes, required: true)
+    members.describe(
+      """
+      The model, by its name, model identifier or simulator device type (GET /v1/profiles): \
+      its memory and its apps' limits, unless the members below override them.
+      """)
+    members.profileName("model", &model, required: true)
+    members.describe(
+      """
+      The iOS release the device starts on, one the model runs (GET /v1/profiles); updateOS \
+      moves it on.
+      """)
+    members.profileName("osVersion", &initialOSVersion, required: true)
+    members.describe("The apps' memory budget, in place of the model's RAM.")
+    members.integer("memoryLimitMB", &memoryLimitMB, in: megabytes)
+    members.describe(
+      """
+      Jetsam's per-process limit for an app in the foreground, in place of the model's: an \
+      app whose footprint passes its limit is killed (per-process-limit).
+      """)
+    members.integer("perAppLimitMB", &perAppLimitMB, in: megabytes)
+    members.describe(
+      "The per-process limit of an app out of the foreground, in place of the model's.")
+    members.integer("backgroundAppLimitMB", &backgroundAppLimitMB, in: megabytes)
+    members.describe(
+      """
+      The foreground limit of an app with the increased-memory-limit entitlement, in place of \
+      the model's.
+      """)
+    members.integer("increasedAppLimitMB", &increasedAppLimitMB, in: megabytes)
     members.bool("passcode", &passcode)
     members.labels("labels", &labels)
     members.seconds("idleTimeoutSeconds", &idleTimeout, in: 1...Validation.maxIdleTimeoutSeconds)

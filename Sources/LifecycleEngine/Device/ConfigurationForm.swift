@@ -20,6 +20,10 @@ public protocol ConfigurationMembers: ~Copyable {
 
   mutating func bool(_ name: StaticString, _ value: inout Bool, required: Bool)
 
+  /// A name the device profiles resolve (`DeviceProfiles`): a model's, or a release's version.
+  /// The engine checks it against its profiles, which only it knows.
+  mutating func profileName(_ name: StaticString, _ value: inout String, required: Bool)
+
   /// One of an enumeration's cases, by its raw value.
   mutating func choice<Value: RawRepresentable<String> & CaseIterable>(
     _ name: StaticString, _ value: inout Value, required: Bool)
@@ -97,6 +101,8 @@ struct ConfigurationCheck: ConfigurationMembers {
   }
 
   mutating func bool(_ name: StaticString, _ value: inout Bool, required: Bool) {}
+
+  mutating func profileName(_ name: StaticString, _ value: inout String, required: Bool) {}
 
   mutating func choice<Value: RawRepresentable<String> & CaseIterable>(
     _ name: StaticString, _ value: inout Value, required: Bool

@@ -89,8 +89,14 @@ public struct DeviceVersion: Hashable, Sendable {
 /// A read-only view of one device, as the API shows it.
 @dynamicMemberLookup
 public struct DeviceView: Hashable, Sendable {
-  /// Its fields read as the view's own (`view.memoryLimitMB`).
+  /// Its fields read as the view's own (`view.clock`).
   public var configuration: DeviceConfiguration
+  /// Its model's identifier (`iPhone16,1`); the configuration's `model` is its name.
+  public var modelIdentifier: String
+  /// The release it runs now.
+  public var osRelease: OSRelease
+  /// The memory its apps live under: the model's, or what the configuration gives instead.
+  public var memory: MemoryLimits
   /// The device's own state, its fields read as the view's own (`view.locked`).
   public var status: DeviceStatus
   public var apps: Int
@@ -115,9 +121,17 @@ public struct DeviceView: Hashable, Sendable {
 }
 
 extension Device {
+  /// The release the device runs now. (Its version is one its model runs: checked when it is
+  /// made, restored or updated; the fallback names the version alone.)
+  var osRelease: OSRelease {
+    profile.release(status.osVersion)
+      ?? OSRelease(version: status.osVersion, build: "", source: "")
+  }
+
   var view: DeviceView {
     DeviceView(
-      configuration: configuration, status: status, apps: apps.count, lastSeq: version.seq,
+      configuration: configuration, modelIdentifier: profile.identifier, osRelease: osRelease,
+      memory: profile.memory, status: status, apps: apps.count, lastSeq: version.seq,
       usedMB: usedMB,
       pressure: isOverLimit, allowedEvents: allowedDeviceEvents, nextDeadline: nextDeadline,
       journalEntries: journal.count, journalDropped: journal.dropped,

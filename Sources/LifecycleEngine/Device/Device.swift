@@ -53,6 +53,8 @@ func earliest(_ first: Instant?, _ second: Instant?) -> Instant? {
 @dynamicMemberLookup
 final class Device {
   let configuration: DeviceConfiguration
+  /// Its model, the releases it runs and its apps' memory limits.
+  let profile: ResolvedProfile
   var id: String { configuration.id }
   /// The device's key in the engine's realtime heap, given when the engine takes it in.
   @exclusivity(unchecked)  // one thread; see Engine
@@ -135,10 +137,13 @@ final class Device {
   private var outcome = EventOutcome()
 
   init(
-    _ configuration: DeviceConfiguration, slot: Int = 0, incarnation: Int = 0,
-    scheduler: SchedulerSettings, limits: EngineLimits, ledger: MemoryLedger
+    _ configuration: DeviceConfiguration, profile: ResolvedProfile, slot: Int = 0,
+    incarnation: Int = 0, scheduler: SchedulerSettings, limits: EngineLimits,
+    ledger: MemoryLedger
   ) {
     self.configuration = configuration
+    self.profile = profile
+    status.osVersion = configuration.initialOSVersion
     self.slot = slot
     self.incarnation = incarnation
     self.scheduler = scheduler
@@ -156,7 +161,8 @@ final class Device {
   /// `other`'s journal and jetsam log.
   convenience init(copying other: Device, ledger: MemoryLedger) {
     self.init(
-      other.configuration, slot: other.slot, incarnation: other.incarnation,
+      other.configuration, profile: other.profile, slot: other.slot,
+      incarnation: other.incarnation,
       scheduler: other.scheduler, limits: other.limits, ledger: ledger)
     let issues = restore(other.image)
     assert(issues.isEmpty, "a device restores from its own image: \(issues)")
@@ -386,7 +392,7 @@ final class Device {
     }
     usedMB += app.footprint(in: state) - app.footprint(in: old)
     // Jetsam's per-process limit holds in every state, a paused (prewarmed) process's too.
-    noteGrowth(of: app, from: app.footprint(in: old), to: app.footprint(in: state))
+    notePassingLimit(of: app, in: state)
     app.state = state
     if state != .inactive { app.inactiveCause = nil }  // the switcher or call is behind it
 

@@ -178,10 +178,13 @@ public final class Engine {
   private static func detachedDevice(
     _ configuration: DeviceConfiguration, within engineConfiguration: EngineConfiguration
   ) throws(EngineError) -> Device {
-    let issues = configuration.issues()
-    if !issues.isEmpty { throw .invalid(issues) }
+    var issues = configuration.issues()
+    let profile = ResolvedProfile(configuration, in: engineConfiguration.profiles, issues: &issues)
+    guard issues.isEmpty, let profile else { throw .invalid(issues) }
+    var configuration = configuration
+    configuration.model = profile.name  // however the client named it
     return Device(
-      configuration, scheduler: engineConfiguration.scheduler,
+      configuration, profile: profile, scheduler: engineConfiguration.scheduler,
       limits: engineConfiguration.limits, ledger: MemoryLedger())
   }
 

@@ -41,11 +41,15 @@ public struct SchedulerSettings: Hashable, Sendable {
   }
 }
 
-/// Settings for devices created without them, and for the `default` device.
+/// Settings for devices created without them, and for the `default` device: a model and
+/// release of `EngineConfiguration.profiles`, and the memory limits that override the
+/// model's (nil: the model's own).
 public struct DeviceDefaults: Hashable, Sendable {
   public var clock: ClockMode = .realtime
-  public var memoryLimitMB = 4096
-  public var perAppLimitMB = 2048
+  public var model = DeviceProfiles.defaultModel
+  public var osVersion = DeviceProfiles.defaultOSVersion
+  public var memoryLimitMB: Int?
+  public var perAppLimitMB: Int?
   public var passcode = true
 
   public init() {}
@@ -53,8 +57,8 @@ public struct DeviceDefaults: Hashable, Sendable {
   /// The device `id` as these defaults make it: no labels, no idle timeout.
   public func configuration(id: String) -> DeviceConfiguration {
     DeviceConfiguration(
-      id: id, clock: clock, memoryLimitMB: memoryLimitMB, perAppLimitMB: perAppLimitMB,
-      passcode: passcode)
+      id: id, clock: clock, model: model, initialOSVersion: osVersion, memoryLimitMB: memoryLimitMB,
+      perAppLimitMB: perAppLimitMB, passcode: passcode)
   }
 }
 
@@ -88,6 +92,8 @@ public struct EngineLimits: Hashable, Sendable {
 /// Everything the engine is configured with.
 public struct EngineConfiguration: Hashable, Sendable {
   public var scheduler = SchedulerSettings()
+  /// The models and releases devices are made as.
+  public var profiles = DeviceProfiles.builtIn
   public var deviceDefaults = DeviceDefaults()
   public var limits = EngineLimits()
 

@@ -523,9 +523,9 @@ extension EventDeclaration {
     EventDeclaration(
       .updateOS,
       """
-      The device, powered off (409 otherwise: shutdown first), installs an iOS version; it runs \
-      it from the next boot. Apps' lastTermination keeps the version their process ran, as a \
-      crash reporter compares them.
+      The device, powered off (409 otherwise: shutdown first), installs an iOS version its model \
+      runs (GET /v1/profiles; 422 naming them otherwise); it runs it from the next boot. Apps' \
+      lastTermination keeps the version their process ran, as a crash reporter compares them.
       """,
       scope: .device),
   ]

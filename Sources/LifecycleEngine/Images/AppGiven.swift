@@ -36,8 +36,9 @@ extension Device {
           "\(state) needs an unlocked device with no app in the foreground")
         let footprint = app.footprint(in: state)
         issues.check(
-          usedMB + footprint <= configuration.memoryLimitMB, "state",
-          "the app's \(footprint) MB would pass the device's memoryLimitMB (\(configuration.memoryLimitMB)), "
+          usedMB + footprint <= profile.memory.deviceMB, "state",
+          "the app's \(footprint) MB would pass the device's memory limit "
+            + "(\(profile.memory.deviceMB) MB), "
             + "\(usedMB) MB of it in use")
       }
       guard issues.isEmpty else { return }

@@ -12,6 +12,7 @@ extension Device {
     issues.check(
       Validation.batteryLevels.contains(status.conditions.batteryLevel), "conditions.batteryLevel",
       Validation.batteryLevelsIssue)
+    issues.check(profile.release(status.osVersion) != nil, "osVersion", profile.releaseRule)
     if image.apps.count > limits.maxAppsPerDevice {
       issues.append("apps", "must hold at most \(limits.maxAppsPerDevice) apps")
       return issues
@@ -172,8 +173,9 @@ extension Device {
       "is for an inactive app only")
     // Jetsam kills any process over the per-process limit, whatever its state.
     issues.check(
-      !state.isLive || app.footprint <= configuration.perAppLimitMB, "memoryMB",
-      "the footprint in state \(state) must be at most perAppLimitMB (\(configuration.perAppLimitMB))"
+      !state.isLive || app.footprint <= processLimit(of: app, in: state), "memoryMB",
+      "the footprint in state \(state) must be at most the app's limit there "
+        + "(\(processLimit(of: app, in: state)) MB)"
     )
     issues.check(
       (process.backgroundSince != nil) == (state == .background), "backgroundSince",

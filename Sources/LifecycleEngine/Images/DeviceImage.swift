@@ -37,7 +37,9 @@ extension DeviceImage {
   /// The device `Engine.createDevice` makes for `configuration`, with `apps` as
   /// `Engine.createApp` adds them: not running, the clock at zero.
   public init(declaring configuration: DeviceConfiguration, apps: [AppSpec]) {
-    self.init(configuration, apps: apps.map { AppImage(spec: $0) })
+    var status = DeviceStatus()
+    status.osVersion = configuration.initialOSVersion
+    self.init(configuration, status: status, apps: apps.map { AppImage(spec: $0) })
   }
 }
 
@@ -64,8 +66,8 @@ public struct DeviceStatus: Hashable, Sendable {
   /// What the system weighs before it runs background work, and its policy.
   public var conditions = BackgroundConditions()
   public var counters = DeviceCounters()
-  /// The iOS version the device runs (`updateOS`).
-  public var osVersion = "26.1"
+  /// The iOS version the device runs: its configuration's at first, then `updateOS`'s.
+  public var osVersion = DeviceProfiles.defaultOSVersion
   /// Which boot of the device this is: 1 from its creation, one more at each `boot`, as iOS's
   /// boot session changes.
   public var bootSession = 1

@@ -5,7 +5,13 @@
 /// playing audio last), then largest first, then least recently used, so choosing one never
 /// scans the device's apps.
 extension Device {
-  var isOverLimit: Bool { usedMB > configuration.memoryLimitMB }
+  var isOverLimit: Bool { usedMB > profile.memory.deviceMB }
+
+  /// The per-process limit jetsam holds `app` to in `state`.
+  func processLimit(of app: App, in state: AppState) -> Int {
+    profile.memory.appLimit(
+      inForeground: state.isForeground, increased: app.spec.increasedMemoryLimit)
+  }
 
   /// Notes that `app`'s place among jetsam's victims may have changed: its state, footprint,
   /// activities or last use (filed when jetsam next reads the order, `AppQueues`).
@@ -22,15 +28,18 @@ extension Device {
       app.backgroundMemoryMB = megabytes
     }
     usedMB += app.footprint - old
-    noteGrowth(of: app, from: old, to: app.footprint)
+    notePassingLimit(of: app, in: app.state)
     updateVictimOrder(of: app)
   }
 
-  /// Notes an app whose footprint grows past the per-process limit. (An app that ends an
-  /// operation over the limit, having grown during it, grew past the limit at some step: only
-  /// those steps need noting, so the list is nearly always empty.)
-  func noteGrowth(of app: App, from old: Int, to new: Int) {
-    if new > old, new > configuration.perAppLimitMB { grewPastProcessLimit.append(app.name) }
+  /// Notes an app whose footprint in `state` passes its per-process limit there, as it grows
+  /// or moves to a state with a lower limit. (An app that ends an operation over its limit
+  /// passed it at some step: only those steps need noting, so the list is nearly always
+  /// empty.)
+  func notePassingLimit(of app: App, in state: AppState) {
+    if app.footprint(in: state) > processLimit(of: app, in: state) {
+      grewPastProcessLimit.append(app.name)
+    }
   }
 
   /// Kills apps until memory is within the device's budget, the way jetsam does.
@@ -47,7 +56,8 @@ extension Device {
     let grown = grewPastProcessLimit
     grewPastProcessLimit = []
     for name in grown {
-      guard let app = apps[name], app.state.isLive, app.footprint > configuration.perAppLimitMB
+      guard let app = apps[name], app.state.isLive,
+        app.footprint > processLimit(of: app, in: app.state)
       else {
         continue
       }
@@ -76,7 +86,9 @@ extension Device {
   /// clock advance fires a deadline at a later instant.
   func endJetsamEvent() {
     guard jetsamLog.isEventUnderWay else { return }
-    ledger.add(jetsamLog.endEvent(survivors: liveAppsInOrder))
+    ledger.add(
+      jetsamLog.endEvent(
+        survivors: liveAppsInOrder, product: profile.identifier, os: osRelease))
   }
 
   /// The pressure episode's memory warning: the foreground app first, then the others in name

@@ -18,6 +18,10 @@ extension JetsamProcess {
 /// One jetsam event: the processes jetsam killed at one instant and every one it left.
 public struct JetsamEvent: Hashable, Sendable {
   public var time: Instant
+  /// The device's model identifier, the report's `product`: `iPhone16,1`.
+  public var product: String
+  /// The release the device ran, the report's `build`.
+  public var os: OSRelease
   /// The killed processes first, in the order jetsam killed them, each as it was just
   /// before; then the processes left, in name order, as they were when jetsam was done.
   public var processes: [JetsamProcess]
@@ -100,13 +104,14 @@ struct JetsamLog {
 
   /// Ends the event under way, at the instant of its kills, its report listing `survivors`
   /// after them; returns the change in retained bytes.
-  mutating func endEvent(survivors: [App]) -> Int {
+  mutating func endEvent(survivors: [App], product: String, os: OSRelease) -> Int {
     var processes: [JetsamProcess] = []
     processes.reserveCapacity(killsUnderWay.count + survivors.count)  // as counted: no slack
     processes += killsUnderWay
     processes += survivors.lazy.map { JetsamProcess($0, reason: nil) }
     let event = JetsamEvent(
-      time: underWayAt, processes: processes, killCount: killsUnderWay.count)
+      time: underWayAt, product: product, os: os, processes: processes,
+      killCount: killsUnderWay.count)
     killsUnderWay.removeAll(keepingCapacity: true)
     return events.append(event)
   }

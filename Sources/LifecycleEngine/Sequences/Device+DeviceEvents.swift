@@ -2,7 +2,10 @@
 /// the system changes its conditions, delivers pushes and MetricKit payloads.
 extension Device {
   func apply(_ event: DeviceEvent) throws(EngineError) -> EventOutcome {
-    let issues = Self.parameterIssues(of: event)
+    var issues = Self.parameterIssues(of: event)
+    if case .updateOS(let version) = event, issues.isEmpty, profile.release(version) == nil {
+      issues.append("version", profile.releaseRule)
+    }
     if !issues.isEmpty { throw .invalid(issues) }
     let addressee = try app(addressedBy: event)
     if let reason = refusal(ofDeviceEvent: event.type) {

@@ -81,9 +81,8 @@ extension Device {
     guard wasConnected != app.sessions[index].isConnected, app.state.isLive,
       app.spec.sceneMemoryMB > 0
     else { return }
-    let old = app.footprint
     usedMB += wasConnected ? -app.spec.sceneMemoryMB : app.spec.sceneMemoryMB
-    noteGrowth(of: app, from: old, to: app.footprint)
+    notePassingLimit(of: app, in: app.state)
     updateVictimOrder(of: app)
   }
 

@@ -943,6 +943,116 @@ public struct Client: APIProtocol {
             }
         )
     }
+    /// The models and iOS releases a device can be made as, each figure with its source.
+    ///
+    /// A device is made as a model running a release (model, osVersion): the model's RAM is its apps' memory budget, its measured limits its apps' limits. Every figure says how it was found and where it was published. A figure no source measures is left out, and the device does without it (no background limit: apps keep their foreground one; no raised limit: the increased-memory-limit entitlement changes nothing). An unknown model, or a release the model does not run, is a 422 that names the known ones.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/profiles`.
+    /// - Remark: Generated from `#/paths//v1/profiles/get(listProfiles)`.
+    public func listProfiles(_ input: Operations.ListProfiles.Input) async throws -> Operations.ListProfiles.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.ListProfiles.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/profiles",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.ListProfiles.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Profiles.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                case 405:
+                    let headers: Components.Responses.MethodNotAllowed.Headers = .init(allow: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Allow",
+                        as: Swift.String.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.MethodNotAllowed.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .methodNotAllowed(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                default:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.ProtocolError.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .`default`(
+                        statusCode: response.status.code,
+                        .init(body: body)
+                    )
+                }
+            }
+        )
+    }
     /// The devices, in id order, a page at a time; with `label`, those that carry it.
     ///
     /// - Remark: HTTP `GET /v1/devices`.
@@ -3896,7 +4006,7 @@ public struct Client: APIProtocol {
     }
     /// A jetsam event as Apple's jetsam event report describes it.
     ///
-    /// The report "Identifying high-memory use with jetsam event reports" describes, in its JSON shape: the header's `memoryStatus.pageSize` and `largestProcess`, then every process on the device with its resident pages (`rpages`) and `states`, those jetsam killed with their `reason`. One event is what jetsam killed at one instant (a `purge` and the kills that followed it make one): the killed processes first, in the order they died, each as it was just before; then the others in name order, as jetsam left them. Fields the simulator has nothing for (`uuid`, `pid`, `coalition`, `lifetimeMax`, `purgeable`, the other `memoryStatus` counters, the wall-clock `date`) are left out; `time` (device time) and each process's `state` are lifecycled's. 404 for a number the log does not keep (not yet reached, or dropped: the problem says which it keeps).
+    /// The report "Identifying high-memory use with jetsam event reports" describes, in its JSON shape: the header's `product` (the model identifier), `build` (the release), `memoryStatus.pageSize` and `largestProcess`, then every process on the device with its resident pages (`rpages`) and `states`, those jetsam killed with their `reason`. One event is what jetsam killed at one instant (a `purge` and the kills that followed it make one): the killed processes first, in the order they died, each as it was just before; then the others in name order, as jetsam left them. Fields the simulator has nothing for (`uuid`, `pid`, `coalition`, `lifetimeMax`, `purgeable`, the other `memoryStatus` counters, the wall-clock `date`) are left out; `time` (device time) and each process's `state` are lifecycled's. 404 for a number the log does not keep (not yet reached, or dropped: the problem says which it keeps).
     ///
     ///
     /// - Remark: HTTP `GET /v1/devices/{device}/jetsam/{jetsamEvent}/report`.

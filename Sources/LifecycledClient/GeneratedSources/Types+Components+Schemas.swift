@@ -434,6 +434,327 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/Profiles`.
+        public struct Profiles: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Profiles/default`.
+            public struct DefaultPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Profiles/default/model`.
+                public var model: Swift.String
+                /// - Remark: Generated from `#/components/schemas/Profiles/default/osVersion`.
+                public var osVersion: Swift.String
+                /// Creates a new `DefaultPayload`.
+                ///
+                /// - Parameters:
+                ///   - model:
+                ///   - osVersion:
+                public init(
+                    model: Swift.String,
+                    osVersion: Swift.String
+                ) {
+                    self.model = model
+                    self.osVersion = osVersion
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case model
+                    case osVersion
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.model = try container.decode(
+                        Swift.String.self,
+                        forKey: .model
+                    )
+                    self.osVersion = try container.decode(
+                        Swift.String.self,
+                        forKey: .osVersion
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "model",
+                        "osVersion"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/Profiles/default`.
+            public var _default: Components.Schemas.Profiles.DefaultPayload
+            /// - Remark: Generated from `#/components/schemas/Profiles/models`.
+            public var models: [Components.Schemas.DeviceModel]
+            /// - Remark: Generated from `#/components/schemas/Profiles/ReleasesPayload`.
+            public struct ReleasesPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Profiles/ReleasesPayload/version`.
+                public var version: Swift.String
+                /// As crash and jetsam reports name it: iPhone OS 26.1 (23B85).
+                ///
+                /// - Remark: Generated from `#/components/schemas/Profiles/ReleasesPayload/build`.
+                public var build: Swift.String
+                /// - Remark: Generated from `#/components/schemas/Profiles/ReleasesPayload/source`.
+                public var source: Swift.String
+                /// Creates a new `ReleasesPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - version:
+                ///   - build: As crash and jetsam reports name it: iPhone OS 26.1 (23B85).
+                ///   - source:
+                public init(
+                    version: Swift.String,
+                    build: Swift.String,
+                    source: Swift.String
+                ) {
+                    self.version = version
+                    self.build = build
+                    self.source = source
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case version
+                    case build
+                    case source
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.version = try container.decode(
+                        Swift.String.self,
+                        forKey: .version
+                    )
+                    self.build = try container.decode(
+                        Swift.String.self,
+                        forKey: .build
+                    )
+                    self.source = try container.decode(
+                        Swift.String.self,
+                        forKey: .source
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "version",
+                        "build",
+                        "source"
+                    ])
+                }
+            }
+            /// Oldest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Profiles/releases`.
+            public typealias ReleasesPayload = [Components.Schemas.Profiles.ReleasesPayloadPayload]
+            /// Oldest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Profiles/releases`.
+            public var releases: Components.Schemas.Profiles.ReleasesPayload
+            /// Creates a new `Profiles`.
+            ///
+            /// - Parameters:
+            ///   - _default:
+            ///   - models:
+            ///   - releases: Oldest first.
+            public init(
+                _default: Components.Schemas.Profiles.DefaultPayload,
+                models: [Components.Schemas.DeviceModel],
+                releases: Components.Schemas.Profiles.ReleasesPayload
+            ) {
+                self._default = _default
+                self.models = models
+                self.releases = releases
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _default = "default"
+                case models
+                case releases
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._default = try container.decode(
+                    Components.Schemas.Profiles.DefaultPayload.self,
+                    forKey: ._default
+                )
+                self.models = try container.decode(
+                    [Components.Schemas.DeviceModel].self,
+                    forKey: .models
+                )
+                self.releases = try container.decode(
+                    Components.Schemas.Profiles.ReleasesPayload.self,
+                    forKey: .releases
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "default",
+                    "models",
+                    "releases"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DeviceModel`.
+        public struct DeviceModel: Codable, Hashable, Sendable {
+            /// As Xcode's destinations name it: iPhone 15 Pro.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceModel/name`.
+            public var name: Swift.String
+            /// The model identifier (hw.machine): iPhone16,1.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceModel/identifier`.
+            public var identifier: Swift.String
+            /// As simctl names it; left out where there is none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceModel/simulatorDeviceType`.
+            public var simulatorDeviceType: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/DeviceModel/memory`.
+            public var memory: Components.Schemas.ProfileFigure
+            /// - Remark: Generated from `#/components/schemas/DeviceModel/appLimit`.
+            public var appLimit: Components.Schemas.ProfileFigure
+            /// Left out where no source measures one: apps keep their foreground limit.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceModel/backgroundAppLimit`.
+            public var backgroundAppLimit: Components.Schemas.ProfileFigure?
+            /// Left out where no source measures one: the increased-memory-limit entitlement changes nothing.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceModel/increasedAppLimit`.
+            public var increasedAppLimit: Components.Schemas.ProfileFigure?
+            /// The releases known that the model runs, oldest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceModel/osVersions`.
+            public var osVersions: [Swift.String]
+            /// Creates a new `DeviceModel`.
+            ///
+            /// - Parameters:
+            ///   - name: As Xcode's destinations name it: iPhone 15 Pro.
+            ///   - identifier: The model identifier (hw.machine): iPhone16,1.
+            ///   - simulatorDeviceType: As simctl names it; left out where there is none.
+            ///   - memory:
+            ///   - appLimit:
+            ///   - backgroundAppLimit: Left out where no source measures one: apps keep their foreground limit.
+            ///   - increasedAppLimit: Left out where no source measures one: the increased-memory-limit entitlement changes nothing.
+            ///   - osVersions: The releases known that the model runs, oldest first.
+            public init(
+                name: Swift.String,
+                identifier: Swift.String,
+                simulatorDeviceType: Swift.String? = nil,
+                memory: Components.Schemas.ProfileFigure,
+                appLimit: Components.Schemas.ProfileFigure,
+                backgroundAppLimit: Components.Schemas.ProfileFigure? = nil,
+                increasedAppLimit: Components.Schemas.ProfileFigure? = nil,
+                osVersions: [Swift.String]
+            ) {
+                self.name = name
+                self.identifier = identifier
+                self.simulatorDeviceType = simulatorDeviceType
+                self.memory = memory
+                self.appLimit = appLimit
+                self.backgroundAppLimit = backgroundAppLimit
+                self.increasedAppLimit = increasedAppLimit
+                self.osVersions = osVersions
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+                case identifier
+                case simulatorDeviceType
+                case memory
+                case appLimit
+                case backgroundAppLimit
+                case increasedAppLimit
+                case osVersions
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.identifier = try container.decode(
+                    Swift.String.self,
+                    forKey: .identifier
+                )
+                self.simulatorDeviceType = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .simulatorDeviceType
+                )
+                self.memory = try container.decode(
+                    Components.Schemas.ProfileFigure.self,
+                    forKey: .memory
+                )
+                self.appLimit = try container.decode(
+                    Components.Schemas.ProfileFigure.self,
+                    forKey: .appLimit
+                )
+                self.backgroundAppLimit = try container.decodeIfPresent(
+                    Components.Schemas.ProfileFigure.self,
+                    forKey: .backgroundAppLimit
+                )
+                self.increasedAppLimit = try container.decodeIfPresent(
+                    Components.Schemas.ProfileFigure.self,
+                    forKey: .increasedAppLimit
+                )
+                self.osVersions = try container.decode(
+                    [Swift.String].self,
+                    forKey: .osVersions
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "name",
+                    "identifier",
+                    "simulatorDeviceType",
+                    "memory",
+                    "appLimit",
+                    "backgroundAppLimit",
+                    "increasedAppLimit",
+                    "osVersions"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ProfileFigure`.
+        public struct ProfileFigure: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ProfileFigure/megabytes`.
+            public var megabytes: Swift.Int
+            /// specification: the maker's; allocated-until-killed: an app allocated until jetsam killed it, one run on one iOS version; available-memory: os_proc_available_memory read by an app, which Apple calls advisory, rounded by whoever reported it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProfileFigure/method`.
+            @frozen public enum MethodPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case specification = "specification"
+                case allocatedUntilKilled = "allocated-until-killed"
+                case availableMemory = "available-memory"
+            }
+            /// specification: the maker's; allocated-until-killed: an app allocated until jetsam killed it, one run on one iOS version; available-memory: os_proc_available_memory read by an app, which Apple calls advisory, rounded by whoever reported it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProfileFigure/method`.
+            public var method: Components.Schemas.ProfileFigure.MethodPayload
+            /// Where it was published
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProfileFigure/source`.
+            public var source: Swift.String
+            /// Creates a new `ProfileFigure`.
+            ///
+            /// - Parameters:
+            ///   - megabytes:
+            ///   - method: specification: the maker's; allocated-until-killed: an app allocated until jetsam killed it, one run on one iOS version; available-memory: os_proc_available_memory read by an app, which Apple calls advisory, rounded by whoever reported it.
+            ///   - source: Where it was published
+            public init(
+                megabytes: Swift.Int,
+                method: Components.Schemas.ProfileFigure.MethodPayload,
+                source: Swift.String
+            ) {
+                self.megabytes = megabytes
+                self.method = method
+                self.source = source
+            }
+            public enum CodingKeys: String, CodingKey {
+                case megabytes
+                case method
+                case source
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.megabytes = try container.decode(
+                    Swift.Int.self,
+                    forKey: .megabytes
+                )
+                self.method = try container.decode(
+                    Components.Schemas.ProfileFigure.MethodPayload.self,
+                    forKey: .method
+                )
+                self.source = try container.decode(
+                    Swift.String.self,
+                    forKey: .source
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "megabytes",
+                    "method",
+                    "source"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/DeviceCreate`.
         public struct DeviceCreate: Codable, Hashable, Sendable {
             /// Without it, the server chooses one (device-1, device-2, ...: the number of devices it has made, or the next not taken), given in the response and its Location.
@@ -442,12 +763,30 @@ extension Components {
             public var id: Components.Schemas.Name?
             /// - Remark: Generated from `#/components/schemas/DeviceCreate/clock`.
             public var clock: Components.Schemas.ClockMode?
+            /// The model, by its name (iPhone 15 Pro), model identifier (iPhone16,1) or simulator device type, as GET /v1/profiles lists them: its RAM is the apps' memory budget, its measured limits its apps' limits, unless the members below override them. Default: the server's deviceModel (iPhone 15 Pro). An unknown one is a 422 naming the known ones.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceCreate/model`.
+            public var model: Swift.String?
+            /// The iOS release the device starts on, one the model runs (GET /v1/profiles); updateOS moves it on. Default: the server's deviceOSVersion (26.1).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceCreate/osVersion`.
+            public var osVersion: Swift.String?
+            /// The apps' memory budget, in place of the model's RAM.
+            ///
             /// - Remark: Generated from `#/components/schemas/DeviceCreate/memoryLimitMB`.
             public var memoryLimitMB: Swift.Int?
-            /// Jetsam's per-process limit: any app whose footprint passes it is killed (per-process-limit), whatever its state. Default: the server's devicePerAppLimitMB (2048).
+            /// Jetsam's per-process limit for an app in the foreground, in place of the model's: an app whose footprint passes its limit is killed (per-process-limit).
             ///
             /// - Remark: Generated from `#/components/schemas/DeviceCreate/perAppLimitMB`.
             public var perAppLimitMB: Swift.Int?
+            /// The per-process limit of an app out of the foreground, in place of the model's (no built-in model has a measured one: its apps keep their foreground limit).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceCreate/backgroundAppLimitMB`.
+            public var backgroundAppLimitMB: Swift.Int?
+            /// The foreground limit of an app with the increased-memory-limit entitlement (increasedMemoryLimit), in place of the model's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceCreate/increasedAppLimitMB`.
+            public var increasedAppLimitMB: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/DeviceCreate/passcode`.
             public var passcode: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/DeviceCreate/labels`.
@@ -459,24 +798,36 @@ extension Components {
             /// - Parameters:
             ///   - id: Without it, the server chooses one (device-1, device-2, ...: the number of devices it has made, or the next not taken), given in the response and its Location.
             ///   - clock:
-            ///   - memoryLimitMB:
-            ///   - perAppLimitMB: Jetsam's per-process limit: any app whose footprint passes it is killed (per-process-limit), whatever its state. Default: the server's devicePerAppLimitMB (2048).
+            ///   - model: The model, by its name (iPhone 15 Pro), model identifier (iPhone16,1) or simulator device type, as GET /v1/profiles lists them: its RAM is the apps' memory budget, its measured limits its apps' limits, unless the members below override them. Default: the server's deviceModel (iPhone 15 Pro). An unknown one is a 422 naming the known ones.
+            ///   - osVersion: The iOS release the device starts on, one the model runs (GET /v1/profiles); updateOS moves it on. Default: the server's deviceOSVersion (26.1).
+            ///   - memoryLimitMB: The apps' memory budget, in place of the model's RAM.
+            ///   - perAppLimitMB: Jetsam's per-process limit for an app in the foreground, in place of the model's: an app whose footprint passes its limit is killed (per-process-limit).
+            ///   - backgroundAppLimitMB: The per-process limit of an app out of the foreground, in place of the model's (no built-in model has a measured one: its apps keep their foreground limit).
+            ///   - increasedAppLimitMB: The foreground limit of an app with the increased-memory-limit entitlement (increasedMemoryLimit), in place of the model's.
             ///   - passcode:
             ///   - labels:
             ///   - idleTimeoutSeconds:
             public init(
                 id: Components.Schemas.Name? = nil,
                 clock: Components.Schemas.ClockMode? = nil,
+                model: Swift.String? = nil,
+                osVersion: Swift.String? = nil,
                 memoryLimitMB: Swift.Int? = nil,
                 perAppLimitMB: Swift.Int? = nil,
+                backgroundAppLimitMB: Swift.Int? = nil,
+                increasedAppLimitMB: Swift.Int? = nil,
                 passcode: Swift.Bool? = nil,
                 labels: Components.Schemas.Labels? = nil,
                 idleTimeoutSeconds: Components.Schemas.IdleTimeout? = nil
             ) {
                 self.id = id
                 self.clock = clock
+                self.model = model
+                self.osVersion = osVersion
                 self.memoryLimitMB = memoryLimitMB
                 self.perAppLimitMB = perAppLimitMB
+                self.backgroundAppLimitMB = backgroundAppLimitMB
+                self.increasedAppLimitMB = increasedAppLimitMB
                 self.passcode = passcode
                 self.labels = labels
                 self.idleTimeoutSeconds = idleTimeoutSeconds
@@ -484,8 +835,12 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case id
                 case clock
+                case model
+                case osVersion
                 case memoryLimitMB
                 case perAppLimitMB
+                case backgroundAppLimitMB
+                case increasedAppLimitMB
                 case passcode
                 case labels
                 case idleTimeoutSeconds
@@ -500,6 +855,14 @@ extension Components {
                     Components.Schemas.ClockMode.self,
                     forKey: .clock
                 )
+                self.model = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .model
+                )
+                self.osVersion = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .osVersion
+                )
                 self.memoryLimitMB = try container.decodeIfPresent(
                     Swift.Int.self,
                     forKey: .memoryLimitMB
@@ -507,6 +870,14 @@ extension Components {
                 self.perAppLimitMB = try container.decodeIfPresent(
                     Swift.Int.self,
                     forKey: .perAppLimitMB
+                )
+                self.backgroundAppLimitMB = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .backgroundAppLimitMB
+                )
+                self.increasedAppLimitMB = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .increasedAppLimitMB
                 )
                 self.passcode = try container.decodeIfPresent(
                     Swift.Bool.self,
@@ -523,8 +894,12 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "clock",
+                    "model",
+                    "osVersion",
                     "memoryLimitMB",
                     "perAppLimitMB",
+                    "backgroundAppLimitMB",
+                    "increasedAppLimitMB",
                     "passcode",
                     "labels",
                     "idleTimeoutSeconds"
@@ -541,10 +916,30 @@ extension Components {
             public var id: Components.Schemas.Name?
             /// - Remark: Generated from `#/components/schemas/DeviceDeclaration/clock`.
             public var clock: Components.Schemas.ClockMode?
+            /// The model, by its name (iPhone 15 Pro), model identifier (iPhone16,1) or simulator device type, as GET /v1/profiles lists them: its RAM is the apps' memory budget, its measured limits its apps' limits, unless the members below override them. Default: the server's deviceModel (iPhone 15 Pro). An unknown one is a 422 naming the known ones.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceDeclaration/model`.
+            public var model: Swift.String?
+            /// The iOS release the device starts on, one the model runs (GET /v1/profiles); updateOS moves it on. Default: the server's deviceOSVersion (26.1).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceDeclaration/osVersion`.
+            public var osVersion: Swift.String?
+            /// The apps' memory budget, in place of the model's RAM.
+            ///
             /// - Remark: Generated from `#/components/schemas/DeviceDeclaration/memoryLimitMB`.
             public var memoryLimitMB: Swift.Int?
+            /// Jetsam's per-process limit for an app in the foreground, in place of the model's: an app whose footprint passes its limit is killed (per-process-limit).
+            ///
             /// - Remark: Generated from `#/components/schemas/DeviceDeclaration/perAppLimitMB`.
             public var perAppLimitMB: Swift.Int?
+            /// The per-process limit of an app out of the foreground, in place of the model's (no built-in model has a measured one: its apps keep their foreground limit).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceDeclaration/backgroundAppLimitMB`.
+            public var backgroundAppLimitMB: Swift.Int?
+            /// The foreground limit of an app with the increased-memory-limit entitlement (increasedMemoryLimit), in place of the model's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceDeclaration/increasedAppLimitMB`.
+            public var increasedAppLimitMB: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/DeviceDeclaration/passcode`.
             public var passcode: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/DeviceDeclaration/labels`.
@@ -558,8 +953,12 @@ extension Components {
             /// - Parameters:
             ///   - id: The path's; it may be left out.
             ///   - clock:
-            ///   - memoryLimitMB:
-            ///   - perAppLimitMB:
+            ///   - model: The model, by its name (iPhone 15 Pro), model identifier (iPhone16,1) or simulator device type, as GET /v1/profiles lists them: its RAM is the apps' memory budget, its measured limits its apps' limits, unless the members below override them. Default: the server's deviceModel (iPhone 15 Pro). An unknown one is a 422 naming the known ones.
+            ///   - osVersion: The iOS release the device starts on, one the model runs (GET /v1/profiles); updateOS moves it on. Default: the server's deviceOSVersion (26.1).
+            ///   - memoryLimitMB: The apps' memory budget, in place of the model's RAM.
+            ///   - perAppLimitMB: Jetsam's per-process limit for an app in the foreground, in place of the model's: an app whose footprint passes its limit is killed (per-process-limit).
+            ///   - backgroundAppLimitMB: The per-process limit of an app out of the foreground, in place of the model's (no built-in model has a measured one: its apps keep their foreground limit).
+            ///   - increasedAppLimitMB: The foreground limit of an app with the increased-memory-limit entitlement (increasedMemoryLimit), in place of the model's.
             ///   - passcode:
             ///   - labels:
             ///   - idleTimeoutSeconds:
@@ -567,8 +966,12 @@ extension Components {
             public init(
                 id: Components.Schemas.Name? = nil,
                 clock: Components.Schemas.ClockMode? = nil,
+                model: Swift.String? = nil,
+                osVersion: Swift.String? = nil,
                 memoryLimitMB: Swift.Int? = nil,
                 perAppLimitMB: Swift.Int? = nil,
+                backgroundAppLimitMB: Swift.Int? = nil,
+                increasedAppLimitMB: Swift.Int? = nil,
                 passcode: Swift.Bool? = nil,
                 labels: Components.Schemas.Labels? = nil,
                 idleTimeoutSeconds: Components.Schemas.IdleTimeout? = nil,
@@ -576,8 +979,12 @@ extension Components {
             ) {
                 self.id = id
                 self.clock = clock
+                self.model = model
+                self.osVersion = osVersion
                 self.memoryLimitMB = memoryLimitMB
                 self.perAppLimitMB = perAppLimitMB
+                self.backgroundAppLimitMB = backgroundAppLimitMB
+                self.increasedAppLimitMB = increasedAppLimitMB
                 self.passcode = passcode
                 self.labels = labels
                 self.idleTimeoutSeconds = idleTimeoutSeconds
@@ -586,8 +993,12 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case id
                 case clock
+                case model
+                case osVersion
                 case memoryLimitMB
                 case perAppLimitMB
+                case backgroundAppLimitMB
+                case increasedAppLimitMB
                 case passcode
                 case labels
                 case idleTimeoutSeconds
@@ -603,6 +1014,14 @@ extension Components {
                     Components.Schemas.ClockMode.self,
                     forKey: .clock
                 )
+                self.model = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .model
+                )
+                self.osVersion = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .osVersion
+                )
                 self.memoryLimitMB = try container.decodeIfPresent(
                     Swift.Int.self,
                     forKey: .memoryLimitMB
@@ -610,6 +1029,14 @@ extension Components {
                 self.perAppLimitMB = try container.decodeIfPresent(
                     Swift.Int.self,
                     forKey: .perAppLimitMB
+                )
+                self.backgroundAppLimitMB = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .backgroundAppLimitMB
+                )
+                self.increasedAppLimitMB = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .increasedAppLimitMB
                 )
                 self.passcode = try container.decodeIfPresent(
                     Swift.Bool.self,
@@ -630,8 +1057,12 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "clock",
+                    "model",
+                    "osVersion",
                     "memoryLimitMB",
                     "perAppLimitMB",
+                    "backgroundAppLimitMB",
+                    "increasedAppLimitMB",
                     "passcode",
                     "labels",
                     "idleTimeoutSeconds",
@@ -669,6 +1100,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AppDeclaration/permittedTaskIdentifiers`.
             public var permittedTaskIdentifiers: [Swift.String]?
+            /// The app has the com.apple.developer.kernel.increased-memory-limit entitlement: in the foreground, jetsam holds it to its device's increasedAppLimitMB (the model's raised limit, where a source measures one; else the entitlement changes nothing).
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppDeclaration/increasedMemoryLimit`.
+            public var increasedMemoryLimit: Swift.Bool?
             /// Creates a new `AppDeclaration`.
             ///
             /// - Parameters:
@@ -681,6 +1116,7 @@ extension Components {
             ///   - supportsMultipleScenes: The app declares UIApplicationSupportsMultipleScenes: the user can open more windows (openScene). Scene apps only.
             ///   - sceneMemoryMB: What each connected scene adds to the app's footprint: what UIKit reclaims by disconnecting a background scene under memory pressure. 0: the footprints include the scenes. Scene apps only.
             ///   - permittedTaskIdentifiers: BGTaskSchedulerPermittedIdentifiers: the task identifiers the app may submit requests for (submitTaskRequest); its code registers each one's launch handler during every launch.
+            ///   - increasedMemoryLimit: The app has the com.apple.developer.kernel.increased-memory-limit entitlement: in the foreground, jetsam holds it to its device's increasedAppLimitMB (the model's raised limit, where a source measures one; else the entitlement changes nothing).
             public init(
                 name: Components.Schemas.Name,
                 lifecycle: Components.Schemas.Lifecycle? = nil,
@@ -690,7 +1126,8 @@ extension Components {
                 behavior: Components.Schemas.AppBehaviorSettings? = nil,
                 supportsMultipleScenes: Swift.Bool? = nil,
                 sceneMemoryMB: Swift.Int? = nil,
-                permittedTaskIdentifiers: [Swift.String]? = nil
+                permittedTaskIdentifiers: [Swift.String]? = nil,
+                increasedMemoryLimit: Swift.Bool? = nil
             ) {
                 self.name = name
                 self.lifecycle = lifecycle
@@ -701,6 +1138,7 @@ extension Components {
                 self.supportsMultipleScenes = supportsMultipleScenes
                 self.sceneMemoryMB = sceneMemoryMB
                 self.permittedTaskIdentifiers = permittedTaskIdentifiers
+                self.increasedMemoryLimit = increasedMemoryLimit
             }
             public enum CodingKeys: String, CodingKey {
                 case name
@@ -712,6 +1150,7 @@ extension Components {
                 case supportsMultipleScenes
                 case sceneMemoryMB
                 case permittedTaskIdentifiers
+                case increasedMemoryLimit
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -751,6 +1190,10 @@ extension Components {
                     [Swift.String].self,
                     forKey: .permittedTaskIdentifiers
                 )
+                self.increasedMemoryLimit = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .increasedMemoryLimit
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "name",
                     "lifecycle",
@@ -760,7 +1203,8 @@ extension Components {
                     "behavior",
                     "supportsMultipleScenes",
                     "sceneMemoryMB",
-                    "permittedTaskIdentifiers"
+                    "permittedTaskIdentifiers",
+                    "increasedMemoryLimit"
                 ])
             }
         }
@@ -776,10 +1220,22 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Device/poweredOn`.
             public var poweredOn: Swift.Bool
-            /// The iOS version the device runs: 26.1 until updateOS installs another.
+            /// The model's name (GET /v1/profiles).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Device/model`.
+            public var model: Swift.String
+            /// The model identifier, as UIDevice's hw.machine and crash and jetsam reports' product say it: iPhone16,1.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Device/modelIdentifier`.
+            public var modelIdentifier: Swift.String
+            /// The iOS version the device runs: the one it was made with until updateOS installs another.
             ///
             /// - Remark: Generated from `#/components/schemas/Device/osVersion`.
             public var osVersion: Components.Schemas.Version
+            /// That release's build, as reports name it: 23B85.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Device/osBuild`.
+            public var osBuild: Swift.String
             /// Which boot this is: 1 from the device's creation, one more at each boot.
             ///
             /// - Remark: Generated from `#/components/schemas/Device/bootSession`.
@@ -810,10 +1266,22 @@ extension Components {
             public struct MemoryPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/Device/memory/usedMB`.
                 public var usedMB: Swift.Int
+                /// The apps' budget: the model's RAM unless the device was made with memoryLimitMB.
+                ///
                 /// - Remark: Generated from `#/components/schemas/Device/memory/limitMB`.
                 public var limitMB: Swift.Int
+                /// Jetsam's per-process limit for an app in the foreground.
+                ///
                 /// - Remark: Generated from `#/components/schemas/Device/memory/perAppLimitMB`.
                 public var perAppLimitMB: Swift.Int
+                /// The limit of an app out of the foreground; null: each app keeps its foreground limit.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Device/memory/backgroundAppLimitMB`.
+                public var backgroundAppLimitMB: Swift.Int?
+                /// The foreground limit of an app with the increased-memory-limit entitlement (perAppLimitMB where the model has no measured one).
+                ///
+                /// - Remark: Generated from `#/components/schemas/Device/memory/increasedAppLimitMB`.
+                public var increasedAppLimitMB: Swift.Int
                 /// Used memory exceeds the limit.
                 ///
                 /// - Remark: Generated from `#/components/schemas/Device/memory/pressure`.
@@ -826,20 +1294,26 @@ extension Components {
                 ///
                 /// - Parameters:
                 ///   - usedMB:
-                ///   - limitMB:
-                ///   - perAppLimitMB:
+                ///   - limitMB: The apps' budget: the model's RAM unless the device was made with memoryLimitMB.
+                ///   - perAppLimitMB: Jetsam's per-process limit for an app in the foreground.
+                ///   - backgroundAppLimitMB: The limit of an app out of the foreground; null: each app keeps its foreground limit.
+                ///   - increasedAppLimitMB: The foreground limit of an app with the increased-memory-limit entitlement (perAppLimitMB where the model has no measured one).
                 ///   - pressure: Used memory exceeds the limit.
                 ///   - warningGraceEndsAt: Under pressure, when the memory warning's grace ends: background-running apps are killed then if pressure persists.
                 public init(
                     usedMB: Swift.Int,
                     limitMB: Swift.Int,
                     perAppLimitMB: Swift.Int,
+                    backgroundAppLimitMB: Swift.Int? = nil,
+                    increasedAppLimitMB: Swift.Int,
                     pressure: Swift.Bool,
                     warningGraceEndsAt: Swift.Double? = nil
                 ) {
                     self.usedMB = usedMB
                     self.limitMB = limitMB
                     self.perAppLimitMB = perAppLimitMB
+                    self.backgroundAppLimitMB = backgroundAppLimitMB
+                    self.increasedAppLimitMB = increasedAppLimitMB
                     self.pressure = pressure
                     self.warningGraceEndsAt = warningGraceEndsAt
                 }
@@ -847,6 +1321,8 @@ extension Components {
                     case usedMB
                     case limitMB
                     case perAppLimitMB
+                    case backgroundAppLimitMB
+                    case increasedAppLimitMB
                     case pressure
                     case warningGraceEndsAt
                 }
@@ -864,6 +1340,14 @@ extension Components {
                         Swift.Int.self,
                         forKey: .perAppLimitMB
                     )
+                    self.backgroundAppLimitMB = try container.decodeIfPresent(
+                        Swift.Int.self,
+                        forKey: .backgroundAppLimitMB
+                    )
+                    self.increasedAppLimitMB = try container.decode(
+                        Swift.Int.self,
+                        forKey: .increasedAppLimitMB
+                    )
                     self.pressure = try container.decode(
                         Swift.Bool.self,
                         forKey: .pressure
@@ -876,6 +1360,8 @@ extension Components {
                         "usedMB",
                         "limitMB",
                         "perAppLimitMB",
+                        "backgroundAppLimitMB",
+                        "increasedAppLimitMB",
                         "pressure",
                         "warningGraceEndsAt"
                     ])
@@ -993,7 +1479,10 @@ extension Components {
             ///   - clock:
             ///   - now:
             ///   - poweredOn: False after a shutdown until the next boot: the device then refuses every event but boot and updateOS.
-            ///   - osVersion: The iOS version the device runs: 26.1 until updateOS installs another.
+            ///   - model: The model's name (GET /v1/profiles).
+            ///   - modelIdentifier: The model identifier, as UIDevice's hw.machine and crash and jetsam reports' product say it: iPhone16,1.
+            ///   - osVersion: The iOS version the device runs: the one it was made with until updateOS installs another.
+            ///   - osBuild: That release's build, as reports name it: 23B85.
             ///   - bootSession: Which boot this is: 1 from the device's creation, one more at each boot.
             ///   - locked:
             ///   - passcode:
@@ -1014,7 +1503,10 @@ extension Components {
                 clock: Components.Schemas.ClockMode,
                 now: Components.Schemas.Time,
                 poweredOn: Swift.Bool,
+                model: Swift.String,
+                modelIdentifier: Swift.String,
                 osVersion: Components.Schemas.Version,
+                osBuild: Swift.String,
                 bootSession: Swift.Int,
                 locked: Swift.Bool,
                 passcode: Swift.Bool,
@@ -1035,7 +1527,10 @@ extension Components {
                 self.clock = clock
                 self.now = now
                 self.poweredOn = poweredOn
+                self.model = model
+                self.modelIdentifier = modelIdentifier
                 self.osVersion = osVersion
+                self.osBuild = osBuild
                 self.bootSession = bootSession
                 self.locked = locked
                 self.passcode = passcode
@@ -1057,7 +1552,10 @@ extension Components {
                 case clock
                 case now
                 case poweredOn
+                case model
+                case modelIdentifier
                 case osVersion
+                case osBuild
                 case bootSession
                 case locked
                 case passcode
@@ -1092,9 +1590,21 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .poweredOn
                 )
+                self.model = try container.decode(
+                    Swift.String.self,
+                    forKey: .model
+                )
+                self.modelIdentifier = try container.decode(
+                    Swift.String.self,
+                    forKey: .modelIdentifier
+                )
                 self.osVersion = try container.decode(
                     Components.Schemas.Version.self,
                     forKey: .osVersion
+                )
+                self.osBuild = try container.decode(
+                    Swift.String.self,
+                    forKey: .osBuild
                 )
                 self.bootSession = try container.decode(
                     Swift.Int.self,
@@ -1161,7 +1671,10 @@ extension Components {
                     "clock",
                     "now",
                     "poweredOn",
+                    "model",
+                    "modelIdentifier",
                     "osVersion",
+                    "osBuild",
                     "bootSession",
                     "locked",
                     "passcode",
@@ -1208,6 +1721,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AppCreate/permittedTaskIdentifiers`.
             public var permittedTaskIdentifiers: [Swift.String]?
+            /// The app has the com.apple.developer.kernel.increased-memory-limit entitlement: in the foreground, jetsam holds it to its device's increasedAppLimitMB (the model's raised limit, where a source measures one; else the entitlement changes nothing).
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppCreate/increasedMemoryLimit`.
+            public var increasedMemoryLimit: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/AppCreate/given`.
             public var given: Components.Schemas.GivenState?
             /// Creates a new `AppCreate`.
@@ -1222,6 +1739,7 @@ extension Components {
             ///   - supportsMultipleScenes: The app declares UIApplicationSupportsMultipleScenes: the user can open more windows (openScene). Scene apps only.
             ///   - sceneMemoryMB: What each connected scene adds to the app's footprint: what UIKit reclaims by disconnecting a background scene under memory pressure. 0: the footprints include the scenes. Scene apps only.
             ///   - permittedTaskIdentifiers: BGTaskSchedulerPermittedIdentifiers: the task identifiers the app may submit requests for (submitTaskRequest); its code registers each one's launch handler during every launch.
+            ///   - increasedMemoryLimit: The app has the com.apple.developer.kernel.increased-memory-limit entitlement: in the foreground, jetsam holds it to its device's increasedAppLimitMB (the model's raised limit, where a source measures one; else the entitlement changes nothing).
             ///   - given:
             public init(
                 name: Components.Schemas.Name,
@@ -1233,6 +1751,7 @@ extension Components {
                 supportsMultipleScenes: Swift.Bool? = nil,
                 sceneMemoryMB: Swift.Int? = nil,
                 permittedTaskIdentifiers: [Swift.String]? = nil,
+                increasedMemoryLimit: Swift.Bool? = nil,
                 given: Components.Schemas.GivenState? = nil
             ) {
                 self.name = name
@@ -1244,6 +1763,7 @@ extension Components {
                 self.supportsMultipleScenes = supportsMultipleScenes
                 self.sceneMemoryMB = sceneMemoryMB
                 self.permittedTaskIdentifiers = permittedTaskIdentifiers
+                self.increasedMemoryLimit = increasedMemoryLimit
                 self.given = given
             }
             public enum CodingKeys: String, CodingKey {
@@ -1256,6 +1776,7 @@ extension Components {
                 case supportsMultipleScenes
                 case sceneMemoryMB
                 case permittedTaskIdentifiers
+                case increasedMemoryLimit
                 case given
             }
             public init(from decoder: any Swift.Decoder) throws {
@@ -1296,6 +1817,10 @@ extension Components {
                     [Swift.String].self,
                     forKey: .permittedTaskIdentifiers
                 )
+                self.increasedMemoryLimit = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .increasedMemoryLimit
+                )
                 self.given = try container.decodeIfPresent(
                     Components.Schemas.GivenState.self,
                     forKey: .given
@@ -1310,6 +1835,7 @@ extension Components {
                     "supportsMultipleScenes",
                     "sceneMemoryMB",
                     "permittedTaskIdentifiers",
+                    "increasedMemoryLimit",
                     "given"
                 ])
             }
@@ -1572,6 +2098,10 @@ extension Components {
             public var supportsMultipleScenes: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/App/permittedTaskIdentifiers`.
             public var permittedTaskIdentifiers: [Swift.String]
+            /// The app has the increased-memory-limit entitlement: in the foreground, its device's increasedAppLimitMB holds it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/increasedMemoryLimit`.
+            public var increasedMemoryLimit: Swift.Bool
             /// The session shown while the app is in the foreground (one window is on screen at a time), and brought back by a launch that names none.
             ///
             /// - Remark: Generated from `#/components/schemas/App/focusedScene`.
@@ -1738,6 +2268,7 @@ extension Components {
             ///   - sceneState: The state of the focused scene (unattached without one); absent for app-delegate apps.
             ///   - supportsMultipleScenes:
             ///   - permittedTaskIdentifiers:
+            ///   - increasedMemoryLimit: The app has the increased-memory-limit entitlement: in the foreground, its device's increasedAppLimitMB holds it.
             ///   - focusedScene: The session shown while the app is in the foreground (one window is on screen at a time), and brought back by a launch that names none.
             ///   - scenes: A scene app's sessions (windows the user opened and has not closed), in the order they were opened; empty for app-delegate apps. The app's state is its focused scene's while it is in the foreground; its other connected scenes are in the background (or suspended with the process).
             ///   - memoryMB:
@@ -1781,6 +2312,7 @@ extension Components {
                 sceneState: Components.Schemas.SceneState? = nil,
                 supportsMultipleScenes: Swift.Bool,
                 permittedTaskIdentifiers: [Swift.String],
+                increasedMemoryLimit: Swift.Bool,
                 focusedScene: Swift.String? = nil,
                 scenes: [Components.Schemas.SceneSession],
                 memoryMB: Swift.Int,
@@ -1824,6 +2356,7 @@ extension Components {
                 self.sceneState = sceneState
                 self.supportsMultipleScenes = supportsMultipleScenes
                 self.permittedTaskIdentifiers = permittedTaskIdentifiers
+                self.increasedMemoryLimit = increasedMemoryLimit
                 self.focusedScene = focusedScene
                 self.scenes = scenes
                 self.memoryMB = memoryMB
@@ -1868,6 +2401,7 @@ extension Components {
                 case sceneState
                 case supportsMultipleScenes
                 case permittedTaskIdentifiers
+                case increasedMemoryLimit
                 case focusedScene
                 case scenes
                 case memoryMB
@@ -1933,6 +2467,10 @@ extension Components {
                 self.permittedTaskIdentifiers = try container.decode(
                     [Swift.String].self,
                     forKey: .permittedTaskIdentifiers
+                )
+                self.increasedMemoryLimit = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .increasedMemoryLimit
                 )
                 self.focusedScene = try container.decodeIfPresent(
                     Swift.String.self,
@@ -2082,6 +2620,7 @@ extension Components {
                     "sceneState",
                     "supportsMultipleScenes",
                     "permittedTaskIdentifiers",
+                    "increasedMemoryLimit",
                     "focusedScene",
                     "scenes",
                     "memoryMB",
@@ -5331,7 +5870,7 @@ extension Components {
                 ])
             }
         }
-        /// The device, powered off (409 otherwise: shutdown first), installs an iOS version; it runs it from the next boot. Apps' lastTermination keeps the version their process ran, as a crash reporter compares them.
+        /// The device, powered off (409 otherwise: shutdown first), installs an iOS version its model runs (GET /v1/profiles; 422 naming them otherwise); it runs it from the next boot. Apps' lastTermination keeps the version their process ran, as a crash reporter compares them.
         ///
         /// - Remark: Generated from `#/components/schemas/DeviceUpdateOSEvent`.
         public struct DeviceUpdateOSEvent: Codable, Hashable, Sendable {
@@ -7617,7 +8156,7 @@ extension Components {
                 ])
             }
         }
-        /// A whole device (version 6 of the format). A member with no value is left out, never null; on the way in, a member left out takes its default, and null is refused.
+        /// A whole device (version 7 of the format). A member with no value is left out, never null; on the way in, a member left out takes its default, and null is refused.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/DeviceSnapshotDocument`.
@@ -7630,7 +8169,7 @@ extension Components {
             public var format: Components.Schemas.DeviceSnapshotDocument.FormatPayload
             /// - Remark: Generated from `#/components/schemas/DeviceSnapshotDocument/version`.
             @frozen public enum VersionPayload: Int, Codable, Hashable, Sendable, CaseIterable {
-                case _6 = 6
+                case _7 = 7
             }
             /// - Remark: Generated from `#/components/schemas/DeviceSnapshotDocument/version`.
             public var version: Components.Schemas.DeviceSnapshotDocument.VersionPayload
@@ -7905,7 +8444,7 @@ extension Components {
                 ])
             }
         }
-        /// A snapshot an earlier server wrote, still read (only on the way in). Versions 1 to 3 held at most one piece of background work, an object without an id, which takes the app's nextTaskId. Version 2 wrote every member, null when it had no value: a null reads as the member left out. Version 1's scene apps had one scene (hasSceneSession, discardedSceneSessionPending, the process's sceneState, restoration data at the app's level), which becomes the session `main`. Versions 1 to 4 timed only didEnterBackground: a watchdogKillAt is that transition's (scene-update, background). Versions 1 to 5 handed a waiting MetricKit delivery its exits alone (kind exitMetrics, exits): it reads as one payload of time 0. Read as strictly as version 6 otherwise.
+        /// A snapshot an earlier server wrote, still read (only on the way in). Versions 1 to 3 held at most one piece of background work, an object without an id, which takes the app's nextTaskId. Version 2 wrote every member, null when it had no value: a null reads as the member left out. Version 1's scene apps had one scene (hasSceneSession, discardedSceneSessionPending, the process's sceneState, restoration data at the app's level), which becomes the session `main`. Versions 1 to 4 timed only didEnterBackground: a watchdogKillAt is that transition's (scene-update, background). Versions 1 to 5 handed a waiting MetricKit delivery its exits alone (kind exitMetrics, exits): it reads as one payload of time 0. Versions 1 to 6 had no device profiles: the device is the default model on the release the document's osVersion names (a 422 if the model does not run it), and memoryLimitMB and perAppLimitMB, which they required, override the model's. Read as strictly as version 7 otherwise.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/EarlierDeviceSnapshotDocument`.
@@ -7923,6 +8462,7 @@ extension Components {
                 case _3 = 3
                 case _4 = 4
                 case _5 = 5
+                case _6 = 6
             }
             /// - Remark: Generated from `#/components/schemas/EarlierDeviceSnapshotDocument/version`.
             public var version: Components.Schemas.EarlierDeviceSnapshotDocument.VersionPayload
@@ -7953,10 +8493,26 @@ extension Components {
             public var id: Components.Schemas.Name?
             /// - Remark: Generated from `#/components/schemas/SnapshotDevice/clock`.
             public var clock: Components.Schemas.ClockMode
+            /// The model's name; a restoring server must know it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SnapshotDevice/model`.
+            public var model: Swift.String
+            /// The release the device was made with (the document's osVersion is the one it runs).
+            ///
+            /// - Remark: Generated from `#/components/schemas/SnapshotDevice/osVersion`.
+            public var osVersion: Swift.String
+            /// Left out when the model's RAM is the budget.
+            ///
             /// - Remark: Generated from `#/components/schemas/SnapshotDevice/memoryLimitMB`.
-            public var memoryLimitMB: Swift.Int
+            public var memoryLimitMB: Swift.Int?
+            /// Left out when the model's limit holds.
+            ///
             /// - Remark: Generated from `#/components/schemas/SnapshotDevice/perAppLimitMB`.
-            public var perAppLimitMB: Swift.Int
+            public var perAppLimitMB: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/SnapshotDevice/backgroundAppLimitMB`.
+            public var backgroundAppLimitMB: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/SnapshotDevice/increasedAppLimitMB`.
+            public var increasedAppLimitMB: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/SnapshotDevice/passcode`.
             public var passcode: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/SnapshotDevice/labels`.
@@ -7970,24 +8526,36 @@ extension Components {
             /// - Parameters:
             ///   - id: Always written; on a PUT, the path's, which it may leave out: a snapshot of one device is put under another id without it.
             ///   - clock:
-            ///   - memoryLimitMB:
-            ///   - perAppLimitMB:
+            ///   - model: The model's name; a restoring server must know it.
+            ///   - osVersion: The release the device was made with (the document's osVersion is the one it runs).
+            ///   - memoryLimitMB: Left out when the model's RAM is the budget.
+            ///   - perAppLimitMB: Left out when the model's limit holds.
+            ///   - backgroundAppLimitMB:
+            ///   - increasedAppLimitMB:
             ///   - passcode:
             ///   - labels:
             ///   - idleTimeoutSeconds: Left out when the device stays until removed (IdleTimeout).
             public init(
                 id: Components.Schemas.Name? = nil,
                 clock: Components.Schemas.ClockMode,
-                memoryLimitMB: Swift.Int,
-                perAppLimitMB: Swift.Int,
+                model: Swift.String,
+                osVersion: Swift.String,
+                memoryLimitMB: Swift.Int? = nil,
+                perAppLimitMB: Swift.Int? = nil,
+                backgroundAppLimitMB: Swift.Int? = nil,
+                increasedAppLimitMB: Swift.Int? = nil,
                 passcode: Swift.Bool? = nil,
                 labels: Components.Schemas.Labels? = nil,
                 idleTimeoutSeconds: Swift.Double? = nil
             ) {
                 self.id = id
                 self.clock = clock
+                self.model = model
+                self.osVersion = osVersion
                 self.memoryLimitMB = memoryLimitMB
                 self.perAppLimitMB = perAppLimitMB
+                self.backgroundAppLimitMB = backgroundAppLimitMB
+                self.increasedAppLimitMB = increasedAppLimitMB
                 self.passcode = passcode
                 self.labels = labels
                 self.idleTimeoutSeconds = idleTimeoutSeconds
@@ -7995,8 +8563,12 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case id
                 case clock
+                case model
+                case osVersion
                 case memoryLimitMB
                 case perAppLimitMB
+                case backgroundAppLimitMB
+                case increasedAppLimitMB
                 case passcode
                 case labels
                 case idleTimeoutSeconds
@@ -8011,13 +8583,29 @@ extension Components {
                     Components.Schemas.ClockMode.self,
                     forKey: .clock
                 )
-                self.memoryLimitMB = try container.decode(
+                self.model = try container.decode(
+                    Swift.String.self,
+                    forKey: .model
+                )
+                self.osVersion = try container.decode(
+                    Swift.String.self,
+                    forKey: .osVersion
+                )
+                self.memoryLimitMB = try container.decodeIfPresent(
                     Swift.Int.self,
                     forKey: .memoryLimitMB
                 )
-                self.perAppLimitMB = try container.decode(
+                self.perAppLimitMB = try container.decodeIfPresent(
                     Swift.Int.self,
                     forKey: .perAppLimitMB
+                )
+                self.backgroundAppLimitMB = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .backgroundAppLimitMB
+                )
+                self.increasedAppLimitMB = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .increasedAppLimitMB
                 )
                 self.passcode = try container.decodeIfPresent(
                     Swift.Bool.self,
@@ -8034,8 +8622,12 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "clock",
+                    "model",
+                    "osVersion",
                     "memoryLimitMB",
                     "perAppLimitMB",
+                    "backgroundAppLimitMB",
+                    "increasedAppLimitMB",
                     "passcode",
                     "labels",
                     "idleTimeoutSeconds"
@@ -8136,6 +8728,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/permittedTaskIdentifiers`.
             public var permittedTaskIdentifiers: [Swift.String]?
+            /// The app has the com.apple.developer.kernel.increased-memory-limit entitlement: in the foreground, jetsam holds it to its device's increasedAppLimitMB (the model's raised limit, where a source measures one; else the entitlement changes nothing).
+            ///
+            /// - Remark: Generated from `#/components/schemas/SnapshotApp/increasedMemoryLimit`.
+            public var increasedMemoryLimit: Swift.Bool?
             /// 1.0 when left out.
             ///
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/version`.
@@ -8210,6 +8806,7 @@ extension Components {
             ///   - supportsMultipleScenes: The app declares UIApplicationSupportsMultipleScenes: the user can open more windows (openScene). Scene apps only.
             ///   - sceneMemoryMB: What each connected scene adds to the app's footprint: what UIKit reclaims by disconnecting a background scene under memory pressure. 0: the footprints include the scenes. Scene apps only.
             ///   - permittedTaskIdentifiers: BGTaskSchedulerPermittedIdentifiers: the task identifiers the app may submit requests for (submitTaskRequest); its code registers each one's launch handler during every launch.
+            ///   - increasedMemoryLimit: The app has the com.apple.developer.kernel.increased-memory-limit entitlement: in the foreground, jetsam holds it to its device's increasedAppLimitMB (the model's raised limit, where a source measures one; else the entitlement changes nothing).
             ///   - version: 1.0 when left out.
             ///   - build: 1 when left out.
             ///   - installation: 1 when left out.
@@ -8243,6 +8840,7 @@ extension Components {
                 supportsMultipleScenes: Swift.Bool? = nil,
                 sceneMemoryMB: Swift.Int? = nil,
                 permittedTaskIdentifiers: [Swift.String]? = nil,
+                increasedMemoryLimit: Swift.Bool? = nil,
                 version: Components.Schemas.Version? = nil,
                 build: Components.Schemas.Version? = nil,
                 installation: Swift.Int? = nil,
@@ -8276,6 +8874,7 @@ extension Components {
                 self.supportsMultipleScenes = supportsMultipleScenes
                 self.sceneMemoryMB = sceneMemoryMB
                 self.permittedTaskIdentifiers = permittedTaskIdentifiers
+                self.increasedMemoryLimit = increasedMemoryLimit
                 self.version = version
                 self.build = build
                 self.installation = installation
@@ -8310,6 +8909,7 @@ extension Components {
                 case supportsMultipleScenes
                 case sceneMemoryMB
                 case permittedTaskIdentifiers
+                case increasedMemoryLimit
                 case version
                 case build
                 case installation
@@ -8371,6 +8971,10 @@ extension Components {
                 self.permittedTaskIdentifiers = try container.decodeIfPresent(
                     [Swift.String].self,
                     forKey: .permittedTaskIdentifiers
+                )
+                self.increasedMemoryLimit = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .increasedMemoryLimit
                 )
                 self.version = try container.decodeIfPresent(
                     Components.Schemas.Version.self,
@@ -8474,6 +9078,7 @@ extension Components {
                     "supportsMultipleScenes",
                     "sceneMemoryMB",
                     "permittedTaskIdentifiers",
+                    "increasedMemoryLimit",
                     "version",
                     "build",
                     "installation",
@@ -10001,6 +10606,14 @@ extension Components {
         public struct JetsamReport: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/JetsamReport/time`.
             public var time: Components.Schemas.Time
+            /// The device's model identifier: iPhone16,1.
+            ///
+            /// - Remark: Generated from `#/components/schemas/JetsamReport/product`.
+            public var product: Swift.String
+            /// The release the device ran: iPhone OS 26.1 (23B85).
+            ///
+            /// - Remark: Generated from `#/components/schemas/JetsamReport/build`.
+            public var build: Swift.String
             /// - Remark: Generated from `#/components/schemas/JetsamReport/memoryStatus`.
             public struct MemoryStatusPayload: Codable, Hashable, Sendable {
                 /// Bytes in a memory page: 16384 (16 KiB), as on arm64 iPhones.
@@ -10038,22 +10651,30 @@ extension Components {
             ///
             /// - Parameters:
             ///   - time:
+            ///   - product: The device's model identifier: iPhone16,1.
+            ///   - build: The release the device ran: iPhone OS 26.1 (23B85).
             ///   - memoryStatus:
             ///   - largestProcess:
             ///   - processes:
             public init(
                 time: Components.Schemas.Time,
+                product: Swift.String,
+                build: Swift.String,
                 memoryStatus: Components.Schemas.JetsamReport.MemoryStatusPayload,
                 largestProcess: Components.Schemas.Name,
                 processes: [Components.Schemas.JetsamReportProcess]
             ) {
                 self.time = time
+                self.product = product
+                self.build = build
                 self.memoryStatus = memoryStatus
                 self.largestProcess = largestProcess
                 self.processes = processes
             }
             public enum CodingKeys: String, CodingKey {
                 case time
+                case product
+                case build
                 case memoryStatus
                 case largestProcess
                 case processes
@@ -10063,6 +10684,14 @@ extension Components {
                 self.time = try container.decode(
                     Components.Schemas.Time.self,
                     forKey: .time
+                )
+                self.product = try container.decode(
+                    Swift.String.self,
+                    forKey: .product
+                )
+                self.build = try container.decode(
+                    Swift.String.self,
+                    forKey: .build
                 )
                 self.memoryStatus = try container.decode(
                     Components.Schemas.JetsamReport.MemoryStatusPayload.self,
@@ -10078,6 +10707,8 @@ extension Components {
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "time",
+                    "product",
+                    "build",
                     "memoryStatus",
                     "largestProcess",
                     "processes"

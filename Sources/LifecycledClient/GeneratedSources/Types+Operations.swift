@@ -1346,6 +1346,168 @@ public enum Operations {
             }
         }
     }
+    /// The models and iOS releases a device can be made as, each figure with its source.
+    ///
+    /// A device is made as a model running a release (model, osVersion): the model's RAM is its apps' memory budget, its measured limits its apps' limits. Every figure says how it was found and where it was published. A figure no source measures is left out, and the device does without it (no background limit: apps keep their foreground one; no raised limit: the increased-memory-limit entitlement changes nothing). An unknown model, or a release the model does not run, is a 422 that names the known ones.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/profiles`.
+    /// - Remark: Generated from `#/paths//v1/profiles/get(listProfiles)`.
+    public enum ListProfiles {
+        public static let id: Swift.String = "listProfiles"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/profiles/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListProfiles.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListProfiles.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListProfiles.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.ListProfiles.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/profiles/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/profiles/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Profiles)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Profiles {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListProfiles.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListProfiles.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The profiles, and the model and release a device gets by default.
+            ///
+            /// - Remark: Generated from `#/paths//v1/profiles/get(listProfiles)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListProfiles.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListProfiles.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The resource does not answer this method; `Allow` lists those it does.
+            ///
+            /// - Remark: Generated from `#/paths//v1/profiles/get(listProfiles)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            public var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Refused by the HTTP layer, with `Connection: close`: 400 malformed request, 408 request timeout, 413 body too large, 414 request line too long, 417 unsupported expectation, 431 header fields too large, 501 CONNECT or a transfer coding not implemented, 505 HTTP version not supported.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/profiles/get(listProfiles)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses.ProtocolError)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses.ProtocolError {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// The devices, in id order, a page at a time; with `label`, those that carry it.
     ///
     /// - Remark: HTTP `GET /v1/devices`.
@@ -5785,7 +5947,7 @@ public enum Operations {
     }
     /// A jetsam event as Apple's jetsam event report describes it.
     ///
-    /// The report "Identifying high-memory use with jetsam event reports" describes, in its JSON shape: the header's `memoryStatus.pageSize` and `largestProcess`, then every process on the device with its resident pages (`rpages`) and `states`, those jetsam killed with their `reason`. One event is what jetsam killed at one instant (a `purge` and the kills that followed it make one): the killed processes first, in the order they died, each as it was just before; then the others in name order, as jetsam left them. Fields the simulator has nothing for (`uuid`, `pid`, `coalition`, `lifetimeMax`, `purgeable`, the other `memoryStatus` counters, the wall-clock `date`) are left out; `time` (device time) and each process's `state` are lifecycled's. 404 for a number the log does not keep (not yet reached, or dropped: the problem says which it keeps).
+    /// The report "Identifying high-memory use with jetsam event reports" describes, in its JSON shape: the header's `product` (the model identifier), `build` (the release), `memoryStatus.pageSize` and `largestProcess`, then every process on the device with its resident pages (`rpages`) and `states`, those jetsam killed with their `reason`. One event is what jetsam killed at one instant (a `purge` and the kills that followed it make one): the killed processes first, in the order they died, each as it was just before; then the others in name order, as jetsam left them. Fields the simulator has nothing for (`uuid`, `pid`, `coalition`, `lifetimeMax`, `purgeable`, the other `memoryStatus` counters, the wall-clock `date`) are left out; `time` (device time) and each process's `state` are lifecycled's. 404 for a number the log does not keep (not yet reached, or dropped: the problem says which it keeps).
     ///
     ///
     /// - Remark: HTTP `GET /v1/devices/{device}/jetsam/{jetsamEvent}/report`.

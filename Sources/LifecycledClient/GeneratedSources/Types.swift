@@ -64,6 +64,14 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /__admin/reset`.
     /// - Remark: Generated from `#/paths//__admin/reset/post(reset)`.
     func reset(_ input: Operations.Reset.Input) async throws -> Operations.Reset.Output
+    /// The models and iOS releases a device can be made as, each figure with its source.
+    ///
+    /// A device is made as a model running a release (model, osVersion): the model's RAM is its apps' memory budget, its measured limits its apps' limits. Every figure says how it was found and where it was published. A figure no source measures is left out, and the device does without it (no background limit: apps keep their foreground one; no raised limit: the increased-memory-limit entitlement changes nothing). An unknown model, or a release the model does not run, is a 422 that names the known ones.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/profiles`.
+    /// - Remark: Generated from `#/paths//v1/profiles/get(listProfiles)`.
+    func listProfiles(_ input: Operations.ListProfiles.Input) async throws -> Operations.ListProfiles.Output
     /// The devices, in id order, a page at a time; with `label`, those that carry it.
     ///
     /// - Remark: HTTP `GET /v1/devices`.
@@ -159,7 +167,7 @@ public protocol APIProtocol: Sendable {
     func getJetsamLog(_ input: Operations.GetJetsamLog.Input) async throws -> Operations.GetJetsamLog.Output
     /// A jetsam event as Apple's jetsam event report describes it.
     ///
-    /// The report "Identifying high-memory use with jetsam event reports" describes, in its JSON shape: the header's `memoryStatus.pageSize` and `largestProcess`, then every process on the device with its resident pages (`rpages`) and `states`, those jetsam killed with their `reason`. One event is what jetsam killed at one instant (a `purge` and the kills that followed it make one): the killed processes first, in the order they died, each as it was just before; then the others in name order, as jetsam left them. Fields the simulator has nothing for (`uuid`, `pid`, `coalition`, `lifetimeMax`, `purgeable`, the other `memoryStatus` counters, the wall-clock `date`) are left out; `time` (device time) and each process's `state` are lifecycled's. 404 for a number the log does not keep (not yet reached, or dropped: the problem says which it keeps).
+    /// The report "Identifying high-memory use with jetsam event reports" describes, in its JSON shape: the header's `product` (the model identifier), `build` (the release), `memoryStatus.pageSize` and `largestProcess`, then every process on the device with its resident pages (`rpages`) and `states`, those jetsam killed with their `reason`. One event is what jetsam killed at one instant (a `purge` and the kills that followed it make one): the killed processes first, in the order they died, each as it was just before; then the others in name order, as jetsam left them. Fields the simulator has nothing for (`uuid`, `pid`, `coalition`, `lifetimeMax`, `purgeable`, the other `memoryStatus` counters, the wall-clock `date`) are left out; `time` (device time) and each process's `state` are lifecycled's. 404 for a number the log does not keep (not yet reached, or dropped: the problem says which it keeps).
     ///
     ///
     /// - Remark: HTTP `GET /v1/devices/{device}/jetsam/{jetsamEvent}/report`.
@@ -316,6 +324,16 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//__admin/reset/post(reset)`.
     public func reset(headers: Operations.Reset.Input.Headers = .init()) async throws -> Operations.Reset.Output {
         try await reset(Operations.Reset.Input(headers: headers))
+    }
+    /// The models and iOS releases a device can be made as, each figure with its source.
+    ///
+    /// A device is made as a model running a release (model, osVersion): the model's RAM is its apps' memory budget, its measured limits its apps' limits. Every figure says how it was found and where it was published. A figure no source measures is left out, and the device does without it (no background limit: apps keep their foreground one; no raised limit: the increased-memory-limit entitlement changes nothing). An unknown model, or a release the model does not run, is a 422 that names the known ones.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/profiles`.
+    /// - Remark: Generated from `#/paths//v1/profiles/get(listProfiles)`.
+    public func listProfiles(headers: Operations.ListProfiles.Input.Headers = .init()) async throws -> Operations.ListProfiles.Output {
+        try await listProfiles(Operations.ListProfiles.Input(headers: headers))
     }
     /// The devices, in id order, a page at a time; with `label`, those that carry it.
     ///
@@ -538,7 +556,7 @@ extension APIProtocol {
     }
     /// A jetsam event as Apple's jetsam event report describes it.
     ///
-    /// The report "Identifying high-memory use with jetsam event reports" describes, in its JSON shape: the header's `memoryStatus.pageSize` and `largestProcess`, then every process on the device with its resident pages (`rpages`) and `states`, those jetsam killed with their `reason`. One event is what jetsam killed at one instant (a `purge` and the kills that followed it make one): the killed processes first, in the order they died, each as it was just before; then the others in name order, as jetsam left them. Fields the simulator has nothing for (`uuid`, `pid`, `coalition`, `lifetimeMax`, `purgeable`, the other `memoryStatus` counters, the wall-clock `date`) are left out; `time` (device time) and each process's `state` are lifecycled's. 404 for a number the log does not keep (not yet reached, or dropped: the problem says which it keeps).
+    /// The report "Identifying high-memory use with jetsam event reports" describes, in its JSON shape: the header's `product` (the model identifier), `build` (the release), `memoryStatus.pageSize` and `largestProcess`, then every process on the device with its resident pages (`rpages`) and `states`, those jetsam killed with their `reason`. One event is what jetsam killed at one instant (a `purge` and the kills that followed it make one): the killed processes first, in the order they died, each as it was just before; then the others in name order, as jetsam left them. Fields the simulator has nothing for (`uuid`, `pid`, `coalition`, `lifetimeMax`, `purgeable`, the other `memoryStatus` counters, the wall-clock `date`) are left out; `time` (device time) and each process's `state` are lifecycled's. 404 for a number the log does not keep (not yet reached, or dropped: the problem says which it keeps).
     ///
     ///
     /// - Remark: HTTP `GET /v1/devices/{device}/jetsam/{jetsamEvent}/report`.

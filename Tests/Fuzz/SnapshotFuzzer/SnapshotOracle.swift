@@ -187,7 +187,7 @@ struct SnapshotAction: CustomStringConvertible {
     (.device, #"{"type":"significantTimeChange"}"#),
     (.device, #"{"type":"shutdown"}"#),
     (.device, #"{"type":"boot"}"#),
-    (.device, #"{"type":"updateOS","version":"26.2"}"#),
+    (.device, #"{"type":"updateOS","version":"26.4"}"#),
     (.device, #"{"type":"setConditions","charging":true,"batteryLevel":10}"#),
     (.device, #"{"type":"setConditions","taskScheduling":"manual","network":"none"}"#),
     (.device, #"{"type":"setBackgroundAppRefresh","app":"$app","enabled":false}"#),

@@ -1,0 +1,58 @@
+import JSONCore
+import LifecycleEngine
+
+/// The device profiles a device can be made as (`openapi.yaml`, `Profiles`).
+extension LifecycleAPI {
+  func showProfiles() -> APIResponse {
+    let profiles = engine.configuration.profiles
+    let defaults = engine.configuration.deviceDefaults
+    return json(200) { w in
+      w.object { w in
+        w.key("default")
+        w.object { w in
+          w.member("model", profiles.model(named: defaults.model)?.name ?? defaults.model)
+          w.member("osVersion", defaults.osVersion)
+        }
+        w.key("models")
+        w.array(profiles.models) { w, model in
+          w.deviceModel(model, releases: profiles.releases(of: model))
+        }
+        w.key("releases")
+        w.array(profiles.releases) { w, release in
+          w.object { w in
+            w.member("version", release.version)
+            w.member("build", release.build)
+            w.member("source", release.source)
+          }
+        }
+      }
+    }
+  }
+}
+
+extension JSONWriter {
+  /// A model with its figures, each `{"megabytes":…,"method":…,"source":…}`, left out where
+  /// no source measures it, and the versions it runs.
+  fileprivate mutating func deviceModel(_ model: DeviceModel, releases: [OSRelease]) {
+    object { w in
+      w.member("name", model.name)
+      w.member("identifier", model.identifier)
+      if let type = model.simulatorDeviceType { w.member("simulatorDeviceType", type) }
+      w.figure("memory", model.memory)
+      w.figure("appLimit", model.appLimit)
+      w.figure("backgroundAppLimit", model.backgroundAppLimit)
+      w.figure("increasedAppLimit", model.increasedAppLimit)
+      w.member("osVersions", releases.map(\.version))
+    }
+  }
+
+  private mutating func figure(_ name: StaticString, _ figure: ProfileFigure?) {
+    guard let figure else { return }
+    key(name)
+    object { w in
+      w.member("megabytes", figure.megabytes)
+      w.member("method", figure.method.rawValue)
+      w.member("source", figure.source)
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import JSONCore
+import LifecycleEngine
+import Testing
+
+@testable import LifecycleAPI
+
+/// Devices made as a model running a release, over HTTP: the profiles listed with their
+/// sources, a bad name refused with the known ones, the view and the jetsam report naming them.
+@Suite struct ProfileAPITests {
+  let api = APITests()
+
+  @Test func theProfilesListEveryFigureWithItsSource() {
+    let profiles = api.call("GET", "/v1/profiles")
+    #expect(profiles.status == 200)
+    #expect(profiles.json?["default"] == json(#"{"model":"iPhone 15 Pro","osVersion":"26.1"}"#))
+    guard case .array(let models)? = profiles.json?["models"] else {
+      return #expect(Bool(false), "\(profiles.body)")
+    }
+    #expect(models.count == DeviceProfiles.builtIn.models.count)
+    #expect(
+      models.first { $0["name"] == .string("iPhone 15 Pro") }
+        == json(
+          #"{"name":"iPhone 15 Pro","identifier":"iPhone16,1","#
+            + #""simulatorDeviceType":"com.apple.CoreSimulator.SimDeviceType.iPhone-15-Pro","#
+            + #""memory":{"megabytes":8192,"method":"specification","#
+            + #""source":"9to5Mac, \"iPhone RAM list\" (2023-11-18)"},"#
+            + #""appLimit":{"megabytes":3072,"method":"available-memory","#
+            + #""source":"introlab/rtabmap, pull request 1446, 2025"},"#
+            + #""increasedAppLimit":{"megabytes":6144,"method":"available-memory","#
+            + #""source":"introlab/rtabmap, pull request 1446, 2025"},"#
+            + #""osVersions":["17.0","18.0","26.0","26.1","26.4"]}"#))
+    guard case .array(let releases)? = profiles.json?["releases"] else {
+      return #expect(Bool(false), "\(profiles.body)")
+    }
+    #expect(
+      releases.map { $0["version"] }
+        == ["13.0", "15.0", "17.0", "18.0", "26.0", "26.1", "26.4"].map(JSON.string))
+    #expect(
+      releases.first
+        == json(
+          #"{"version":"13.0","build":"17A577","#
+            + #""source":"crash and jetsam reports' os_version, \"iPhone OS 13.0 (17A577)\""}"#))
+  }
+
+  @Test func aDeviceIsMadeAsAModelRunningARelease() {
+    let made = api.post("/v1/devices", #"{"id":"old","model":"iPhone11,2","osVersion":"15.0"}"#)
+    #expect(made?["model"] == .string("iPhone XS"))
+    #expect(made?["modelIdentifier"] == .string("iPhone11,2"))
+    #expect(made?["osVersion"] == .string("15.0") && made?["osBuild"] == .string("19A346"))
+    #expect(
+      made?["memory"]
+        == json(
+          #"{"usedMB":0,"limitMB":3754,"perAppLimitMB":2040,"backgroundAppLimitMB":null,"#
+            + #""increasedAppLimitMB":2040,"pressure":false,"warningGraceEndsAt":null}"#))
+    let snapshot = api.call("GET", "/v1/devices/old/snapshot").json
+    #expect(
+      snapshot?["device"]
+        == json(
+          #"{"id":"old","clock":"manual","model":"iPhone XS","osVersion":"15.0","#
+            + #""passcode":true,"labels":{}}"#))
+  }
+
+  @Test func anUnknownModelOrReleaseIsRefusedWithTheKnownOnes() {
+    let before = api.call("GET", "/v1/devices").body
+    let unknown = api.call("POST", "/v1/devices", #"{"model":"Pixel 9"}"#)
+    #expect(unknown.status == 422)
+    #expect(
+      unknown.json?["validation"]
+        == json(
+          #"[{"field":"model","message":"must be one of iPhone 6s, iPhone 8, iPhone X, "#
+            + #"iPhone XR, iPhone XS, iPhone 11, iPhone 12 mini, iPhone 12, iPhone 13 Pro, "#
+            + #"iPhone 15 Pro, iPhone 17 Pro, iPad Pro (11-inch)"}]"#))
+    let unshipped = api.call(
+      "POST", "/v1/devices", #"{"model":"iPhone 17 Pro","osVersion":"18.0"}"#)
+    #expect(
+      unshipped.json?["validation"]
+        == json(
+          #"[{"field":"osVersion","message":"must be a version iPhone 17 Pro runs: 26.0, 26.1, 26.4"}]"#
+        ))
+    #expect(api.call("GET", "/v1/devices").body == before)
+  }
+
+  /// A snapshot from before the profiles is the default model, on the release it names, with
+  /// the budgets it gives; one whose release that model does not run is refused.
+  @Test func aVersion6SnapshotIsTheDefaultModelWithItsBudgets() {
+    api.post("/v1/devices", #"{"id":"old","memoryLimitMB":4096,"perAppLimitMB":2048}"#)
+    let current = api.call("GET", "/v1/devices/old/snapshot").body
+    let version6 =
+      current
+      .replacingOccurrences(of: #""version":7"#, with: #""version":6"#)
+      .replacingOccurrences(of: #""model":"iPhone 15 Pro","osVersion":"26.1","#, with: "")
+    let other = APITests()
+    #expect(other.call("PUT", "/v1/devices/old", version6).status == 201)
+    #expect(other.call("GET", "/v1/devices/old/snapshot").body == current)
+    let unknown = version6.replacingOccurrences(
+      of: #""osVersion":"26.1","bootSession""#, with: #""osVersion":"26.2","bootSession""#)
+    let refused = APITests().call("PUT", "/v1/devices/old", unknown)
+    #expect(refused.status == 422)
+    #expect(refused.body.contains(#""field":"osVersion""#), "\(refused.body)")
+  }
+}

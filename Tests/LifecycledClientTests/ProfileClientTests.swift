@@ -1,0 +1,51 @@
+import LifecycledClient
+import Testing
+
+/// A matrix of devices as Apple ships them, as a harness makes one: a test parameterized over
+/// profiles, and one device per profile the server lists.
+@Suite struct ProfileClientTests {
+  static let matrix = [
+    DeviceProfile(model: "iPhone 11", osVersion: "26.1"),
+    DeviceProfile(model: "iPhone16,1", osVersion: "26.4"),
+  ]
+
+  /// Each case has a device of its own: an app past its model's foreground limit dies by it.
+  @Test(arguments: matrix) func anAppPastItsModelsLimitIsKilled(profile: DeviceProfile) async throws
+  {
+    try await Lifecycled.inProcess().withDevice(profile: profile) { device in
+      let limit = try await device.fetch().memory.perAppLimitMB
+      let game = try await device.createApp("game")
+      try await game.post(.launch())
+      try await game.post(.setMemory(megabytes: limit))
+      #expect(try await game.fetch().state == .active)
+      try await game.post(.setMemory(megabytes: limit + 1))
+      #expect(try await game.fetch().state == .notRunning)
+    }
+  }
+
+  @Test func everyProfileTheServerListsMakesADevice() async throws {
+    let lifecycled = Lifecycled.inProcess()
+    let profiles = try await lifecycled.profiles()
+    #expect(profiles.contains(DeviceProfile(model: "iPhone 15 Pro", osVersion: "26.1")))
+    #expect(!profiles.contains(DeviceProfile(model: "iPhone 6s", osVersion: "26.1")))
+    let devices = try await lifecycled.createDevices(for: profiles, labels: ["matrix": "all"])
+    var made: [DeviceProfile] = []
+    for device in devices {
+      let view = try await device.fetch()
+      made.append(DeviceProfile(model: view.model, osVersion: view.osVersion))
+    }
+    #expect(made == profiles)
+    let removed = try await lifecycled.removeDevices(labeled: "matrix", value: "all")
+    #expect(removed.count == profiles.count)
+  }
+
+  @Test func aProfileTheServerDoesNotKnowIsAValidationProblem() async throws {
+    let lifecycled = Lifecycled.inProcess()
+    let problem = await #expect(throws: LifecycledProblem.self) {
+      try await lifecycled.createDevice(
+        profile: DeviceProfile(model: "iPhone 6s", osVersion: "26.1"))
+    }
+    #expect(problem?.kind == .validation)
+    #expect(problem?.detail == "osVersion must be a version iPhone 6s runs: 13.0, 15.0")
+  }
+}
