@@ -98,4 +98,15 @@ import Testing
     #expect(refused.status == 422)
     #expect(refused.body.contains(#""field":"osVersion""#), "\(refused.body)")
   }
+
+  @Test func aDeviceOnIOS13RefusesPrewarming() {
+    api.post("/v1/devices", #"{"id":"old","model":"iPhone XS","osVersion":"13.0"}"#)
+    api.post("/v1/devices/old/apps", #"{"name":"mail"}"#)
+    let refused = api.call("POST", "/v1/devices/old/apps/mail/events", #"{"type":"prewarm"}"#)
+    #expect(refused.status == 409)
+    #expect(
+      refused.json?["detail"]
+        == .string(
+          "prewarm refused: iOS 13.0 has no prewarming: it arrived with iOS 15 (state notRunning)"))
+  }
 }

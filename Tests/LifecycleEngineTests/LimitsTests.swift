@@ -209,7 +209,8 @@ import Testing
   @Test func pastTheBudgetGrowthIsRefusedWhileReadsAndRemovalsWork() throws {
     var configuration = EngineConfiguration()
     configuration.deviceDefaults.clock = .manual
-    configuration.limits.memoryBudgetBytes = Device.retainedBytes + 3 * 1_120  // the default device, 3 apps
+    // The default device and 3 apps.
+    configuration.limits.memoryBudgetBytes = Device.retainedBytes + 3 * 1_120
     let engine = Engine(configuration: configuration, now: .zero)
     for name in ["a", "b", "c"] {
       _ = try engine.createApp(AppSpec(name: name), on: "default", now: .zero)

@@ -156,4 +156,24 @@ import Testing
         ]))
     #expect(engine.deviceCount == 1)
   }
+
+  /// "In iOS 15 and later, the system may [...] prewarm your app" ("About the app launch
+  /// sequence"): a device on iOS 13 never prewarms.
+  @Test func prewarmingArrivesWithIOS15() throws {
+    for (version, prewarms) in [("13.0", false), ("15.0", true)] {
+      let id = "xs-\(version.prefix(2))"
+      _ = try engine.createDevice(id) {
+        $0.model = "iPhone XS"
+        $0.initialOSVersion = version
+        $0.clock = .manual
+      }
+      try engine.createApp(AppSpec(name: "mail"), on: id, now: .zero)
+      let app = try engine.app("mail", on: id, now: .zero)
+      #expect(app.allowedEvents.contains(.prewarm) == prewarms, "\(version)")
+      let refused = refusal { try engine.apply(.prewarm, to: "mail", on: id, now: .zero) }
+      #expect(
+        refused?.reason
+          == (prewarms ? nil : .notInOSVersion("13.0", what: "prewarming", since: 15)))
+    }
+  }
 }

@@ -177,6 +177,8 @@ public enum RefusalReason: Hashable, Sendable {
   case noRunningTask(String?)
   /// Jetsam does not kill the app in front for this reason.
   case sparesForegroundApp(JetsamReason)
+  /// The iOS release the device runs has no such behaviour: it arrived with iOS `since`.
+  case notInOSVersion(String, what: String, since: Int)
 
   /// The `BGTaskScheduler.Error.Code` that `submit(_:)` throws for this refusal, if it is one.
   public var taskSchedulerError: TaskSchedulerError? {
@@ -245,6 +247,8 @@ public enum RefusalReason: Hashable, Sendable {
     case .sparesForegroundApp(let reason):
       "jetsam does not kill the app in front for \(reason.rawValue): it kills background apps, "
         + "or (highwater) a system daemon"
+    case .notInOSVersion(let version, let what, let since):
+      "iOS \(version) has no \(what): it arrived with iOS \(since)"
     }
   }
 }

@@ -219,7 +219,8 @@ extension EventDeclaration {
       The system prewarms the app (iOS 15+): the process starts and pauses before \
       UIApplicationMain, suspended, with no callback. The user's next launch runs the whole \
       launch sequence in that process; a background launch runs it in the background; jetsam may \
-      reclaim it first. Not running apps only.
+      reclaim it first. Not running apps only, on a device running iOS 15 or later (409 \
+      otherwise).
       """),
     EventDeclaration(
       .openScene,

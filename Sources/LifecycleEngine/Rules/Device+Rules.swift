@@ -14,6 +14,11 @@ extension Device {
       if status.locked { return .deviceLocked }
     case .prewarm:
       if state != .notRunning { return .notAllowedInState }
+      // "In iOS 15 and later, the system may [...] prewarm your app" ("About the app launch
+      // sequence").
+      if osRelease.majorVersion < 15 {
+        return .notInOSVersion(status.osVersion, what: "prewarming", since: 15)
+      }
     case .openScene:
       if !app.spec.supportsMultipleScenes { return .multipleScenesNotSupported }
       if status.locked { return .deviceLocked }

@@ -3939,7 +3939,7 @@ extension Components {
                 ])
             }
         }
-        /// The system prewarms the app (iOS 15+): the process starts and pauses before UIApplicationMain, suspended, with no callback. The user's next launch runs the whole launch sequence in that process; a background launch runs it in the background; jetsam may reclaim it first. Not running apps only.
+        /// The system prewarms the app (iOS 15+): the process starts and pauses before UIApplicationMain, suspended, with no callback. The user's next launch runs the whole launch sequence in that process; a background launch runs it in the background; jetsam may reclaim it first. Not running apps only, on a device running iOS 15 or later (409 otherwise).
         ///
         /// - Remark: Generated from `#/components/schemas/PrewarmEvent`.
         public struct PrewarmEvent: Codable, Hashable, Sendable {
