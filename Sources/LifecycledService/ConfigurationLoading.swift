@@ -37,6 +37,14 @@ extension ServiceConfiguration {
     let reader = ConfigReader(providers: providers)
     var configuration = ServiceConfiguration()
     for setting in Setting.all { try setting.apply(reader, &configuration) }
+    if let path = configuration.profilesFile {
+      do {
+        configuration.engine.profiles = try DeviceProfiles.builtIn.adding(
+          json: try bytes(at: path, key: "profiles"))
+      } catch {
+        throw ConfigurationError(key: "profiles", message: "'\(path)': \(error)")
+      }
+    }
     try checkDeviceProfile(of: configuration.engine)
     if let path = configuration.fixturesFile {
       configuration.fixtures = try fixtures(at: path, engine: configuration.engine)
@@ -64,10 +72,19 @@ extension ServiceConfiguration {
   private static func fixtures(at path: String, engine: EngineConfiguration)
     throws(ConfigurationError) -> Fixtures
   {
-    let bytes: [UInt8]
+    let bytes = try bytes(at: path, key: "fixtures")
+    do {
+      return try Fixtures(json: bytes, configuration: engine)
+    } catch {
+      throw ConfigurationError(key: "fixtures", message: "'\(path)': \(error)")
+    }
+  }
+
+  /// The bytes of the file at `path`, which the configuration key `key` names.
+  private static func bytes(at path: String, key: String) throws(ConfigurationError) -> [UInt8] {
     do {
       let file = try FileDescriptor.open(FilePath(path), .readOnly)
-      bytes = try file.closeAfter {
+      return try file.closeAfter {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while case let count = try chunk.withUnsafeMutableBytes({ try file.read(into: $0) }),
@@ -78,12 +95,7 @@ extension ServiceConfiguration {
         return bytes
       }
     } catch {
-      throw ConfigurationError(key: "fixtures", message: "cannot read '\(path)': \(error)")
-    }
-    do {
-      return try Fixtures(json: bytes, configuration: engine)
-    } catch {
-      throw ConfigurationError(key: "fixtures", message: "'\(path)': \(error)")
+      throw ConfigurationError(key: key, message: "cannot read '\(path)': \(error)")
     }
   }
 

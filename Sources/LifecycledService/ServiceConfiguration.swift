@@ -15,6 +15,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
   public var logFormat = LogFormat.text
   /// The file the devices to start with come from (`Fixtures`).
   public var fixturesFile: String?
+  /// The file of device models and releases added to the built-in ones
+  /// (`DeviceProfiles.adding(json:)`), read into `engine.profiles` when the configuration is
+  /// loaded.
+  public var profilesFile: String?
   /// The devices read from `fixturesFile` when the configuration was loaded.
   public var fixtures: Fixtures?
 
@@ -152,6 +156,9 @@ struct Setting {
         "fixtures",
         "JSON file of devices (snapshots or declarations) to start with and reset to",
         \.fixturesFile),
+      file(
+        "profiles", "JSON file of device models and iOS releases to add to the built-in ones",
+        \.profilesFile),
       choice(
         "deviceClock", "clock of new devices and of the default device: manual or realtime",
         \.engine.deviceDefaults.clock),

@@ -68,6 +68,25 @@ import Testing
     #expect(defaults.memoryLimitMB == nil && defaults.perAppLimitMB == 900)
   }
 
+  /// A profile file's models and releases join the built-in ones before the defaults are
+  /// checked: the default device can be one of them.
+  @Test func aProfileFileAddsModelsTheDefaultsMayName() async throws {
+    let profiles = try file(
+      #"{"models":[{"name":"Lab iPhone","identifier":"Lab1,1","memoryMB":4000,"#
+        + #""appLimitMB":2000,"method":"specification","source":"lab","firstMajorVersion":26}]}"#)
+    let configuration = try await ServiceConfiguration.load(
+      arguments: ["--profiles", profiles, "--device-model", "Lab iPhone"], environment: [:])
+    #expect(configuration.engine.profiles.model(named: "Lab1,1")?.appLimit.megabytes == 2000)
+    #expect(configuration.engine.deviceDefaults.model == "Lab iPhone")
+    let broken = try file(#"{"models":[{"name":""}]}"#)
+    await #expect(
+      throws: ConfigurationError(
+        key: "profiles", message: "'\(broken)': models[0].identifier is required")
+    ) {
+      try await ServiceConfiguration.load(arguments: ["--profiles", broken], environment: [:])
+    }
+  }
+
   @Test func engineKeysReachTheEngine() async throws {
     let configuration = try await ServiceConfiguration.load(
       arguments: [

@@ -16,12 +16,12 @@ public struct Fixtures: Hashable, Sendable {
   /// Reads a fixture file's bytes and checks that every device can be created as the engine
   /// is configured; the error names the place of the first problem, such as
   /// `devices[1].apps[0].name`.
-  public init(json: [UInt8], configuration: EngineConfiguration) throws(FixtureError) {
+  public init(json: [UInt8], configuration: EngineConfiguration) throws(FileError) {
     let document: JSONDocument
     do {
       document = try JSONDocument.parse(json)
     } catch {
-      throw FixtureError(place: "", message: "is not JSON: \(error.description)")
+      throw FileError(place: "", message: "is not JSON: \(error.description)")
     }
     var fields = Fields(document)
     let devices =
@@ -30,22 +30,22 @@ public struct Fixtures: Hashable, Sendable {
       } ?? []
     fields.checkUnknownMembers()
     if let first = fields.issues.listed.first {
-      throw FixtureError(place: first.field, message: first.message)
+      throw FileError(place: first.field, message: first.message)
     }
     let engine = Engine(configuration: configuration, now: .zero)
     var ids: Set<String> = []
     for (index, device) in devices.enumerated() {
       guard ids.insert(device.id).inserted else {
-        throw FixtureError(
+        throw FileError(
           place: "devices[\(index)].id", message: "names another device of the file")
       }
       do {
         _ = try engine.restore(device, now: .zero)
       } catch .invalid(let issues) where !issues.isEmpty {
-        throw FixtureError(
+        throw FileError(
           place: "devices[\(index)].\(issues[0].field)", message: issues[0].message)
       } catch {
-        throw FixtureError(place: "devices[\(index)]", message: Problem(error).detail)
+        throw FileError(place: "devices[\(index)]", message: Problem(error).detail)
       }
     }
     self.devices = devices
@@ -53,8 +53,8 @@ public struct Fixtures: Hashable, Sendable {
   }
 }
 
-/// What is wrong with a fixture file, and where.
-public struct FixtureError: Error, Hashable, CustomStringConvertible {
+/// What is wrong with a file the configuration names (fixtures, profiles), and where.
+public struct FileError: Error, Hashable, CustomStringConvertible {
   /// Where in the file, such as `devices[1].apps[0].name`; empty for the whole file.
   public var place: String
   public var message: String
