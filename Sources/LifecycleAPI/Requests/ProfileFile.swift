@@ -42,16 +42,9 @@ extension DeviceProfiles {
       throw FileError(place: first.field, message: first.message)
     }
     var profiles = self
-    for (index, model) in models.enumerated() {
-      for name in [model.name, model.identifier] where profiles.model(named: name) != nil {
-        throw FileError(place: "models[\(index)]", message: "names a model known already: \(name)")
-      }
-      profiles.models.append(model)
+    if let first = profiles.add(models, releases).first {
+      throw FileError(place: first.field, message: first.message)
     }
-    for (index, release) in releases.enumerated() where profiles.release(release.version) != nil {
-      throw FileError(place: "releases[\(index)].version", message: "is a release known already")
-    }
-    profiles.releases = (profiles.releases + releases).sorted { $0.isOlder(than: $1) }
     return profiles
   }
 
@@ -60,7 +53,7 @@ extension DeviceProfiles {
     let versions = 1...999
     let name = fields.string("name", required: true, maxBytes: Validation.maxNameBytes)
     let identifier = fields.string("identifier", required: true, maxBytes: Validation.maxNameBytes)
-    let simulator = fields.string("simulatorDeviceType", maxBytes: 256)
+    let simulator = fields.string("simulatorDeviceType", maxBytes: Validation.maxNameBytes)
     let memory = fields.integer("memoryMB", in: megabytes, required: true)
     let appLimit = fields.integer("appLimitMB", in: megabytes, required: true)
     let background = fields.integer("backgroundAppLimitMB", in: megabytes)
@@ -98,15 +91,5 @@ extension DeviceProfiles {
     fields.checkUnknownMembers()
     guard let version, let build, let source else { return nil }
     return OSRelease(version: version, build: build, source: source)
-  }
-}
-
-extension OSRelease {
-  /// Whether this release comes before `other`, its version's numbers compared in turn.
-  func isOlder(than other: OSRelease) -> Bool {
-    let numbers = { (release: OSRelease) in
-      release.version.split(separator: ".").map { Int($0) ?? 0 }
-    }
-    return numbers(self).lexicographicallyPrecedes(numbers(other))
   }
 }

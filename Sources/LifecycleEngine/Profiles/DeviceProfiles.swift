@@ -24,6 +24,29 @@ public struct DeviceProfiles: Hashable, Sendable {
     releases.first { $0.version == version }
   }
 
+  /// Adds `models` after these and `releases` among these, oldest first; what names a model or
+  /// a release known already is named by its place (`models[0]`, `releases[1].version`), and
+  /// nothing is added then.
+  public mutating func add(_ models: [DeviceModel], _ releases: [OSRelease]) -> ValidationIssues {
+    var issues = ValidationIssues()
+    var known = self
+    for (index, model) in models.enumerated() {
+      for name in [model.name, model.identifier] where known.model(named: name) != nil {
+        issues.append("models[\(index)]", "names a model known already: \(name)")
+      }
+      known.models.append(model)
+    }
+    for (index, release) in releases.enumerated() where known.release(release.version) != nil {
+      issues.append("releases[\(index)].version", "is a release known already")
+    }
+    guard issues.isEmpty else { return issues }
+    self.models = known.models
+    self.releases = (self.releases + releases).sorted {
+      $0.numbers.lexicographicallyPrecedes($1.numbers)
+    }
+    return issues
+  }
+
   /// The releases `model` runs, oldest first.
   public func releases(of model: DeviceModel) -> [OSRelease] {
     releases.filter(model.runs)
@@ -142,9 +165,20 @@ public struct OSRelease: Hashable, Sendable {
   }
 
   /// The first number of the version.
-  public var majorVersion: Int {
-    Int(version.prefix { $0 != "." }) ?? 0
+  public var majorVersion: Int { Self.majorVersion(of: version) }
+
+  /// The first number of `version` (`26` of `26.1`), read without making anything.
+  static func majorVersion(of version: String) -> Int {
+    var major = 0
+    for byte in version.utf8 {
+      guard (48...57).contains(byte) else { break }
+      major = major * 10 + Int(byte - 48)
+    }
+    return major
   }
+
+  /// The version's numbers, `[26, 1]`: releases compare by them in turn.
+  var numbers: [Int] { version.split(separator: ".").map { Int($0) ?? 0 } }
 
   /// The OS as reports write it: `iPhone OS 26.1 (23B85)` (iPads' reports say `iPhone OS`
   /// too).

@@ -16,7 +16,7 @@ extension Device {
       if state != .notRunning { return .notAllowedInState }
       // "In iOS 15 and later, the system may [...] prewarm your app" ("About the app launch
       // sequence").
-      if osRelease.majorVersion < 15 {
+      if OSRelease.majorVersion(of: status.osVersion) < 15 {
         return .notInOSVersion(status.osVersion, what: "prewarming", since: 15)
       }
     case .openScene:
