@@ -13,7 +13,8 @@ import Testing
     + #""backgroundExitData":{"cumulativeNormalAppExitCount":0,"cumulativeAbnormalExitCount":0,"cumulativeAppWatchdogExitCount":0,"cumulativeMemoryResourceLimitExitCount":0,"cumulativeMemoryPressureExitCount":0,"cumulativeCPUResourceLimitExitCount":0,"cumulativeBadAccessExitCount":0,"cumulativeIllegalInstructionExitCount":0,"cumulativeBackgroundTaskAssertionTimeoutExitCount":0,"cumulativeSuspendedWithLockedFileExitCount":0}}"#
 
   static let metaData =
-    #"{"applicationBuildVersion":"1","osVersion":"26.1","lowPowerModeEnabled":false}"#
+    #"{"applicationBuildVersion":"1","osVersion":"iPhone OS 26.1 (23B85)","#
+    + #""deviceType":"iPhone16,1","lowPowerModeEnabled":false}"#
 
   @Test func theReportsReachTheAppInApplesShape() {
     api.post("/v1/apps", #"{"name":"mail"}"#)

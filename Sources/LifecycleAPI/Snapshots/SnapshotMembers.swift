@@ -204,8 +204,9 @@ extension SnapshotMembers where Self: ~Copyable {
       read: { fields, name, required, _ in fields.checkedVersion(name, required: required) })
   }
 
-  /// A profile's name, which snapshots before the profiles do not have: they read as the
-  /// defaults' (`SnapshotFormat.lastVersionWithoutProfiles`).
+  /// A name from the device profiles (a model's, a release's, or a report's for them), which
+  /// snapshots before the profiles do not have: they read as the defaults'
+  /// (`SnapshotFormat.lastVersionWithoutProfiles`).
   mutating func profileName(_ name: StaticString, _ value: inout String, required: Bool) {
     self.value(
       name, &value, required: required, write: { $0.string($1) },

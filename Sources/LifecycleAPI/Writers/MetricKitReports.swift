@@ -48,7 +48,9 @@ extension ReportMetaData: SnapshotForm {
   /// `MXMetaData`: what lifecycled knows of the device and the app.
   mutating func visitMembers(_ members: inout some SnapshotMembers & ~Copyable) {
     members.version("applicationBuildVersion", &applicationBuildVersion, required: true)
-    members.version("osVersion", &osVersion, required: true)
+    // Before the profiles (version 6), the OS was its version alone and the device had none.
+    members.profileName("osVersion", &osVersion, required: true)
+    members.profileName("deviceType", &deviceType, required: true)
     members.bool("lowPowerModeEnabled", &lowPowerModeEnabled, required: true)
   }
 }

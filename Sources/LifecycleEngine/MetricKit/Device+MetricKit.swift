@@ -128,7 +128,8 @@ extension Device {
   private func reportMetaData(of app: App) -> ReportMetaData {
     var metaData = ReportMetaData()
     metaData.applicationBuildVersion = app.build
-    metaData.osVersion = status.osVersion
+    metaData.osVersion = osRelease.reportName
+    metaData.deviceType = profile.identifier
     metaData.lowPowerModeEnabled = status.conditions.lowPowerMode
     return metaData
   }

@@ -96,8 +96,11 @@ enum CrashReportCause {
 public struct ReportMetaData: Hashable, Sendable {
   /// `applicationBuildVersion`: the app's `CFBundleVersion`.
   public var applicationBuildVersion = "1"
-  /// `osVersion`: the iOS version (no build number is simulated).
-  public var osVersion = "26.1"
+  /// `osVersion`: the OS "including the type of OS, version number, and build number", as
+  /// crash reports name it: `iPhone OS 26.1 (23B85)`.
+  public var osVersion = "iPhone OS 26.1 (23B85)"
+  /// `deviceType`: the device's hardware identifier, its model identifier (`iPhone16,1`).
+  public var deviceType = "iPhone16,1"
   public var lowPowerModeEnabled = false
 
   public init() {}

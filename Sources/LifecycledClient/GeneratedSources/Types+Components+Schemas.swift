@@ -7110,34 +7110,44 @@ extension Components {
                 ])
             }
         }
-        /// MXMetaData, as far as lifecycled knows the device: the app's build, the OS version (no build number), Low Power Mode when the report was made.
+        /// MXMetaData, as far as lifecycled knows the device: the app's build, the OS as crash reports name it, the device's hardware identifier, Low Power Mode when the report was made. (Reports a snapshot of version 6 or earlier held have the OS version alone and the default model's identifier.)
         ///
         /// - Remark: Generated from `#/components/schemas/ReportMetaData`.
         public struct ReportMetaData: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ReportMetaData/applicationBuildVersion`.
             public var applicationBuildVersion: Components.Schemas.Version
+            /// iPhone OS 26.1 (23B85).
+            ///
             /// - Remark: Generated from `#/components/schemas/ReportMetaData/osVersion`.
-            public var osVersion: Components.Schemas.Version
+            public var osVersion: Swift.String
+            /// The model identifier: iPhone16,1.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReportMetaData/deviceType`.
+            public var deviceType: Swift.String
             /// - Remark: Generated from `#/components/schemas/ReportMetaData/lowPowerModeEnabled`.
             public var lowPowerModeEnabled: Swift.Bool
             /// Creates a new `ReportMetaData`.
             ///
             /// - Parameters:
             ///   - applicationBuildVersion:
-            ///   - osVersion:
+            ///   - osVersion: iPhone OS 26.1 (23B85).
+            ///   - deviceType: The model identifier: iPhone16,1.
             ///   - lowPowerModeEnabled:
             public init(
                 applicationBuildVersion: Components.Schemas.Version,
-                osVersion: Components.Schemas.Version,
+                osVersion: Swift.String,
+                deviceType: Swift.String,
                 lowPowerModeEnabled: Swift.Bool
             ) {
                 self.applicationBuildVersion = applicationBuildVersion
                 self.osVersion = osVersion
+                self.deviceType = deviceType
                 self.lowPowerModeEnabled = lowPowerModeEnabled
             }
             public enum CodingKeys: String, CodingKey {
                 case applicationBuildVersion
                 case osVersion
+                case deviceType
                 case lowPowerModeEnabled
             }
             public init(from decoder: any Swift.Decoder) throws {
@@ -7147,8 +7157,12 @@ extension Components {
                     forKey: .applicationBuildVersion
                 )
                 self.osVersion = try container.decode(
-                    Components.Schemas.Version.self,
+                    Swift.String.self,
                     forKey: .osVersion
+                )
+                self.deviceType = try container.decode(
+                    Swift.String.self,
+                    forKey: .deviceType
                 )
                 self.lowPowerModeEnabled = try container.decode(
                     Swift.Bool.self,
@@ -7157,6 +7171,7 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "applicationBuildVersion",
                     "osVersion",
+                    "deviceType",
                     "lowPowerModeEnabled"
                 ])
             }
