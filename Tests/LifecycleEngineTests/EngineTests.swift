@@ -41,6 +41,20 @@ import Testing
           + "1048576"))
   }
 
+  /// A model the profiles do not know is named the same way, not left to a trap further on.
+  @Test func defaultsOfAnUnknownModelAreTheCallersMistake() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      var configuration = EngineConfiguration()
+      configuration.deviceDefaults.model = "iPhone 6s"
+      _ = Engine(configuration: configuration, now: .zero)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      message.contains(
+        "the device defaults make no valid device: osVersion must be a version iPhone 6s runs: "
+          + "13.0, 15.0"))
+  }
+
   @Test func newDevicesTakeTheConfiguredDefaults() throws {
     let engine = Engine(now: .zero)
     let device = try engine.createDevice("phone")

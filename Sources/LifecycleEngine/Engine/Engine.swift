@@ -428,7 +428,9 @@ public final class Engine {
 
   private func createDefaultDevice(now: Instant) {
     let defaults = configuration.deviceDefaults.configuration(id: Self.defaultDeviceID)
-    let issues = defaults.issues()
+    // Its own rules and its profile's, as `detachedDevice` checks them.
+    var issues = defaults.issues()
+    _ = ResolvedProfile(defaults, in: configuration.profiles, issues: &issues)
     // An engine is never without its default device: defaults that make no valid one are the
     // caller's mistake, named here (the service checks its configuration's values first).
     precondition(
