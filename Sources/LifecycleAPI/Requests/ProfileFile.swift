@@ -1,4 +1,3 @@
-import JSONCore
 public import LifecycleEngine
 
 extension DeviceProfiles {
@@ -26,20 +25,11 @@ extension DeviceProfiles {
   /// - Throws: ``FileError`` naming the place of the first problem, such as
   ///   `models[1].appLimitMB`.
   public func adding(json: [UInt8]) throws(FileError) -> DeviceProfiles {
-    let document: JSONDocument
-    do {
-      document = try JSONDocument.parse(json)
-    } catch {
-      throw FileError(place: "", message: "is not JSON: \(error.description)")
-    }
-    var fields = Fields(document)
-    let models =
-      fields.array("models", maxCount: Self.maxFileEntries) { Self.model(&$0) } ?? []
-    let releases =
-      fields.array("releases", maxCount: Self.maxFileEntries) { Self.release(&$0) } ?? []
-    fields.checkUnknownMembers()
-    if let first = fields.issues.listed.first {
-      throw FileError(place: first.field, message: first.message)
+    let (models, releases) = try FileError.reading(json) { fields in
+      (
+        fields.array("models", maxCount: Self.maxFileEntries) { Self.model(&$0) } ?? [],
+        fields.array("releases", maxCount: Self.maxFileEntries) { Self.release(&$0) } ?? []
+      )
     }
     var profiles = self
     if let first = profiles.add(models, releases).first {

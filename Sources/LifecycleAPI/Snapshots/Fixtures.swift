@@ -17,20 +17,10 @@ public struct Fixtures: Hashable, Sendable {
   /// is configured; the error names the place of the first problem, such as
   /// `devices[1].apps[0].name`.
   public init(json: [UInt8], configuration: EngineConfiguration) throws(FileError) {
-    let document: JSONDocument
-    do {
-      document = try JSONDocument.parse(json)
-    } catch {
-      throw FileError(place: "", message: "is not JSON: \(error.description)")
-    }
-    var fields = Fields(document)
-    let devices =
+    let devices = try FileError.reading(json) { fields in
       fields.array("devices", maxCount: Self.maxDevices, required: true) { device in
         DeviceDocument.image(&device, defaults: configuration.deviceDefaults)
       } ?? []
-    fields.checkUnknownMembers()
-    if let first = fields.issues.listed.first {
-      throw FileError(place: first.field, message: first.message)
     }
     let engine = Engine(configuration: configuration, now: .zero)
     var ids: Set<String> = []
@@ -65,4 +55,24 @@ public struct FileError: Error, Hashable, CustomStringConvertible {
   }
 
   public var description: String { place.isEmpty ? message : "\(place) \(message)" }
+
+  /// What `read` makes of a file's JSON object, read as strictly as a request's body (no
+  /// member it does not ask for): the first problem is thrown, named by its place.
+  static func reading<Value>(_ json: [UInt8], _ read: (inout Fields) -> Value)
+    throws(FileError) -> Value
+  {
+    let document: JSONDocument
+    do {
+      document = try JSONDocument.parse(json)
+    } catch {
+      throw FileError(place: "", message: "is not JSON: \(error.description)")
+    }
+    var fields = Fields(document)
+    let value = read(&fields)
+    fields.checkUnknownMembers()
+    if let first = fields.issues.listed.first {
+      throw FileError(place: first.field, message: first.message)
+    }
+    return value
+  }
 }
