@@ -18,6 +18,7 @@ struct Problem: Error {
     case taskNotPermitted = "bgtaskscheduler-not-permitted"
     case tooManyPendingTaskRequests = "bgtaskscheduler-too-many-pending-task-requests"
     case taskSchedulingUnavailable = "bgtaskscheduler-unavailable"
+    case immediateRunIneligible = "bgtaskscheduler-immediate-run-ineligible"
     case noDeadline = "no-deadline"
     case preconditionFailed = "precondition-failed"
     case idempotencyKeyReused = "idempotency-key-reused"
@@ -39,7 +40,8 @@ struct Problem: Error {
       case .unsupportedMediaType: 415
       case .validation, .idempotencyKeyReused: 422
       case .alreadyExists, .limitReached, .permanent, .eventRefused, .noDeadline,
-        .taskNotPermitted, .tooManyPendingTaskRequests, .taskSchedulingUnavailable:
+        .taskNotPermitted, .tooManyPendingTaskRequests, .taskSchedulingUnavailable,
+        .immediateRunIneligible:
         409
       case .preconditionFailed: 412
       case .memoryBudgetExhausted: 507
@@ -62,6 +64,8 @@ struct Problem: Error {
       case .tooManyPendingTaskRequests:
         "BGTaskScheduler refused the request: tooManyPendingTaskRequests"
       case .taskSchedulingUnavailable: "BGTaskScheduler refused the request: unavailable"
+      case .immediateRunIneligible:
+        "BGTaskScheduler refused the request: immediateRunIneligible"
       case .noDeadline: "No deadline is pending"
       case .preconditionFailed: "The device is no longer in the version If-Match names"
       case .idempotencyKeyReused: "The Idempotency-Key was first used for another request"
@@ -171,6 +175,7 @@ extension Problem {
         case .notPermitted: .taskNotPermitted
         case .tooManyPendingTaskRequests: .tooManyPendingTaskRequests
         case .unavailable: .taskSchedulingUnavailable
+        case .immediateRunIneligible: .immediateRunIneligible
         case nil: .eventRefused
         }
       self.init(

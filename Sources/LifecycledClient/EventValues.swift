@@ -215,28 +215,32 @@ extension Components.Schemas.AppEvent {
     return .setRestorationData(.init(_type: .setRestorationData, scene: scene, data: value))
   }
 
-  /// The app's code submits a `BGAppRefreshTaskRequest` or `BGProcessingTaskRequest`
-  /// (`BGTaskScheduler.submit(_:)`), to start no earlier than `earliestBeginDate` (device
-  /// seconds). A refusal is thrown as a ``LifecycledProblem`` whose type names the
-  /// `BGTaskScheduler.Error.Code`.
+  /// The app's code submits a `BGAppRefreshTaskRequest`, a `BGProcessingTaskRequest` or (iOS
+  /// 26) a `BGContinuedProcessingTaskRequest` (`BGTaskScheduler.submit(_:)`). A refusal is
+  /// thrown as a ``LifecycledProblem`` whose type names the `BGTaskScheduler.Error.Code`.
   ///
   /// - Parameters:
   ///   - identifier: One of the app's `permittedTaskIdentifiers`.
-  ///   - kind: `appRefresh` or `processing`.
-  ///   - earliestBeginDate: `BGTaskRequest.earliestBeginDate`, in device seconds.
+  ///   - kind: `appRefresh`, `processing` or `continuedProcessing`; a continued-processing task
+  ///     starts at once in the active app when the system has room (the result's work).
+  ///   - earliestBeginDate: `BGTaskRequest.earliestBeginDate`, in device seconds; not for
+  ///     `continuedProcessing`.
   ///   - requiresNetworkConnectivity: A processing request's requirement; nil: false.
   ///   - requiresExternalPower: A processing request's requirement; nil: false.
+  ///   - strategy: A continued-processing request's, with no room to run it at once: `queue`
+  ///     (nil) or `fail`.
   /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func submitTaskRequest(
     identifier: String, kind: Components.Schemas.TaskKind, earliestBeginDate: Double? = nil,
-    requiresNetworkConnectivity: Bool? = nil, requiresExternalPower: Bool? = nil
+    requiresNetworkConnectivity: Bool? = nil, requiresExternalPower: Bool? = nil,
+    strategy: Components.Schemas.SubmissionStrategy? = nil
   ) -> Self {
     .submitTaskRequest(
       .init(
         _type: .submitTaskRequest, identifier: identifier, kind: kind,
         earliestBeginDate: earliestBeginDate,
         requiresNetworkConnectivity: requiresNetworkConnectivity,
-        requiresExternalPower: requiresExternalPower))
+        requiresExternalPower: requiresExternalPower, strategy: strategy))
   }
 
   /// The app's code cancels its pending request (`cancel(taskRequestWithIdentifier:)`).
@@ -263,6 +267,21 @@ extension Components.Schemas.AppEvent {
   /// - Returns: The event, for ``SimulatedApp/post(_:)``.
   public static func expireTask(identifier: String) -> Self {
     .expireTask(.init(_type: .expireTask, identifier: identifier))
+  }
+
+  /// The app's running continued-processing task reports its progress, as its `Progress`
+  /// counts it: the system stops the tasks with the least first when it needs room.
+  ///
+  /// - Parameters:
+  ///   - identifier: The running task's identifier.
+  ///   - completed: `Progress.completedUnitCount`, at most `total`.
+  ///   - total: `Progress.totalUnitCount`.
+  /// - Returns: The event, for ``SimulatedApp/post(_:)``.
+  public static func reportProgress(identifier: String, completed: Int, of total: Int) -> Self {
+    .reportProgress(
+      .init(
+        _type: .reportProgress, identifier: identifier, completedUnitCount: completed,
+        totalUnitCount: total))
   }
   /// Xcode's debugger attaches to the app's process: it is no longer suspended, timed by the
   /// watchdog, or held to its background time.
@@ -305,17 +324,21 @@ extension Components.Schemas.DeviceEvent {
   ///   - backgroundAppRefresh: The device's Background App Refresh switch.
   ///   - taskScheduling: When pending task requests run: `eager`, once nothing holds them
   ///     back, or `manual`, only by ``Components/Schemas/AppEvent/launchTask(identifier:)``.
+  ///   - continuedProcessingCapacity: How many continued-processing tasks the system runs at
+  ///     once; fewer than run stops those with the least progress.
   /// - Returns: The event, for ``SimulatedDevice/post(_:)``.
   public static func setConditions(
     batteryLevel: Int? = nil, charging: Bool? = nil, lowPowerMode: Bool? = nil,
     network: Components.Schemas.NetworkStatus? = nil, backgroundAppRefresh: Bool? = nil,
-    taskScheduling: Components.Schemas.TaskSchedulingPolicy? = nil
+    taskScheduling: Components.Schemas.TaskSchedulingPolicy? = nil,
+    continuedProcessingCapacity: Int? = nil
   ) -> Self {
     .setConditions(
       .init(
         _type: .setConditions, batteryLevel: batteryLevel, charging: charging,
         lowPowerMode: lowPowerMode, network: network,
-        backgroundAppRefresh: backgroundAppRefresh, taskScheduling: taskScheduling))
+        backgroundAppRefresh: backgroundAppRefresh, taskScheduling: taskScheduling,
+        continuedProcessingCapacity: continuedProcessingCapacity))
   }
 
   /// The user turns Background App Refresh on or off for one app in Settings.

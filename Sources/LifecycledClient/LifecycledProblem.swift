@@ -40,6 +40,7 @@ public struct LifecycledProblem: Error, Sendable, Hashable, CustomStringConverti
     case alreadyExists, limitReached, permanent, eventRefused
     /// `BGTaskScheduler.submit(_:)` refused the request: `BGTaskScheduler.Error.Code`.
     case taskNotPermitted, tooManyPendingTaskRequests, taskSchedulingUnavailable
+    case immediateRunIneligible
     case noDeadline, preconditionFailed, idempotencyKeyReused, unauthorized, forbiddenOrigin
     case misdirected, memoryBudgetExhausted, tooManyWaits, tooManyStreams
     /// A type this client does not know (a later server's, or a proxy's `about:blank`).
@@ -52,7 +53,9 @@ public struct LifecycledProblem: Error, Sendable, Hashable, CustomStringConverti
       "permanent": .permanent, "event-refused": .eventRefused,
       "bgtaskscheduler-not-permitted": .taskNotPermitted,
       "bgtaskscheduler-too-many-pending-task-requests": .tooManyPendingTaskRequests,
-      "bgtaskscheduler-unavailable": .taskSchedulingUnavailable, "no-deadline": .noDeadline,
+      "bgtaskscheduler-unavailable": .taskSchedulingUnavailable,
+      "bgtaskscheduler-immediate-run-ineligible": .immediateRunIneligible,
+      "no-deadline": .noDeadline,
       "precondition-failed": .preconditionFailed,
       "idempotency-key-reused": .idempotencyKeyReused, "unauthorized": .unauthorized,
       "forbidden-origin": .forbiddenOrigin, "misdirected-request": .misdirected,

@@ -60,7 +60,7 @@ import Testing
     #expect(
       refused.json?["validation"]
         == json(
-          #"[{"field":"reason","message":"must be one of fetch, remoteNotification, location, appRefresh, processing, urlSession"},{"field":"payload","message":"must be a JSON object with an aps object, as APNs delivers it"},{"field":"identifier","message":"must be 1 to 256 bytes long"}]"#
+          #"[{"field":"reason","message":"must be one of fetch, remoteNotification, location, appRefresh, processing, urlSession, continuedProcessing"},{"field":"payload","message":"must be a JSON object with an aps object, as APNs delivers it"},{"field":"identifier","message":"must be 1 to 256 bytes long"}]"#
         ))
     let update = api.call(
       "POST", "/v1/apps/mail/events", #"{"type":"updateApp","version":2,"build":"2"}"#)

@@ -36,6 +36,10 @@ import Testing
       TaskRequest(
         identifier: "com.example.db-cleanup", kind: .processing, earliestBeginDate: .seconds(600),
         requiresNetworkConnectivity: true, requiresExternalPower: true)),
+    .submitTaskRequest(
+      TaskRequest(identifier: "com.example.export", kind: .continuedProcessing, strategy: .fail)),
+    .reportProgress(
+      identifier: "com.example.export", TaskProgress(completedUnitCount: 3, totalUnitCount: 8)),
     .cancelTaskRequest(identifier: "com.example.refresh"),
     .launchTask(identifier: "com.example.refresh"), .expireTask(identifier: "com.example.refresh"),
     .attachDebugger, .detachDebugger, .updateApp(version: "2.0", build: "7"), .reinstall,
@@ -56,7 +60,7 @@ import Testing
     .setConditions(
       ConditionsChange(
         batteryLevel: 15, charging: true, lowPowerMode: true, network: .cellular,
-        backgroundAppRefresh: false, taskScheduling: .manual)),
+        backgroundAppRefresh: false, taskScheduling: .manual, continuedProcessingCapacity: 0)),
     .setBackgroundAppRefresh(app: "mail", enabled: false), .push(app: "mail", .background),
     .push(app: "mail", .alert, payload: #"{"aps":{"alert":"Hi"}}"#), .deliverMetrics,
     .updateOS(version: "26.2"),

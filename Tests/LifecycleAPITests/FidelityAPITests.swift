@@ -134,7 +134,7 @@ import Testing
     #expect(
       api.call("GET", "/v1/devices/default").json?["conditions"]
         == json(
-          #"{"batteryLevel":15,"charging":false,"lowPowerMode":false,"network":"none","backgroundAppRefresh":true,"taskScheduling":"eager"}"#
+          #"{"batteryLevel":15,"charging":false,"lowPowerMode":false,"network":"none","backgroundAppRefresh":true,"taskScheduling":"eager","continuedProcessingCapacity":2}"#
         ))
     guard case .array(let requests)? = api.call("GET", "/v1/apps/mail").json?["taskRequests"] else {
       Issue.record("no task requests")

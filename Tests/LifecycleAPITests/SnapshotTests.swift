@@ -96,6 +96,52 @@ import Testing
     #expect(snapshot(other) == snapshot(api))
   }
 
+  /// A continued-processing task running with its progress and no deadline, a request queued
+  /// behind it with its strategy, and the room the device has: the snapshot holds each, a
+  /// restored device goes on as the original (the queued request starts when the task ends),
+  /// and a deadline on such a task, or progress on other work, is refused.
+  @Test func continuedProcessingTasksAndTheirQueueRestore() {
+    api.call("POST", "/v1/devices", #"{"id":"studio"}"#)
+    for app in ["editor", "photos"] {
+      api.call(
+        "POST", "/v1/devices/studio/apps",
+        #"{"name":"\#(app)","permittedTaskIdentifiers":["export"]}"#)
+    }
+    api.call(
+      "POST", "/v1/devices/studio/events",
+      #"{"type":"setConditions","continuedProcessingCapacity":1}"#)
+    for app in ["editor", "photos"] {
+      api.call(
+        "POST", "/v1/devices/studio/apps/\(app)/events",
+        #"[{"type":"launch"},{"type":"submitTaskRequest","identifier":"export","kind":"continuedProcessing"},{"type":"reportProgress","identifier":"export","completedUnitCount":2,"totalUnitCount":5}]"#
+      )
+    }
+    let saved = snapshot(api, "studio")
+    #expect(saved.contains(#""continuedProcessingCapacity":1"#))
+    #expect(
+      saved.contains(
+        #""backgroundWork":[{"id":1,"reason":"continuedProcessing","identifier":"export","progress":{"completedUnitCount":2,"totalUnitCount":5}}]"#
+      ))
+    #expect(
+      saved.contains(
+        #""taskRequests":[{"identifier":"export","kind":"continuedProcessing","requiresNetworkConnectivity":false,"requiresExternalPower":false,"strategy":"queue"}]"#
+      ))
+    let other = APITests()
+    #expect(other.call("PUT", "/v1/devices/studio", saved).status == 201)
+    #expect(snapshot(other, "studio") == saved)
+    let completion = #"{"type":"backgroundWorkCompleted","id":1}"#
+    let original = api.call("POST", "/v1/devices/studio/apps/editor/events", completion)
+    #expect(original.body.contains("BGTaskScheduler.launchHandler(_:)"))
+    #expect(
+      other.call("POST", "/v1/devices/studio/apps/editor/events", completion).body == original.body)
+    let deadline = saved.replacingOccurrences(
+      of: #""identifier":"export","progress""#,
+      with: #""identifier":"export","deadline":9,"progress""#)
+    let refused = APITests().call("PUT", "/v1/devices/studio", deadline)
+    #expect(refused.status == 422)
+    #expect(refused.body.contains("a continuedProcessing task has none"), "\(refused.body)")
+  }
+
   /// What an event stores, its snapshot holds and `PUT` reads back: restoration data and a
   /// push's payload nested as deep as events accept (`Validation.maxDataNesting`), the data
   /// saved and live in a scene and the payload waiting behind a busy main thread, sit deepest

@@ -340,7 +340,8 @@ final class RandomWalk {
           .activityNotInProgress, .unknownScene, .sceneExists, .sceneNotConnected,
           .sceneNotInBackground, .sceneInForeground, .taskRequestNotPermitted,
           .tooManyPendingTaskRequests, .taskSchedulingUnavailable, .noTaskRequest, .noRunningTask,
-          .sparesForegroundApp:
+          .sparesForegroundApp, .continuedTaskNotFromForeground, .immediateRunIneligible,
+          .noContinuedTask:
           true
         default: false
         }
@@ -429,6 +430,20 @@ final class RandomWalk {
 
   static let taskIdentifiers = ["refresh", "cleanup", "index"]
 
+  /// A request of any kind, with what its kind takes: a date for the others, a strategy for a
+  /// continued-processing one (which starts at once or waits for room, never for a date).
+  private func randomTaskRequest() -> AppEvent {
+    let kind = TaskKind.allCases.randomElement(using: &random)!
+    let dated = kind != .continuedProcessing && Bool.random(using: &random)
+    return .submitTaskRequest(
+      TaskRequest(
+        identifier: randomTaskIdentifier(), kind: kind,
+        earliestBeginDate: dated
+          ? .seconds(sim.now + Double(Int.random(in: 0...120, using: &random))) : nil,
+        strategy: kind == .continuedProcessing
+          ? SubmissionStrategy.allCases.randomElement(using: &random) : nil))
+  }
+
   private func randomEvent(for app: String) -> AppEvent {
     switch Int.random(in: 0..<43, using: &random) {
     case 0..<3: .launch(via: ([nil] + EntryPointTests.all).randomElement(using: &random)!)
@@ -440,12 +455,7 @@ final class RandomWalk {
     case 31: .crash(atLaunch: true)
     case 32: .openScene(id: nil)
     case 33, 34:
-      .submitTaskRequest(
-        TaskRequest(
-          identifier: randomTaskIdentifier(),
-          kind: TaskKind.allCases.randomElement(using: &random)!,
-          earliestBeginDate: Bool.random(using: &random)
-            ? .seconds(sim.now + Double(Int.random(in: 0...120, using: &random))) : nil))
+      randomTaskRequest()
     case 35: .cancelTaskRequest(identifier: randomTaskIdentifier())
     case 36: .launchTask(identifier: randomTaskIdentifier())
     case 37: .expireTask(identifier: randomTaskIdentifier())
@@ -469,7 +479,9 @@ final class RandomWalk {
       // Processing tasks only run on a locked device: there, they are tried half the time.
       .backgroundLaunch(
         sim.deviceView.locked && Bool.random(using: &random)
-          ? .processing : BackgroundLaunchReason.allCases.randomElement(using: &random)!)
+          ? .processing
+          : BackgroundLaunchReason.allCases.filter { $0 != .continuedProcessing }
+            .randomElement(using: &random)!)
     case 14:
       .backgroundWorkCompleted(
         id: Bool.random(using: &random) ? nil : Int.random(in: 1...8, using: &random))
@@ -478,7 +490,13 @@ final class RandomWalk {
     case 17: .memoryWarning
     case 18: .startActivity(BackgroundActivity.allCases.randomElement(using: &random)!)
     case 19: .stopActivity(BackgroundActivity.allCases.randomElement(using: &random)!)
-    case 20: .thermalKill
+    case 20:
+      Bool.random(using: &random)
+        ? .thermalKill
+        : .reportProgress(
+          identifier: randomTaskIdentifier(),
+          TaskProgress(
+            completedUnitCount: Int.random(in: 0...10, using: &random), totalUnitCount: 10))
     case 21: .prewarm
     // Restoration data, mostly saved: what UIKit keeps takes a running app that saves some
     // and then leaves the foreground, a path the walk must reach.
@@ -567,7 +585,7 @@ final class RandomWalk {
         ]
         .compactMap { $0 }
         // A debugger-attached process's work does not run out of time.
-        + app.backgroundWork.filter { !$0.expired && !app.debuggerAttached }.map(\.deadline)
+        + app.backgroundWork.filter { !$0.expired && !app.debuggerAttached }.compactMap(\.deadline)
         + app.backgroundTasks.filter { !$0.expired }.compactMap(\.expiresAt)
       deadlines += appDeadlines
       if device.conditions.taskScheduling == .eager {
@@ -612,9 +630,12 @@ final class RandomWalk {
       if app.state.isForeground {
         // Background time runs only in the background; the watchdog alone watches the main
         // thread of an app the user reopened while its didEnterBackground still runs.
-        // A `BGTask` the debugger launched in the foreground runs there.
+        // A `BGTask` the debugger launched in the foreground runs there, and so does a
+        // continued-processing task, which starts there.
         check(
-          app.backgroundWork.allSatisfy { debuggerWork.contains("\(app.name)/\($0.id)") }
+          app.backgroundWork.allSatisfy {
+            $0.reason == .continuedProcessing || debuggerWork.contains("\(app.name)/\($0.id)")
+          }
             && app.backgroundTasks.allSatisfy { $0.expiresAt == nil }
             && (app.killAt == nil || app.busyUntil != nil),
           "\(app.name) has a background-time deadline in \(app.state)")

@@ -70,7 +70,9 @@ import Testing
   /// every state) fails here, whatever the literal lists above say.
   @Test func everyDeclaredEventIsAllowedSomewhereAndNoOtherIs() throws {
     let sim = Simulator(passcode: false)
-    sim.add("mail", modes: [.fetch, .audio], multipleScenes: true, permittedTasks: ["refresh"])
+    sim.add(
+      "mail", modes: [.fetch, .audio], multipleScenes: true,
+      permittedTasks: ["refresh", "export"])
     var app: Set<EventType> = []
     var device: Set<EventType> = []
     func look() {
@@ -91,7 +93,10 @@ import Testing
     try sim.post(.startActivity(.audio), to: "mail")
     try sim.post(
       .submitTaskRequest(TaskRequest(identifier: "refresh", kind: .appRefresh)), to: "mail")
-    look()  // a task, an activity, a request pending
+    try sim.post(
+      .submitTaskRequest(TaskRequest(identifier: "export", kind: .continuedProcessing)),
+      to: "mail")
+    look()  // a task, an activity, a request pending, a continued-processing task running
     try sim.post(.home, to: "mail")
     look()  // in the background
     try sim.post(.launchTask(identifier: "refresh"), to: "mail")

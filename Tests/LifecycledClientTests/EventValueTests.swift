@@ -18,7 +18,8 @@ import Testing
     try! .setRestorationData(to: ["tab": 1]),
     .submitTaskRequest(identifier: "refresh", kind: .appRefresh),
     .cancelTaskRequest(identifier: "refresh"), .launchTask(identifier: "refresh"),
-    .expireTask(identifier: "refresh"), .attachDebugger, .detachDebugger,
+    .expireTask(identifier: "refresh"),
+    .reportProgress(identifier: "export", completed: 1, of: 4), .attachDebugger, .detachDebugger,
     .updateApp(version: "2.0", build: "7"), .reinstall,
   ]
 

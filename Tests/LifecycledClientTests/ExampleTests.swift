@@ -246,6 +246,35 @@ import Testing
     #expect(try await news.fetch().taskRequests.isEmpty)
   }
 
+  /// A continued-processing task (iOS 26) a person starts: it runs at once in the active app
+  /// and on in the background with the progress it reports; with no room left, a `fail`
+  /// request is refused with `BGTaskScheduler.Error.Code.immediateRunIneligible`.
+  @Test func aContinuedProcessingTaskRunsOnInTheBackgroundWithItsProgress() async throws {
+    try await device.post(.setConditions(continuedProcessingCapacity: 1))
+    let editor = try await device.createApp(
+      "editor", permittedTaskIdentifiers: ["com.example.editor.export"])
+    try await editor.post(.launch())
+    let started = try await editor.post(
+      .submitTaskRequest(identifier: "com.example.editor.export", kind: .continuedProcessing))
+    #expect(started.callbacks.map(\.method) == [.taskLaunchHandler])
+    try await editor.post(
+      .reportProgress(identifier: "com.example.editor.export", completed: 40, of: 100))
+    try await editor.post(.home)
+    let photos = try await device.createApp(
+      "photos", permittedTaskIdentifiers: ["com.example.photos.thumbnails"])
+    try await photos.post(.launch())
+    let refused = await #expect(throws: LifecycledProblem.self) {
+      try await photos.post(
+        .submitTaskRequest(
+          identifier: "com.example.photos.thumbnails", kind: .continuedProcessing,
+          strategy: .fail))
+    }
+    #expect(refused?.kind == .immediateRunIneligible)
+    let work = try #require(try await editor.fetch().backgroundWork.first)
+    #expect(work.reason == .continuedProcessing && work.deadline == nil)
+    #expect(work.progress == .init(completedUnitCount: 40, totalUnitCount: 100))
+  }
+
   /// "Why hasn't my task run?": the app view says what holds each request back, and the
   /// `eager` policy runs it the instant nothing does.
   @Test func aHeldBackTaskSaysWhyAndRunsWhenNothingHoldsIt() async throws {

@@ -485,6 +485,10 @@ extension Fields: EventParameterReader {
     integer(name, in: Validation.batteryLevels)
   }
 
+  mutating func count(_ name: StaticString, in range: ClosedRange<Int>, required: Bool) -> Int? {
+    integer(name, in: range, required: required)
+  }
+
   mutating func appName(_ name: StaticString) -> String? {
     nameText(name, required: true)
   }

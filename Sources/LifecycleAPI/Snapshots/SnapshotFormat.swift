@@ -181,18 +181,35 @@ enum SnapshotFormat {
     return TaskRequest(
       identifier: identifier, kind: kind, earliestBeginDate: fields.instant("earliestBeginDate"),
       requiresNetworkConnectivity: fields.bool("requiresNetworkConnectivity") ?? false,
-      requiresExternalPower: fields.bool("requiresExternalPower") ?? false)
+      requiresExternalPower: fields.bool("requiresExternalPower") ?? false,
+      strategy: fields.choice("strategy", SubmissionStrategy.self, required: false))
   }
 
   /// Background work numbered `id`, as `JSONWriter.snapshotWork` writes it.
   private static func backgroundWork(_ fields: inout Fields, id: Int) -> BackgroundWork? {
     let identifier = fields.string("identifier", maxBytes: Validation.maxIdentifierBytes)
-    guard let reason = fields.choice("reason", BackgroundLaunchReason.self, required: true),
-      let deadline = fields.instant("deadline", required: true)
+    guard let reason = fields.choice("reason", BackgroundLaunchReason.self, required: true)
     else { return nil }
+    // A continued-processing task has no deadline; every other work has one.
+    let deadline = fields.instant("deadline", required: reason != .continuedProcessing)
+    if reason == .continuedProcessing, deadline != nil {
+      fields.reject("deadline", "a continuedProcessing task has none")
+    }
+    let progress = fields.nested("progress") { progress in
+      let completed = progress.integer(
+        "completedUnitCount", in: Validation.unitCounts, required: true)
+      let total = progress.integer("totalUnitCount", in: Validation.unitCounts, required: true)
+      return completed.flatMap { completed in
+        total.map { TaskProgress(completedUnitCount: completed, totalUnitCount: $0) }
+      }
+    }
+    if progress != nil, reason != .continuedProcessing {
+      fields.reject("progress", "only a continuedProcessing task reports one")
+    }
+    guard deadline != nil || reason == .continuedProcessing else { return nil }
     return BackgroundWork(
       id: id, reason: reason, identifier: identifier, deadline: deadline,
-      expiredAt: fields.instant("expiredAt"))
+      expiredAt: fields.instant("expiredAt"), progress: progress)
   }
 
   /// How a process ended, as `JSONWriter.termination` writes it.

@@ -39,6 +39,9 @@ extension BackgroundConditions: SnapshotForm {
     members.choice("network", &network)
     members.bool("backgroundAppRefresh", &backgroundAppRefresh)
     members.choice("taskScheduling", &taskScheduling)
+    members.integer(
+      "continuedProcessingCapacity", &continuedProcessingCapacity,
+      in: Validation.continuedProcessingCapacities)
   }
 }
 

@@ -65,8 +65,9 @@ extension JSONWriter {
       w.member("id", work.id)
       w.member("reason", work.reason)
       if let identifier = work.identifier { w.member("identifier", identifier) }
-      w.member("deadline", time: work.deadline)
+      if let deadline = work.deadline { w.member("deadline", time: deadline) }
       if let time = work.expiredAt { w.member("expiredAt", time: time) }
+      if let progress = work.progress { w.member("progress", progress: progress) }
     }
   }
 

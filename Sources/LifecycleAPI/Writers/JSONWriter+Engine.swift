@@ -32,6 +32,9 @@ extension BackgroundLaunchReason: NamedCases {
   public static let quotedNames = CaseTexts<Self>.quotedNames()
 }
 extension TaskKind: NamedCases { public static let quotedNames = CaseTexts<Self>.quotedNames() }
+extension SubmissionStrategy: NamedCases {
+  public static let quotedNames = CaseTexts<Self>.quotedNames()
+}
 extension TaskSchedulerError: NamedCases {
   public static let quotedNames = CaseTexts<Self>.quotedNames()
 }
@@ -67,6 +70,15 @@ extension JSONWriter {
   }
 
   /// An instant in seconds, or null.
+  /// A continued-processing task's progress, as its `Progress` counts it.
+  mutating func member(_ name: StaticString, progress: TaskProgress) {
+    key(name)
+    object { w in
+      w.member("completedUnitCount", progress.completedUnitCount)
+      w.member("totalUnitCount", progress.totalUnitCount)
+    }
+  }
+
   mutating func member(_ name: StaticString, time instant: Instant?) {
     key(name)
     guard let instant else { return null() }

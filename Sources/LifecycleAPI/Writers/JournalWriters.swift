@@ -283,7 +283,7 @@ extension JSONWriter {
     case .sessionIdentifier(let text), .taskIdentifier(let text), .appName(let text),
       .version(let text):
       member(parameter.name, text)
-    case .percent(let number): member(parameter.name, number)
+    case .percent(let number), .count(let number, _): member(parameter.name, number)
     case .instant(let time): member(parameter.name, time: time)
     }
   }

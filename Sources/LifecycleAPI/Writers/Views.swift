@@ -82,6 +82,7 @@ extension JSONWriter {
       if let date = request.earliestBeginDate { w.member("earliestBeginDate", time: date) }
       w.member("requiresNetworkConnectivity", request.requiresNetworkConnectivity)
       w.member("requiresExternalPower", request.requiresExternalPower)
+      if let strategy = request.strategy { w.member("strategy", strategy) }
       more(&w)
     }
   }
@@ -128,6 +129,7 @@ extension JSONWriter {
           if let identifier = work.identifier { w.member("identifier", identifier) }
           w.member("deadline", time: work.deadline)
           w.member("expired", work.expired)
+          if let progress = work.progress { w.member("progress", progress: progress) }
         }
       }
       w.key("taskRequests")

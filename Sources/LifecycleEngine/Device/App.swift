@@ -42,6 +42,8 @@ public struct WaitingCallbacks: RandomAccessCollection, Hashable, Sendable {
 /// Work handed to the app by a background launch, due by `deadline`: the app is killed then,
 /// or for a `BGTask`, its expiration handler runs then. Each push and task is its own work with
 /// its own completion (`application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`).
+/// A continued-processing task has no deadline: it runs until the app completes it, a person
+/// cancels it or the system needs its room.
 public struct BackgroundWork: Hashable, Sendable {
   /// Numbered from the app's sequence of background task ids (`AppRecord.nextTaskID`).
   public let id: Int
@@ -49,20 +51,24 @@ public struct BackgroundWork: Hashable, Sendable {
   /// The background `URLSession`'s identifier for `urlSession` work; the task request's for a
   /// `BGTask` the system ran from one.
   public let identifier: String?
-  public let deadline: Instant
+  /// Nil for a continued-processing task.
+  public let deadline: Instant?
   /// When a `BGTask`'s expiration handler ran without completing it; the app dies
   /// `expirationGrace` later.
   public var expiredAt: Instant?
+  /// What a continued-processing task last reported of its progress; nil until it does.
+  public var progress: TaskProgress?
 
   public init(
-    id: Int, reason: BackgroundLaunchReason, identifier: String? = nil, deadline: Instant,
-    expiredAt: Instant? = nil
+    id: Int, reason: BackgroundLaunchReason, identifier: String? = nil, deadline: Instant?,
+    expiredAt: Instant? = nil, progress: TaskProgress? = nil
   ) {
     self.id = id
     self.reason = reason
     self.identifier = identifier
     self.deadline = deadline
     self.expiredAt = expiredAt
+    self.progress = progress
   }
 
   /// When its time is up without a completion, the app is killed: at the deadline for a
@@ -83,9 +89,32 @@ public struct BackgroundWork: Hashable, Sendable {
   /// starting to use the device ends.
   var isRunningProcessingTask: Bool { reason == .processing && expiredAt == nil }
 
+  /// Whether it is a `BGContinuedProcessingTask` whose expiration handler has not run: one of
+  /// the tasks the system makes room for.
+  var isRunningContinuedTask: Bool { reason == .continuedProcessing && expiredAt == nil }
+
   /// When its expiration handler runs: a `BGTask`'s deadline, until it has run.
   var expiryTime: Instant? {
     isRunningTask ? deadline : nil
+  }
+}
+
+/// What a continued-processing task reports of its progress, as its `Progress`
+/// (`ProgressReporting`) counts it: the system stops the tasks that show the least first when
+/// it needs room.
+public struct TaskProgress: Hashable, Sendable {
+  public var completedUnitCount: Int
+  public var totalUnitCount: Int
+
+  public init(completedUnitCount: Int, totalUnitCount: Int) {
+    self.completedUnitCount = completedUnitCount
+    self.totalUnitCount = totalUnitCount
+  }
+
+  /// `Progress.fractionCompleted`: 0 for a task that reported none.
+  static func fraction(of progress: TaskProgress?) -> Double {
+    guard let progress, progress.totalUnitCount > 0 else { return 0 }
+    return Double(progress.completedUnitCount) / Double(progress.totalUnitCount)
   }
 }
 

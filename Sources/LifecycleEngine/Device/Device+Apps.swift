@@ -16,6 +16,7 @@ extension Device {
     queues.remove(app)
     if status.foregroundApp == app.name { status.foregroundApp = nil }
     taskRequesters.remove(app.name)
+    continuedTaskQueuers.remove(app.name)
     if app.awaitsWeighing { appsToWeigh.removeAll { $0 === app } }
     if status.appBeforeLock == app.name { status.appBeforeLock = nil }
     apps[app.name] = nil

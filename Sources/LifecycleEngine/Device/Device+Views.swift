@@ -70,10 +70,12 @@ public struct BackgroundWorkSnapshot: Hashable, Sendable {
   /// The background `URLSession`'s identifier, for `urlSession` work.
   public var identifier: String?
   /// When its time is up: the app is killed then if it has not called its completion handler,
-  /// or a `BGTask`'s expiration handler runs.
-  public var deadline: Instant
+  /// or a `BGTask`'s expiration handler runs. Nil for a continued-processing task.
+  public var deadline: Instant?
   /// A `BGTask`'s expiration handler ran without completing it (the app dies at `killAt`).
   public var expired: Bool = false
+  /// What a continued-processing task last reported of its progress.
+  public var progress: TaskProgress?
 }
 
 /// Which state a device is in, for optimistic concurrency (`ETag` and `If-Match` over HTTP):
@@ -158,7 +160,7 @@ extension Device {
       backgroundWork: app.backgroundWork.map {
         BackgroundWorkSnapshot(
           id: $0.id, reason: $0.reason, identifier: $0.identifier, deadline: $0.deadline,
-          expired: $0.expiredAt != nil)
+          expired: $0.expiredAt != nil, progress: $0.progress)
       },
       taskRequests: app.taskRequests.map {
         PendingTaskRequest(request: $0, heldBy: holdReasons(for: $0, of: app))

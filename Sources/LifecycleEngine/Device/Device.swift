@@ -107,6 +107,9 @@ final class Device {
   /// The apps with pending task requests.
   @exclusivity(unchecked)  // one thread; see Engine
   var taskRequesters: Set<AppName> = []
+  /// The apps with continued-processing requests in the queue.
+  @exclusivity(unchecked)  // one thread; see Engine
+  var continuedTaskQueuers: Set<AppName> = []
   /// The requesting apps whose requests the scheduler weighs when the operation settles, each
   /// once (`App.awaitsWeighing`): those changed since it last weighed them.
   @exclusivity(unchecked)  // one thread; see Engine
@@ -410,6 +413,7 @@ final class Device {
       let ranWith = runContext(of: app)
       removeFromLiveApps(app)
       app.processDidExit()
+      dropContinuedTaskRequests(of: app)
       app.lastTermination = Termination(
         cause: cause, jetsamReason: jetsamReason, terminationCode: terminationCode,
         time: status.now, state: old, ranWith: ranWith)

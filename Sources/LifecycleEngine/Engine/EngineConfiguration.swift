@@ -35,9 +35,14 @@ public struct SchedulerSettings: Hashable, Sendable {
 
   public init() {}
 
-  /// The time the app has to complete the work of a launch for `reason`.
-  func time(toComplete reason: BackgroundLaunchReason) -> Duration {
-    reason == .processing ? processingTask : backgroundWork
+  /// The time the app has to complete the work of a launch for `reason`; none for a
+  /// continued-processing task ("work that can take minutes or more").
+  func time(toComplete reason: BackgroundLaunchReason) -> Duration? {
+    switch reason {
+    case .processing: processingTask
+    case .continuedProcessing: nil
+    case .fetch, .remoteNotification, .location, .appRefresh, .urlSession: backgroundWork
+    }
   }
 }
 

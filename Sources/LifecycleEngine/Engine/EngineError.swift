@@ -170,6 +170,14 @@ public enum RefusalReason: Hashable, Sendable {
   case taskSchedulingUnavailable(forApp: Bool)
   /// `BGTaskScheduler.Error.Code.tooManyPendingTaskRequests`.
   case tooManyPendingTaskRequests(TaskKind, limit: Int)
+  /// `BGTaskScheduler.Error.Code.immediateRunIneligible`: a continued-processing request with
+  /// the `fail` strategy, and no room to run it now.
+  case immediateRunIneligible
+  /// A continued-processing request comes from the active app, in response to a person's
+  /// action ("Performing long-running tasks on iOS and iPadOS").
+  case continuedTaskNotFromForeground
+  /// The app runs no continued-processing task with this identifier (nil: none at all).
+  case noContinuedTask(String?)
   /// The app has no pending request with this identifier (nil: none at all).
   case noTaskRequest(String?)
   /// The app runs no task with this identifier whose expiration handler has not run (nil:
@@ -186,6 +194,7 @@ public enum RefusalReason: Hashable, Sendable {
     case .taskRequestNotPermitted: .notPermitted
     case .tooManyPendingTaskRequests: .tooManyPendingTaskRequests
     case .taskSchedulingUnavailable: .unavailable
+    case .immediateRunIneligible: .immediateRunIneligible
     default: nil
     }
   }
@@ -204,7 +213,8 @@ public enum RefusalReason: Hashable, Sendable {
       "the user force-quit the app; it is not launched in the background until the user opens it"
     case .backgroundWorkInProgress(.urlSession):
       "the app has not yet called the completion handler for this URL session's events"
-    case .backgroundWorkInProgress(.appRefresh), .backgroundWorkInProgress(.processing):
+    case .backgroundWorkInProgress(.appRefresh), .backgroundWorkInProgress(.processing),
+      .backgroundWorkInProgress(.continuedProcessing):
       "the same task is still running: it starts again only once the app completes it"
     case .backgroundWorkInProgress(let reason):
       "the app's \(reason.rawValue) work is still in progress: the system hands it over again only once it is completed"
@@ -239,6 +249,14 @@ public enum RefusalReason: Hashable, Sendable {
     case .tooManyPendingTaskRequests(let kind, let limit):
       "the app already has \(limit) \(kind.rawValue) request\(limit == 1 ? "" : "s") pending, "
         + "the most BGTaskScheduler keeps"
+    case .immediateRunIneligible:
+      "the system has no room to run the continued-processing task now "
+        + "(continuedProcessingCapacity), and its strategy is fail"
+    case .continuedTaskNotFromForeground:
+      "a continued-processing task starts from a person's action in the active app"
+    case .noContinuedTask(let identifier?):
+      "the app runs no continued-processing task '\(identifier)'"
+    case .noContinuedTask(nil): "the app runs no continued-processing task"
     case .noTaskRequest(let identifier?): "the app has no pending task request '\(identifier)'"
     case .noTaskRequest(nil): "the app has no pending task request"
     case .noRunningTask(let identifier?):

@@ -25,6 +25,9 @@ public enum BackgroundLaunchReason: String, CaseIterable, Sendable, Codable {
   case processing
   /// The events of a background `URLSession` finished.
   case urlSession
+  /// A `BGContinuedProcessingTask` (iOS 26): it starts in the foreground, from
+  /// `submitTaskRequest`, never from a launch in the background.
+  case continuedProcessing
 
   /// What a silent push carries when its event gives no payload: "To send a background
   /// notification, create a remote notification with an aps dictionary that includes only the
@@ -38,7 +41,7 @@ public enum BackgroundLaunchReason: String, CaseIterable, Sendable, Codable {
     switch self {
     case .remoteNotification: .remoteNotification(payload: payload)
     case .location: .location
-    case .fetch, .appRefresh, .processing, .urlSession: nil
+    case .fetch, .appRefresh, .processing, .urlSession, .continuedProcessing: nil
     }
   }
 
@@ -48,7 +51,8 @@ public enum BackgroundLaunchReason: String, CaseIterable, Sendable, Codable {
     switch self {
     case .remoteNotification: .userInfo(payload)
     case .urlSession: identifier.map(CallbackArguments.sessionIdentifier)
-    case .appRefresh, .processing: identifier.map(CallbackArguments.taskIdentifier)
+    case .appRefresh, .processing, .continuedProcessing:
+      identifier.map(CallbackArguments.taskIdentifier)
     case .fetch, .location: nil
     }
   }
@@ -60,7 +64,7 @@ public enum BackgroundLaunchReason: String, CaseIterable, Sendable, Codable {
     case .remoteNotification: .remoteNotification
     case .location: .location
     case .processing: .processing
-    case .urlSession: nil
+    case .urlSession, .continuedProcessing: nil
     }
   }
 
@@ -70,7 +74,7 @@ public enum BackgroundLaunchReason: String, CaseIterable, Sendable, Codable {
     case .fetch: .performFetch
     case .remoteNotification: .didReceiveRemoteNotification
     case .location: .didUpdateLocations
-    case .appRefresh, .processing: .taskLaunchHandler
+    case .appRefresh, .processing, .continuedProcessing: .taskLaunchHandler
     case .urlSession: .handleEventsForBackgroundURLSession
     }
   }
@@ -80,7 +84,7 @@ public enum BackgroundLaunchReason: String, CaseIterable, Sendable, Codable {
   var completion: WorkCompletion {
     switch self {
     case .fetch, .remoteNotification, .urlSession: .completionHandler
-    case .appRefresh, .processing: .taskExpiration
+    case .appRefresh, .processing, .continuedProcessing: .taskExpiration
     case .location: .none
     }
   }
@@ -90,7 +94,7 @@ public enum BackgroundLaunchReason: String, CaseIterable, Sendable, Codable {
     switch self {
     case .fetch, .remoteNotification: .backgroundFetch
     case .urlSession: .backgroundURLSession
-    case .location, .appRefresh, .processing: .backgroundTask
+    case .location, .appRefresh, .processing, .continuedProcessing: .backgroundTask
     }
   }
 }

@@ -190,6 +190,11 @@ struct MemberRecorder: EventParameterReader {
     return nil
   }
 
+  mutating func count(_ name: StaticString, in range: ClosedRange<Int>, required: Bool) -> Int? {
+    record(name, .integer(range), required: required)
+    return required ? range.lowerBound : nil
+  }
+
   mutating func appName(_ name: StaticString) -> String? {
     record(name, .schema("Name"), required: true)
     return ""

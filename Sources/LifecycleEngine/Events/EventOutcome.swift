@@ -70,8 +70,8 @@ public enum EventResult: Hashable, Sendable {
   /// `backgroundLaunch` and `launchTask`: the id of the work it handed the app
   /// (`backgroundWorkCompleted` takes it), and when its time is up; for `launchTask`, what
   /// held the request back that the debugger's launch went past. `expireTask`: the task's
-  /// work, and the deadline its expiry came before.
-  case backgroundWork(id: Int, deadline: Instant, bypassed: [HoldReason] = [])
+  /// work, and the deadline its expiry came before. No deadline for a continued-processing task.
+  case backgroundWork(id: Int, deadline: Instant?, bypassed: [HoldReason] = [])
   /// `push`: what became of it.
   case push(PushDelivery)
   /// `openScene`: the id of the session it opened.

@@ -28,6 +28,8 @@ public struct EventParameter: Sendable {
     case instant(Instant)
     /// A battery level in percent (`Validation.batteryLevels`).
     case percent(Int)
+    /// A whole number of something, within `range` (a capacity, a progress's units).
+    case count(Int, range: ClosedRange<Int>)
     /// An app's name (`Validation.isValidName`).
     case appName(String)
     /// A version, an app's or the OS's (`Validation.isVersion`).
@@ -79,6 +81,11 @@ extension AppEvent {
       if let date = request.earliestBeginDate { pass("earliestBeginDate", .instant(date)) }
       if request.requiresNetworkConnectivity { pass("requiresNetworkConnectivity", .flag(true)) }
       if request.requiresExternalPower { pass("requiresExternalPower", .flag(true)) }
+      if let strategy = request.strategy { pass("strategy", .choice(strategy.rawValue)) }
+    case .reportProgress(let identifier, let progress):
+      pass("identifier", .taskIdentifier(identifier))
+      pass("completedUnitCount", .count(progress.completedUnitCount, range: Validation.unitCounts))
+      pass("totalUnitCount", .count(progress.totalUnitCount, range: Validation.unitCounts))
     case .cancelTaskRequest(let identifier), .launchTask(let identifier),
       .expireTask(let identifier):
       pass("identifier", .taskIdentifier(identifier))
@@ -145,6 +152,8 @@ public protocol EventParameterReader {
   mutating func deviceTime(_ name: StaticString) -> Instant??
   /// A battery level in percent.
   mutating func percent(_ name: StaticString) -> Int?
+  /// A whole number within `range`: nil when it is absent or malformed.
+  mutating func count(_ name: StaticString, in range: ClosedRange<Int>, required: Bool) -> Int?
   /// An app's name; required.
   mutating func appName(_ name: StaticString) -> String?
   /// A version: `.some(nil)` when it is absent and not `required`, nil if it is malformed or
@@ -178,6 +187,7 @@ extension JetsamReason: EventChoice { public static var isContractSchema: Bool {
 extension BackgroundLaunchReason: EventChoice { public static var isContractSchema: Bool { true } }
 extension BackgroundActivity: EventChoice { public static var isContractSchema: Bool { true } }
 extension TaskKind: EventChoice { public static var isContractSchema: Bool { true } }
+extension SubmissionStrategy: EventChoice { public static var isContractSchema: Bool { true } }
 extension NetworkStatus: EventChoice { public static var isContractSchema: Bool { true } }
 extension TaskSchedulingPolicy: EventChoice { public static var isContractSchema: Bool { true } }
 
@@ -275,11 +285,18 @@ extension AppEvent {
       let network = reader.flag("requiresNetworkConnectivity", default: false)
       reader.describe("processing only.")
       let power = reader.flag("requiresExternalPower", default: false)
+      reader.describe(
+        """
+        continuedProcessing only (BGContinuedProcessingTaskRequest.strategy): with no room to \
+        run the task at once, queue it, or fail the submission.
+        """)
+      let strategy = reader.choice("strategy", SubmissionStrategy.self, required: false)
       guard let identifier, let kind, let date else { return nil }
       self = .submitTaskRequest(
         TaskRequest(
           identifier: identifier, kind: kind, earliestBeginDate: date,
-          requiresNetworkConnectivity: network, requiresExternalPower: power))
+          requiresNetworkConnectivity: network, requiresExternalPower: power,
+          strategy: strategy))
     case .cancelTaskRequest:
       guard let identifier = reader.taskIdentifier("identifier") else { return nil }
       self = .cancelTaskRequest(identifier: identifier)
@@ -289,6 +306,16 @@ extension AppEvent {
     case .expireTask:
       guard let identifier = reader.taskIdentifier("identifier") else { return nil }
       self = .expireTask(identifier: identifier)
+    case .reportProgress:
+      let identifier = reader.taskIdentifier("identifier")
+      reader.describe("Progress.completedUnitCount: at most totalUnitCount.")
+      let completed = reader.count("completedUnitCount", in: Validation.unitCounts, required: true)
+      reader.describe("Progress.totalUnitCount.")
+      let total = reader.count("totalUnitCount", in: Validation.unitCounts, required: true)
+      guard let identifier, let completed, let total else { return nil }
+      self = .reportProgress(
+        identifier: identifier,
+        TaskProgress(completedUnitCount: completed, totalUnitCount: total))
     case .prewarm: self = .prewarm
     case .home: self = .home
     case .openSwitcher: self = .openSwitcher
@@ -328,6 +355,11 @@ extension DeviceEvent {
       if let network = change.network { pass("network", .choice(network.rawValue)) }
       if let refresh = change.backgroundAppRefresh { pass("backgroundAppRefresh", .flag(refresh)) }
       if let policy = change.taskScheduling { pass("taskScheduling", .choice(policy.rawValue)) }
+      if let capacity = change.continuedProcessingCapacity {
+        pass(
+          "continuedProcessingCapacity",
+          .count(capacity, range: Validation.continuedProcessingCapacities))
+      }
     case .setBackgroundAppRefresh(let app, let enabled):
       pass("app", .appName(app))
       pass("enabled", .flag(enabled))
@@ -364,11 +396,19 @@ extension DeviceEvent {
       let backgroundAppRefresh = reader.flag("backgroundAppRefresh")
       let taskScheduling = reader.choice(
         "taskScheduling", TaskSchedulingPolicy.self, required: false)
+      reader.describe(
+        """
+        How many continued-processing tasks the system runs at once: lowered below the tasks \
+        running, it stops those with the least progress.
+        """)
+      let capacity = reader.count(
+        "continuedProcessingCapacity", in: Validation.continuedProcessingCapacities,
+        required: false)
       self = .setConditions(
         ConditionsChange(
           batteryLevel: batteryLevel, charging: charging, lowPowerMode: lowPowerMode,
           network: network, backgroundAppRefresh: backgroundAppRefresh,
-          taskScheduling: taskScheduling))
+          taskScheduling: taskScheduling, continuedProcessingCapacity: capacity))
     case .setBackgroundAppRefresh:
       let app = reader.appName("app")
       guard let enabled = reader.requiredFlag("enabled"), let app else { return nil }
@@ -392,8 +432,8 @@ extension DeviceEvent {
       .closeSwitcher, .interruptionBegan, .interruptionEnded, .terminate, .crash, .purge,
       .thermalKill, .backgroundLaunch, .backgroundWorkCompleted, .beginBackgroundTask,
       .endBackgroundTask, .setMemory, .startActivity, .stopActivity, .setRestorationData,
-      .submitTaskRequest, .cancelTaskRequest, .launchTask, .expireTask, .attachDebugger,
-      .detachDebugger, .updateApp, .reinstall:
+      .submitTaskRequest, .cancelTaskRequest, .launchTask, .expireTask, .reportProgress,
+      .attachDebugger, .detachDebugger, .updateApp, .reinstall:
       return nil
     }
   }

@@ -8,7 +8,7 @@ public enum EventType: String, CaseIterable, Sendable, Codable {
   case terminate, crash, purge, thermalKill, backgroundLaunch, backgroundWorkCompleted
   case beginBackgroundTask, endBackgroundTask, memoryWarning, setMemory
   case startActivity, stopActivity, setRestorationData
-  case submitTaskRequest, cancelTaskRequest, launchTask, expireTask
+  case submitTaskRequest, cancelTaskRequest, launchTask, expireTask, reportProgress
   case attachDebugger, detachDebugger, updateApp, reinstall
   case lock, unlock, significantTimeChange, shutdown, boot, setConditions
   case setBackgroundAppRefresh, push, deliverMetrics, updateOS
@@ -77,6 +77,10 @@ public enum AppEvent: Hashable, Sendable {
   /// The running task `identifier`'s time is up now: its expiration handler runs, as the
   /// debugger's `_simulateExpirationForTaskWithIdentifier:` makes it.
   case expireTask(identifier: String)
+  /// The running continued-processing task `identifier` reports its progress
+  /// (`BGContinuedProcessingTask.progress`, `ProgressReporting`). Boxed, like
+  /// `backgroundLaunch`.
+  indirect case reportProgress(identifier: String, TaskProgress)
   /// Xcode's debugger attaches to the app's process, as Run or "Attach to Process" leaves it:
   /// the process is never suspended, the watchdog does not time it, and its background time
   /// does not run out, until it detaches or the process ends.
@@ -118,6 +122,7 @@ public enum AppEvent: Hashable, Sendable {
     case .cancelTaskRequest: .cancelTaskRequest
     case .launchTask: .launchTask
     case .expireTask: .expireTask
+    case .reportProgress: .reportProgress
     case .attachDebugger: .attachDebugger
     case .detachDebugger: .detachDebugger
     case .updateApp: .updateApp
@@ -271,7 +276,10 @@ extension EventDeclaration {
       """),
     EventDeclaration(
       .terminate,
-      "The user force-quits the app from the switcher."),
+      """
+      The user force-quits the app from the switcher. Its continued-processing tasks end with \
+      the process, and its queued continued-processing requests are cancelled.
+      """),
     EventDeclaration(
       .crash,
       "The process dies; no callbacks."),
@@ -292,7 +300,8 @@ extension EventDeclaration {
       .backgroundLaunch,
       """
       The system launches or wakes the app in the background; needs the matching background mode \
-      (urlSession needs none). An app-delegate app gets applicationDidEnterBackground before the \
+      (urlSession needs none); continuedProcessing is not a reason to launch an app (422: \
+      submitTaskRequest starts such a task, in the foreground). An app-delegate app gets applicationDidEnterBackground before the \
       event's callback, launched or woken; a scene app gets the callback alone. A processing \
       task runs only while the device is idle, locked (409 with the device unlocked); unlocking \
       runs its expirationHandler at once (BGProcessingTask). A launch (not a wake) of an \
@@ -356,8 +365,17 @@ extension EventDeclaration {
       identifier already pending replaces it. Refused (409) as BGTaskScheduler.Error.Code says: \
       bgtaskscheduler-not-permitted (the identifier not in permittedTaskIdentifiers, or the \
       kind's background mode missing: fetch for appRefresh, processing for processing), \
-      bgtaskscheduler-too-many-pending-task-requests (1 appRefresh and 10 processing requests \
-      pending at most).
+      bgtaskscheduler-too-many-pending-task-requests (1 appRefresh, 10 processing and 10 \
+      queued continuedProcessing requests pending at most), \
+      bgtaskscheduler-immediate-run-ineligible (continuedProcessing with strategy fail, and no \
+      room: continuedProcessingCapacity tasks running). A continuedProcessing request \
+      (BGContinuedProcessingTaskRequest, iOS 26; 409 on earlier releases) is submitted by the \
+      active app, in response to a person's action (409 otherwise), and needs no background \
+      mode: with room, its task starts at once, in the foreground (its launch handler, the \
+      result's workId), and goes on in the background until the app completes it \
+      (backgroundWorkCompleted); without, strategy queue (the default) queues it, to start as \
+      soon as a task ends or the room grows, and the process's end (a force-quit among them) \
+      cancels it ("Performing long-running tasks on iOS and iPadOS").
       """),
     EventDeclaration(
       .cancelTaskRequest,
@@ -386,8 +404,21 @@ extension EventDeclaration {
       The running task's time is up now, in any state: its BGTask.expirationHandler runs, as the \
       debugger's _simulateExpirationForTaskWithIdentifier: makes it; then the app completes the \
       task (backgroundWorkCompleted) or is killed expirationGraceSeconds later (out of the \
-      foreground). The result names the task's work and the deadline its expiry came before. 409 \
-      if the app runs no such task whose handler has not run.
+      foreground). A person cancelling a continued-processing task from its Live Activity is \
+      this event too: "the framework invokes the task's expiration handler". The result names \
+      the task's work and the deadline its expiry came before (none for a continued-processing \
+      task). 409 if the app runs no such task whose handler has not run.
+      """),
+    EventDeclaration(
+      .reportProgress,
+      """
+      The app's running continued-processing task reports its progress (its Progress, \
+      completedUnitCount of totalUnitCount), which the system shows in the task's Live \
+      Activity. When it needs room (setConditions lowering continuedProcessingCapacity), the \
+      system stops the tasks that report the least first ("The system prioritizes the \
+      termination of tasks that reflect minimal or no progress": BGContinuedProcessingTask); \
+      a task that never reported counts as none. 409 if the app runs no continued-processing \
+      task of that identifier.
       """),
     EventDeclaration(
       .attachDebugger,
@@ -482,7 +513,9 @@ extension EventDeclaration {
       """
       What the system weighs before it runs background work changes: the members given, the \
       others as they are (see BackgroundConditions). Pending task requests that nothing holds \
-      back any more run at once under eager, in this event's outcome.
+      back any more run at once under eager, in this event's outcome. A lower \
+      continuedProcessingCapacity than tasks running stops the ones with the least progress \
+      (their expiration handlers run); a higher one starts queued ones.
       """,
       scope: .device),
     EventDeclaration(

@@ -38,11 +38,14 @@ extension Device {
   ) {
     let record = image.record
     app.restore(record)
-    if !record.taskRequests.isEmpty { taskRequesters.insert(app.name) }
+    noteTaskRequests(of: app)
     restoreMetricKit(of: app)
     check(record, of: app, &issues)
     checkSessions(of: app, image, &issues)
     guard var process = image.process else {
+      issues.check(
+        !record.taskRequests.contains { $0.kind == .continuedProcessing }, "taskRequests",
+        "hold continuedProcessing requests only while the app's process runs")
       if !record.taskRequests.isEmpty { reschedule(app) }  // when its requests fall due
       return
     }
@@ -120,12 +123,21 @@ extension Device {
     for request in record.taskRequests {
       issues.check(
         app.spec.permittedTaskIdentifiers.contains(request.identifier)
-          && app.spec.backgroundModes.contains(request.kind.requiredMode),
+          && request.kind.requiredMode.map(app.spec.backgroundModes.contains) ?? true,
         "taskRequests", "need a permitted identifier and the background mode of their kind")
       issues.check(
         request.kind == .processing
           || !request.requiresNetworkConnectivity && !request.requiresExternalPower,
         "taskRequests", "require network or power only for processing")
+      issues.check(
+        (request.kind == .continuedProcessing) == (request.strategy != nil)
+          && (request.kind != .continuedProcessing || request.earliestBeginDate == nil),
+        "taskRequests", "have a strategy, and no earliestBeginDate, only for continuedProcessing")
+    }
+    if record.taskRequests.contains(where: { $0.kind == .continuedProcessing }) {
+      issues.check(
+        OSRelease.majorVersion(of: status.osVersion) >= 26, "taskRequests",
+        "hold continuedProcessing requests only on iOS 26 or later")
     }
     for kind in TaskKind.allCases {
       issues.check(
@@ -272,8 +284,18 @@ extension Device {
         work.reason.requiredMode.map(app.spec.backgroundModes.contains) ?? true,
         "backgroundWork.reason", "needs the app's \(work.reason.requiredMode?.rawValue ?? "") mode")
       issues.check(
-        work.identifier == nil || [.urlSession, .appRefresh, .processing].contains(work.reason),
+        work.identifier == nil
+          || [.urlSession, .appRefresh, .processing, .continuedProcessing].contains(work.reason),
         "backgroundWork.identifier", "is for urlSession or BGTask work only")
+      if work.reason == .continuedProcessing {
+        issues.check(
+          OSRelease.majorVersion(of: status.osVersion) >= 26 && work.identifier != nil,
+          "backgroundWork.reason",
+          "continuedProcessing runs on iOS 26 or later, with its request's identifier")
+        issues.check(
+          work.progress.map { $0.completedUnitCount <= $0.totalUnitCount } ?? true,
+          "backgroundWork.progress", "completes at most its totalUnitCount")
+      }
       issues.check(
         work.expiredAt.map { $0 <= status.now && work.reason.completion == .taskExpiration }
           ?? true,

@@ -96,7 +96,7 @@ extension JournalEntry: BoundedLogElement {
     switch event {
     case .app(let event):
       switch event {
-      case .backgroundLaunch, .submitTaskRequest: held += 64
+      case .backgroundLaunch, .submitTaskRequest, .reportProgress: held += 64
       default: break
       }
       event.forEachParameter { held += heapBytes(of: $0) }
@@ -115,7 +115,7 @@ extension JournalEntry: BoundedLogElement {
     case .payload(let text), .sessionIdentifier(let text), .taskIdentifier(let text):
       textBytes(text)
     case .entry(let entry): entry.retainedBytes
-    case .taskID, .megabytes, .flag, .choice, .instant, .percent, .version: 0  // inline
+    case .taskID, .megabytes, .flag, .choice, .instant, .percent, .count, .version: 0  // inline
     }
   }
 

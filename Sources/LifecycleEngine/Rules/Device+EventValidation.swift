@@ -44,6 +44,8 @@ extension Device {
         issues.append(
           ValidationIssue(
             field: String(describing: parameter.name), message: Validation.batteryLevelsIssue))
+      case .count(let number, let range) where !range.contains(number):
+        issues.append(String(describing: parameter.name), Validation.integerRule(range))
       case .appName(let name) where !Validation.isValidName(name):
         issues.append(.name(String(describing: parameter.name)))
       case .version(let version) where !Validation.isVersion(version):
@@ -52,7 +54,7 @@ extension Device {
             field: String(describing: parameter.name),
             message: Validation.versionRule))
       case .sceneID, .taskName, .taskID, .megabytes, .restorationData, .flag, .choice, .payload,
-        .sessionIdentifier, .taskIdentifier, .instant, .percent, .appName, .version:
+        .sessionIdentifier, .taskIdentifier, .instant, .percent, .count, .appName, .version:
         break
       }
     }
@@ -71,6 +73,12 @@ extension Device {
         issues.append(
           ValidationIssue(field: "identifier", message: "only a urlSession launch has one"))
       }
+      if reason == .continuedProcessing {
+        issues.append(
+          ValidationIssue(
+            field: "reason",
+            message: "a continued-processing task starts in the foreground: submitTaskRequest"))
+      }
     }
     if case .submitTaskRequest(let request) = event, request.kind != .processing {
       if request.requiresNetworkConnectivity {
@@ -83,6 +91,24 @@ extension Device {
           ValidationIssue(
             field: "requiresExternalPower", message: "only a processing request has one"))
       }
+    }
+    if case .submitTaskRequest(let request) = event {
+      if request.kind == .continuedProcessing, request.earliestBeginDate != nil {
+        issues.append(
+          ValidationIssue(
+            field: "earliestBeginDate",
+            message: "a continuedProcessing request starts when the system has room, not later"))
+      }
+      if request.kind != .continuedProcessing, request.strategy != nil {
+        issues.append(
+          ValidationIssue(field: "strategy", message: "only a continuedProcessing request has one"))
+      }
+    }
+    if case .reportProgress(_, let progress) = event,
+      progress.completedUnitCount > progress.totalUnitCount
+    {
+      issues.append(
+        ValidationIssue(field: "completedUnitCount", message: "must be at most totalUnitCount"))
     }
     return issues
   }

@@ -84,6 +84,10 @@ extension Device {
       if !state.isRunning { return .notAllowedInState }  // the app's code calls it
     case .expireTask:
       if !app.backgroundWork.contains(where: \.isRunningTask) { return .noRunningTask(nil) }
+    case .reportProgress:
+      if !app.backgroundWork.contains(where: { $0.reason == .continuedProcessing }) {
+        return .noContinuedTask(nil)
+      }
     case .attachDebugger:
       if !state.isLive || app.debuggerAttached { return .notAllowedInState }
     case .detachDebugger:
@@ -100,8 +104,20 @@ extension Device {
     switch event {
     case .backgroundLaunch(let reason, _, let identifier):
       return refusal(ofBackgroundLaunchFor: reason, identifier: identifier, for: app)
+    case .submitTaskRequest(let request) where request.kind == .continuedProcessing:
+      // `BGContinuedProcessingTaskRequest` is "iOS 26.0+".
+      if OSRelease.majorVersion(of: status.osVersion) < 26 {
+        return .notInOSVersion(status.osVersion, what: "BGContinuedProcessingTask", since: 26)
+      }
+      if app.state != .active { return .continuedTaskNotFromForeground }
+      return taskSchedulerRefusal(submitting: request, for: app)
     case .submitTaskRequest(let request):
       return taskSchedulerRefusal(submitting: request, for: app)
+    case .reportProgress(let identifier, _)
+    where !app.backgroundWork.contains(where: {
+      $0.reason == .continuedProcessing && $0.identifier == identifier
+    }):
+      return .noContinuedTask(identifier)
     case .launchTask(let identifier):
       guard let request = app.taskRequests.first(where: { $0.identifier == identifier }) else {
         return .noTaskRequest(identifier)
@@ -149,7 +165,7 @@ extension Device {
       }
       return app.sessions[index].isConnected ? nil : .sceneNotConnected(app.sessions[index].id)
     case .launch, .openScene, .closeScene, .endBackgroundTask, .stopActivity, .cancelTaskRequest,
-      .expireTask,
+      .expireTask, .reportProgress,
       .setRestorationData, .prewarm, .home, .openSwitcher, .closeSwitcher, .interruptionBegan,
       .interruptionEnded, .terminate, .crash, .purge, .thermalKill, .backgroundWorkCompleted,
       .beginBackgroundTask, .memoryWarning, .setMemory, .attachDebugger, .detachDebugger,
@@ -200,8 +216,8 @@ extension Device {
       .closeSwitcher, .interruptionBegan, .interruptionEnded, .terminate, .crash, .purge,
       .thermalKill, .backgroundLaunch, .backgroundWorkCompleted, .beginBackgroundTask,
       .endBackgroundTask, .setMemory, .startActivity, .stopActivity, .setRestorationData,
-      .submitTaskRequest, .cancelTaskRequest, .launchTask, .expireTask, .attachDebugger,
-      .detachDebugger, .updateApp, .reinstall:
+      .submitTaskRequest, .cancelTaskRequest, .launchTask, .expireTask, .reportProgress,
+      .attachDebugger, .detachDebugger, .updateApp, .reinstall:
       return .notAllowedInState  // app events, never addressed to a device
     }
     return nil

@@ -59,6 +59,11 @@ public enum Validation {
   /// dropped first: a month of daily payloads. Apple documents no such number; only an app
   /// killed at each launch before it can take them ever comes near it.
   public static let maxWaitingReports = 30
+  /// How many continued-processing tasks a device may be told it has room for.
+  public static let continuedProcessingCapacities = 0...64
+  /// A continued-processing task's units of progress (`Progress.totalUnitCount`): as many as
+  /// a snapshot writes exactly.
+  public static let unitCounts = 0...maxCount
   /// The most task identifiers an app permits (`BGTaskSchedulerPermittedIdentifiers`).
   public static let maxPermittedTaskIdentifiers = 16
   /// Whether `identifier` can name a task or a URL session: 1 to `maxIdentifierBytes` bytes.

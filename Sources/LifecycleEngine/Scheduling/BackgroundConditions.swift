@@ -27,6 +27,12 @@ public struct BackgroundConditions: Hashable, Sendable {
   /// The device's Background App Refresh switch (each app has its own too).
   public var backgroundAppRefresh = true
   public var taskScheduling = TaskSchedulingPolicy.eager
+  /// How many continued-processing tasks the system runs at once now: Apple documents such a
+  /// maximum ("the system reaches a maximum number of concurrent tasks") but not its value,
+  /// so the default, 2, is lifecycled's policy. Lowered below the tasks running, it stands
+  /// for resources becoming constrained: the system stops the tasks that reported the least
+  /// progress.
+  public var continuedProcessingCapacity = 2
 
   /// At or below this battery level, not charging, the system runs only essential work.
   public static let criticalBatteryLevel = 20
@@ -45,11 +51,12 @@ public struct ConditionsChange: Hashable, Sendable {
   public var network: NetworkStatus?
   public var backgroundAppRefresh: Bool?
   public var taskScheduling: TaskSchedulingPolicy?
+  public var continuedProcessingCapacity: Int?
 
   public init(
     batteryLevel: Int? = nil, charging: Bool? = nil, lowPowerMode: Bool? = nil,
     network: NetworkStatus? = nil, backgroundAppRefresh: Bool? = nil,
-    taskScheduling: TaskSchedulingPolicy? = nil
+    taskScheduling: TaskSchedulingPolicy? = nil, continuedProcessingCapacity: Int? = nil
   ) {
     self.batteryLevel = batteryLevel
     self.charging = charging
@@ -57,6 +64,7 @@ public struct ConditionsChange: Hashable, Sendable {
     self.network = network
     self.backgroundAppRefresh = backgroundAppRefresh
     self.taskScheduling = taskScheduling
+    self.continuedProcessingCapacity = continuedProcessingCapacity
   }
 }
 
@@ -68,6 +76,7 @@ extension BackgroundConditions {
     if let network = change.network { self.network = network }
     if let refresh = change.backgroundAppRefresh { backgroundAppRefresh = refresh }
     if let policy = change.taskScheduling { taskScheduling = policy }
+    if let capacity = change.continuedProcessingCapacity { continuedProcessingCapacity = capacity }
   }
 }
 
@@ -99,6 +108,9 @@ public enum HoldReason: Hashable, Sendable {
   case manualScheduling
   /// The app got as many background pushes in the last hour as the budget allows.
   case pushBudgetSpent(perHour: Int)
+  /// The system runs as many continued-processing tasks as it has room for
+  /// (`continuedProcessingCapacity`).
+  case noRoomForContinuedTask(capacity: Int)
 
   /// A stable name for the reason (the API's `reason`).
   public var name: String {
@@ -119,6 +131,7 @@ public enum HoldReason: Hashable, Sendable {
     case .tooMuchBackgroundWork: "tooMuchBackgroundWork"
     case .manualScheduling: "manualScheduling"
     case .pushBudgetSpent: "pushBudgetSpent"
+    case .noRoomForContinuedTask: "noRoomForContinuedTask"
     }
   }
 
@@ -146,6 +159,9 @@ public enum HoldReason: Hashable, Sendable {
     case .pushBudgetSpent(let limit):
       "the app got \(limit) background push\(limit == 1 ? "" : "es") in the last hour, the "
         + "budget (backgroundPushesPerHour): the system throttles the rest"
+    case .noRoomForContinuedTask(let capacity):
+      "the system runs \(capacity) continued-processing task\(capacity == 1 ? "" : "s") at once "
+        + "(continuedProcessingCapacity): queued, it starts when one ends"
     }
   }
 }

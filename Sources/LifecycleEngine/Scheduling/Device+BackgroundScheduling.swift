@@ -5,7 +5,9 @@ extension Device {
   // MARK: Task requests
 
   /// `BGTaskScheduler.submit(_:)`: a request for an identifier already pending replaces it,
-  /// keeping its place.
+  /// keeping its place. A continued-processing request the system has room for runs at once,
+  /// in the foreground; otherwise it waits in the queue (its rule refused one with the `fail`
+  /// strategy).
   func submit(_ request: TaskRequest, for app: App) {
     changeTaskRequests(of: app) { requests in
       if let index = requests.firstIndex(where: { $0.identifier == request.identifier }) {
@@ -14,18 +16,34 @@ extension Device {
         requests.append(request)
       }
     }
+    if request.kind == .continuedProcessing, continuedHolds(for: request, of: app).isEmpty {
+      let work = launchTask(request.identifier, of: app, cause: .event(.submitTaskRequest))
+      setResult(.backgroundWork(id: work.id, deadline: nil))
+    }
   }
 
-  /// Changes `app`'s pending requests, keeping the set of apps that have some and the app's
-  /// deadline (the next `earliestBeginDate`) in step.
+  /// Changes `app`'s pending requests, keeping the sets of apps that have some (queued
+  /// continued-processing ones apart) and the app's deadline (the next `earliestBeginDate`)
+  /// in step.
   func changeTaskRequests(of app: App, _ change: (inout [TaskRequest]) -> Void) {
     change(&app.taskRequests)
+    noteTaskRequests(of: app)
+    reschedule(app)
+  }
+
+  /// Files `app` among the apps with pending requests, and with queued continued-processing
+  /// ones, as its requests say.
+  func noteTaskRequests(of app: App) {
     if app.taskRequests.isEmpty {
       taskRequesters.remove(app.name)
     } else {
       taskRequesters.insert(app.name)
     }
-    reschedule(app)
+    if app.taskRequests.contains(where: { $0.kind == .continuedProcessing }) {
+      continuedTaskQueuers.insert(app.name)
+    } else {
+      continuedTaskQueuers.remove(app.name)
+    }
   }
 
   /// Runs the pending request `identifier` now: it is consumed, and the app launched or woken
@@ -44,9 +62,20 @@ extension Device {
       app, for: request!.kind.launchReason, payload: nil, identifier: identifier, cause: cause)!
   }
 
+  /// The process of `app` ended: its queued continued-processing requests go with it. Apple
+  /// says so of a force-quit ("The system cancels queued `BGContinuedProcessingTaskRequest`
+  /// objects if someone closes your app using the app switcher": `SubmissionStrategy.queue`);
+  /// lifecycled does the same for every end, as the launch handler that would run them was
+  /// registered by the process that is gone.
+  func dropContinuedTaskRequests(of app: App) {
+    guard continuedTaskQueuers.contains(app.name) else { return }
+    changeTaskRequests(of: app) { $0.removeAll { $0.kind == .continuedProcessing } }
+  }
+
   /// Why `request` of `app` has not run, in a fixed order; empty when nothing holds it back
   /// (under `eager` it runs then). Each reason that `launchTask` refuses for is among them.
   func holdReasons(for request: TaskRequest, of app: App) -> [HoldReason] {
+    if request.kind == .continuedProcessing { return continuedHolds(for: request, of: app) }
     var reasons: [HoldReason] = []
     let conditions = status.conditions
     if let date = request.earliestBeginDate, date > status.now {
@@ -67,6 +96,79 @@ extension Device {
     if app.holdsMostBackgroundWork { reasons.append(.tooMuchBackgroundWork) }
     if conditions.taskScheduling == .manual { reasons.append(.manualScheduling) }
     return reasons
+  }
+
+  /// Why the continued-processing `request` of `app` waits in the queue: a person started it,
+  /// so nothing of what the system weighs for background launches (the conditions, the
+  /// scheduling policy, the app's state) holds it back; only the room the system has, and
+  /// the app's own work.
+  func continuedHolds(for request: TaskRequest, of app: App) -> [HoldReason] {
+    var reasons: [HoldReason] = []
+    let capacity = status.conditions.continuedProcessingCapacity
+    if runningContinuedTasks >= capacity {
+      reasons.append(.noRoomForContinuedTask(capacity: capacity))
+    }
+    if app.isWorking(on: .continuedProcessing, identifier: request.identifier) {
+      reasons.append(.stillRunning)
+    }
+    if app.holdsMostBackgroundWork { reasons.append(.tooMuchBackgroundWork) }
+    return reasons
+  }
+
+  /// The continued-processing tasks running on the device whose expiration handler has not run.
+  var runningContinuedTasks: Int {
+    liveApps.reduce(0) { count, app in
+      app.backgroundWork.isEmpty
+        ? count : count + app.backgroundWork.count(where: \.isRunningContinuedTask)
+    }
+  }
+
+  /// Starts queued continued-processing requests while the system has room: apps in name
+  /// order, each app's requests in the order submitted. The journal records each as the
+  /// system's `launchTask`. Nothing the scheduling policy or the conditions say holds them:
+  /// a person started each.
+  private func startQueuedContinuedTasks() {
+    guard !continuedTaskQueuers.isEmpty else { return }
+    let capacity = status.conditions.continuedProcessingCapacity
+    var running = runningContinuedTasks
+    for name in continuedTaskQueuers.sorted() {
+      guard running < capacity else { return }
+      guard let app = apps[name] else { continue }
+      for request in app.taskRequests where request.kind == .continuedProcessing {
+        guard running < capacity else { return }
+        guard continuedHolds(for: request, of: app).isEmpty else { continue }
+        record(.app(.launchTask(identifier: request.identifier)), app: app.name)
+        _ = launchTask(request.identifier, of: app, cause: .event(.launchTask))
+        running += 1
+      }
+    }
+  }
+
+  /// Resources become constrained: with fewer continued-processing tasks than run allowed,
+  /// the system stops those that reported the least progress first ("The system prioritizes
+  /// the termination of tasks that reflect minimal or no progress":
+  /// `BGContinuedProcessingTask`), their expiration handlers run. Among equal progress, apps
+  /// in name order, each app's tasks in the order they started: lifecycled's choice.
+  func stopContinuedTasksBeyondCapacity() {
+    let capacity = status.conditions.continuedProcessingCapacity
+    var running: [(app: App, work: BackgroundWork)] = []
+    for app in liveAppsInOrder where !app.backgroundWork.isEmpty {
+      for work in app.backgroundWork where work.isRunningContinuedTask {
+        running.append((app, work))
+      }
+    }
+    guard running.count > capacity else { return }
+    let leastFirst = running.enumerated().sorted { lhs, rhs in
+      let (left, right) = (
+        TaskProgress.fraction(of: lhs.element.work.progress),
+        TaskProgress.fraction(of: rhs.element.work.progress)
+      )
+      return left != right ? left < right : lhs.offset < rhs.offset
+    }
+    for (_, stopped) in leastFirst.prefix(running.count - capacity) {
+      expireBackgroundWork(stopped.work.id, of: stopped.app, cause: .event(.setConditions))
+      reschedule(stopped.app)
+    }
   }
 
   /// What holds back any background launch of `app` the system decides on (WWDC 2020,
@@ -93,6 +195,7 @@ extension Device {
   /// When the device starts or stops holding every request, every requesting app's deadline
   /// moves too (`nextTaskDate`).
   func runEligibleTasks() {
+    startQueuedContinuedTasks()
     let inputs = DeviceHoldInputs(status)
     if inputs != weighedUnder {
       let datesMatterNow = inputs.holdsEveryRequest != weighedUnder.holdsEveryRequest
@@ -109,7 +212,9 @@ extension Device {
       swap(&round, &appsToWeigh)
       round.sort { $0.name < $1.name }
       for app in round {
-        while let request = app.taskRequests.first(where: { isEligible($0, of: app) }) {
+        while let request = app.taskRequests.first(where: {
+          $0.kind != .continuedProcessing && isEligible($0, of: app)
+        }) {
           let event = AppEvent.launchTask(identifier: request.identifier)
           record(.app(event), app: app.name)
           _ = launchTask(request.identifier, of: app, cause: .event(.launchTask))
@@ -144,9 +249,11 @@ extension Device {
   }
 
   /// The conditions change. (A change that holds every request, or stops holding them, moves
-  /// every requesting app's deadline when the event settles: `runEligibleTasks`.)
+  /// every requesting app's deadline when the event settles: `runEligibleTasks`.) Less room
+  /// for continued-processing tasks stops some; more starts queued ones when it settles.
   func setConditions(_ change: ConditionsChange) {
     status.conditions.apply(change)
+    if change.continuedProcessingCapacity != nil { stopContinuedTasksBeyondCapacity() }
   }
 
   // MARK: Pushes

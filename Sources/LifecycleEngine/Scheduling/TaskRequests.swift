@@ -5,31 +5,51 @@ public enum TaskKind: String, CaseIterable, Sendable, Codable {
   /// `BGProcessingTaskRequest`: longer work, run as a `BGProcessingTask` while the device is
   /// idle.
   case processing
+  /// `BGContinuedProcessingTaskRequest` (iOS 26): work a person starts in the app, run as a
+  /// `BGContinuedProcessingTask` at once or, queued, as soon as the system has room; it goes on
+  /// in the background until the app completes it ("Performing long-running tasks on iOS and
+  /// iPadOS").
+  case continuedProcessing
 
   /// The background launch that runs a request of this kind.
   public var launchReason: BackgroundLaunchReason {
     switch self {
     case .appRefresh: .appRefresh
     case .processing: .processing
+    case .continuedProcessing: .continuedProcessing
     }
   }
 
-  /// The `UIBackgroundModes` entry a request of this kind needs.
-  public var requiredMode: BackgroundMode {
+  /// The `UIBackgroundModes` entry a request of this kind needs; a continued-processing task
+  /// runs because a person started it, and needs none.
+  public var requiredMode: BackgroundMode? {
     switch self {
     case .appRefresh: .fetch
     case .processing: .processing
+    case .continuedProcessing: nil
     }
   }
 
   /// How many requests of this kind an app may have pending: `BGTaskScheduler.submit(_:)`,
   /// "There can be a total of 1 refresh task and 10 processing tasks scheduled at any time."
+  /// Apple documents no number for queued continued-processing requests: lifecycled keeps
+  /// at most 10, its own bound.
   public var pendingLimit: Int {
     switch self {
     case .appRefresh: 1
-    case .processing: 10
+    case .processing, .continuedProcessing: 10
     }
   }
+}
+
+/// What the system does with a continued-processing request it has no room to run at once
+/// (`BGContinuedProcessingTaskRequest.SubmissionStrategy`).
+public enum SubmissionStrategy: String, CaseIterable, Sendable, Codable {
+  /// The request joins the back of the queue and runs as soon as the system has room; the
+  /// default.
+  case queue
+  /// `submit(_:)` throws `BGTaskScheduler.Error.Code.immediateRunIneligible`.
+  case fail
 }
 
 /// A request an app submitted to `BGTaskScheduler` and the system has not run yet.
@@ -43,16 +63,20 @@ public struct TaskRequest: Hashable, Sendable {
   public var requiresNetworkConnectivity: Bool
   /// `BGProcessingTaskRequest.requiresExternalPower`.
   public var requiresExternalPower: Bool
+  /// `BGContinuedProcessingTaskRequest.strategy`; nil for the other kinds.
+  public var strategy: SubmissionStrategy?
 
   public init(
     identifier: String, kind: TaskKind, earliestBeginDate: Instant? = nil,
-    requiresNetworkConnectivity: Bool = false, requiresExternalPower: Bool = false
+    requiresNetworkConnectivity: Bool = false, requiresExternalPower: Bool = false,
+    strategy: SubmissionStrategy? = nil
   ) {
     self.identifier = identifier
     self.kind = kind
     self.earliestBeginDate = earliestBeginDate
     self.requiresNetworkConnectivity = requiresNetworkConnectivity
     self.requiresExternalPower = requiresExternalPower
+    self.strategy = kind == .continuedProcessing ? strategy ?? .queue : strategy
   }
 }
 
@@ -65,6 +89,8 @@ public enum TaskSchedulerError: String, CaseIterable, Sendable, Codable {
   case tooManyPendingTaskRequests
   /// The app cannot schedule background work: Background App Refresh is off.
   case unavailable
+  /// A continued-processing request with the `fail` strategy, and no room to run it now.
+  case immediateRunIneligible
 }
 
 extension Device {
@@ -74,8 +100,7 @@ extension Device {
     if !app.spec.permittedTaskIdentifiers.contains(request.identifier) {
       return .taskRequestNotPermitted(identifier: request.identifier, missingMode: nil)
     }
-    let mode = request.kind.requiredMode
-    if !app.spec.backgroundModes.contains(mode) {
+    if let mode = request.kind.requiredMode, !app.spec.backgroundModes.contains(mode) {
       return .taskRequestNotPermitted(identifier: request.identifier, missingMode: mode)
     }
     // `BGTaskScheduler.Error.Code.unavailable`: "the user disabled Background App Refresh".
@@ -84,7 +109,16 @@ extension Device {
     let others = app.taskRequests.lazy.filter {
       $0.kind == request.kind && $0.identifier != request.identifier
     }
-    return others.count >= request.kind.pendingLimit
-      ? .tooManyPendingTaskRequests(request.kind, limit: request.kind.pendingLimit) : nil
+    if others.count >= request.kind.pendingLimit {
+      return .tooManyPendingTaskRequests(request.kind, limit: request.kind.pendingLimit)
+    }
+    // "The system cancels a `fail` task right away if it can't begin processing the task
+    // immediately" ("Performing long-running tasks on iOS and iPadOS").
+    if request.kind == .continuedProcessing, request.strategy == .fail,
+      !continuedHolds(for: request, of: app).isEmpty
+    {
+      return .immediateRunIneligible
+    }
+    return nil
   }
 }

@@ -134,6 +134,11 @@ extension Device {
       expireBackgroundWork(work.id, of: app, cause: cause)
       reschedule(app)
       setResult(.backgroundWork(id: work.id, deadline: work.deadline))
+    case .reportProgress(let identifier, let progress):  // rule: `noContinuedTask` otherwise
+      let index = app.backgroundWork.firstIndex {
+        $0.reason == .continuedProcessing && $0.identifier == identifier
+      }!
+      app.backgroundWork[index].progress = progress
     case .attachDebugger: attachDebugger(to: app)
     case .detachDebugger: detachDebugger(from: app)
     case .updateApp(let version, let build):
@@ -237,7 +242,7 @@ extension Device {
 
   /// Back from the background or from suspension. Background time does not run in the
   /// foreground: expired tasks are reset and the work of a background launch is over, with its
-  /// deadline (LifecycleEngine.docc, "Background").
+  /// deadline (LifecycleEngine.docc, "Background"); a continued-processing task goes on.
   func bringToForeground(
     _ app: App, via entry: Entry?, newSession: Bool = false, cause: TransitionCause
   ) {
@@ -245,7 +250,9 @@ extension Device {
     let connects = app.isScene && app.sceneState == .unattached
     if connects { connectScene(app, via: entry, newSession: newSession, cause: cause) }
     for index in app.tasks.indices { app.tasks[index].expiredAt = nil }
-    if !app.process.backgroundWork.isEmpty { app.backgroundWork = [] }
+    if !app.process.backgroundWork.isEmpty {
+      app.backgroundWork.removeAll { $0.reason != .continuedProcessing }
+    }
     enterForeground(app, via: entry, sceneJustConnected: connects, cause: cause)
   }
 
@@ -411,8 +418,8 @@ extension Device {
     app.backgroundWork = app.backgroundWork.map { work in
       BackgroundWork(
         id: work.id, reason: work.reason, identifier: work.identifier,
-        deadline: status.now + scheduler.time(toComplete: work.reason),
-        expiredAt: work.expiredAt.map { _ in status.now })
+        deadline: scheduler.time(toComplete: work.reason).map { status.now + $0 },
+        expiredAt: work.expiredAt.map { _ in status.now }, progress: work.progress)
     }
     reschedule(app)
   }
@@ -478,7 +485,7 @@ extension Device {
     if reason.completion != .none {
       let made = BackgroundWork(
         id: app.nextTaskID, reason: reason, identifier: identifier,
-        deadline: status.now + scheduler.time(toComplete: reason))
+        deadline: scheduler.time(toComplete: reason).map { status.now + $0 })
       app.nextTaskID += 1
       app.backgroundWork.append(made)
       work = made

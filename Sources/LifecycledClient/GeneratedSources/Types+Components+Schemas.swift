@@ -3067,12 +3067,13 @@ extension Components {
                 ])
             }
         }
-        /// appRefresh: a BGAppRefreshTaskRequest (fetch mode; at most 1 pending per app); processing: a BGProcessingTaskRequest (processing mode; at most 10 pending).
+        /// appRefresh: a BGAppRefreshTaskRequest (fetch mode; at most 1 pending per app); processing: a BGProcessingTaskRequest (processing mode; at most 10 pending); continuedProcessing: a BGContinuedProcessingTaskRequest (iOS 26; no mode; submitted by the active app; queued until the system has room, at most 10 per app, lifecycled's bound).
         ///
         /// - Remark: Generated from `#/components/schemas/TaskKind`.
         @frozen public enum TaskKind: String, Codable, Hashable, Sendable, CaseIterable {
             case appRefresh = "appRefresh"
             case processing = "processing"
+            case continuedProcessing = "continuedProcessing"
         }
         /// A request the app submitted to BGTaskScheduler, pending until the system runs it.
         ///
@@ -3090,6 +3091,8 @@ extension Components {
             public var requiresNetworkConnectivity: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/TaskRequest/requiresExternalPower`.
             public var requiresExternalPower: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/TaskRequest/strategy`.
+            public var strategy: Components.Schemas.SubmissionStrategy?
             /// Creates a new `TaskRequest`.
             ///
             /// - Parameters:
@@ -3098,18 +3101,21 @@ extension Components {
             ///   - earliestBeginDate: Device time before which the task does not start; absent when it may start at once.
             ///   - requiresNetworkConnectivity:
             ///   - requiresExternalPower:
+            ///   - strategy:
             public init(
                 identifier: Swift.String,
                 kind: Components.Schemas.TaskKind,
                 earliestBeginDate: Swift.Double? = nil,
                 requiresNetworkConnectivity: Swift.Bool,
-                requiresExternalPower: Swift.Bool
+                requiresExternalPower: Swift.Bool,
+                strategy: Components.Schemas.SubmissionStrategy? = nil
             ) {
                 self.identifier = identifier
                 self.kind = kind
                 self.earliestBeginDate = earliestBeginDate
                 self.requiresNetworkConnectivity = requiresNetworkConnectivity
                 self.requiresExternalPower = requiresExternalPower
+                self.strategy = strategy
             }
             public enum CodingKeys: String, CodingKey {
                 case identifier
@@ -3117,6 +3123,7 @@ extension Components {
                 case earliestBeginDate
                 case requiresNetworkConnectivity
                 case requiresExternalPower
+                case strategy
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -3140,12 +3147,64 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .requiresExternalPower
                 )
+                self.strategy = try container.decodeIfPresent(
+                    Components.Schemas.SubmissionStrategy.self,
+                    forKey: .strategy
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "identifier",
                     "kind",
                     "earliestBeginDate",
                     "requiresNetworkConnectivity",
-                    "requiresExternalPower"
+                    "requiresExternalPower",
+                    "strategy"
+                ])
+            }
+        }
+        /// continuedProcessing only (BGContinuedProcessingTaskRequest.strategy): with no room to run the task at once, queue it (the default), or fail the submission (bgtaskscheduler-immediate-run-ineligible).
+        ///
+        /// - Remark: Generated from `#/components/schemas/SubmissionStrategy`.
+        @frozen public enum SubmissionStrategy: String, Codable, Hashable, Sendable, CaseIterable {
+            case queue = "queue"
+            case fail = "fail"
+        }
+        /// What a continued-processing task last reported of its progress (its Progress): the system stops the tasks with the least first when it needs room.
+        ///
+        /// - Remark: Generated from `#/components/schemas/TaskProgress`.
+        public struct TaskProgress: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/TaskProgress/completedUnitCount`.
+            public var completedUnitCount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/TaskProgress/totalUnitCount`.
+            public var totalUnitCount: Swift.Int
+            /// Creates a new `TaskProgress`.
+            ///
+            /// - Parameters:
+            ///   - completedUnitCount:
+            ///   - totalUnitCount:
+            public init(
+                completedUnitCount: Swift.Int,
+                totalUnitCount: Swift.Int
+            ) {
+                self.completedUnitCount = completedUnitCount
+                self.totalUnitCount = totalUnitCount
+            }
+            public enum CodingKeys: String, CodingKey {
+                case completedUnitCount
+                case totalUnitCount
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.completedUnitCount = try container.decode(
+                    Swift.Int.self,
+                    forKey: .completedUnitCount
+                )
+                self.totalUnitCount = try container.decode(
+                    Swift.Int.self,
+                    forKey: .totalUnitCount
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "completedUnitCount",
+                    "totalUnitCount"
                 ])
             }
         }
@@ -3163,6 +3222,8 @@ extension Components {
             public var requiresNetworkConnectivity: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/PendingTaskRequest/requiresExternalPower`.
             public var requiresExternalPower: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/PendingTaskRequest/strategy`.
+            public var strategy: Components.Schemas.SubmissionStrategy?
             /// - Remark: Generated from `#/components/schemas/PendingTaskRequest/eligible`.
             public var eligible: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/PendingTaskRequest/heldBy`.
@@ -3175,6 +3236,7 @@ extension Components {
             ///   - earliestBeginDate:
             ///   - requiresNetworkConnectivity:
             ///   - requiresExternalPower:
+            ///   - strategy:
             ///   - eligible:
             ///   - heldBy:
             public init(
@@ -3183,6 +3245,7 @@ extension Components {
                 earliestBeginDate: Swift.Double? = nil,
                 requiresNetworkConnectivity: Swift.Bool,
                 requiresExternalPower: Swift.Bool,
+                strategy: Components.Schemas.SubmissionStrategy? = nil,
                 eligible: Swift.Bool,
                 heldBy: [Components.Schemas.HoldReason]
             ) {
@@ -3191,6 +3254,7 @@ extension Components {
                 self.earliestBeginDate = earliestBeginDate
                 self.requiresNetworkConnectivity = requiresNetworkConnectivity
                 self.requiresExternalPower = requiresExternalPower
+                self.strategy = strategy
                 self.eligible = eligible
                 self.heldBy = heldBy
             }
@@ -3200,6 +3264,7 @@ extension Components {
                 case earliestBeginDate
                 case requiresNetworkConnectivity
                 case requiresExternalPower
+                case strategy
                 case eligible
                 case heldBy
             }
@@ -3225,6 +3290,10 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .requiresExternalPower
                 )
+                self.strategy = try container.decodeIfPresent(
+                    Components.Schemas.SubmissionStrategy.self,
+                    forKey: .strategy
+                )
                 self.eligible = try container.decode(
                     Swift.Bool.self,
                     forKey: .eligible
@@ -3239,6 +3308,7 @@ extension Components {
                     "earliestBeginDate",
                     "requiresNetworkConnectivity",
                     "requiresExternalPower",
+                    "strategy",
                     "eligible",
                     "heldBy"
                 ])
@@ -3258,34 +3328,39 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/BackgroundWork/identifier`.
             public var identifier: Swift.String?
-            /// When its time is up: the app is killed then if it has not called its completion handler, or a BGTask's expiration handler runs.
+            /// When its time is up: the app is killed then if it has not called its completion handler, or a BGTask's expiration handler runs. Null for a continued-processing task, which runs until the app completes it, a person cancels it (expireTask) or the system needs its room.
             ///
             /// - Remark: Generated from `#/components/schemas/BackgroundWork/deadline`.
-            public var deadline: Components.Schemas.Time
+            public var deadline: Swift.Double?
             /// A BGTask's expiration handler ran without completing it: the app dies at killAt.
             ///
             /// - Remark: Generated from `#/components/schemas/BackgroundWork/expired`.
             public var expired: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/BackgroundWork/progress`.
+            public var progress: Components.Schemas.TaskProgress?
             /// Creates a new `BackgroundWork`.
             ///
             /// - Parameters:
             ///   - id: What backgroundWorkCompleted names it by, and the taskId of its callbacks; numbered with the app's background tasks.
             ///   - reason:
             ///   - identifier: urlSession work: the background URLSession's identifier; a task the system ran from a request (launchTask): the request's.
-            ///   - deadline: When its time is up: the app is killed then if it has not called its completion handler, or a BGTask's expiration handler runs.
+            ///   - deadline: When its time is up: the app is killed then if it has not called its completion handler, or a BGTask's expiration handler runs. Null for a continued-processing task, which runs until the app completes it, a person cancels it (expireTask) or the system needs its room.
             ///   - expired: A BGTask's expiration handler ran without completing it: the app dies at killAt.
+            ///   - progress:
             public init(
                 id: Swift.Int,
                 reason: Components.Schemas.BackgroundLaunchReason,
                 identifier: Swift.String? = nil,
-                deadline: Components.Schemas.Time,
-                expired: Swift.Bool
+                deadline: Swift.Double? = nil,
+                expired: Swift.Bool,
+                progress: Components.Schemas.TaskProgress? = nil
             ) {
                 self.id = id
                 self.reason = reason
                 self.identifier = identifier
                 self.deadline = deadline
                 self.expired = expired
+                self.progress = progress
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -3293,6 +3368,7 @@ extension Components {
                 case identifier
                 case deadline
                 case expired
+                case progress
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -3308,20 +3384,25 @@ extension Components {
                     Swift.String.self,
                     forKey: .identifier
                 )
-                self.deadline = try container.decode(
-                    Components.Schemas.Time.self,
+                self.deadline = try container.decodeIfPresent(
+                    Swift.Double.self,
                     forKey: .deadline
                 )
                 self.expired = try container.decode(
                     Swift.Bool.self,
                     forKey: .expired
                 )
+                self.progress = try container.decodeIfPresent(
+                    Components.Schemas.TaskProgress.self,
+                    forKey: .progress
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "reason",
                     "identifier",
                     "deadline",
-                    "expired"
+                    "expired",
+                    "progress"
                 ])
             }
         }
@@ -3354,6 +3435,10 @@ extension Components {
             public var backgroundAppRefresh: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/BackgroundConditions/taskScheduling`.
             public var taskScheduling: Components.Schemas.TaskSchedulingPolicy
+            /// How many continued-processing tasks the system runs at once now. Apple documents such a maximum but not its value: 2 is lifecycled's policy. Lowered below the tasks running, it stands for resources becoming constrained: the tasks with the least progress are stopped.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BackgroundConditions/continuedProcessingCapacity`.
+            public var continuedProcessingCapacity: Swift.Int
             /// Creates a new `BackgroundConditions`.
             ///
             /// - Parameters:
@@ -3363,13 +3448,15 @@ extension Components {
             ///   - network:
             ///   - backgroundAppRefresh:
             ///   - taskScheduling:
+            ///   - continuedProcessingCapacity: How many continued-processing tasks the system runs at once now. Apple documents such a maximum but not its value: 2 is lifecycled's policy. Lowered below the tasks running, it stands for resources becoming constrained: the tasks with the least progress are stopped.
             public init(
                 batteryLevel: Swift.Int,
                 charging: Swift.Bool,
                 lowPowerMode: Swift.Bool,
                 network: Components.Schemas.NetworkStatus,
                 backgroundAppRefresh: Swift.Bool,
-                taskScheduling: Components.Schemas.TaskSchedulingPolicy
+                taskScheduling: Components.Schemas.TaskSchedulingPolicy,
+                continuedProcessingCapacity: Swift.Int
             ) {
                 self.batteryLevel = batteryLevel
                 self.charging = charging
@@ -3377,6 +3464,7 @@ extension Components {
                 self.network = network
                 self.backgroundAppRefresh = backgroundAppRefresh
                 self.taskScheduling = taskScheduling
+                self.continuedProcessingCapacity = continuedProcessingCapacity
             }
             public enum CodingKeys: String, CodingKey {
                 case batteryLevel
@@ -3385,6 +3473,7 @@ extension Components {
                 case network
                 case backgroundAppRefresh
                 case taskScheduling
+                case continuedProcessingCapacity
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -3412,13 +3501,18 @@ extension Components {
                     Components.Schemas.TaskSchedulingPolicy.self,
                     forKey: .taskScheduling
                 )
+                self.continuedProcessingCapacity = try container.decode(
+                    Swift.Int.self,
+                    forKey: .continuedProcessingCapacity
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "batteryLevel",
                     "charging",
                     "lowPowerMode",
                     "network",
                     "backgroundAppRefresh",
-                    "taskScheduling"
+                    "taskScheduling",
+                    "continuedProcessingCapacity"
                 ])
             }
         }
@@ -3444,6 +3538,7 @@ extension Components {
                 case tooMuchBackgroundWork = "tooMuchBackgroundWork"
                 case manualScheduling = "manualScheduling"
                 case pushBudgetSpent = "pushBudgetSpent"
+                case noRoomForContinuedTask = "noRoomForContinuedTask"
             }
             /// - Remark: Generated from `#/components/schemas/HoldReason/reason`.
             public var reason: Components.Schemas.HoldReason.ReasonPayload
@@ -3569,6 +3664,7 @@ extension Components {
             case cancelTaskRequest = "cancelTaskRequest"
             case launchTask = "launchTask"
             case expireTask = "expireTask"
+            case reportProgress = "reportProgress"
             case attachDebugger = "attachDebugger"
             case detachDebugger = "detachDebugger"
             case updateApp = "updateApp"
@@ -3615,6 +3711,7 @@ extension Components {
             case cancelTaskRequest = "cancelTaskRequest"
             case launchTask = "launchTask"
             case expireTask = "expireTask"
+            case reportProgress = "reportProgress"
             case attachDebugger = "attachDebugger"
             case detachDebugger = "detachDebugger"
             case updateApp = "updateApp"
@@ -3686,6 +3783,8 @@ extension Components {
             case purge(Components.Schemas.PurgeEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/ReinstallEvent`.
             case reinstall(Components.Schemas.ReinstallEvent)
+            /// - Remark: Generated from `#/components/schemas/AppEvent/ReportProgressEvent`.
+            case reportProgress(Components.Schemas.ReportProgressEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/SetMemoryEvent`.
             case setMemory(Components.Schemas.SetMemoryEvent)
             /// - Remark: Generated from `#/components/schemas/AppEvent/SetRestorationDataEvent`.
@@ -3758,6 +3857,8 @@ extension Components {
                     self = .purge(try .init(from: decoder))
                 case "reinstall":
                     self = .reinstall(try .init(from: decoder))
+                case "reportProgress":
+                    self = .reportProgress(try .init(from: decoder))
                 case "setMemory":
                     self = .setMemory(try .init(from: decoder))
                 case "setRestorationData":
@@ -3829,6 +3930,8 @@ extension Components {
                 case let .purge(value):
                     try value.encode(to: encoder)
                 case let .reinstall(value):
+                    try value.encode(to: encoder)
+                case let .reportProgress(value):
                     try value.encode(to: encoder)
                 case let .setMemory(value):
                     try value.encode(to: encoder)
@@ -4340,7 +4443,7 @@ extension Components {
                 ])
             }
         }
-        /// The user force-quits the app from the switcher.
+        /// The user force-quits the app from the switcher. Its continued-processing tasks end with the process, and its queued continued-processing requests are cancelled.
         ///
         /// - Remark: Generated from `#/components/schemas/TerminateEvent`.
         public struct TerminateEvent: Codable, Hashable, Sendable {
@@ -4492,7 +4595,7 @@ extension Components {
                 ])
             }
         }
-        /// The system launches or wakes the app in the background; needs the matching background mode (urlSession needs none). An app-delegate app gets applicationDidEnterBackground before the event's callback, launched or woken; a scene app gets the callback alone. A processing task runs only while the device is idle, locked (409 with the device unlocked); unlocking runs its expirationHandler at once (BGProcessingTask). A launch (not a wake) of an app-delegate app for a push or for location passes launch options: remoteNotification with the payload, or location (UIApplication.LaunchOptionsKey); a scene app's are nil (application(_:didFinishLaunchingWithOptions:): "If the app supports scenes, this is nil"). A push's payload must carry aps.content-available 1 (422 otherwise). Each push and task is its own work (the result's workId, the callback's taskId) with its own completion, and wakes overlap: a push is handed over while other work runs; a fetch, the same BGTask (its identifier, whatever its kind; without one, the kind's) or the same URL session's events are not (409) until the app completes them; tasks of other identifiers run beside it. At most 16 pieces of work per app (409 beyond).
+        /// The system launches or wakes the app in the background; needs the matching background mode (urlSession needs none); continuedProcessing is not a reason to launch an app (422: submitTaskRequest starts such a task, in the foreground). An app-delegate app gets applicationDidEnterBackground before the event's callback, launched or woken; a scene app gets the callback alone. A processing task runs only while the device is idle, locked (409 with the device unlocked); unlocking runs its expirationHandler at once (BGProcessingTask). A launch (not a wake) of an app-delegate app for a push or for location passes launch options: remoteNotification with the payload, or location (UIApplication.LaunchOptionsKey); a scene app's are nil (application(_:didFinishLaunchingWithOptions:): "If the app supports scenes, this is nil"). A push's payload must carry aps.content-available 1 (422 otherwise). Each push and task is its own work (the result's workId, the callback's taskId) with its own completion, and wakes overlap: a push is handed over while other work runs; a fetch, the same BGTask (its identifier, whatever its kind; without one, the kind's) or the same URL session's events are not (409) until the app completes them; tasks of other identifiers run beside it. At most 16 pieces of work per app (409 beyond).
         ///
         /// - Remark: Generated from `#/components/schemas/BackgroundLaunchEvent`.
         public struct BackgroundLaunchEvent: Codable, Hashable, Sendable {
@@ -4916,7 +5019,7 @@ extension Components {
                 ])
             }
         }
-        /// The running app's code submits a request to BGTaskScheduler (submit(_:)); a request for an identifier already pending replaces it. Refused (409) as BGTaskScheduler.Error.Code says: bgtaskscheduler-not-permitted (the identifier not in permittedTaskIdentifiers, or the kind's background mode missing: fetch for appRefresh, processing for processing), bgtaskscheduler-too-many-pending-task-requests (1 appRefresh and 10 processing requests pending at most).
+        /// The running app's code submits a request to BGTaskScheduler (submit(_:)); a request for an identifier already pending replaces it. Refused (409) as BGTaskScheduler.Error.Code says: bgtaskscheduler-not-permitted (the identifier not in permittedTaskIdentifiers, or the kind's background mode missing: fetch for appRefresh, processing for processing), bgtaskscheduler-too-many-pending-task-requests (1 appRefresh, 10 processing and 10 queued continuedProcessing requests pending at most), bgtaskscheduler-immediate-run-ineligible (continuedProcessing with strategy fail, and no room: continuedProcessingCapacity tasks running). A continuedProcessing request (BGContinuedProcessingTaskRequest, iOS 26; 409 on earlier releases) is submitted by the active app, in response to a person's action (409 otherwise), and needs no background mode: with room, its task starts at once, in the foreground (its launch handler, the result's workId), and goes on in the background until the app completes it (backgroundWorkCompleted); without, strategy queue (the default) queues it, to start as soon as a task ends or the room grows, and the process's end (a force-quit among them) cancels it ("Performing long-running tasks on iOS and iPadOS").
         ///
         /// - Remark: Generated from `#/components/schemas/SubmitTaskRequestEvent`.
         public struct SubmitTaskRequestEvent: Codable, Hashable, Sendable {
@@ -4942,6 +5045,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/SubmitTaskRequestEvent/requiresExternalPower`.
             public var requiresExternalPower: Swift.Bool?
+            /// continuedProcessing only (BGContinuedProcessingTaskRequest.strategy): with no room to run the task at once, queue it, or fail the submission.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SubmitTaskRequestEvent/strategy`.
+            public var strategy: Components.Schemas.SubmissionStrategy?
             /// Creates a new `SubmitTaskRequestEvent`.
             ///
             /// - Parameters:
@@ -4951,13 +5058,15 @@ extension Components {
             ///   - earliestBeginDate: BGTaskRequest.earliestBeginDate, in device time.
             ///   - requiresNetworkConnectivity: processing only.
             ///   - requiresExternalPower: processing only.
+            ///   - strategy: continuedProcessing only (BGContinuedProcessingTaskRequest.strategy): with no room to run the task at once, queue it, or fail the submission.
             public init(
                 _type: Components.Schemas.SubmitTaskRequestEvent._TypePayload,
                 identifier: Swift.String,
                 kind: Components.Schemas.TaskKind,
                 earliestBeginDate: Swift.Double? = nil,
                 requiresNetworkConnectivity: Swift.Bool? = nil,
-                requiresExternalPower: Swift.Bool? = nil
+                requiresExternalPower: Swift.Bool? = nil,
+                strategy: Components.Schemas.SubmissionStrategy? = nil
             ) {
                 self._type = _type
                 self.identifier = identifier
@@ -4965,6 +5074,7 @@ extension Components {
                 self.earliestBeginDate = earliestBeginDate
                 self.requiresNetworkConnectivity = requiresNetworkConnectivity
                 self.requiresExternalPower = requiresExternalPower
+                self.strategy = strategy
             }
             public enum CodingKeys: String, CodingKey {
                 case _type = "type"
@@ -4973,6 +5083,7 @@ extension Components {
                 case earliestBeginDate
                 case requiresNetworkConnectivity
                 case requiresExternalPower
+                case strategy
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -5000,13 +5111,18 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .requiresExternalPower
                 )
+                self.strategy = try container.decodeIfPresent(
+                    Components.Schemas.SubmissionStrategy.self,
+                    forKey: .strategy
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "type",
                     "identifier",
                     "kind",
                     "earliestBeginDate",
                     "requiresNetworkConnectivity",
-                    "requiresExternalPower"
+                    "requiresExternalPower",
+                    "strategy"
                 ])
             }
         }
@@ -5098,7 +5214,7 @@ extension Components {
                 ])
             }
         }
-        /// The running task's time is up now, in any state: its BGTask.expirationHandler runs, as the debugger's _simulateExpirationForTaskWithIdentifier: makes it; then the app completes the task (backgroundWorkCompleted) or is killed expirationGraceSeconds later (out of the foreground). The result names the task's work and the deadline its expiry came before. 409 if the app runs no such task whose handler has not run.
+        /// The running task's time is up now, in any state: its BGTask.expirationHandler runs, as the debugger's _simulateExpirationForTaskWithIdentifier: makes it; then the app completes the task (backgroundWorkCompleted) or is killed expirationGraceSeconds later (out of the foreground). A person cancelling a continued-processing task from its Live Activity is this event too: "the framework invokes the task's expiration handler". The result names the task's work and the deadline its expiry came before (none for a continued-processing task). 409 if the app runs no such task whose handler has not run.
         ///
         /// - Remark: Generated from `#/components/schemas/ExpireTaskEvent`.
         public struct ExpireTaskEvent: Codable, Hashable, Sendable {
@@ -5139,6 +5255,76 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "type",
                     "identifier"
+                ])
+            }
+        }
+        /// The app's running continued-processing task reports its progress (its Progress, completedUnitCount of totalUnitCount), which the system shows in the task's Live Activity. When it needs room (setConditions lowering continuedProcessingCapacity), the system stops the tasks that report the least first ("The system prioritizes the termination of tasks that reflect minimal or no progress": BGContinuedProcessingTask); a task that never reported counts as none. 409 if the app runs no continued-processing task of that identifier.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ReportProgressEvent`.
+        public struct ReportProgressEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReportProgressEvent/type`.
+            @frozen public enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case reportProgress = "reportProgress"
+            }
+            /// - Remark: Generated from `#/components/schemas/ReportProgressEvent/type`.
+            public var _type: Components.Schemas.ReportProgressEvent._TypePayload
+            /// - Remark: Generated from `#/components/schemas/ReportProgressEvent/identifier`.
+            public var identifier: Swift.String
+            /// Progress.completedUnitCount: at most totalUnitCount.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReportProgressEvent/completedUnitCount`.
+            public var completedUnitCount: Swift.Int
+            /// Progress.totalUnitCount.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReportProgressEvent/totalUnitCount`.
+            public var totalUnitCount: Swift.Int
+            /// Creates a new `ReportProgressEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - identifier:
+            ///   - completedUnitCount: Progress.completedUnitCount: at most totalUnitCount.
+            ///   - totalUnitCount: Progress.totalUnitCount.
+            public init(
+                _type: Components.Schemas.ReportProgressEvent._TypePayload,
+                identifier: Swift.String,
+                completedUnitCount: Swift.Int,
+                totalUnitCount: Swift.Int
+            ) {
+                self._type = _type
+                self.identifier = identifier
+                self.completedUnitCount = completedUnitCount
+                self.totalUnitCount = totalUnitCount
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case identifier
+                case completedUnitCount
+                case totalUnitCount
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.ReportProgressEvent._TypePayload.self,
+                    forKey: ._type
+                )
+                self.identifier = try container.decode(
+                    Swift.String.self,
+                    forKey: .identifier
+                )
+                self.completedUnitCount = try container.decode(
+                    Swift.Int.self,
+                    forKey: .completedUnitCount
+                )
+                self.totalUnitCount = try container.decode(
+                    Swift.Int.self,
+                    forKey: .totalUnitCount
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "identifier",
+                    "completedUnitCount",
+                    "totalUnitCount"
                 ])
             }
         }
@@ -5610,7 +5796,7 @@ extension Components {
                 ])
             }
         }
-        /// What the system weighs before it runs background work changes: the members given, the others as they are (see BackgroundConditions). Pending task requests that nothing holds back any more run at once under eager, in this event's outcome.
+        /// What the system weighs before it runs background work changes: the members given, the others as they are (see BackgroundConditions). Pending task requests that nothing holds back any more run at once under eager, in this event's outcome. A lower continuedProcessingCapacity than tasks running stops the ones with the least progress (their expiration handlers run); a higher one starts queued ones.
         ///
         /// - Remark: Generated from `#/components/schemas/DeviceSetConditionsEvent`.
         public struct DeviceSetConditionsEvent: Codable, Hashable, Sendable {
@@ -5634,6 +5820,10 @@ extension Components {
             public var backgroundAppRefresh: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/DeviceSetConditionsEvent/taskScheduling`.
             public var taskScheduling: Components.Schemas.TaskSchedulingPolicy?
+            /// How many continued-processing tasks the system runs at once: lowered below the tasks running, it stops those with the least progress.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceSetConditionsEvent/continuedProcessingCapacity`.
+            public var continuedProcessingCapacity: Swift.Int?
             /// Creates a new `DeviceSetConditionsEvent`.
             ///
             /// - Parameters:
@@ -5644,6 +5834,7 @@ extension Components {
             ///   - network:
             ///   - backgroundAppRefresh: The device's Background App Refresh switch.
             ///   - taskScheduling:
+            ///   - continuedProcessingCapacity: How many continued-processing tasks the system runs at once: lowered below the tasks running, it stops those with the least progress.
             public init(
                 _type: Components.Schemas.DeviceSetConditionsEvent._TypePayload,
                 batteryLevel: Swift.Int? = nil,
@@ -5651,7 +5842,8 @@ extension Components {
                 lowPowerMode: Swift.Bool? = nil,
                 network: Components.Schemas.NetworkStatus? = nil,
                 backgroundAppRefresh: Swift.Bool? = nil,
-                taskScheduling: Components.Schemas.TaskSchedulingPolicy? = nil
+                taskScheduling: Components.Schemas.TaskSchedulingPolicy? = nil,
+                continuedProcessingCapacity: Swift.Int? = nil
             ) {
                 self._type = _type
                 self.batteryLevel = batteryLevel
@@ -5660,6 +5852,7 @@ extension Components {
                 self.network = network
                 self.backgroundAppRefresh = backgroundAppRefresh
                 self.taskScheduling = taskScheduling
+                self.continuedProcessingCapacity = continuedProcessingCapacity
             }
             public enum CodingKeys: String, CodingKey {
                 case _type = "type"
@@ -5669,6 +5862,7 @@ extension Components {
                 case network
                 case backgroundAppRefresh
                 case taskScheduling
+                case continuedProcessingCapacity
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -5700,6 +5894,10 @@ extension Components {
                     Components.Schemas.TaskSchedulingPolicy.self,
                     forKey: .taskScheduling
                 )
+                self.continuedProcessingCapacity = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .continuedProcessingCapacity
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "type",
                     "batteryLevel",
@@ -5707,7 +5905,8 @@ extension Components {
                     "lowPowerMode",
                     "network",
                     "backgroundAppRefresh",
-                    "taskScheduling"
+                    "taskScheduling",
+                    "continuedProcessingCapacity"
                 ])
             }
         }
@@ -6626,7 +6825,7 @@ extension Components {
                 ])
             }
         }
-        /// fetch and remoteNotification: a completion handler within backgroundWorkSeconds (else 0x2182bad4); urlSession: handleEventsForBackgroundURLSession, the same time (else 0x2182bad3), no background mode needed; appRefresh (BGAppRefreshTask, fetch mode) and processing (BGProcessingTask): BGTask.expirationHandler after backgroundWorkSeconds or processingTaskSeconds, then setTaskCompleted (backgroundWorkCompleted) or a kill expirationGraceSeconds later (0x2182bad2); location: no completion handler, ordinary background time.
+        /// fetch and remoteNotification: a completion handler within backgroundWorkSeconds (else 0x2182bad4); urlSession: handleEventsForBackgroundURLSession, the same time (else 0x2182bad3), no background mode needed; appRefresh (BGAppRefreshTask, fetch mode) and processing (BGProcessingTask): BGTask.expirationHandler after backgroundWorkSeconds or processingTaskSeconds, then setTaskCompleted (backgroundWorkCompleted) or a kill expirationGraceSeconds later (0x2182bad2); continuedProcessing (BGContinuedProcessingTask, from submitTaskRequest, never a backgroundLaunch): no time limit, the same expiration when a person or the system stops it; location: no completion handler, ordinary background time.
         ///
         /// - Remark: Generated from `#/components/schemas/BackgroundLaunchReason`.
         @frozen public enum BackgroundLaunchReason: String, Codable, Hashable, Sendable, CaseIterable {
@@ -6636,6 +6835,7 @@ extension Components {
             case appRefresh = "appRefresh"
             case processing = "processing"
             case urlSession = "urlSession"
+            case continuedProcessing = "continuedProcessing"
         }
         /// An app's exits counted as MetricKit's MXAppExitMetric counts them, foreground and background (MXForegroundExitData, MXBackgroundExitData), each key the property's name. How lifecycled's terminations map to them: the user guide's decision table (normal: a force-quit, a shutdown, applicationWillTerminate; abnormal: a crash or a thermal kill; appWatchdog: 0x8badf00d; memoryResourceLimit: jetsam's per-process-limit, and any jetsam kill in the foreground; memoryPressure: jetsam's other kills in the background; backgroundTaskAssertionTimeout: 0x2182bad2/3/4; suspendedWithLockedFile: 0xdead10cc; no kill here is counted as bad access, illegal instruction or CPU resource limit).
         ///
@@ -8003,14 +8203,14 @@ extension Components {
                 ])
             }
         }
-        /// The work a backgroundLaunch or launchTask handed the app, and when its time is up; for expireTask, the task's work and the deadline its expiry came before.
+        /// The work a backgroundLaunch, launchTask or a submitTaskRequest of a continued-processing task handed the app, and when its time is up (null for a continued-processing task); for expireTask, the task's work and the deadline its expiry came before.
         ///
         /// - Remark: Generated from `#/components/schemas/HandedOverBackgroundWork`.
         public struct HandedOverBackgroundWork: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/HandedOverBackgroundWork/workId`.
             public var workId: Swift.Int
             /// - Remark: Generated from `#/components/schemas/HandedOverBackgroundWork/deadline`.
-            public var deadline: Components.Schemas.Time
+            public var deadline: Swift.Double?
             /// launchTask only, when there were any: what held the request back that the debugger's launch went past, in heldBy's order.
             ///
             /// - Remark: Generated from `#/components/schemas/HandedOverBackgroundWork/bypassed`.
@@ -8023,7 +8223,7 @@ extension Components {
             ///   - bypassed: launchTask only, when there were any: what held the request back that the debugger's launch went past, in heldBy's order.
             public init(
                 workId: Swift.Int,
-                deadline: Components.Schemas.Time,
+                deadline: Swift.Double? = nil,
                 bypassed: [Components.Schemas.HoldReason]? = nil
             ) {
                 self.workId = workId
@@ -8041,8 +8241,8 @@ extension Components {
                     Swift.Int.self,
                     forKey: .workId
                 )
-                self.deadline = try container.decode(
-                    Components.Schemas.Time.self,
+                self.deadline = try container.decodeIfPresent(
+                    Swift.Double.self,
                     forKey: .deadline
                 )
                 self.bypassed = try container.decodeIfPresent(
@@ -9748,6 +9948,8 @@ extension Components {
                 ])
             }
         }
+        /// deadline is required of every work but a continuedProcessing task's, which has none; progress is a continuedProcessing task's only.
+        ///
         /// - Remark: Generated from `#/components/schemas/SnapshotBackgroundWork`.
         public struct SnapshotBackgroundWork: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/SnapshotBackgroundWork/id`.
@@ -9757,9 +9959,11 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/SnapshotBackgroundWork/identifier`.
             public var identifier: Swift.String?
             /// - Remark: Generated from `#/components/schemas/SnapshotBackgroundWork/deadline`.
-            public var deadline: Swift.Double
+            public var deadline: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/SnapshotBackgroundWork/expiredAt`.
             public var expiredAt: Components.Schemas.SnapshotTime?
+            /// - Remark: Generated from `#/components/schemas/SnapshotBackgroundWork/progress`.
+            public var progress: Components.Schemas.TaskProgress?
             /// Creates a new `SnapshotBackgroundWork`.
             ///
             /// - Parameters:
@@ -9768,18 +9972,21 @@ extension Components {
             ///   - identifier:
             ///   - deadline:
             ///   - expiredAt:
+            ///   - progress:
             public init(
                 id: Swift.Int,
                 reason: Components.Schemas.BackgroundLaunchReason,
                 identifier: Swift.String? = nil,
-                deadline: Swift.Double,
-                expiredAt: Components.Schemas.SnapshotTime? = nil
+                deadline: Swift.Double? = nil,
+                expiredAt: Components.Schemas.SnapshotTime? = nil,
+                progress: Components.Schemas.TaskProgress? = nil
             ) {
                 self.id = id
                 self.reason = reason
                 self.identifier = identifier
                 self.deadline = deadline
                 self.expiredAt = expiredAt
+                self.progress = progress
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -9787,6 +9994,7 @@ extension Components {
                 case identifier
                 case deadline
                 case expiredAt
+                case progress
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -9802,7 +10010,7 @@ extension Components {
                     Swift.String.self,
                     forKey: .identifier
                 )
-                self.deadline = try container.decode(
+                self.deadline = try container.decodeIfPresent(
                     Swift.Double.self,
                     forKey: .deadline
                 )
@@ -9810,12 +10018,17 @@ extension Components {
                     Components.Schemas.SnapshotTime.self,
                     forKey: .expiredAt
                 )
+                self.progress = try container.decodeIfPresent(
+                    Components.Schemas.TaskProgress.self,
+                    forKey: .progress
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "reason",
                     "identifier",
                     "deadline",
-                    "expiredAt"
+                    "expiredAt",
+                    "progress"
                 ])
             }
         }
