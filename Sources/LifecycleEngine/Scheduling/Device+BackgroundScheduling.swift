@@ -101,11 +101,13 @@ extension Device {
   /// Why the continued-processing `request` of `app` waits in the queue: a person started it,
   /// so nothing of what the system weighs for background launches (the conditions, the
   /// scheduling policy, the app's state) holds it back; only the room the system has, and
-  /// the app's own work.
-  func continuedHolds(for request: TaskRequest, of app: App) -> [HoldReason] {
+  /// the app's own work. `running` is `runningContinuedTasks`, when the caller counted them.
+  func continuedHolds(
+    for request: TaskRequest, of app: App, running: Int? = nil
+  ) -> [HoldReason] {
     var reasons: [HoldReason] = []
     let capacity = status.conditions.continuedProcessingCapacity
-    if runningContinuedTasks >= capacity {
+    if running ?? runningContinuedTasks >= capacity {
       reasons.append(.noRoomForContinuedTask(capacity: capacity))
     }
     if app.isWorking(on: .continuedProcessing, identifier: request.identifier) {
@@ -136,7 +138,7 @@ extension Device {
       guard let app = apps[name] else { continue }
       for request in app.taskRequests where request.kind == .continuedProcessing {
         guard running < capacity else { return }
-        guard continuedHolds(for: request, of: app).isEmpty else { continue }
+        guard continuedHolds(for: request, of: app, running: running).isEmpty else { continue }
         record(.app(.launchTask(identifier: request.identifier)), app: app.name)
         _ = launchTask(request.identifier, of: app, cause: .event(.launchTask))
         running += 1
