@@ -14,8 +14,9 @@ extension Components.Schemas.EventResult {
     return task
   }
 
-  /// The work a `backgroundLaunch` or `launchTask` handed the app (for `expireTask`, the
-  /// task's work), and when its time is up.
+  /// The work a `backgroundLaunch`, a `launchTask` or a continued-processing
+  /// `submitTaskRequest` handed the app (for `expireTask`, the task's work), and when its time
+  /// is up (never, for a continued-processing task).
   public var handedOverWork: Components.Schemas.HandedOverBackgroundWork? {
     guard case .HandedOverBackgroundWork(let work) = self else { return nil }
     return work

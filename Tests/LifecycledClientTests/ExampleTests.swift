@@ -257,6 +257,8 @@ import Testing
     let started = try await editor.post(
       .submitTaskRequest(identifier: "com.example.editor.export", kind: .continuedProcessing))
     #expect(started.callbacks.map(\.method) == [.taskLaunchHandler])
+    let handedOver = try #require(started.result?.handedOverWork)
+    #expect(handedOver.workId == 1 && handedOver.deadline == nil)
     try await editor.post(
       .reportProgress(identifier: "com.example.editor.export", completed: 40, of: 100))
     try await editor.post(.home)
