@@ -111,11 +111,15 @@ import Testing
       "POST", "/v1/devices/studio/events",
       #"{"type":"setConditions","continuedProcessingCapacity":1}"#)
     for app in ["editor", "photos"] {
-      api.call(
+      let submitted = api.call(
         "POST", "/v1/devices/studio/apps/\(app)/events",
-        #"[{"type":"launch"},{"type":"submitTaskRequest","identifier":"export","kind":"continuedProcessing"},{"type":"reportProgress","identifier":"export","completedUnitCount":2,"totalUnitCount":5}]"#
+        #"[{"type":"launch"},{"type":"submitTaskRequest","identifier":"export","kind":"continuedProcessing"}]"#
       )
+      #expect(submitted.status == 200, "\(submitted.body)")
     }
+    api.call(
+      "POST", "/v1/devices/studio/apps/editor/events",
+      #"{"type":"reportProgress","identifier":"export","completedUnitCount":2,"totalUnitCount":5}"#)
     let saved = snapshot(api, "studio")
     #expect(saved.contains(#""continuedProcessingCapacity":1"#))
     #expect(
@@ -124,7 +128,7 @@ import Testing
       ))
     #expect(
       saved.contains(
-        #""taskRequests":[{"identifier":"export","kind":"continuedProcessing","requiresNetworkConnectivity":false,"requiresExternalPower":false,"strategy":"queue"}]"#
+        #""taskRequests":[{"identifier":"export","kind":"continuedProcessing","requiresNetworkConnectivity":false,"requiresExternalPower":false,"strategy":"queue","queuedAtSeq":28}]"#
       ))
     let other = APITests()
     #expect(other.call("PUT", "/v1/devices/studio", saved).status == 201)

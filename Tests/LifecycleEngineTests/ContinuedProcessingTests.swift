@@ -88,23 +88,33 @@ import Testing
   }
 
   /// `queue`, the default, "adds the task request to the back of a queue. The system runs the
-  /// task as soon as possible": when a running task ends, the queued one's launch handler runs,
-  /// the journal saying the system launched it.
-  @Test func aQueuedRequestStartsWhenARunningTaskEnds() throws {
+  /// task as soon as possible": when a running task ends, the request that queued first
+  /// starts, whichever app's it is, the journal saying the system launched it.
+  @Test func queuedRequestsStartInTheOrderTheyQueuedWhenARunningTaskEnds() throws {
     try sim.post(.setConditions(ConditionsChange(continuedProcessingCapacity: 1)))
     try start("editor")
-    let queued = try start("photos")
+    let queued = try start("studio")
     #expect(queued.callbacks.isEmpty && queued.result == nil)
-    let pending = try #require(sim.app("photos").taskRequests.first)
+    try start("photos")
+    let pending = try #require(sim.app("studio").taskRequests.first)
     #expect(pending.heldBy == [.noRoomForContinuedTask(capacity: 1)])
     #expect(pending.request.strategy == .queue)
+    let places = ["studio", "photos"].map { sim.app($0).taskRequests.first?.request.queuedAtSeq }
+    #expect(places[0].map { first in places[1].map { first < $0 } ?? false } ?? false)
     let completed = try sim.post(.backgroundWorkCompleted(id: 1), to: "editor")
     #expect(
       completed.callbacks.map { "\($0.app) \($0.method)" } == [
-        "photos \(CallbackMethod.taskLaunchHandler)"
+        "studio \(CallbackMethod.taskLaunchHandler)"
       ])
-    #expect(sim.app("photos").taskRequests.isEmpty)
-    #expect(sim.app("photos").backgroundWork.map(\.reason) == [.continuedProcessing])
+    #expect(sim.app("studio").taskRequests.isEmpty)
+    #expect(sim.app("studio").backgroundWork.map(\.reason) == [.continuedProcessing])
+    #expect(sim.app("photos").taskRequests.count == 1)
+    let events = try sim.engine.journal(of: sim.device, now: .zero).entries.compactMap {
+      entry -> String? in
+      guard case .event(_, _, let app?, .app(let event)) = entry else { return nil }
+      return "\(app) \(event.type)"
+    }
+    #expect(events.suffix(2) == ["editor backgroundWorkCompleted", "studio launchTask"])
   }
 
   /// `fail`: "The system cancels a fail task right away if it can't begin processing the task

@@ -182,7 +182,8 @@ enum SnapshotFormat {
       identifier: identifier, kind: kind, earliestBeginDate: fields.instant("earliestBeginDate"),
       requiresNetworkConnectivity: fields.bool("requiresNetworkConnectivity") ?? false,
       requiresExternalPower: fields.bool("requiresExternalPower") ?? false,
-      strategy: fields.choice("strategy", SubmissionStrategy.self, required: false))
+      strategy: fields.choice("strategy", SubmissionStrategy.self, required: false),
+      queuedAtSeq: fields.integer("queuedAtSeq", in: 1...SnapshotFormat.maxCount))
   }
 
   /// Background work numbered `id`, as `JSONWriter.snapshotWork` writes it.

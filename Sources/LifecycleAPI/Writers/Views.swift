@@ -83,6 +83,7 @@ extension JSONWriter {
       w.member("requiresNetworkConnectivity", request.requiresNetworkConnectivity)
       w.member("requiresExternalPower", request.requiresExternalPower)
       if let strategy = request.strategy { w.member("strategy", strategy) }
+      if let seq = request.queuedAtSeq { w.member("queuedAtSeq", seq) }
       more(&w)
     }
   }

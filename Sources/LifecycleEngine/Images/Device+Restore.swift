@@ -131,8 +131,10 @@ extension Device {
         "taskRequests", "require network or power only for processing")
       issues.check(
         (request.kind == .continuedProcessing) == (request.strategy != nil)
+          && (request.kind == .continuedProcessing) == (request.queuedAtSeq != nil)
           && (request.kind != .continuedProcessing || request.earliestBeginDate == nil),
-        "taskRequests", "have a strategy, and no earliestBeginDate, only for continuedProcessing")
+        "taskRequests",
+        "have a strategy and a queuedAtSeq, and no earliestBeginDate, only for continuedProcessing")
     }
     if record.taskRequests.contains(where: { $0.kind == .continuedProcessing }) {
       issues.check(
@@ -305,6 +307,13 @@ extension Device {
 
   /// The rules the device as a whole keeps.
   private func checkDevice(_ issues: inout ValidationIssues) {
+    // The system's one queue of continued-processing requests: each its own place in it.
+    let places = continuedTaskQueuers.flatMap { name in
+      apps[name]?.taskRequests.compactMap(\.queuedAtSeq) ?? []
+    }
+    issues.check(
+      Set(places).count == places.count && places.allSatisfy { $0 <= version.seq },
+      "taskRequests.queuedAtSeq", "must be distinct, and none after the device's seq")
     let foreground = apps.values.filter { $0.state.isForeground }.map(\.name)
     issues.check(
       foreground == (status.foregroundApp.map { [$0] } ?? []), "foregroundApp",

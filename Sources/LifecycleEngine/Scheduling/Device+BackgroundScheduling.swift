@@ -6,11 +6,14 @@ extension Device {
 
   /// `BGTaskScheduler.submit(_:)`: a request for an identifier already pending replaces it,
   /// keeping its place. A continued-processing request the system has room for runs at once,
-  /// in the foreground; otherwise it waits in the queue (its rule refused one with the `fail`
-  /// strategy).
+  /// in the foreground; otherwise it joins the back of the system's queue (its rule refused one
+  /// with the `fail` strategy).
   func submit(_ request: TaskRequest, for app: App) {
+    var request = request
+    if request.kind == .continuedProcessing { request.queuedAtSeq = version.seq }
     changeTaskRequests(of: app) { requests in
       if let index = requests.firstIndex(where: { $0.identifier == request.identifier }) {
+        request.queuedAtSeq = requests[index].queuedAtSeq ?? request.queuedAtSeq
         requests[index] = request
       } else {
         requests.append(request)
@@ -125,24 +128,29 @@ extension Device {
     }
   }
 
-  /// Starts queued continued-processing requests while the system has room: apps in name
-  /// order, each app's requests in the order submitted. The journal records each as the
-  /// system's `launchTask`. Nothing the scheduling policy or the conditions say holds them:
-  /// a person started each.
+  /// Starts queued continued-processing requests while the system has room, in the order they
+  /// joined the queue ("adds the task request to the back of a queue":
+  /// `SubmissionStrategy.queue`); one its own app holds back waits without holding back those
+  /// behind it. The journal records each as the system's `launchTask`. Nothing the scheduling
+  /// policy or the conditions say holds them: a person started each.
   private func startQueuedContinuedTasks() {
     guard !continuedTaskQueuers.isEmpty else { return }
     let capacity = status.conditions.continuedProcessingCapacity
     var running = runningContinuedTasks
-    for name in continuedTaskQueuers.sorted() {
-      guard running < capacity else { return }
+    guard running < capacity else { return }
+    var queue: [(app: App, request: TaskRequest)] = []
+    for name in continuedTaskQueuers {
       guard let app = apps[name] else { continue }
       for request in app.taskRequests where request.kind == .continuedProcessing {
-        guard running < capacity else { return }
-        guard continuedHolds(for: request, of: app, running: running).isEmpty else { continue }
-        record(.app(.launchTask(identifier: request.identifier)), app: app.name)
-        _ = launchTask(request.identifier, of: app, cause: .event(.launchTask))
-        running += 1
+        queue.append((app, request))
       }
+    }
+    queue.sort { ($0.request.queuedAtSeq ?? 0) < ($1.request.queuedAtSeq ?? 0) }
+    for (app, request) in queue where running < capacity {
+      guard continuedHolds(for: request, of: app, running: running).isEmpty else { continue }
+      record(.app(.launchTask(identifier: request.identifier)), app: app.name)
+      _ = launchTask(request.identifier, of: app, cause: .event(.launchTask))
+      running += 1
     }
   }
 

@@ -65,11 +65,14 @@ public struct TaskRequest: Hashable, Sendable {
   public var requiresExternalPower: Bool
   /// `BGContinuedProcessingTaskRequest.strategy`; nil for the other kinds.
   public var strategy: SubmissionStrategy?
+  /// A queued continued-processing request's place in the system's one queue: the journal
+  /// `seq` of the event that queued it. Set by the device, not by the event.
+  public var queuedAtSeq: Int?
 
   public init(
     identifier: String, kind: TaskKind, earliestBeginDate: Instant? = nil,
     requiresNetworkConnectivity: Bool = false, requiresExternalPower: Bool = false,
-    strategy: SubmissionStrategy? = nil
+    strategy: SubmissionStrategy? = nil, queuedAtSeq: Int? = nil
   ) {
     self.identifier = identifier
     self.kind = kind
@@ -77,6 +80,7 @@ public struct TaskRequest: Hashable, Sendable {
     self.requiresNetworkConnectivity = requiresNetworkConnectivity
     self.requiresExternalPower = requiresExternalPower
     self.strategy = kind == .continuedProcessing ? strategy ?? .queue : strategy
+    self.queuedAtSeq = queuedAtSeq
   }
 }
 

@@ -3093,6 +3093,10 @@ extension Components {
             public var requiresExternalPower: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/TaskRequest/strategy`.
             public var strategy: Components.Schemas.SubmissionStrategy?
+            /// continuedProcessing only: its place in the system's one queue, the journal seq of the event that queued it; the queue starts requests in this order.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TaskRequest/queuedAtSeq`.
+            public var queuedAtSeq: Swift.Int?
             /// Creates a new `TaskRequest`.
             ///
             /// - Parameters:
@@ -3102,13 +3106,15 @@ extension Components {
             ///   - requiresNetworkConnectivity:
             ///   - requiresExternalPower:
             ///   - strategy:
+            ///   - queuedAtSeq: continuedProcessing only: its place in the system's one queue, the journal seq of the event that queued it; the queue starts requests in this order.
             public init(
                 identifier: Swift.String,
                 kind: Components.Schemas.TaskKind,
                 earliestBeginDate: Swift.Double? = nil,
                 requiresNetworkConnectivity: Swift.Bool,
                 requiresExternalPower: Swift.Bool,
-                strategy: Components.Schemas.SubmissionStrategy? = nil
+                strategy: Components.Schemas.SubmissionStrategy? = nil,
+                queuedAtSeq: Swift.Int? = nil
             ) {
                 self.identifier = identifier
                 self.kind = kind
@@ -3116,6 +3122,7 @@ extension Components {
                 self.requiresNetworkConnectivity = requiresNetworkConnectivity
                 self.requiresExternalPower = requiresExternalPower
                 self.strategy = strategy
+                self.queuedAtSeq = queuedAtSeq
             }
             public enum CodingKeys: String, CodingKey {
                 case identifier
@@ -3124,6 +3131,7 @@ extension Components {
                 case requiresNetworkConnectivity
                 case requiresExternalPower
                 case strategy
+                case queuedAtSeq
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -3151,13 +3159,18 @@ extension Components {
                     Components.Schemas.SubmissionStrategy.self,
                     forKey: .strategy
                 )
+                self.queuedAtSeq = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .queuedAtSeq
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "identifier",
                     "kind",
                     "earliestBeginDate",
                     "requiresNetworkConnectivity",
                     "requiresExternalPower",
-                    "strategy"
+                    "strategy",
+                    "queuedAtSeq"
                 ])
             }
         }
@@ -3224,6 +3237,10 @@ extension Components {
             public var requiresExternalPower: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/PendingTaskRequest/strategy`.
             public var strategy: Components.Schemas.SubmissionStrategy?
+            /// continuedProcessing only: its place in the system's one queue, the journal seq of the event that queued it; the queue starts requests in this order.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PendingTaskRequest/queuedAtSeq`.
+            public var queuedAtSeq: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/PendingTaskRequest/eligible`.
             public var eligible: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/PendingTaskRequest/heldBy`.
@@ -3237,6 +3254,7 @@ extension Components {
             ///   - requiresNetworkConnectivity:
             ///   - requiresExternalPower:
             ///   - strategy:
+            ///   - queuedAtSeq: continuedProcessing only: its place in the system's one queue, the journal seq of the event that queued it; the queue starts requests in this order.
             ///   - eligible:
             ///   - heldBy:
             public init(
@@ -3246,6 +3264,7 @@ extension Components {
                 requiresNetworkConnectivity: Swift.Bool,
                 requiresExternalPower: Swift.Bool,
                 strategy: Components.Schemas.SubmissionStrategy? = nil,
+                queuedAtSeq: Swift.Int? = nil,
                 eligible: Swift.Bool,
                 heldBy: [Components.Schemas.HoldReason]
             ) {
@@ -3255,6 +3274,7 @@ extension Components {
                 self.requiresNetworkConnectivity = requiresNetworkConnectivity
                 self.requiresExternalPower = requiresExternalPower
                 self.strategy = strategy
+                self.queuedAtSeq = queuedAtSeq
                 self.eligible = eligible
                 self.heldBy = heldBy
             }
@@ -3265,6 +3285,7 @@ extension Components {
                 case requiresNetworkConnectivity
                 case requiresExternalPower
                 case strategy
+                case queuedAtSeq
                 case eligible
                 case heldBy
             }
@@ -3294,6 +3315,10 @@ extension Components {
                     Components.Schemas.SubmissionStrategy.self,
                     forKey: .strategy
                 )
+                self.queuedAtSeq = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .queuedAtSeq
+                )
                 self.eligible = try container.decode(
                     Swift.Bool.self,
                     forKey: .eligible
@@ -3309,6 +3334,7 @@ extension Components {
                     "requiresNetworkConnectivity",
                     "requiresExternalPower",
                     "strategy",
+                    "queuedAtSeq",
                     "eligible",
                     "heldBy"
                 ])
