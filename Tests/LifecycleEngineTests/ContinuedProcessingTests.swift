@@ -180,6 +180,23 @@ import Testing
     #expect(completed.callbacks.map(\.method) == [.taskLaunchHandler])
   }
 
+  /// At most 10 requests of an app wait in the queue: lifecycled's bound, which its refusal
+  /// says is not Apple's.
+  @Test func tenRequestsOfAnAppWaitAtMost() throws {
+    let identifiers = (1...11).map { "export\($0)" }
+    sim.add("batch", permittedTasks: identifiers)
+    try sim.post(.setConditions(ConditionsChange(continuedProcessingCapacity: 0)))
+    try sim.post(.launch(), to: "batch")
+    for identifier in identifiers.prefix(10) { try sim.post(Self.request(identifier), to: "batch") }
+    let refused = refusal { try sim.post(Self.request("export11"), to: "batch") }
+    #expect(refused?.reason == .tooManyPendingTaskRequests(.continuedProcessing, limit: 10))
+    #expect(
+      refused?.reason.detail
+        == "the app already has 10 continuedProcessing requests queued, the most lifecycled "
+        + "keeps (Apple documents no number)")
+    #expect(sim.app("batch").taskRequests.count == 10)
+  }
+
   /// Progress is the running task's own; without one, or past its total, nothing changes.
   @Test func progressIsReportedByARunningTaskOnly() throws {
     try sim.post(.launch(), to: "editor")

@@ -246,6 +246,9 @@ public enum RefusalReason: Hashable, Sendable {
       "the app does not declare the '\(mode.rawValue)' background mode this kind of task needs"
     case .taskSchedulingUnavailable(let forApp):
       "Background App Refresh is off for \(forApp ? "this app" : "the device")"
+    case .tooManyPendingTaskRequests(.continuedProcessing, let limit):
+      "the app already has \(limit) continuedProcessing requests queued, the most lifecycled "
+        + "keeps (Apple documents no number)"
     case .tooManyPendingTaskRequests(let kind, let limit):
       "the app already has \(limit) \(kind.rawValue) request\(limit == 1 ? "" : "s") pending, "
         + "the most BGTaskScheduler keeps"
