@@ -142,6 +142,9 @@ extension Device {
 
   func appView(of app: App) -> AppView {
     let expiresAt = app.deadlines.backgroundTimeExpiry
+    // Counted once for the app's queued continued-processing requests, not once each.
+    let runningContinued =
+      continuedTaskQueuers.contains(app.name) ? runningContinuedTasks : nil
     let killAt = [
       app.deadlines.watchdogKill, app.deadlines.expirationKill,
       app.deadlines.backgroundWorkTimeout,
@@ -163,7 +166,8 @@ extension Device {
           expired: $0.expiredAt != nil, progress: $0.progress)
       },
       taskRequests: app.taskRequests.map {
-        PendingTaskRequest(request: $0, heldBy: holdReasons(for: $0, of: app))
+        PendingTaskRequest(
+          request: $0, heldBy: holdReasons(for: $0, of: app, runningContinued: runningContinued))
       },
       protectedDataAvailable: app.state == .notRunning
         ? status.protectedDataAvailable : app.protectedDataAvailable)

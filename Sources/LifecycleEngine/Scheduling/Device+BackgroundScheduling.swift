@@ -77,8 +77,13 @@ extension Device {
 
   /// Why `request` of `app` has not run, in a fixed order; empty when nothing holds it back
   /// (under `eager` it runs then). Each reason that `launchTask` refuses for is among them.
-  func holdReasons(for request: TaskRequest, of app: App) -> [HoldReason] {
-    if request.kind == .continuedProcessing { return continuedHolds(for: request, of: app) }
+  /// `runningContinued` is `runningContinuedTasks`, when the caller counted them.
+  func holdReasons(
+    for request: TaskRequest, of app: App, runningContinued: Int? = nil
+  ) -> [HoldReason] {
+    if request.kind == .continuedProcessing {
+      return continuedHolds(for: request, of: app, running: runningContinued)
+    }
     var reasons: [HoldReason] = []
     let conditions = status.conditions
     if let date = request.earliestBeginDate, date > status.now {
