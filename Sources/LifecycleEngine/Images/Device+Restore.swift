@@ -138,7 +138,7 @@ extension Device {
     }
     if record.taskRequests.contains(where: { $0.kind == .continuedProcessing }) {
       issues.check(
-        OSRelease.majorVersion(of: status.osVersion) >= 26, "taskRequests",
+        runs(.continuedProcessing), "taskRequests",
         "hold continuedProcessing requests only on iOS 26 or later")
     }
     for kind in TaskKind.allCases {
@@ -291,7 +291,7 @@ extension Device {
         "backgroundWork.identifier", "is for urlSession or BGTask work only")
       if work.reason == .continuedProcessing {
         issues.check(
-          OSRelease.majorVersion(of: status.osVersion) >= 26 && work.identifier != nil,
+          runs(.continuedProcessing) && work.identifier != nil,
           "backgroundWork.reason",
           "continuedProcessing runs on iOS 26 or later, with its request's identifier")
         issues.check(

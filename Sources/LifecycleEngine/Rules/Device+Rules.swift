@@ -14,11 +14,7 @@ extension Device {
       if status.locked { return .deviceLocked }
     case .prewarm:
       if state != .notRunning { return .notAllowedInState }
-      // "In iOS 15 and later, the system may [...] prewarm your app" ("About the app launch
-      // sequence").
-      if OSRelease.majorVersion(of: status.osVersion) < 15 {
-        return .notInOSVersion(status.osVersion, what: "prewarming", since: 15)
-      }
+      if let refusal = refusal(lacking: .prewarming) { return refusal }
     case .openScene:
       if !app.spec.supportsMultipleScenes { return .multipleScenesNotSupported }
       if status.locked { return .deviceLocked }
@@ -105,10 +101,7 @@ extension Device {
     case .backgroundLaunch(let reason, _, let identifier):
       return refusal(ofBackgroundLaunchFor: reason, identifier: identifier, for: app)
     case .submitTaskRequest(let request) where request.kind == .continuedProcessing:
-      // `BGContinuedProcessingTaskRequest` is "iOS 26.0+".
-      if OSRelease.majorVersion(of: status.osVersion) < 26 {
-        return .notInOSVersion(status.osVersion, what: "BGContinuedProcessingTask", since: 26)
-      }
+      if let refusal = refusal(lacking: .continuedProcessing) { return refusal }
       if app.state != .active { return .continuedTaskNotFromForeground }
       return taskSchedulerRefusal(submitting: request, for: app)
     case .submitTaskRequest(let request):

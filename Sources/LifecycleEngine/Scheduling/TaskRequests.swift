@@ -20,15 +20,9 @@ public enum TaskKind: String, CaseIterable, Sendable, Codable {
     }
   }
 
-  /// The `UIBackgroundModes` entry a request of this kind needs; a continued-processing task
-  /// runs because a person started it, and needs none.
-  public var requiredMode: BackgroundMode? {
-    switch self {
-    case .appRefresh: .fetch
-    case .processing: .processing
-    case .continuedProcessing: nil
-    }
-  }
+  /// The `UIBackgroundModes` entry a request of this kind needs: its launch's (a
+  /// continued-processing task runs because a person started it, and needs none).
+  public var requiredMode: BackgroundMode? { launchReason.requiredMode }
 
   /// How many requests of this kind an app may have pending: `BGTaskScheduler.submit(_:)`,
   /// "There can be a total of 1 refresh task and 10 processing tasks scheduled at any time."

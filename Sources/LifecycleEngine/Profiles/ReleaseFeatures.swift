@@ -1,0 +1,38 @@
+/// What an iOS release brought, where Apple says so: a device on an earlier release refuses it
+/// (`RefusalReason.notInOSVersion`), and a snapshot that holds it there is not restored.
+enum ReleaseFeature {
+  /// "In iOS 15 and later, the system may [...] prewarm your app" ("About the app launch
+  /// sequence").
+  case prewarming
+  /// `BGContinuedProcessingTaskRequest` is "iOS 26.0+".
+  case continuedProcessing
+
+  /// The feature as a refusal names it.
+  var name: String {
+    switch self {
+    case .prewarming: "prewarming"
+    case .continuedProcessing: "BGContinuedProcessingTask"
+    }
+  }
+
+  /// The major version that brought it.
+  var since: Int {
+    switch self {
+    case .prewarming: 15
+    case .continuedProcessing: 26
+    }
+  }
+}
+
+extension Device {
+  /// Whether the release the device runs has `feature`.
+  func runs(_ feature: ReleaseFeature) -> Bool {
+    OSRelease.majorVersion(of: status.osVersion) >= feature.since
+  }
+
+  /// Why the device refuses what needs `feature`, or nil if its release has it.
+  func refusal(lacking feature: ReleaseFeature) -> RefusalReason? {
+    runs(feature)
+      ? nil : .notInOSVersion(status.osVersion, what: feature.name, since: feature.since)
+  }
+}
