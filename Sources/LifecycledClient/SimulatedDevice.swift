@@ -41,19 +41,21 @@ public struct SimulatedDevice: Sendable {
   ///   - supportsMultipleScenes: Whether it opens several windows.
   ///   - permittedTaskIdentifiers: Its `BGTaskSchedulerPermittedIdentifiers`.
   ///   - behavior: How its code acts, where it differs from a well-behaved app.
+  ///   - sdkVersion: The major version of the iOS SDK it was built with (26 unless given): an
+  ///     `appDelegate` app built with 27 does not launch on iOS 27.
   /// - Returns: The new app.
   /// - Throws: As ``createApp(_:)``.
   public func createApp(
     _ name: String, lifecycle: Components.Schemas.Lifecycle? = nil,
     backgroundModes: [Components.Schemas.BackgroundMode]? = nil, memoryMB: Int? = nil,
     supportsMultipleScenes: Bool? = nil, permittedTaskIdentifiers: [String]? = nil,
-    behavior: Components.Schemas.AppBehaviorSettings? = nil
+    behavior: Components.Schemas.AppBehaviorSettings? = nil, sdkVersion: Int? = nil
   ) async throws -> SimulatedApp {
     try await createApp(
       .init(
         name: name, lifecycle: lifecycle, memoryMB: memoryMB, backgroundModes: backgroundModes,
         behavior: behavior, supportsMultipleScenes: supportsMultipleScenes,
-        permittedTaskIdentifiers: permittedTaskIdentifiers))
+        permittedTaskIdentifiers: permittedTaskIdentifiers, sdkVersion: sdkVersion))
   }
 
   /// The app `name` of this device, without asking the server.

@@ -691,6 +691,10 @@ func json(_ text: String) -> JSON? {
       "/v1/apps", #"{"name":"a","lifecycle":"appDelegate","sceneMemoryMB":1}"#, "sceneMemoryMB",
       "is for scene apps (lifecycle scene) only"
     ),
+    (
+      "/v1/apps", #"{"name":"a","sdkVersion":28}"#, "sdkVersion",
+      "must be an integer from 13 to 27"
+    ),
   ])
   func eachConfigurationRuleNamesItsMember(
     path: String, body: String, field: String, message: String

@@ -28,13 +28,13 @@ import Testing
             + #""source":"introlab/rtabmap, pull request 1446, 2025"},"#
             + #""increasedAppLimit":{"megabytes":6144,"method":"available-memory","#
             + #""source":"introlab/rtabmap, pull request 1446, 2025"},"#
-            + #""osVersions":["17.0","18.0","26.0","26.1","26.4"]}"#))
+            + #""osVersions":["17.0","18.0","26.0","26.1","26.4","27.0"]}"#))
     guard case .array(let releases)? = profiles.json?["releases"] else {
       return #expect(Bool(false), "\(profiles.body)")
     }
     #expect(
       releases.map { $0["version"] }
-        == ["13.0", "15.0", "17.0", "18.0", "26.0", "26.1", "26.4"].map(JSON.string))
+        == ["13.0", "15.0", "17.0", "18.0", "26.0", "26.1", "26.4", "27.0"].map(JSON.string))
     #expect(
       releases.first
         == json(
@@ -75,7 +75,7 @@ import Testing
     #expect(
       unshipped.json?["validation"]
         == json(
-          #"[{"field":"osVersion","message":"must be a version iPhone 17 Pro runs: 26.0, 26.1, 26.4"}]"#
+          #"[{"field":"osVersion","message":"must be a version iPhone 17 Pro runs: 26.0, 26.1, 26.4, 27.0"}]"#
         ))
     #expect(api.call("GET", "/v1/devices").body == before)
   }
@@ -108,5 +108,33 @@ import Testing
       refused.json?["detail"]
         == .string(
           "prewarm refused: iOS 13.0 has no prewarming: it arrived with iOS 15 (state notRunning)"))
+  }
+
+  /// On iOS 27 an app-delegate app built with its SDK does not launch: the answer shows the
+  /// process start and end and no callback, and the crash report waits for the app.
+  @Test func anAppDelegateAppBuiltWithTheIOS27SDKDoesNotLaunchOnIOS27() {
+    api.post("/v1/devices", #"{"id":"new","osVersion":"27.0"}"#)
+    let app = api.post(
+      "/v1/devices/new/apps", #"{"name":"legacy","lifecycle":"appDelegate","sdkVersion":27}"#)
+    #expect(app?["sdkVersion"] == .integer(27), "\(String(describing: app))")
+    let launch = api.call("POST", "/v1/devices/new/apps/legacy/events", #"{"type":"launch"}"#)
+    #expect(launch.status == 200)
+    #expect(launch.json?["state"] == .string("notRunning"))
+    #expect(launch.json?["callbacks"] == .array([]))
+    #expect(
+      launch.json?["transitions"]
+        == json(
+          #"[{"seq":2,"time":0.0,"app":"legacy","from":"notRunning","to":"background","#
+            + #""cause":"launch"},{"seq":3,"time":0.0,"app":"legacy","from":"background","#
+            + #""to":"notRunning","cause":"sceneLifecycleRequired"}]"#))
+    let crash = api.call("GET", "/v1/devices/new/apps/legacy").json?["diagnosticPayloads"]
+    #expect(
+      crash
+        == json(
+          #"[{"timeStampBegin":0.0,"timeStampEnd":0.0,"crashDiagnostics":[{"#
+            + #""applicationVersion":"1.0","metaData":{"applicationBuildVersion":"1","#
+            + #""osVersion":"iPhone OS 27.0 (24A437)","deviceType":"iPhone16,1","#
+            + #""lowPowerModeEnabled":false},"exceptionType":6,"exceptionCode":1,"signal":5,"#
+            + #""terminationReason":"Namespace SIGNAL, Code 0x5"}]}]"#))
   }
 }

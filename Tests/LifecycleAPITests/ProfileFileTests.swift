@@ -20,7 +20,7 @@ import Testing
     #expect(lab.appLimit == ProfileFigure(3300, .allocatedUntilKilled, source: "our lab, iOS 26.2"))
     #expect(lab.backgroundAppLimit?.megabytes == 400 && lab.increasedAppLimit == nil)
     #expect(
-      profiles.releases(of: lab).map(\.version) == ["18.0", "26.0", "26.1", "26.2", "26.4"])
+      profiles.releases(of: lab).map(\.version) == ["18.0", "26.0", "26.1", "26.2", "26.4", "27.0"])
     #expect(profiles.issues(model: "Lab iPhone", osVersion: "26.2").isEmpty)
   }
 

@@ -41,7 +41,7 @@ import Testing
         == .invalid([
           ValidationIssue(
             field: "osVersion",
-            message: "must be a version iPhone 15 Pro runs: 17.0, 18.0, 26.0, 26.1, 26.4")
+            message: "must be a version iPhone 15 Pro runs: 17.0, 18.0, 26.0, 26.1, 26.4, 27.0")
         ]))
     #expect(engine.deviceCount == 1)  // the default device alone
   }
@@ -152,7 +152,7 @@ import Testing
         == .invalid([
           ValidationIssue(
             field: "osVersion",
-            message: "must be a version iPhone 15 Pro runs: 17.0, 18.0, 26.0, 26.1, 26.4")
+            message: "must be a version iPhone 15 Pro runs: 17.0, 18.0, 26.0, 26.1, 26.4, 27.0")
         ]))
     #expect(engine.deviceCount == 1)
   }

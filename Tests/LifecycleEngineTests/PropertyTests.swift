@@ -40,6 +40,12 @@ struct SplitMix64: RandomNumberGenerator {
     #expect(sceneCallbacks.filter { $0.method == .sceneDidDisconnect }.count > 10)
     // ... and processing tasks that ran (while the device was idle: an invariant).
     #expect(walk.processingTasksStarted > 1)
+    // On iOS 27, launches that trap.
+    let traps = walk.sim.journal.count { entry in
+      guard case .transition(let transition) = entry else { return false }
+      return transition.cause == .sceneLifecycleRequired
+    }
+    #expect(walk.sim.deviceView.osVersion == "27.0" ? traps > 10 : traps == 0)
     // It posts every app event there is: a new one is walked once `randomEvent` makes it.
     #expect(Set(AppEvent.types).subtracting(walk.postedTypes).map(\.rawValue).sorted() == [])
   }
@@ -159,9 +165,11 @@ final class RandomWalk {
     configuration.limits.journalCapacity = 1_000_000
     // Devices with and without a passcode: every combination of power, lock and protected
     // data is walked through (and restored from its image).
+    // A third of the devices run iOS 27, where app-delegate apps built with its SDK trap at
+    // launch.
     sim = Simulator(
       configuration: configuration, memoryLimitMB: 1500, perAppLimitMB: 700,
-      passcode: seed % 2 == 0)
+      passcode: seed % 2 == 0, osVersion: seed % 3 == 1 ? "27.0" : nil)
     random = SplitMix64(state: seed)
     names = (0..<16).map { "app\($0)" }
     for name in names {
@@ -190,7 +198,9 @@ final class RandomWalk {
           holdsFileLockAtSuspension: Int.random(in: 0..<8, using: &random) == 0),
         supportsMultipleScenes: multiple,
         sceneMemoryMB: multiple ? [0, 10, 60].randomElement(using: &random)! : 0,
-        permittedTaskIdentifiers: Self.taskIdentifiers.filter { _ in Bool.random(using: &random) })
+        permittedTaskIdentifiers: Self.taskIdentifiers.filter { _ in Bool.random(using: &random) },
+        // Every fourth app built with the iOS 27 SDK: the app-delegate ones trap on iOS 27.
+        sdkVersion: name.hasSuffix("1") || name.hasSuffix("5") || name.hasSuffix("9") ? 27 : 26)
       _ = try! sim.engine.createApp(spec, on: sim.device, now: .zero)
       specs[name] = spec
     }
@@ -670,6 +680,7 @@ final class RandomWalk {
           processesEnded += 1
           let leavesCrashReport =
             transition.terminationCode != nil || transition.cause == .event(.crash)
+            || transition.cause == .sceneLifecycleRequired
           if leavesCrashReport { crashReportsMade += 1 }
           if case .jetsam = transition.cause { jetsamKills += 1 }
           if transition.cause == .event(.purge) { jetsamKills += 1 }

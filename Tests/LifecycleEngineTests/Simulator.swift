@@ -9,12 +9,14 @@ final class Simulator {
 
   init(
     configuration: EngineConfiguration = EngineConfiguration(), device: String = "d",
-    memoryLimitMB: Int? = nil, perAppLimitMB: Int? = nil, passcode: Bool? = nil
+    memoryLimitMB: Int? = nil, perAppLimitMB: Int? = nil, passcode: Bool? = nil,
+    osVersion: String? = nil
   ) {
     engine = Engine(configuration: configuration, now: .zero)
     self.device = device
     _ = try! engine.createDevice(device) { configuration in
       configuration.clock = .manual
+      if let osVersion { configuration.initialOSVersion = osVersion }
       if let memoryLimitMB { configuration.memoryLimitMB = memoryLimitMB }
       if let perAppLimitMB { configuration.perAppLimitMB = perAppLimitMB }
       if let passcode { configuration.passcode = passcode }
@@ -26,14 +28,14 @@ final class Simulator {
     _ name: String, _ lifecycle: LifecycleModel = .scene, memoryMB: Int = 100,
     backgroundMemoryMB: Int? = nil, modes: Set<BackgroundMode> = [],
     behavior: AppBehavior = AppBehavior(), multipleScenes: Bool = false, sceneMemoryMB: Int = 0,
-    permittedTasks: [String] = []
+    permittedTasks: [String] = [], sdkVersion: Int = 26
   ) -> AppView {
     try! engine.createApp(
       AppSpec(
         name: name, lifecycle: lifecycle, memoryMB: memoryMB,
         backgroundMemoryMB: backgroundMemoryMB, backgroundModes: modes, behavior: behavior,
         supportsMultipleScenes: multipleScenes, sceneMemoryMB: sceneMemoryMB,
-        permittedTaskIdentifiers: permittedTasks),
+        permittedTaskIdentifiers: permittedTasks, sdkVersion: sdkVersion),
       on: device, now: .zero)
   }
 

@@ -39,6 +39,19 @@ import Testing
     #expect(removed.count == profiles.count)
   }
 
+  /// The migration a matrix over SDKs and releases catches: built with the iOS 27 SDK, an app
+  /// without scenes launches on iOS 26 and traps on iOS 27.
+  @Test(arguments: [("26.4", true), ("27.0", false)])
+  func anAppWithoutScenesBuiltWithTheIOS27SDK(osVersion: String, launches: Bool) async throws {
+    let profile = DeviceProfile(model: "iPhone 15 Pro", osVersion: osVersion)
+    try await Lifecycled.inProcess().withDevice(profile: profile) { device in
+      let legacy = try await device.createApp("legacy", lifecycle: .appDelegate, sdkVersion: 27)
+      let launch = try await legacy.post(.launch())
+      #expect(launch.state == (launches ? .active : .notRunning))
+      #expect(launch.transitions.last?.cause == (launches ? .launch : .sceneLifecycleRequired))
+    }
+  }
+
   @Test func aProfileTheServerDoesNotKnowIsAValidationProblem() async throws {
     let lifecycled = Lifecycled.inProcess()
     let problem = await #expect(throws: LifecycledProblem.self) {

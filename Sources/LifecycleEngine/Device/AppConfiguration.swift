@@ -95,6 +95,11 @@ public struct AppSpec: Hashable, Sendable {
   /// The app has the `com.apple.developer.kernel.increased-memory-limit` entitlement: in the
   /// foreground, jetsam holds it to the model's raised limit.
   public var increasedMemoryLimit: Bool
+  /// The major version of the iOS SDK the app was built with (Xcode 27 builds with the iOS 27
+  /// SDK). From 27 on, on iOS 27 or later, an app-delegate app does not launch
+  /// (`ReleaseFeature.sceneLifecycleRequirement`). By default 26: apps built with Xcode 26,
+  /// as App Store submissions may be until April 2027.
+  public var sdkVersion: Int
 
   public init(
     name: String,
@@ -106,7 +111,8 @@ public struct AppSpec: Hashable, Sendable {
     supportsMultipleScenes: Bool = false,
     sceneMemoryMB: Int = 0,
     permittedTaskIdentifiers: [String] = [],
-    increasedMemoryLimit: Bool = false
+    increasedMemoryLimit: Bool = false,
+    sdkVersion: Int = 26
   ) {
     self.name = name
     self.lifecycle = lifecycle
@@ -118,6 +124,7 @@ public struct AppSpec: Hashable, Sendable {
     self.sceneMemoryMB = sceneMemoryMB
     self.permittedTaskIdentifiers = permittedTaskIdentifiers
     self.increasedMemoryLimit = increasedMemoryLimit
+    self.sdkVersion = sdkVersion
   }
 }
 
@@ -159,6 +166,15 @@ extension AppSpec: ConfigurationForm {
       limit, where a source measures one; else the entitlement changes nothing).
       """)
     members.bool("increasedMemoryLimit", &increasedMemoryLimit)
+    members.describe(
+      """
+      The major version of the iOS SDK the app was built with (Xcode 27 builds with the iOS 27 \
+      SDK). Built with 27 or later, an app-delegate app does not launch on iOS 27 or later: \
+      UIKit's assertion traps as it creates the app's first scene, before \
+      application(_:willFinishLaunchingWithOptions:), so the process ends with no callback \
+      (TN3187). Default: 26, an app built with Xcode 26, which launches.
+      """)
+    members.integer("sdkVersion", &sdkVersion, in: Validation.sdkVersions)
   }
 }
 

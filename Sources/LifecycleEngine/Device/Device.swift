@@ -444,14 +444,14 @@ final class Device {
   /// Kills `app` silently (no callback): crash, watchdog, background-time or jetsam kill.
   func kill(
     _ app: App, cause: TransitionCause, terminationCode: TerminationCode? = nil,
-    jetsamReason: JetsamReason? = nil
+    jetsamReason: JetsamReason? = nil, exitInForeground: Bool? = nil
   ) {
     if let jetsamReason { jetsamLog.noteKill(of: app, reason: jetsamReason, at: status.now) }
     app.kills += 1
     status.counters.kills += 1
     changeState(
       app, to: .notRunning, cause: cause, terminationCode: terminationCode,
-      jetsamReason: jetsamReason)
+      jetsamReason: jetsamReason, exitInForeground: exitInForeground)
   }
 
   /// Live apps in name order: the order device-wide events reach them.

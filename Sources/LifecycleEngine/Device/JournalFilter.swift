@@ -80,7 +80,7 @@ extension TransitionCause {
     EventType.allCases.map(\.rawValue)
     + [
       TransitionCause.suspension, .watchdog, .backgroundTaskExpiration, .backgroundWorkTimeout,
-      .jetsam(.vmPageshortage), .fileLockAtSuspension,
+      .jetsam(.vmPageshortage), .fileLockAtSuspension, .sceneLifecycleRequired,
     ].map(\.name)
 
   /// The cause called `name` (one of `names`); a jetsam cause also needs its reason.
@@ -96,6 +96,7 @@ extension TransitionCause {
     case ("backgroundWorkTimeout", _): self = .backgroundWorkTimeout
     case ("jetsam", let reason?): self = .jetsam(reason)
     case ("fileLockAtSuspension", _): self = .fileLockAtSuspension
+    case ("sceneLifecycleRequired", _): self = .sceneLifecycleRequired
     default: return nil
     }
   }

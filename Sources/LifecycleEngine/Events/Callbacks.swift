@@ -215,6 +215,9 @@ public enum TransitionCause: Hashable, Sendable {
   case jetsam(JetsamReason)
   /// The app held a file lock when the system suspended it.
   case fileLockAtSuspension
+  /// UIKit's assertion ended the launch of an app-delegate app built with the iOS 27 SDK or
+  /// later ("UIScene life cycle is required for apps built with this SDK").
+  case sceneLifecycleRequired
 
   /// The name the API reports.
   public var name: String {
@@ -226,6 +229,7 @@ public enum TransitionCause: Hashable, Sendable {
     case .backgroundWorkTimeout: "backgroundWorkTimeout"
     case .jetsam: "jetsam"
     case .fileLockAtSuspension: "fileLockAtSuspension"
+    case .sceneLifecycleRequired: "sceneLifecycleRequired"
     }
   }
 }

@@ -60,6 +60,10 @@ extension Device {
       updateVictimOrder(of: app)
       reschedule(app)
       check(app, process, &issues, derivingSuspension: derivingSuspension)
+      issues.check(
+        process.prewarmed || !failsToLaunch(app), "state",
+        "is none: an appDelegate app built with sdkVersion 27 or later does not launch on "
+          + "iOS 27 or later (a prewarmed process excepted)")
     }
   }
 

@@ -13,8 +13,8 @@ public enum ExitCategory: CaseIterable, Sendable {
   /// The category of a process's end (the user guide's decision table): jetsam's per-process
   /// limit is a memory resource limit, its other kills memory pressure (a resource limit in
   /// the foreground, where MetricKit has no pressure); the watchdog's kill, the background
-  /// time kills, the file lock at suspension each their own; a crash or a thermal kill is
-  /// abnormal; a force-quit, a shutdown or a terminating app is normal.
+  /// time kills, the file lock at suspension each their own; a crash, UIKit's trap at launch
+  /// or a thermal kill is abnormal; a force-quit, a shutdown or a terminating app is normal.
   static func of(
     cause: TransitionCause, terminationCode: TerminationCode?, jetsamReason: JetsamReason?,
     inForeground: Bool
@@ -29,7 +29,8 @@ public enum ExitCategory: CaseIterable, Sendable {
       return .backgroundTaskAssertionTimeout
     case .fileLock: return .suspendedWithLockedFile
     case .thermal: return .abnormal
-    case nil: return cause == .event(.crash) ? .abnormal : .normalApp
+    case nil:
+      return cause == .event(.crash) || cause == .sceneLifecycleRequired ? .abnormal : .normalApp
     }
   }
 }

@@ -48,7 +48,7 @@ public struct CrashDiagnostic: Hashable, Sendable {
   /// `applicationVersion` (`MXDiagnostic`): the version that crashed.
   public var applicationVersion = "1.0"
   public var metaData = ReportMetaData()
-  /// The Mach exception type (`EXC_CRASH`, 10, for every end here).
+  /// The Mach exception type: `EXC_CRASH` (10), or `EXC_BREAKPOINT` (6) for a trap.
   public var exceptionType = 10
   public var exceptionCode = 0
   public var signal = 0
@@ -60,7 +60,9 @@ public struct CrashDiagnostic: Hashable, Sendable {
   /// The diagnostic of a process that `ended` so: a kill is `EXC_CRASH (SIGKILL)` with its
   /// code in the termination reason ("EXC_CRASH (SIGKILL)": "Namespace RUNNINGBOARD, Code
   /// 0xdead10cc"; the watchdog's namespace FRONTBOARD, as in "Addressing watchdog
-  /// terminations"), the app's own crash an abort, `SIGABRT`.
+  /// terminations"), the app's own crash an abort, `SIGABRT`, and UIKit's assertion a trace
+  /// trap, which "on ARM processors [...] appears as EXC_BREAKPOINT (SIGTRAP)" ("EXC_BREAKPOINT
+  /// (SIGTRAP) and EXC_BAD_INSTRUCTION (SIGILL)"), code 1 as its crash reports show it.
   init(_ ended: CrashReportCause, version: String, metaData: ReportMetaData) {
     applicationVersion = version
     self.metaData = metaData
@@ -72,23 +74,33 @@ public struct CrashDiagnostic: Hashable, Sendable {
     case .abort:
       signal = 6
       terminationReason = "Namespace SIGNAL, Code 0x6"
+    case .trap:
+      exceptionType = 6
+      exceptionCode = 1
+      signal = 5
+      terminationReason = "Namespace SIGNAL, Code 0x5"
     }
   }
 }
 
-/// How a process ended that leaves a crash report: killed with a code, or by its own crash,
-/// an abort (an uncaught exception: MetricKit's abnormal exit). Jetsam's kills leave a jetsam
-/// report instead, and normal exits none.
+/// How a process ended that leaves a crash report: killed with a code, by its own crash, an
+/// abort (an uncaught exception: MetricKit's abnormal exit), or by a trap in UIKit. Jetsam's
+/// kills leave a jetsam report instead, and normal exits none.
 enum CrashReportCause {
   case kill(TerminationCode)
   case abort
+  case trap
 
   static func of(
     cause: TransitionCause, terminationCode: TerminationCode?, jetsamReason: JetsamReason?
   ) -> Self? {
     guard jetsamReason == nil else { return nil }
     if let terminationCode { return .kill(terminationCode) }
-    return cause == .event(.crash) ? .abort : nil
+    switch cause {
+    case .event(.crash): return .abort
+    case .sceneLifecycleRequired: return .trap
+    default: return nil
+    }
   }
 }
 

@@ -49,12 +49,13 @@ extension DeviceProfiles {
         source: "boardsesh, pull request 5524 (killed at a 3,342 MB peak)", first: 26),
       model(
         "iPad Pro (11-inch)", "iPad8,1", simulator: "iPad-Pro--11-inch-", ram: 3769,
-        limit: 2858, by: .allocatedUntilKilled, on: "iOS 12.1", source: budgetAnswer, first: 12),
+        limit: 2858, by: .allocatedUntilKilled, on: "iOS 12.1", source: budgetAnswer, first: 12,
+        last: 26),
     ],
     releases: [
       release("13.0", "17A577"), release("15.0", "19A346"), release("17.0", "21A329"),
       release("18.0", "22A3354"), release("26.0", "23A341"), release("26.1", "23B85"),
-      release("26.4", "23E246"),
+      release("26.4", "23E246"), release("27.0", "24A437"),
     ])
 
   /// The model and release of a device made without naming them: a current iPhone on the

@@ -1,17 +1,23 @@
 /// What an iOS release brought, where Apple says so: a device on an earlier release refuses it
-/// (`RefusalReason.notInOSVersion`), and a snapshot that holds it there is not restored.
+/// (`RefusalReason.notInOSVersion`), and a snapshot that holds it there is not restored; or,
+/// for what a release demands of apps, holds its apps to it from that release on.
 enum ReleaseFeature {
   /// "In iOS 15 and later, the system may [...] prewarm your app" ("About the app launch
   /// sequence").
   case prewarming
   /// `BGContinuedProcessingTaskRequest` is "iOS 26.0+".
   case continuedProcessing
+  /// "In the next major release following iOS 26, UIScene lifecycle will be required when
+  /// building with the latest SDK; otherwise, your app won't launch" (TN3187: "Migrating to
+  /// the UIKit scene-based life cycle"): the release, and the SDK, that bring the assertion.
+  case sceneLifecycleRequirement
 
   /// The feature as a refusal names it.
   var name: String {
     switch self {
     case .prewarming: "prewarming"
     case .continuedProcessing: "BGContinuedProcessingTask"
+    case .sceneLifecycleRequirement: "the scene life-cycle requirement"
     }
   }
 
@@ -20,6 +26,7 @@ enum ReleaseFeature {
     switch self {
     case .prewarming: 15
     case .continuedProcessing: 26
+    case .sceneLifecycleRequirement: 27
     }
   }
 }

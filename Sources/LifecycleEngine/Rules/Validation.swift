@@ -64,6 +64,9 @@ public enum Validation {
   /// A continued-processing task's units of progress (`Progress.totalUnitCount`): as many as
   /// a snapshot writes exactly.
   public static let unitCounts = 0...maxCount
+  /// The iOS SDKs an app can be built with: those from scenes on (iOS 13) to the latest whose
+  /// behaviour is known. A later one is refused rather than guessed at.
+  public static let sdkVersions = 13...27
   /// The most task identifiers an app permits (`BGTaskSchedulerPermittedIdentifiers`).
   public static let maxPermittedTaskIdentifiers = 16
   /// Whether `identifier` can name a task or a URL session: 1 to `maxIdentifierBytes` bytes.

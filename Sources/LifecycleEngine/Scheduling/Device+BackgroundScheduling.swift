@@ -20,7 +20,8 @@ extension Device {
       }
     }
     if request.kind == .continuedProcessing, continuedHolds(for: request, of: app).isEmpty {
-      let work = launchTask(request.identifier, of: app, cause: .event(.submitTaskRequest))
+      // The app submits it in the foreground: its process runs, and takes the task.
+      let work = launchTask(request.identifier, of: app, cause: .event(.submitTaskRequest))!
       setResult(.backgroundWork(id: work.id, deadline: nil))
     }
   }
@@ -50,19 +51,20 @@ extension Device {
   }
 
   /// Runs the pending request `identifier` now: it is consumed, and the app launched or woken
-  /// for its kind, the identifier handed to the launch handler.
+  /// for its kind, the identifier handed to the launch handler. Returns the task's work, nil
+  /// if the app fails to launch (`failsToLaunch`).
   ///
-  /// Its callers proved both unwraps: the `launchTask` event's rule (`noTaskRequest`, then the
+  /// Its callers proved the unwraps: the `launchTask` event's rule (`noTaskRequest`, then the
   /// background launch's own refusals) and the scheduler, which runs only a pending request
   /// that nothing holds back (`holdReasons` lists every reason a launch is refused for).
-  func launchTask(_ identifier: String, of app: App, cause: TransitionCause) -> BackgroundWork {
+  func launchTask(_ identifier: String, of app: App, cause: TransitionCause) -> BackgroundWork? {
     var request: TaskRequest?
     changeTaskRequests(of: app) { requests in
       request = requests.remove(at: requests.firstIndex { $0.identifier == identifier }!)
     }
     endProcessIfTerminating(app)
     return launchInBackground(
-      app, for: request!.kind.launchReason, payload: nil, identifier: identifier, cause: cause)!
+      app, for: request!.kind.launchReason, payload: nil, identifier: identifier, cause: cause)
   }
 
   /// The process of `app` ended: its queued continued-processing requests go with it. Apple

@@ -127,8 +127,9 @@ extension Device {
       let bypassed =
         app.taskRequests.first { $0.identifier == identifier }
         .map { holdReasons(for: $0, of: app).filter { $0 != .manualScheduling } } ?? []
-      let work = launchTask(identifier, of: app, cause: cause)
-      setResult(.backgroundWork(id: work.id, deadline: work.deadline, bypassed: bypassed))
+      if let work = launchTask(identifier, of: app, cause: cause) {
+        setResult(.backgroundWork(id: work.id, deadline: work.deadline, bypassed: bypassed))
+      }
     case .expireTask(let identifier):  // rule: `noRunningTask` unless this one runs
       let work = app.backgroundWork.first { $0.isRunningTask && $0.identifier == identifier }!
       expireBackgroundWork(work.id, of: app, cause: cause)
@@ -196,6 +197,8 @@ extension Device {
       finishLaunching(app, into: .background, timedAs: .launch, cause: cause)
       connectScene(app, via: entry, newSession: newSession, cause: cause)
       enterForeground(app, via: entry, sceneJustConnected: true, cause: cause)
+    } else if failsToLaunch(app) {
+      failLaunch(of: app, inForeground: true, cause: cause)
     } else {
       let options = entry.flatMap { $0.isLaunchOption ? CallbackArguments.launchOptions($0) : nil }
       finishLaunching(
@@ -204,6 +207,28 @@ extension Device {
       take(entry, app, sceneJustConnected: false, cause: cause)
       becomeActive(app, cause: cause)
     }
+  }
+
+  /// Whether UIKit's assertion stops `app` launching: an app-delegate app built with the iOS
+  /// 27 SDK or later, on iOS 27 or later ("Transitioning to the UIKit scene-based life
+  /// cycle": such apps "must adopt the scene-based life cycle or they fail to launch"). Built
+  /// with an earlier SDK, it launches: "The assert is only evaluated when building with the
+  /// next major release's SDK" (Apple Developer Forums, thread 789004).
+  func failsToLaunch(_ app: App) -> Bool {
+    !app.isScene && app.spec.sdkVersion >= ReleaseFeature.sceneLifecycleRequirement.since
+      && runs(.sceneLifecycleRequirement)
+  }
+
+  /// The launch of an app that `failsToLaunch` (or the rest of a prewarmed one) traps as UIKit
+  /// creates the app's first scene, before any `UIApplicationDelegate` callback: the process
+  /// starts and ends with none. It is a crash during launch (UIKit drops the state it
+  /// preserved) that MetricKit counts, in the foreground for a launch the user sees.
+  private func failLaunch(of app: App, inForeground: Bool, cause: TransitionCause) {
+    app.launches += 1
+    app.prewarmed = false
+    changeState(app, to: .background, cause: cause)
+    dropPreservedState(of: app)
+    kill(app, cause: .sceneLifecycleRequired, exitInForeground: inForeground)
   }
 
   /// will/didFinishLaunching, the app in `state` (inactive for an app-delegate app the user
@@ -465,6 +490,10 @@ extension Device {
   ) -> BackgroundWork? {
     let push = payload ?? BackgroundLaunchReason.silentPushPayload  // only a push has one
     switch app.state {
+    case .notRunning where failsToLaunch(app),
+      .suspended where app.prewarmed && failsToLaunch(app):
+      failLaunch(of: app, inForeground: false, cause: cause)
+      return nil
     case .notRunning,
       .suspended where app.prewarmed:
       // "If the app supports scenes, this is nil" (`application(_:didFinishLaunchingWithOptions:)`,

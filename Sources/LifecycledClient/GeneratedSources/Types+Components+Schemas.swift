@@ -1104,6 +1104,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AppDeclaration/increasedMemoryLimit`.
             public var increasedMemoryLimit: Swift.Bool?
+            /// The major version of the iOS SDK the app was built with (Xcode 27 builds with the iOS 27 SDK). Built with 27 or later, an app-delegate app does not launch on iOS 27 or later: UIKit's assertion traps as it creates the app's first scene, before application(_:willFinishLaunchingWithOptions:), so the process ends with no callback (TN3187). Default: 26, an app built with Xcode 26, which launches.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppDeclaration/sdkVersion`.
+            public var sdkVersion: Swift.Int?
             /// Creates a new `AppDeclaration`.
             ///
             /// - Parameters:
@@ -1117,6 +1121,7 @@ extension Components {
             ///   - sceneMemoryMB: What each connected scene adds to the app's footprint: what UIKit reclaims by disconnecting a background scene under memory pressure. 0: the footprints include the scenes. Scene apps only.
             ///   - permittedTaskIdentifiers: BGTaskSchedulerPermittedIdentifiers: the task identifiers the app may submit requests for (submitTaskRequest); its code registers each one's launch handler during every launch.
             ///   - increasedMemoryLimit: The app has the com.apple.developer.kernel.increased-memory-limit entitlement: in the foreground, jetsam holds it to its device's increasedAppLimitMB (the model's raised limit, where a source measures one; else the entitlement changes nothing).
+            ///   - sdkVersion: The major version of the iOS SDK the app was built with (Xcode 27 builds with the iOS 27 SDK). Built with 27 or later, an app-delegate app does not launch on iOS 27 or later: UIKit's assertion traps as it creates the app's first scene, before application(_:willFinishLaunchingWithOptions:), so the process ends with no callback (TN3187). Default: 26, an app built with Xcode 26, which launches.
             public init(
                 name: Components.Schemas.Name,
                 lifecycle: Components.Schemas.Lifecycle? = nil,
@@ -1127,7 +1132,8 @@ extension Components {
                 supportsMultipleScenes: Swift.Bool? = nil,
                 sceneMemoryMB: Swift.Int? = nil,
                 permittedTaskIdentifiers: [Swift.String]? = nil,
-                increasedMemoryLimit: Swift.Bool? = nil
+                increasedMemoryLimit: Swift.Bool? = nil,
+                sdkVersion: Swift.Int? = nil
             ) {
                 self.name = name
                 self.lifecycle = lifecycle
@@ -1139,6 +1145,7 @@ extension Components {
                 self.sceneMemoryMB = sceneMemoryMB
                 self.permittedTaskIdentifiers = permittedTaskIdentifiers
                 self.increasedMemoryLimit = increasedMemoryLimit
+                self.sdkVersion = sdkVersion
             }
             public enum CodingKeys: String, CodingKey {
                 case name
@@ -1151,6 +1158,7 @@ extension Components {
                 case sceneMemoryMB
                 case permittedTaskIdentifiers
                 case increasedMemoryLimit
+                case sdkVersion
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1194,6 +1202,10 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .increasedMemoryLimit
                 )
+                self.sdkVersion = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .sdkVersion
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "name",
                     "lifecycle",
@@ -1204,7 +1216,8 @@ extension Components {
                     "supportsMultipleScenes",
                     "sceneMemoryMB",
                     "permittedTaskIdentifiers",
-                    "increasedMemoryLimit"
+                    "increasedMemoryLimit",
+                    "sdkVersion"
                 ])
             }
         }
@@ -1725,6 +1738,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AppCreate/increasedMemoryLimit`.
             public var increasedMemoryLimit: Swift.Bool?
+            /// The major version of the iOS SDK the app was built with (Xcode 27 builds with the iOS 27 SDK). Built with 27 or later, an app-delegate app does not launch on iOS 27 or later: UIKit's assertion traps as it creates the app's first scene, before application(_:willFinishLaunchingWithOptions:), so the process ends with no callback (TN3187). Default: 26, an app built with Xcode 26, which launches.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppCreate/sdkVersion`.
+            public var sdkVersion: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/AppCreate/given`.
             public var given: Components.Schemas.GivenState?
             /// Creates a new `AppCreate`.
@@ -1740,6 +1757,7 @@ extension Components {
             ///   - sceneMemoryMB: What each connected scene adds to the app's footprint: what UIKit reclaims by disconnecting a background scene under memory pressure. 0: the footprints include the scenes. Scene apps only.
             ///   - permittedTaskIdentifiers: BGTaskSchedulerPermittedIdentifiers: the task identifiers the app may submit requests for (submitTaskRequest); its code registers each one's launch handler during every launch.
             ///   - increasedMemoryLimit: The app has the com.apple.developer.kernel.increased-memory-limit entitlement: in the foreground, jetsam holds it to its device's increasedAppLimitMB (the model's raised limit, where a source measures one; else the entitlement changes nothing).
+            ///   - sdkVersion: The major version of the iOS SDK the app was built with (Xcode 27 builds with the iOS 27 SDK). Built with 27 or later, an app-delegate app does not launch on iOS 27 or later: UIKit's assertion traps as it creates the app's first scene, before application(_:willFinishLaunchingWithOptions:), so the process ends with no callback (TN3187). Default: 26, an app built with Xcode 26, which launches.
             ///   - given:
             public init(
                 name: Components.Schemas.Name,
@@ -1752,6 +1770,7 @@ extension Components {
                 sceneMemoryMB: Swift.Int? = nil,
                 permittedTaskIdentifiers: [Swift.String]? = nil,
                 increasedMemoryLimit: Swift.Bool? = nil,
+                sdkVersion: Swift.Int? = nil,
                 given: Components.Schemas.GivenState? = nil
             ) {
                 self.name = name
@@ -1764,6 +1783,7 @@ extension Components {
                 self.sceneMemoryMB = sceneMemoryMB
                 self.permittedTaskIdentifiers = permittedTaskIdentifiers
                 self.increasedMemoryLimit = increasedMemoryLimit
+                self.sdkVersion = sdkVersion
                 self.given = given
             }
             public enum CodingKeys: String, CodingKey {
@@ -1777,6 +1797,7 @@ extension Components {
                 case sceneMemoryMB
                 case permittedTaskIdentifiers
                 case increasedMemoryLimit
+                case sdkVersion
                 case given
             }
             public init(from decoder: any Swift.Decoder) throws {
@@ -1821,6 +1842,10 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .increasedMemoryLimit
                 )
+                self.sdkVersion = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .sdkVersion
+                )
                 self.given = try container.decodeIfPresent(
                     Components.Schemas.GivenState.self,
                     forKey: .given
@@ -1836,6 +1861,7 @@ extension Components {
                     "sceneMemoryMB",
                     "permittedTaskIdentifiers",
                     "increasedMemoryLimit",
+                    "sdkVersion",
                     "given"
                 ])
             }
@@ -2102,6 +2128,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/App/increasedMemoryLimit`.
             public var increasedMemoryLimit: Swift.Bool
+            /// The major version of the iOS SDK the app was built with: an appDelegate app built with 27 or later does not launch on iOS 27 or later.
+            ///
+            /// - Remark: Generated from `#/components/schemas/App/sdkVersion`.
+            public var sdkVersion: Swift.Int
             /// The session shown while the app is in the foreground (one window is on screen at a time), and brought back by a launch that names none.
             ///
             /// - Remark: Generated from `#/components/schemas/App/focusedScene`.
@@ -2269,6 +2299,7 @@ extension Components {
             ///   - supportsMultipleScenes:
             ///   - permittedTaskIdentifiers:
             ///   - increasedMemoryLimit: The app has the increased-memory-limit entitlement: in the foreground, its device's increasedAppLimitMB holds it.
+            ///   - sdkVersion: The major version of the iOS SDK the app was built with: an appDelegate app built with 27 or later does not launch on iOS 27 or later.
             ///   - focusedScene: The session shown while the app is in the foreground (one window is on screen at a time), and brought back by a launch that names none.
             ///   - scenes: A scene app's sessions (windows the user opened and has not closed), in the order they were opened; empty for app-delegate apps. The app's state is its focused scene's while it is in the foreground; its other connected scenes are in the background (or suspended with the process).
             ///   - memoryMB:
@@ -2313,6 +2344,7 @@ extension Components {
                 supportsMultipleScenes: Swift.Bool,
                 permittedTaskIdentifiers: [Swift.String],
                 increasedMemoryLimit: Swift.Bool,
+                sdkVersion: Swift.Int,
                 focusedScene: Swift.String? = nil,
                 scenes: [Components.Schemas.SceneSession],
                 memoryMB: Swift.Int,
@@ -2357,6 +2389,7 @@ extension Components {
                 self.supportsMultipleScenes = supportsMultipleScenes
                 self.permittedTaskIdentifiers = permittedTaskIdentifiers
                 self.increasedMemoryLimit = increasedMemoryLimit
+                self.sdkVersion = sdkVersion
                 self.focusedScene = focusedScene
                 self.scenes = scenes
                 self.memoryMB = memoryMB
@@ -2402,6 +2435,7 @@ extension Components {
                 case supportsMultipleScenes
                 case permittedTaskIdentifiers
                 case increasedMemoryLimit
+                case sdkVersion
                 case focusedScene
                 case scenes
                 case memoryMB
@@ -2471,6 +2505,10 @@ extension Components {
                 self.increasedMemoryLimit = try container.decode(
                     Swift.Bool.self,
                     forKey: .increasedMemoryLimit
+                )
+                self.sdkVersion = try container.decode(
+                    Swift.Int.self,
+                    forKey: .sdkVersion
                 )
                 self.focusedScene = try container.decodeIfPresent(
                     Swift.String.self,
@@ -2621,6 +2659,7 @@ extension Components {
                     "supportsMultipleScenes",
                     "permittedTaskIdentifiers",
                     "increasedMemoryLimit",
+                    "sdkVersion",
                     "focusedScene",
                     "scenes",
                     "memoryMB",
@@ -3758,6 +3797,7 @@ extension Components {
             case backgroundWorkTimeout = "backgroundWorkTimeout"
             case jetsam = "jetsam"
             case fileLockAtSuspension = "fileLockAtSuspension"
+            case sceneLifecycleRequired = "sceneLifecycleRequired"
         }
         /// One app event; each type takes only the members listed with it.
         ///
@@ -8973,6 +9013,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/increasedMemoryLimit`.
             public var increasedMemoryLimit: Swift.Bool?
+            /// The major version of the iOS SDK the app was built with (Xcode 27 builds with the iOS 27 SDK). Built with 27 or later, an app-delegate app does not launch on iOS 27 or later: UIKit's assertion traps as it creates the app's first scene, before application(_:willFinishLaunchingWithOptions:), so the process ends with no callback (TN3187). Default: 26, an app built with Xcode 26, which launches.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SnapshotApp/sdkVersion`.
+            public var sdkVersion: Swift.Int?
             /// 1.0 when left out.
             ///
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/version`.
@@ -9048,6 +9092,7 @@ extension Components {
             ///   - sceneMemoryMB: What each connected scene adds to the app's footprint: what UIKit reclaims by disconnecting a background scene under memory pressure. 0: the footprints include the scenes. Scene apps only.
             ///   - permittedTaskIdentifiers: BGTaskSchedulerPermittedIdentifiers: the task identifiers the app may submit requests for (submitTaskRequest); its code registers each one's launch handler during every launch.
             ///   - increasedMemoryLimit: The app has the com.apple.developer.kernel.increased-memory-limit entitlement: in the foreground, jetsam holds it to its device's increasedAppLimitMB (the model's raised limit, where a source measures one; else the entitlement changes nothing).
+            ///   - sdkVersion: The major version of the iOS SDK the app was built with (Xcode 27 builds with the iOS 27 SDK). Built with 27 or later, an app-delegate app does not launch on iOS 27 or later: UIKit's assertion traps as it creates the app's first scene, before application(_:willFinishLaunchingWithOptions:), so the process ends with no callback (TN3187). Default: 26, an app built with Xcode 26, which launches.
             ///   - version: 1.0 when left out.
             ///   - build: 1 when left out.
             ///   - installation: 1 when left out.
@@ -9082,6 +9127,7 @@ extension Components {
                 sceneMemoryMB: Swift.Int? = nil,
                 permittedTaskIdentifiers: [Swift.String]? = nil,
                 increasedMemoryLimit: Swift.Bool? = nil,
+                sdkVersion: Swift.Int? = nil,
                 version: Components.Schemas.Version? = nil,
                 build: Components.Schemas.Version? = nil,
                 installation: Swift.Int? = nil,
@@ -9116,6 +9162,7 @@ extension Components {
                 self.sceneMemoryMB = sceneMemoryMB
                 self.permittedTaskIdentifiers = permittedTaskIdentifiers
                 self.increasedMemoryLimit = increasedMemoryLimit
+                self.sdkVersion = sdkVersion
                 self.version = version
                 self.build = build
                 self.installation = installation
@@ -9151,6 +9198,7 @@ extension Components {
                 case sceneMemoryMB
                 case permittedTaskIdentifiers
                 case increasedMemoryLimit
+                case sdkVersion
                 case version
                 case build
                 case installation
@@ -9216,6 +9264,10 @@ extension Components {
                 self.increasedMemoryLimit = try container.decodeIfPresent(
                     Swift.Bool.self,
                     forKey: .increasedMemoryLimit
+                )
+                self.sdkVersion = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .sdkVersion
                 )
                 self.version = try container.decodeIfPresent(
                     Components.Schemas.Version.self,
@@ -9320,6 +9372,7 @@ extension Components {
                     "sceneMemoryMB",
                     "permittedTaskIdentifiers",
                     "increasedMemoryLimit",
+                    "sdkVersion",
                     "version",
                     "build",
                     "installation",
