@@ -117,6 +117,16 @@ import Testing
     let app = api.post(
       "/v1/devices/new/apps", #"{"name":"legacy","lifecycle":"appDelegate","sdkVersion":27}"#)
     #expect(app?["sdkVersion"] == .integer(27), "\(String(describing: app))")
+    let running = api.call(
+      "POST", "/v1/devices/new/apps",
+      #"{"name":"given","lifecycle":"appDelegate","sdkVersion":27,"given":{"state":"active"}}"#)
+    #expect(running.status == 422)
+    #expect(
+      running.json?["validation"]
+        == json(
+          #"[{"field":"given.state","message":"cannot be a running or suspended state: an "#
+            + #"appDelegate app built with sdkVersion 27 or later does not launch on iOS 27 or "#
+            + #"later (a prewarmed process excepted)"}]"#))
     let launch = api.call("POST", "/v1/devices/new/apps/legacy/events", #"{"type":"launch"}"#)
     #expect(launch.status == 200)
     #expect(launch.json?["state"] == .string("notRunning"))

@@ -59,13 +59,16 @@ import Testing
   }
 
   /// A launch in the background traps as well, and counts as a background exit; the work it
-  /// was launched for never starts.
+  /// was launched for never starts: a push is delivered to a process that ends.
   @Test func aLaunchInTheBackgroundTraps() throws {
-    sim.add("legacy", .appDelegate, modes: [.fetch], sdkVersion: 27)
+    sim.add("legacy", .appDelegate, modes: [.fetch, .remoteNotification], sdkVersion: 27)
     let fetch = try sim.post(.backgroundLaunch(.fetch), to: "legacy")
     #expect(fetch.callbacks.isEmpty && fetch.result == nil)
     #expect(sim.state("legacy") == .notRunning && sim.app("legacy").backgroundWork.isEmpty)
     #expect(describe(sim.app("legacy").pendingExits) == "background abnormal 1")
+    let push = try sim.post(.push(app: "legacy", .background, payload: nil))
+    #expect(push.callbacks.isEmpty && push.result == .push(.delivered(workId: nil)))
+    #expect(describe(sim.app("legacy").pendingExits) == "background abnormal 2")
   }
 
   /// Prewarming stops before `UIApplicationMain` ("About the app launch sequence"), where the
@@ -124,8 +127,9 @@ import Testing
         == .invalid([
           ValidationIssue(
             field: "apps[0].process.state",
-            message: "is none: an appDelegate app built with sdkVersion 27 or later does not "
-              + "launch on iOS 27 or later (a prewarmed process excepted)")
+            message: "cannot be a running or suspended state: an appDelegate app built with "
+              + "sdkVersion 27 or later does not launch on iOS 27 or later (a prewarmed "
+              + "process excepted)")
         ]))
   }
 }

@@ -62,8 +62,8 @@ extension Device {
       check(app, process, &issues, derivingSuspension: derivingSuspension)
       issues.check(
         process.prewarmed || !failsToLaunch(app), "state",
-        "is none: an appDelegate app built with sdkVersion 27 or later does not launch on "
-          + "iOS 27 or later (a prewarmed process excepted)")
+        "cannot be a running or suspended state: an appDelegate app built with sdkVersion 27 "
+          + "or later does not launch on iOS 27 or later (a prewarmed process excepted)")
     }
   }
 

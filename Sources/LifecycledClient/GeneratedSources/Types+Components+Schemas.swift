@@ -3641,7 +3641,7 @@ extension Components {
                 ])
             }
         }
-        /// What became of a push: delivered (workId: the background work it handed over, absent for a foreground app), displayed (an alert), or dropped with the reasons.
+        /// What became of a push: delivered (workId: the background work it handed over, absent for a foreground app, and for an app that failed to launch), displayed (an alert), or dropped with the reasons.
         ///
         /// - Remark: Generated from `#/components/schemas/PushDelivery`.
         public struct PushDelivery: Codable, Hashable, Sendable {
@@ -8182,7 +8182,7 @@ extension Components {
                 ])
             }
         }
-        /// What the event returned: for beginBackgroundTask the task it began, for a backgroundLaunch the work it handed over (none for location), for openScene the scene it opened; absent for every other event.
+        /// What the event returned: for beginBackgroundTask the task it began, for a backgroundLaunch the work it handed over (none for location), for openScene the scene it opened; absent for every other event, and where the app failed to launch (an appDelegate app built with sdkVersion 27 on iOS 27: its transitions end with cause sceneLifecycleRequired).
         ///
         /// - Remark: Generated from `#/components/schemas/EventResult`.
         @frozen public enum EventResult: Codable, Hashable, Sendable {
