@@ -21,8 +21,9 @@ extension Device {
     }
     if request.kind == .continuedProcessing, continuedHolds(for: request, of: app).isEmpty {
       // The app submits it in the foreground: its process runs, and takes the task.
-      let work = launchTask(request.identifier, of: app, cause: .event(.submitTaskRequest))!
-      setResult(.backgroundWork(id: work.id, deadline: nil))
+      if let work = launchTask(request.identifier, of: app, cause: .event(.submitTaskRequest)) {
+        setResult(.backgroundWork(id: work.id, deadline: nil))
+      }
     }
   }
 
