@@ -146,5 +146,11 @@ import Testing
             + #""osVersion":"iPhone OS 27.0 (24A437)","deviceType":"iPhone16,1","#
             + #""lowPowerModeEnabled":false},"exceptionType":6,"exceptionCode":1,"signal":5,"#
             + #""terminationReason":"Namespace SIGNAL, Code 0x5"}]}]"#))
+    // The SDK and the trap's report are kept: the snapshot restores as it was written.
+    let snapshot = api.call("GET", "/v1/devices/new/snapshot").body
+    #expect(snapshot.contains(#""sdkVersion":27"#))
+    let other = APITests()
+    #expect(other.call("PUT", "/v1/devices/new", snapshot).status == 201)
+    #expect(other.call("GET", "/v1/devices/new/snapshot").body == snapshot)
   }
 }
