@@ -408,6 +408,18 @@ import Testing
       callbacks.map(\.method) == [.willFinishLaunching, .didFinishLaunching, .didBecomeActive])
   }
 
+  /// Every cause is read back by its name: each event type and each of the system's causes
+  /// (jetsam's with its reason, which it needs); no other name is a cause.
+  @Test func everyCauseIsReadByItsName() {
+    for name in TransitionCause.names {
+      #expect(TransitionCause(name: name, jetsamReason: .vmPageshortage)?.name == name, "\(name)")
+    }
+    #expect(
+      TransitionCause(name: "jetsam", jetsamReason: .perProcessLimit) == .jetsam(.perProcessLimit))
+    #expect(TransitionCause(name: "jetsam") == nil && TransitionCause(name: "nosuch") == nil)
+    #expect(TransitionCause(name: "sceneLifecycleRequired") == .sceneLifecycleRequired)
+  }
+
   /// `JournalFilter.all(matching:)` lists exactly the filters that match an entry: every
   /// filter built from the values of a varied journal's entries (and values no entry has) is
   /// among an entry's filters just when it matches the entry.

@@ -75,13 +75,16 @@ public struct JournalFilter: Hashable, Sendable {
 }
 
 extension TransitionCause {
+  /// The system's own causes, each once (jetsam's with a stand-in reason): what `names` lists
+  /// after the event types, and what `init(name:jetsamReason:)` finds by name.
+  private static let systemCauses: [TransitionCause] = [
+    .suspension, .watchdog, .backgroundTaskExpiration, .backgroundWorkTimeout,
+    .jetsam(.vmPageshortage), .fileLockAtSuspension, .sceneLifecycleRequired,
+  ]
+
   /// Every name a cause can have: each event type, then the system's own causes.
   public static let names: [String] =
-    EventType.allCases.map(\.rawValue)
-    + [
-      TransitionCause.suspension, .watchdog, .backgroundTaskExpiration, .backgroundWorkTimeout,
-      .jetsam(.vmPageshortage), .fileLockAtSuspension, .sceneLifecycleRequired,
-    ].map(\.name)
+    EventType.allCases.map(\.rawValue) + systemCauses.map(\.name)
 
   /// The cause called `name` (one of `names`); a jetsam cause also needs its reason.
   public init?(name: String, jetsamReason: JetsamReason? = nil) {
@@ -89,15 +92,12 @@ extension TransitionCause {
       self = .event(type)
       return
     }
-    switch (name, jetsamReason) {
-    case ("suspension", _): self = .suspension
-    case ("watchdog", _): self = .watchdog
-    case ("backgroundTaskExpiration", _): self = .backgroundTaskExpiration
-    case ("backgroundWorkTimeout", _): self = .backgroundWorkTimeout
-    case ("jetsam", let reason?): self = .jetsam(reason)
-    case ("fileLockAtSuspension", _): self = .fileLockAtSuspension
-    case ("sceneLifecycleRequired", _): self = .sceneLifecycleRequired
-    default: return nil
+    guard let cause = Self.systemCauses.first(where: { $0.name == name }) else { return nil }
+    if case .jetsam = cause {
+      guard let jetsamReason else { return nil }
+      self = .jetsam(jetsamReason)
+    } else {
+      self = cause
     }
   }
 }
