@@ -199,7 +199,7 @@ final class RandomWalk {
         supportsMultipleScenes: multiple,
         sceneMemoryMB: multiple ? [0, 10, 60].randomElement(using: &random)! : 0,
         permittedTaskIdentifiers: Self.taskIdentifiers.filter { _ in Bool.random(using: &random) },
-        // Every fourth app built with the iOS 27 SDK: the app-delegate ones trap on iOS 27.
+        // A third of the apps built with the iOS 27 SDK: the app-delegate ones trap on iOS 27.
         sdkVersion: name.hasSuffix("1") || name.hasSuffix("5") || name.hasSuffix("9") ? 27 : 26)
       _ = try! sim.engine.createApp(spec, on: sim.device, now: .zero)
       specs[name] = spec
