@@ -299,6 +299,14 @@ final class App {
       && process.backgroundWork.contains(where: \.isRunningProcessingTask)
   }
 
+  /// Where the continued-processing task `identifier` is among the app's background work, if
+  /// it runs: the task `reportProgress` reports for.
+  func continuedTaskIndex(_ identifier: String) -> Int? {
+    process.backgroundWork.firstIndex {
+      $0.reason == .continuedProcessing && $0.identifier == identifier
+    }
+  }
+
   /// Whether the app still works on what a launch for `reason` handed it (the URL session's or
   /// the task's `identifier`): the system does not hand it over again until it is completed.
   ///

@@ -106,10 +106,7 @@ extension Device {
       return taskSchedulerRefusal(submitting: request, for: app)
     case .submitTaskRequest(let request):
       return taskSchedulerRefusal(submitting: request, for: app)
-    case .reportProgress(let identifier, _)
-    where !app.backgroundWork.contains(where: {
-      $0.reason == .continuedProcessing && $0.identifier == identifier
-    }):
+    case .reportProgress(let identifier, _) where app.continuedTaskIndex(identifier) == nil:
       return .noContinuedTask(identifier)
     case .launchTask(let identifier):
       guard let request = app.taskRequests.first(where: { $0.identifier == identifier }) else {

@@ -136,10 +136,7 @@ extension Device {
       reschedule(app)
       setResult(.backgroundWork(id: work.id, deadline: work.deadline))
     case .reportProgress(let identifier, let progress):  // rule: `noContinuedTask` otherwise
-      let index = app.backgroundWork.firstIndex {
-        $0.reason == .continuedProcessing && $0.identifier == identifier
-      }!
-      app.backgroundWork[index].progress = progress
+      app.backgroundWork[app.continuedTaskIndex(identifier)!].progress = progress
     case .attachDebugger: attachDebugger(to: app)
     case .detachDebugger: detachDebugger(from: app)
     case .updateApp(let version, let build):
@@ -490,12 +487,12 @@ extension Device {
   ) -> BackgroundWork? {
     let push = payload ?? BackgroundLaunchReason.silentPushPayload  // only a push has one
     switch app.state {
-    case .notRunning where failsToLaunch(app),
-      .suspended where app.prewarmed && failsToLaunch(app):
-      failLaunch(of: app, inForeground: false, cause: cause)
-      return nil
     case .notRunning,
       .suspended where app.prewarmed:
+      guard !failsToLaunch(app) else {
+        failLaunch(of: app, inForeground: false, cause: cause)
+        return nil
+      }
       // "If the app supports scenes, this is nil" (`application(_:didFinishLaunchingWithOptions:)`,
       // `launchOptions`): a scene app learns why from the callback that follows.
       let options =
