@@ -12,9 +12,10 @@ create: random names would nearly all be answered 404 and never reach the app's 
 
 Half the requests for a jetsam event's report name one that exists: a purge on a device of its
 own (made here through the API, at `LIFECYCLED_URL`) and the number of its event, so that the
-report's schema is checked against real answers and not only 404s. The device is removed once
-the report is answered: left in place, it would appear to the stateful phase, which would see
-it come back after deleting it.
+report's schema is checked against real answers and not only 404s. Each such device has a name
+of its own (`jetsam-report-1`, ...), removed once the report is answered: a name used again, or
+a device left in place, could be one the stateful phase deleted, which it would then see come
+back.
 
 A client gives each logical request a fresh Idempotency-Key. schemathesis draws keys from a
 small space and would send one key with different requests, which lifecycled rightly refuses
@@ -36,6 +37,7 @@ _NAME = re.compile(r'^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$')
 _serial = itertools.count()
 _apps = itertools.count()
 _reports = itertools.count()
+_jetsam_devices = itertools.count(1)
 
 
 def _request(method, path, body=None):
@@ -53,13 +55,14 @@ def _request(method, path, body=None):
 
 
 def _a_jetsam_event():
-    """A device and the number of a jetsam event it keeps: a fresh purge on `jetsam-report`."""
-    _request("POST", "/v1/devices", {"id": "jetsam-report", "clock": "manual"})
-    _request("POST", "/v1/devices/jetsam-report/apps", {"name": "victim"})
-    _request("POST", "/v1/devices/jetsam-report/apps/victim/events",
+    """A device and the number of a jetsam event it keeps: a purge on a new device."""
+    device = f"jetsam-report-{next(_jetsam_devices)}"
+    _request("POST", "/v1/devices", {"id": device, "clock": "manual"})
+    _request("POST", f"/v1/devices/{device}/apps", {"name": "victim"})
+    _request("POST", f"/v1/devices/{device}/apps/victim/events",
              [{"type": "launch"}, {"type": "home"}, {"type": "purge", "reason": "highwater"}])
-    kills = (_request("GET", "/v1/devices/jetsam-report/jetsam") or {}).get("kills") or []
-    return ("jetsam-report", kills[-1]["jetsamEvent"]) if kills else None
+    kills = (_request("GET", f"/v1/devices/{device}/jetsam") or {}).get("kills") or []
+    return (device, kills[-1]["jetsamEvent"]) if kills else None
 
 
 def _is_valid_wait(value):
@@ -80,7 +83,8 @@ def before_call(ctx, case, **kwargs):
     # Half the reports asked for are of a fresh jetsam event; never of a device the case names
     # itself, which a stateful run may just have deleted (to find it gone).
     if (case.operation.path.endswith("/jetsam/{jetsamEvent}/report")
-            and path.get("device") != "jetsam-report" and next(_reports) % 2 == 0):
+            and not str(path.get("device", "")).startswith("jetsam-report")
+            and next(_reports) % 2 == 0):
         found = _a_jetsam_event()
         number = path.get("jetsamEvent")
         valid = isinstance(number, int) and 1 <= number <= 999_999_999_999_999
@@ -103,5 +107,7 @@ def before_call(ctx, case, **kwargs):
 
 @schemathesis.hook
 def after_call(ctx, case, response):
-    if case.operation.path.endswith("/jetsam/{jetsamEvent}/report"):
-        _request("DELETE", "/v1/devices/jetsam-report")
+    device = str((case.path_parameters or {}).get("device", ""))
+    if case.operation.path.endswith("/jetsam/{jetsamEvent}/report") and device.startswith(
+            "jetsam-report-"):
+        _request("DELETE", f"/v1/devices/{device}")
