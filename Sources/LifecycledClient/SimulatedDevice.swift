@@ -43,19 +43,24 @@ public struct SimulatedDevice: Sendable {
   ///   - behavior: How its code acts, where it differs from a well-behaved app.
   ///   - sdkVersion: The major version of the iOS SDK it was built with (26 unless given): an
   ///     `appDelegate` app built with 27 does not launch on iOS 27.
+  ///   - metricKit: The MetricKit interface its code takes reports from:
+  ///     `mxMetricManager` (the default) or iOS 27's `metricManager`, which needs `sdkVersion`
+  ///     27.
   /// - Returns: The new app.
   /// - Throws: As ``createApp(_:)``.
   public func createApp(
     _ name: String, lifecycle: Components.Schemas.Lifecycle? = nil,
     backgroundModes: [Components.Schemas.BackgroundMode]? = nil, memoryMB: Int? = nil,
     supportsMultipleScenes: Bool? = nil, permittedTaskIdentifiers: [String]? = nil,
-    behavior: Components.Schemas.AppBehaviorSettings? = nil, sdkVersion: Int? = nil
+    behavior: Components.Schemas.AppBehaviorSettings? = nil, sdkVersion: Int? = nil,
+    metricKit: Components.Schemas.MetricKitInterface? = nil
   ) async throws -> SimulatedApp {
     try await createApp(
       .init(
         name: name, lifecycle: lifecycle, memoryMB: memoryMB, backgroundModes: backgroundModes,
         behavior: behavior, supportsMultipleScenes: supportsMultipleScenes,
-        permittedTaskIdentifiers: permittedTaskIdentifiers, sdkVersion: sdkVersion))
+        permittedTaskIdentifiers: permittedTaskIdentifiers, sdkVersion: sdkVersion,
+        metricKit: metricKit))
   }
 
   /// The app `name` of this device, without asking the server.

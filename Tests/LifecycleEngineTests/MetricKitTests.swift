@@ -169,6 +169,64 @@ import Testing
     #expect(reports(of: "slow") == [])
   }
 
+  /// iOS 27's `MetricManager` yields the same reports one at a time, in the same order, each
+  /// crash with the category its metadata names; on iOS 26 the app's fallback, a subscriber,
+  /// takes them as before.
+  @Test(arguments: ["27.0", "26.4"])
+  func aMetricManagerAppTakesEachReportOnItsOwn(osVersion: String) throws {
+    let sim = Simulator(passcode: false, osVersion: osVersion)
+    sim.add(
+      "slow", behavior: AppBehavior(didFinishLaunchingDuration: .seconds(25)), sdkVersion: 27,
+      metricKit: .metricManager)
+    try sim.post(.launch(), to: "slow")
+    sim.advance(90_000)
+    try sim.post(.launch(), to: "slow")
+    sim.advance(90_000)
+    try sim.post(.launch(), to: "slow")
+    try sim.post(.attachDebugger, to: "slow")
+    let delivered = trace(sim.advance(25)).filter { $0.contains("Metric") }
+    let state = "→ active/foregroundActive"
+    let os = osVersion == "27.0" ? "27.0 (24A437)" : "26.4 (23E246)"
+    #expect(sim.app("slow").diagnosticPayloads.isEmpty, "\(os)")
+    if osVersion == "27.0" {
+      #expect(
+        delivered == [
+          "MetricManager.metricReports \(state) {0–86400 v1.0: foreground appWatchdog 1}",
+          "MetricManager.metricReports \(state) {86400–172800 v1.0: foreground appWatchdog 1}",
+          "MetricManager.diagnosticReports \(state)"
+            + " {v1.0 Namespace FRONTBOARD, Code 0x8badf00d (signal 9) appWatchdog}",
+          "MetricManager.diagnosticReports \(state)"
+            + " {v1.0 Namespace FRONTBOARD, Code 0x8badf00d (signal 9) appWatchdog}",
+        ])
+    } else {
+      #expect(
+        delivered.map { $0.prefix(while: { $0 != " " }) } == [
+          "MXMetricManagerSubscriber.didReceive(_:)",
+          "MXMetricManagerSubscriber.didReceiveDiagnosticPayloads:",
+        ])
+    }
+  }
+
+  /// Each crash's category (iOS 27's `terminationCategory`) is the one its exit is counted in,
+  /// read back from its metadata; a code it does not know has none.
+  @Test func aCrashNamesTheCategoryItsExitIsCountedIn() {
+    let metaData = ReportMetaData()
+    for code in TerminationCode.allCases {
+      let crash = CrashDiagnostic(.kill(code), version: "1.0", metaData: metaData)
+      #expect(
+        crash.terminationCategory
+          == ExitCategory.of(
+            cause: .watchdog, terminationCode: code, jetsamReason: nil, inForeground: true))
+    }
+    #expect(
+      CrashDiagnostic(.abort, version: "1.0", metaData: metaData).terminationCategory == .abnormal)
+    #expect(
+      CrashDiagnostic(.trap, version: "1.0", metaData: metaData).terminationCategory == .abnormal)
+    var unknown = CrashDiagnostic(.kill(.fileLock), version: "1.0", metaData: metaData)
+    unknown.terminationReason = "Namespace RUNNINGBOARD, Code 0xbaadca11"
+    #expect(unknown.terminationCategory == nil)
+  }
+
   /// `deliverMetrics`, as Xcode's simulate command: the period under way ends now, and the
   /// next one starts there.
   @Test func deliverMetricsEndsThePeriodUnderWay() throws {

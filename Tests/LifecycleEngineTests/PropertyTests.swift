@@ -46,6 +46,12 @@ struct SplitMix64: RandomNumberGenerator {
       return transition.cause == .sceneLifecycleRequired
     }
     #expect(walk.sim.deviceView.osVersion == "27.0" ? traps > 10 : traps == 0)
+    // ... and MetricManager's reports, one per element, to the apps that adopted it.
+    let reportsYielded = walk.sim.journal.count { entry in
+      guard case .callback(let callback) = entry else { return false }
+      return callback.method == .metricReports || callback.method == .diagnosticReports
+    }
+    #expect(walk.sim.deviceView.osVersion == "27.0" ? reportsYielded > 10 : reportsYielded == 0)
     // It posts every app event there is: a new one is walked once `randomEvent` makes it.
     #expect(Set(AppEvent.types).subtracting(walk.postedTypes).map(\.rawValue).sorted() == [])
   }
@@ -200,7 +206,9 @@ final class RandomWalk {
         sceneMemoryMB: multiple ? [0, 10, 60].randomElement(using: &random)! : 0,
         permittedTaskIdentifiers: Self.taskIdentifiers.filter { _ in Bool.random(using: &random) },
         // A third of the apps built with the iOS 27 SDK: the app-delegate ones trap on iOS 27.
-        sdkVersion: name.hasSuffix("1") || name.hasSuffix("5") || name.hasSuffix("9") ? 27 : 26)
+        sdkVersion: name.hasSuffix("1") || name.hasSuffix("5") || name.hasSuffix("9") ? 27 : 26,
+        // Of those, the ones ending in 5 or 9 take their reports from MetricManager.
+        metricKit: name.hasSuffix("5") || name.hasSuffix("9") ? .metricManager : .mxMetricManager)
       _ = try! sim.engine.createApp(spec, on: sim.device, now: .zero)
       specs[name] = spec
     }
@@ -688,6 +696,8 @@ final class RandomWalk {
           switch callback.arguments {
           case .metrics(let payloads)?: exitsDelivered += payloads.exitTotal
           case .diagnostics(let payloads)?: crashReportsDelivered += payloads.count
+          case .metricReport(let payload)?: exitsDelivered += payload.exits.total
+          case .diagnosticReport?: crashReportsDelivered += 1
           default: break
           }
         default: break

@@ -28,14 +28,15 @@ final class Simulator {
     _ name: String, _ lifecycle: LifecycleModel = .scene, memoryMB: Int = 100,
     backgroundMemoryMB: Int? = nil, modes: Set<BackgroundMode> = [],
     behavior: AppBehavior = AppBehavior(), multipleScenes: Bool = false, sceneMemoryMB: Int = 0,
-    permittedTasks: [String] = [], sdkVersion: Int = 26
+    permittedTasks: [String] = [], sdkVersion: Int = 26,
+    metricKit: MetricKitInterface = .mxMetricManager
   ) -> AppView {
     try! engine.createApp(
       AppSpec(
         name: name, lifecycle: lifecycle, memoryMB: memoryMB,
         backgroundMemoryMB: backgroundMemoryMB, backgroundModes: modes, behavior: behavior,
         supportsMultipleScenes: multipleScenes, sceneMemoryMB: sceneMemoryMB,
-        permittedTaskIdentifiers: permittedTasks, sdkVersion: sdkVersion),
+        permittedTaskIdentifiers: permittedTasks, sdkVersion: sdkVersion, metricKit: metricKit),
       on: device, now: .zero)
   }
 
@@ -103,6 +104,9 @@ func trace(_ callbacks: [Callback]) -> [String] {
     case .metrics(let payloads): line += " {\(payloads.map(describe).joined(separator: "; "))}"
     case .diagnostics(let payloads):
       line += " {\(payloads.map(describe).joined(separator: "; "))}"
+    case .metricReport(let payload): line += " {\(describe(payload))}"
+    case .diagnosticReport(let crash):
+      line += " {\(describe(crash)) \(crash.terminationCategory.map { "\($0)" } ?? "-")}"
     case nil: break
     }
     return line
@@ -158,10 +162,13 @@ func describe(_ payload: MetricPayload) -> String {
 
 /// A crash report: `at 12 v1.0 Namespace RUNNINGBOARD, Code 0xdead10cc (signal 9)`.
 func describe(_ payload: DiagnosticPayload) -> String {
-  payload.crashDiagnostics.map { crash in
-    "at \(seconds(payload.begin)) v\(crash.applicationVersion) \(crash.terminationReason) "
-      + "(signal \(crash.signal))"
-  }.joined(separator: ", ")
+  payload.crashDiagnostics.map { "at \(seconds(payload.begin)) \(describe($0))" }
+    .joined(separator: ", ")
+}
+
+/// A crash: `v1.0 Namespace RUNNINGBOARD, Code 0xdead10cc (signal 9)`.
+func describe(_ crash: CrashDiagnostic) -> String {
+  "v\(crash.applicationVersion) \(crash.terminationReason) (signal \(crash.signal))"
 }
 
 /// Device time as whole seconds, or with its milliseconds.

@@ -52,6 +52,29 @@ import Testing
     }
   }
 
+  /// An app that adopted iOS 27's MetricManager gets each crash as a `DiagnosticReport` on
+  /// iOS 27, and its subscriber fallback's payloads on iOS 26.
+  @Test(arguments: [("26.4", false), ("27.0", true)])
+  func aMetricManagerAppsCrashReport(osVersion: String, yieldsAReport: Bool) async throws {
+    let profile = DeviceProfile(model: "iPhone 15 Pro", osVersion: osVersion)
+    try await Lifecycled.inProcess().withDevice(profile: profile) { device in
+      let mail = try await device.createApp("mail", sdkVersion: 27, metricKit: .metricManager)
+      _ = try await mail.post(.launch())
+      _ = try await mail.post(.crash())
+      let relaunch = try await mail.post(.launch())
+      let delivery = try #require(relaunch.callbacks.last)
+      #expect(
+        delivery.method == (yieldsAReport ? .diagnosticReports : .didReceiveDiagnosticPayloads))
+      if yieldsAReport {
+        guard case .DiagnosticReport(let report)? = delivery.arguments?.report else {
+          return #expect(Bool(false), "\(String(describing: delivery.arguments))")
+        }
+        #expect(report.result.crash.terminationCategory == .abnormal)
+        #expect(report.environment.osVersion.buildNumber == "24A437")
+      }
+    }
+  }
+
   @Test func aProfileTheServerDoesNotKnowIsAValidationProblem() async throws {
     let lifecycled = Lifecycled.inProcess()
     let problem = await #expect(throws: LifecycledProblem.self) {

@@ -326,6 +326,14 @@ extension Fields {
       return reports("diagnosticPayloads", required: true, SnapshotReading(version: version))
         .map(CallbackArguments.diagnostics)
     }
+    if kind == "metricReport" {
+      return report("metricPayload", SnapshotReading(version: version))
+        .map(CallbackArguments.metricReport)
+    }
+    if kind == "diagnosticReport" {
+      return report("crashDiagnostic", SnapshotReading(version: version))
+        .map(CallbackArguments.diagnosticReport)
+    }
     let data = encodedValue("restorationData")
     let sessions = strings(
       "sessions", maxCount: Validation.maxScenesPerApp, maxBytes: Validation.maxNameBytes)

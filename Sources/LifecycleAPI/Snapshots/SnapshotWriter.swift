@@ -131,6 +131,14 @@ extension JSONWriter {
         w.member("kind", "diagnosticPayloads")
         w.key("diagnosticPayloads")
         w.reports(payloads)
+      case .metricReport(let payload):
+        w.member("kind", "metricReport")
+        w.key("metricPayload")
+        w.object { $0.members(of: payload) }
+      case .diagnosticReport(let crash):
+        w.member("kind", "diagnosticReport")
+        w.key("crashDiagnostic")
+        w.object { $0.members(of: crash) }
       case .taskIdentifier(let identifier):
         w.member("kind", "taskIdentifier")
         w.member("identifier", identifier)

@@ -131,6 +131,8 @@ extension JSONWriter {
       case .diagnostics(let payloads):
         w.key("diagnosticPayloads")
         w.reports(payloads)
+      case .metricReport(let payload): w.member("report", metricReport: payload)
+      case .diagnosticReport(let crash): w.member("report", diagnosticReport: crash)
       }
     }
   }

@@ -72,10 +72,26 @@ extension ExitCategory {
     }
   }
 
-  /// The two halves of `MXAppExitMetric`: their keys, categories, and which is the foreground's.
-  static let phases: [(key: StaticString, categories: [ExitCategory], inForeground: Bool)] = [
-    ("foregroundExitData", foreground, true), ("backgroundExitData", allCases, false),
+  /// The foreground's exits and the background's, in Apple's order.
+  static let phases = [
+    ExitPhase(
+      exitData: "foregroundExitData", termination: "foregroundTermination",
+      categories: foreground, inForeground: true),
+    ExitPhase(
+      exitData: "backgroundExitData", termination: "backgroundTermination",
+      categories: allCases, inForeground: false),
   ]
+}
+
+/// The exits of an app in the foreground, or out of it, as MetricKit reports them.
+struct ExitPhase {
+  /// The phase's key in `MXAppExitMetric` (`foregroundExitData`).
+  let exitData: StaticString
+  /// Its `MetricResult` case on iOS 27 (`foregroundTermination`: `ForegroundTerminationMetric`).
+  let termination: StaticString
+  /// The categories it counts, in Apple's order.
+  let categories: [ExitCategory]
+  let inForeground: Bool
 }
 
 extension JSONWriter {
@@ -83,7 +99,7 @@ extension JSONWriter {
   mutating func exitMetric(_ exits: ExitCounts) {
     object { w in
       for phase in ExitCategory.phases {
-        w.key(phase.key)
+        w.key(phase.exitData)
         w.object { w in
           for category in phase.categories {
             w.member(category.key, exits.count(of: category, inForeground: phase.inForeground))
@@ -100,7 +116,7 @@ extension Fields {
     guard var metric = object(key) else { return ExitCounts() }
     var exits = ExitCounts()
     for phase in ExitCategory.phases {
-      guard var data = metric.object(phase.key, required: true) else { continue }
+      guard var data = metric.object(phase.exitData, required: true) else { continue }
       for category in phase.categories {
         let count = data.integer(category.key, in: 0...SnapshotFormat.maxCount, required: true)
         exits.set(count ?? 0, of: category, inForeground: phase.inForeground)
@@ -146,6 +162,20 @@ extension Fields {
       return nil
     }
     return reports
+  }
+}
+
+extension Fields {
+  /// The one report at `key`, which must be there; nil if absent or malformed.
+  mutating func report<Report: MetricKitReport>(
+    _ key: StaticString, _ reading: SnapshotReading
+  ) -> Report? {
+    guard var fields = object(key, required: true) else { return nil }
+    var report = Report()
+    fields.read(&report, reading)
+    let isValid = fields.issues.isEmpty
+    merge(fields)
+    return isValid ? report : nil
   }
 }
 

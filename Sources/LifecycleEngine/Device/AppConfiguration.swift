@@ -100,6 +100,8 @@ public struct AppSpec: Hashable, Sendable {
   /// (`ReleaseFeature.sceneLifecycleRequirement`). By default 26: apps built with Xcode 26,
   /// as App Store submissions may be until April 2027.
   public var sdkVersion: Int
+  /// Which of MetricKit's interfaces the app's code takes its reports from.
+  public var metricKit: MetricKitInterface
 
   public init(
     name: String,
@@ -112,7 +114,8 @@ public struct AppSpec: Hashable, Sendable {
     sceneMemoryMB: Int = 0,
     permittedTaskIdentifiers: [String] = [],
     increasedMemoryLimit: Bool = false,
-    sdkVersion: Int = 26
+    sdkVersion: Int = 26,
+    metricKit: MetricKitInterface = .mxMetricManager
   ) {
     self.name = name
     self.lifecycle = lifecycle
@@ -125,6 +128,7 @@ public struct AppSpec: Hashable, Sendable {
     self.permittedTaskIdentifiers = permittedTaskIdentifiers
     self.increasedMemoryLimit = increasedMemoryLimit
     self.sdkVersion = sdkVersion
+    self.metricKit = metricKit
   }
 }
 
@@ -175,6 +179,16 @@ extension AppSpec: ConfigurationForm {
       (TN3187). Default: 26, an app built with Xcode 26, which launches.
       """)
     members.integer("sdkVersion", &sdkVersion, in: Validation.sdkVersions)
+    members.describe(
+      """
+      Which MetricKit interface the app's code takes its reports from. mxMetricManager: an \
+      MXMetricManagerSubscriber, whose didReceive(_:) takes every report waiting in one array \
+      of each kind. metricManager: iOS 27's MetricManager, whose metricReports and \
+      diagnosticReports sequences yield one MetricReport or DiagnosticReport each; it is in \
+      the iOS 27 SDK (sdkVersion 27), and before iOS 27 the app falls back to \
+      MXMetricManager, as its code must where MetricManager is not available.
+      """)
+    members.choice("metricKit", &metricKit)
   }
 }
 

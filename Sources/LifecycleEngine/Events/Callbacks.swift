@@ -59,6 +59,11 @@ public enum CallbackMethod: String, CaseIterable, Sendable, Codable {
   /// takes `[MXDiagnosticPayload]`. Swift names both `didReceive(_:)`: this one goes by its
   /// Objective-C selector, which has no space to escape in a query.
   case didReceiveDiagnosticPayloads = "MXMetricManagerSubscriber.didReceiveDiagnosticPayloads:"
+  /// iOS 27's MetricManager yields one day's report (`MetricReport`) to the app's loop over
+  /// its `metricReports` sequence.
+  case metricReports = "MetricManager.metricReports"
+  /// It yields one crash's report (`DiagnosticReport`) to the loop over `diagnosticReports`.
+  case diagnosticReports = "MetricManager.diagnosticReports"
 
   /// The notification posted with this callback, whatever the app's state does.
   /// (Scene callbacks also carry the aggregate `UIApplication` notification when they change

@@ -126,6 +126,12 @@ public indirect enum CallbackArguments: Hashable, Sendable {
   case metrics([MetricPayload])
   /// Its overload for crash reports (`MXDiagnosticPayload`).
   case diagnostics([DiagnosticPayload])
+  /// `MetricManager.metricReports`: one day's report, which the API writes as a
+  /// `MetricReport`.
+  case metricReport(MetricPayload)
+  /// `MetricManager.diagnosticReports`: one crash, which the API writes as a
+  /// `DiagnosticReport`.
+  case diagnosticReport(CrashDiagnostic)
 
   /// The connection options of a scene connecting with `entry` and `restorationData`; nil
   /// when both are empty.

@@ -168,6 +168,8 @@ extension CallbackArguments {
     case .metrics(let payloads): boxBytes + 32 + payloads.reduce(0) { $0 + $1.retainedBytes }
     case .diagnostics(let payloads):
       boxBytes + 32 + payloads.reduce(0) { $0 + $1.retainedBytes }
+    case .metricReport(let payload): boxBytes + payload.retainedBytes
+    case .diagnosticReport(let diagnostic): boxBytes + diagnostic.retainedBytes
     }
   }
 }

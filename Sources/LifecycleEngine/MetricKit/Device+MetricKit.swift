@@ -93,19 +93,43 @@ extension Device {
         reschedule(app)  // its main thread's freeing is now a deadline
         continue
       }
-      let cause = TransitionCause.event(.deliverMetrics)
-      if !app.metricPayloads.isEmpty {
-        let payloads = app.metricPayloads
-        app.metricPayloads = []
-        deliver(.didReceiveMetricPayloads, to: app, cause: cause, arguments: .metrics(payloads))
+      let metrics = app.metricPayloads
+      let diagnostics = app.diagnosticPayloads
+      app.metricPayloads = []
+      app.diagnosticPayloads = []
+      if app.spec.metricKit == .metricManager, runs(.metricManager) {
+        yieldReports(metrics, diagnostics, to: app)
+      } else {
+        callSubscriber(of: app, with: metrics, diagnostics)
       }
-      if !app.diagnosticPayloads.isEmpty {
-        let payloads = app.diagnosticPayloads
-        app.diagnosticPayloads = []
-        deliver(
-          .didReceiveDiagnosticPayloads, to: app, cause: cause,
-          arguments: .diagnostics(payloads))
-      }
+    }
+  }
+
+  /// `MXMetricManagerSubscriber.didReceive(_:)`: every report of a kind in one call.
+  private func callSubscriber(
+    of app: App, with metrics: [MetricPayload], _ diagnostics: [DiagnosticPayload]
+  ) {
+    let cause = TransitionCause.event(.deliverMetrics)
+    if !metrics.isEmpty {
+      deliver(.didReceiveMetricPayloads, to: app, cause: cause, arguments: .metrics(metrics))
+    }
+    if !diagnostics.isEmpty {
+      deliver(
+        .didReceiveDiagnosticPayloads, to: app, cause: cause, arguments: .diagnostics(diagnostics))
+    }
+  }
+
+  /// `MetricManager`'s sequences: each report on its own ("Each iteration of
+  /// `diagnosticReports` yields one report"), a crash being one diagnostic event.
+  private func yieldReports(
+    _ metrics: [MetricPayload], _ diagnostics: [DiagnosticPayload], to app: App
+  ) {
+    let cause = TransitionCause.event(.deliverMetrics)
+    for payload in metrics {
+      deliver(.metricReports, to: app, cause: cause, arguments: .metricReport(payload))
+    }
+    for diagnostic in diagnostics.lazy.flatMap(\.crashDiagnostics) {
+      deliver(.diagnosticReports, to: app, cause: cause, arguments: .diagnosticReport(diagnostic))
     }
   }
 

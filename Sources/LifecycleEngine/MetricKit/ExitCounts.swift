@@ -23,14 +23,17 @@ public enum ExitCategory: CaseIterable, Sendable {
       return jetsamReason == .perProcessLimit || inForeground
         ? .memoryResourceLimit : .memoryPressure
     }
-    switch terminationCode {
-    case .watchdog: return .appWatchdog
-    case .backgroundTask, .backgroundURLSession, .backgroundFetch:
-      return .backgroundTaskAssertionTimeout
-    case .fileLock: return .suspendedWithLockedFile
-    case .thermal: return .abnormal
-    case nil:
-      return cause == .event(.crash) || cause == .sceneLifecycleRequired ? .abnormal : .normalApp
+    if let terminationCode { return of(terminationCode) }
+    return cause == .event(.crash) || cause == .sceneLifecycleRequired ? .abnormal : .normalApp
+  }
+
+  /// The category of a kill with `code`.
+  static func of(_ code: TerminationCode) -> ExitCategory {
+    switch code {
+    case .watchdog: .appWatchdog
+    case .backgroundTask, .backgroundURLSession, .backgroundFetch: .backgroundTaskAssertionTimeout
+    case .fileLock: .suspendedWithLockedFile
+    case .thermal: .abnormal
     }
   }
 }

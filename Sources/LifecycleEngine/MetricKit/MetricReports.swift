@@ -35,10 +35,7 @@ public struct DiagnosticPayload: Hashable, Sendable {
 
   /// The payload's bytes, its diagnostics' storage and their reasons' text.
   var retainedBytes: Int {
-    MemoryLayout<Self>.stride + 32
-      + crashDiagnostics.reduce(0) {
-        $0 + MemoryLayout<CrashDiagnostic>.stride + textBytes($1.terminationReason)
-      }
+    MemoryLayout<Self>.stride + 32 + crashDiagnostics.reduce(0) { $0 + $1.retainedBytes }
   }
 }
 
@@ -81,6 +78,24 @@ public struct CrashDiagnostic: Hashable, Sendable {
       terminationReason = "Namespace SIGNAL, Code 0x5"
     }
   }
+
+  /// The category its crash metadata names (iOS 27's `terminationCategory`, which
+  /// "corresponds to the termination categories reported by `ForegroundTerminationMetric` and
+  /// `BackgroundTerminationMetric`"): an abort or a trap is abnormal, a kill its code's
+  /// category. Nil, as Apple's is, "when the termination category cannot be determined from
+  /// the available crash metadata" (a restored diagnostic's unknown code).
+  public var terminationCategory: ExitCategory? {
+    switch signal {
+    case 5, 6: return .abnormal
+    case 9:
+      let code = terminationReason.split(separator: " ").last.map(String.init)
+      return code.flatMap(TerminationCode.init(rawValue:)).map(ExitCategory.of)
+    default: return nil
+    }
+  }
+
+  /// The diagnostic's bytes and its reason's text.
+  var retainedBytes: Int { MemoryLayout<Self>.stride + textBytes(terminationReason) }
 }
 
 /// How a process ended that leaves a crash report: killed with a code, by its own crash, an

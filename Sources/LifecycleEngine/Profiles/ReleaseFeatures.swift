@@ -11,6 +11,9 @@ enum ReleaseFeature {
   /// building with the latest SDK; otherwise, your app won't launch" (TN3187: "Migrating to
   /// the UIKit scene-based life cycle"): the release, and the SDK, that bring the assertion.
   case sceneLifecycleRequirement
+  /// "`MetricManager` replaces `MXMetricManager` and its subscriber protocol" ("MetricKit
+  /// updates", June 2026): iOS 27.0 and its SDK.
+  case metricManager
 
   /// The feature as a refusal names it.
   var name: String {
@@ -18,6 +21,7 @@ enum ReleaseFeature {
     case .prewarming: "prewarming"
     case .continuedProcessing: "BGContinuedProcessingTask"
     case .sceneLifecycleRequirement: "the scene life-cycle requirement"
+    case .metricManager: "MetricManager"
     }
   }
 
@@ -26,7 +30,7 @@ enum ReleaseFeature {
     switch self {
     case .prewarming: 15
     case .continuedProcessing: 26
-    case .sceneLifecycleRequirement: 27
+    case .sceneLifecycleRequirement, .metricManager: 27
     }
   }
 }

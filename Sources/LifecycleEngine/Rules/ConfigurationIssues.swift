@@ -24,6 +24,9 @@ extension AppSpec {
         supportsMultipleScenes ? "supportsMultipleScenes" : "sceneMemoryMB",
         "is for scene apps (lifecycle scene) only")
     }
+    if metricKit == .metricManager, sdkVersion < ReleaseFeature.metricManager.since {
+      issues.append("metricKit", "metricManager is in the iOS 27 SDK: it needs sdkVersion 27")
+    }
     return issues
   }
 }

@@ -98,7 +98,7 @@ extension Components {
             case background = "background"
             case suspended = "suspended"
         }
-        /// A UIKit method the simulator delivers, named as Swift names its selector (MetricKit's overload for diagnostics, which Swift names didReceive(_:) like the one for metrics, by its Objective-C selector); x-enum-varnames gives each a name generators can use as an identifier.
+        /// A UIKit method the simulator delivers, named as Swift names its selector (MetricKit's overload for diagnostics, which Swift names didReceive(_:) like the one for metrics, by its Objective-C selector; iOS 27's MetricManager by the sequence that yields a report, each element being one delivery); x-enum-varnames gives each a name generators can use as an identifier.
         ///
         /// - Remark: Generated from `#/components/schemas/CallbackMethod`.
         @frozen public enum CallbackMethod: String, Codable, Hashable, Sendable, CaseIterable {
@@ -140,6 +140,8 @@ extension Components {
             case expirationHandler = "expirationHandler"
             case didReceiveMetricPayloads = "MXMetricManagerSubscriber.didReceive(_:)"
             case didReceiveDiagnosticPayloads = "MXMetricManagerSubscriber.didReceiveDiagnosticPayloads:"
+            case metricReports = "MetricManager.metricReports"
+            case diagnosticReports = "MetricManager.diagnosticReports"
         }
         /// - Remark: Generated from `#/components/schemas/BackgroundMode`.
         @frozen public enum BackgroundMode: String, Codable, Hashable, Sendable, CaseIterable {
@@ -312,6 +314,13 @@ extension Components {
         @frozen public enum ClockMode: String, Codable, Hashable, Sendable, CaseIterable {
             case manual = "manual"
             case realtime = "realtime"
+        }
+        /// The MetricKit interface an app's code takes its reports from: mxMetricManager, an MXMetricManagerSubscriber (every report waiting in one didReceive(_:) call of each kind); metricManager, iOS 27's MetricManager, whose metricReports and diagnosticReports sequences yield one report each (on earlier releases the app falls back to MXMetricManager).
+        ///
+        /// - Remark: Generated from `#/components/schemas/MetricKitInterface`.
+        @frozen public enum MetricKitInterface: String, Codable, Hashable, Sendable, CaseIterable {
+            case mxMetricManager = "mxMetricManager"
+            case metricManager = "metricManager"
         }
         /// `scene`: UISceneDelegate callbacks for the app's scene; `appDelegate`: the UIApplicationDelegate ones alone.
         ///
@@ -1108,6 +1117,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AppDeclaration/sdkVersion`.
             public var sdkVersion: Swift.Int?
+            /// Which MetricKit interface the app's code takes its reports from. mxMetricManager: an MXMetricManagerSubscriber, whose didReceive(_:) takes every report waiting in one array of each kind. metricManager: iOS 27's MetricManager, whose metricReports and diagnosticReports sequences yield one MetricReport or DiagnosticReport each; it is in the iOS 27 SDK (sdkVersion 27), and before iOS 27 the app falls back to MXMetricManager, as its code must where MetricManager is not available.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppDeclaration/metricKit`.
+            public var metricKit: Components.Schemas.MetricKitInterface?
             /// Creates a new `AppDeclaration`.
             ///
             /// - Parameters:
@@ -1122,6 +1135,7 @@ extension Components {
             ///   - permittedTaskIdentifiers: BGTaskSchedulerPermittedIdentifiers: the task identifiers the app may submit requests for (submitTaskRequest); its code registers each one's launch handler during every launch.
             ///   - increasedMemoryLimit: The app has the com.apple.developer.kernel.increased-memory-limit entitlement: in the foreground, jetsam holds it to its device's increasedAppLimitMB (the model's raised limit, where a source measures one; else the entitlement changes nothing).
             ///   - sdkVersion: The major version of the iOS SDK the app was built with (Xcode 27 builds with the iOS 27 SDK). Built with 27 or later, an app-delegate app does not launch on iOS 27 or later: UIKit's assertion traps as it creates the app's first scene, before application(_:willFinishLaunchingWithOptions:), so the process ends with no callback (TN3187). Default: 26, an app built with Xcode 26, which launches.
+            ///   - metricKit: Which MetricKit interface the app's code takes its reports from. mxMetricManager: an MXMetricManagerSubscriber, whose didReceive(_:) takes every report waiting in one array of each kind. metricManager: iOS 27's MetricManager, whose metricReports and diagnosticReports sequences yield one MetricReport or DiagnosticReport each; it is in the iOS 27 SDK (sdkVersion 27), and before iOS 27 the app falls back to MXMetricManager, as its code must where MetricManager is not available.
             public init(
                 name: Components.Schemas.Name,
                 lifecycle: Components.Schemas.Lifecycle? = nil,
@@ -1133,7 +1147,8 @@ extension Components {
                 sceneMemoryMB: Swift.Int? = nil,
                 permittedTaskIdentifiers: [Swift.String]? = nil,
                 increasedMemoryLimit: Swift.Bool? = nil,
-                sdkVersion: Swift.Int? = nil
+                sdkVersion: Swift.Int? = nil,
+                metricKit: Components.Schemas.MetricKitInterface? = nil
             ) {
                 self.name = name
                 self.lifecycle = lifecycle
@@ -1146,6 +1161,7 @@ extension Components {
                 self.permittedTaskIdentifiers = permittedTaskIdentifiers
                 self.increasedMemoryLimit = increasedMemoryLimit
                 self.sdkVersion = sdkVersion
+                self.metricKit = metricKit
             }
             public enum CodingKeys: String, CodingKey {
                 case name
@@ -1159,6 +1175,7 @@ extension Components {
                 case permittedTaskIdentifiers
                 case increasedMemoryLimit
                 case sdkVersion
+                case metricKit
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1206,6 +1223,10 @@ extension Components {
                     Swift.Int.self,
                     forKey: .sdkVersion
                 )
+                self.metricKit = try container.decodeIfPresent(
+                    Components.Schemas.MetricKitInterface.self,
+                    forKey: .metricKit
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "name",
                     "lifecycle",
@@ -1217,7 +1238,8 @@ extension Components {
                     "sceneMemoryMB",
                     "permittedTaskIdentifiers",
                     "increasedMemoryLimit",
-                    "sdkVersion"
+                    "sdkVersion",
+                    "metricKit"
                 ])
             }
         }
@@ -1742,6 +1764,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AppCreate/sdkVersion`.
             public var sdkVersion: Swift.Int?
+            /// Which MetricKit interface the app's code takes its reports from. mxMetricManager: an MXMetricManagerSubscriber, whose didReceive(_:) takes every report waiting in one array of each kind. metricManager: iOS 27's MetricManager, whose metricReports and diagnosticReports sequences yield one MetricReport or DiagnosticReport each; it is in the iOS 27 SDK (sdkVersion 27), and before iOS 27 the app falls back to MXMetricManager, as its code must where MetricManager is not available.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppCreate/metricKit`.
+            public var metricKit: Components.Schemas.MetricKitInterface?
             /// - Remark: Generated from `#/components/schemas/AppCreate/given`.
             public var given: Components.Schemas.GivenState?
             /// Creates a new `AppCreate`.
@@ -1758,6 +1784,7 @@ extension Components {
             ///   - permittedTaskIdentifiers: BGTaskSchedulerPermittedIdentifiers: the task identifiers the app may submit requests for (submitTaskRequest); its code registers each one's launch handler during every launch.
             ///   - increasedMemoryLimit: The app has the com.apple.developer.kernel.increased-memory-limit entitlement: in the foreground, jetsam holds it to its device's increasedAppLimitMB (the model's raised limit, where a source measures one; else the entitlement changes nothing).
             ///   - sdkVersion: The major version of the iOS SDK the app was built with (Xcode 27 builds with the iOS 27 SDK). Built with 27 or later, an app-delegate app does not launch on iOS 27 or later: UIKit's assertion traps as it creates the app's first scene, before application(_:willFinishLaunchingWithOptions:), so the process ends with no callback (TN3187). Default: 26, an app built with Xcode 26, which launches.
+            ///   - metricKit: Which MetricKit interface the app's code takes its reports from. mxMetricManager: an MXMetricManagerSubscriber, whose didReceive(_:) takes every report waiting in one array of each kind. metricManager: iOS 27's MetricManager, whose metricReports and diagnosticReports sequences yield one MetricReport or DiagnosticReport each; it is in the iOS 27 SDK (sdkVersion 27), and before iOS 27 the app falls back to MXMetricManager, as its code must where MetricManager is not available.
             ///   - given:
             public init(
                 name: Components.Schemas.Name,
@@ -1771,6 +1798,7 @@ extension Components {
                 permittedTaskIdentifiers: [Swift.String]? = nil,
                 increasedMemoryLimit: Swift.Bool? = nil,
                 sdkVersion: Swift.Int? = nil,
+                metricKit: Components.Schemas.MetricKitInterface? = nil,
                 given: Components.Schemas.GivenState? = nil
             ) {
                 self.name = name
@@ -1784,6 +1812,7 @@ extension Components {
                 self.permittedTaskIdentifiers = permittedTaskIdentifiers
                 self.increasedMemoryLimit = increasedMemoryLimit
                 self.sdkVersion = sdkVersion
+                self.metricKit = metricKit
                 self.given = given
             }
             public enum CodingKeys: String, CodingKey {
@@ -1798,6 +1827,7 @@ extension Components {
                 case permittedTaskIdentifiers
                 case increasedMemoryLimit
                 case sdkVersion
+                case metricKit
                 case given
             }
             public init(from decoder: any Swift.Decoder) throws {
@@ -1846,6 +1876,10 @@ extension Components {
                     Swift.Int.self,
                     forKey: .sdkVersion
                 )
+                self.metricKit = try container.decodeIfPresent(
+                    Components.Schemas.MetricKitInterface.self,
+                    forKey: .metricKit
+                )
                 self.given = try container.decodeIfPresent(
                     Components.Schemas.GivenState.self,
                     forKey: .given
@@ -1862,6 +1896,7 @@ extension Components {
                     "permittedTaskIdentifiers",
                     "increasedMemoryLimit",
                     "sdkVersion",
+                    "metricKit",
                     "given"
                 ])
             }
@@ -2132,6 +2167,8 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/App/sdkVersion`.
             public var sdkVersion: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/App/metricKit`.
+            public var metricKit: Components.Schemas.MetricKitInterface
             /// The session shown while the app is in the foreground (one window is on screen at a time), and brought back by a launch that names none.
             ///
             /// - Remark: Generated from `#/components/schemas/App/focusedScene`.
@@ -2300,6 +2337,7 @@ extension Components {
             ///   - permittedTaskIdentifiers:
             ///   - increasedMemoryLimit: The app has the increased-memory-limit entitlement: in the foreground, its device's increasedAppLimitMB holds it.
             ///   - sdkVersion: The major version of the iOS SDK the app was built with: an appDelegate app built with 27 or later does not launch on iOS 27 or later.
+            ///   - metricKit:
             ///   - focusedScene: The session shown while the app is in the foreground (one window is on screen at a time), and brought back by a launch that names none.
             ///   - scenes: A scene app's sessions (windows the user opened and has not closed), in the order they were opened; empty for app-delegate apps. The app's state is its focused scene's while it is in the foreground; its other connected scenes are in the background (or suspended with the process).
             ///   - memoryMB:
@@ -2345,6 +2383,7 @@ extension Components {
                 permittedTaskIdentifiers: [Swift.String],
                 increasedMemoryLimit: Swift.Bool,
                 sdkVersion: Swift.Int,
+                metricKit: Components.Schemas.MetricKitInterface,
                 focusedScene: Swift.String? = nil,
                 scenes: [Components.Schemas.SceneSession],
                 memoryMB: Swift.Int,
@@ -2390,6 +2429,7 @@ extension Components {
                 self.permittedTaskIdentifiers = permittedTaskIdentifiers
                 self.increasedMemoryLimit = increasedMemoryLimit
                 self.sdkVersion = sdkVersion
+                self.metricKit = metricKit
                 self.focusedScene = focusedScene
                 self.scenes = scenes
                 self.memoryMB = memoryMB
@@ -2436,6 +2476,7 @@ extension Components {
                 case permittedTaskIdentifiers
                 case increasedMemoryLimit
                 case sdkVersion
+                case metricKit
                 case focusedScene
                 case scenes
                 case memoryMB
@@ -2509,6 +2550,10 @@ extension Components {
                 self.sdkVersion = try container.decode(
                     Swift.Int.self,
                     forKey: .sdkVersion
+                )
+                self.metricKit = try container.decode(
+                    Components.Schemas.MetricKitInterface.self,
+                    forKey: .metricKit
                 )
                 self.focusedScene = try container.decodeIfPresent(
                     Swift.String.self,
@@ -2660,6 +2705,7 @@ extension Components {
                     "permittedTaskIdentifiers",
                     "increasedMemoryLimit",
                     "sdkVersion",
+                    "metricKit",
                     "focusedScene",
                     "scenes",
                     "memoryMB",
@@ -6684,7 +6730,7 @@ extension Components {
                 ])
             }
         }
-        /// What the method receives beyond the application and the scene; absent when it receives nothing (nil launch options, empty connection options): launchOptions (will/didFinishLaunching of an app-delegate app opened through an entry or launched in the background for a push or for location; a scene app's are nil); connectionOptions with the session's stateRestorationActivity (configurationForConnecting, scene(_:willConnectTo:options:)); the entry (url for application(_:open:options:), urlContexts for scene(_:openURLContexts:), userActivity, shortcutItem, or response for userNotificationCenter(_:didReceive:withCompletionHandler:)); restorationData (the state restoration callbacks); sessions (application(_:didDiscardSceneSessions:)); userInfo (a push's payload) and identifier (a background URLSession's, or a requested BGTask's).
+        /// What the method receives beyond the application and the scene; absent when it receives nothing (nil launch options, empty connection options): launchOptions (will/didFinishLaunching of an app-delegate app opened through an entry or launched in the background for a push or for location; a scene app's are nil); connectionOptions with the session's stateRestorationActivity (configurationForConnecting, scene(_:willConnectTo:options:)); the entry (url for application(_:open:options:), urlContexts for scene(_:openURLContexts:), userActivity, shortcutItem, or response for userNotificationCenter(_:didReceive:withCompletionHandler:)); restorationData (the state restoration callbacks); sessions (application(_:didDiscardSceneSessions:)); userInfo (a push's payload) and identifier (a background URLSession's, or a requested BGTask's); MetricKit's payloads and diagnosticPayloads (MXMetricManagerSubscriber), or the report one element of MetricManager's sequences yields.
         ///
         /// - Remark: Generated from `#/components/schemas/CallbackArguments`.
         public struct CallbackArguments: Codable, Hashable, Sendable {
@@ -6747,6 +6793,47 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CallbackArguments/diagnosticPayloads`.
             public var diagnosticPayloads: [Components.Schemas.DiagnosticPayload]?
+            /// The element MetricManager.metricReports (a MetricReport) or MetricManager.diagnosticReports (a DiagnosticReport) yields.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CallbackArguments/report`.
+            @frozen public enum ReportPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/CallbackArguments/report/case1`.
+                case MetricReport(Components.Schemas.MetricReport)
+                /// - Remark: Generated from `#/components/schemas/CallbackArguments/report/case2`.
+                case DiagnosticReport(Components.Schemas.DiagnosticReport)
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self = .MetricReport(try .init(from: decoder))
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .DiagnosticReport(try .init(from: decoder))
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .MetricReport(value):
+                        try value.encode(to: encoder)
+                    case let .DiagnosticReport(value):
+                        try value.encode(to: encoder)
+                    }
+                }
+            }
+            /// The element MetricManager.metricReports (a MetricReport) or MetricManager.diagnosticReports (a DiagnosticReport) yields.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CallbackArguments/report`.
+            public var report: Components.Schemas.CallbackArguments.ReportPayload?
             /// The background URLSession's identifier that application(_:handleEventsForBackgroundURLSession:completionHandler:) receives, or the identifier of the requested task BGTaskScheduler.launchHandler(_:) runs (BGTask.identifier).
             ///
             /// - Remark: Generated from `#/components/schemas/CallbackArguments/identifier`.
@@ -6767,6 +6854,7 @@ extension Components {
             ///   - userInfo: The push that application(_:didReceiveRemoteNotification:fetchCompletionHandler:) receives.
             ///   - payloads: MXMetricManagerSubscriber.didReceive(_:): every day's payload not yet delivered, oldest first.
             ///   - diagnosticPayloads: The payloads (its parameter's name) of the overload that takes [MXDiagnosticPayload]: every crash report not yet delivered, oldest first.
+            ///   - report: The element MetricManager.metricReports (a MetricReport) or MetricManager.diagnosticReports (a DiagnosticReport) yields.
             ///   - identifier: The background URLSession's identifier that application(_:handleEventsForBackgroundURLSession:completionHandler:) receives, or the identifier of the requested task BGTaskScheduler.launchHandler(_:) runs (BGTask.identifier).
             public init(
                 launchOptions: Components.Schemas.LaunchOptions? = nil,
@@ -6782,6 +6870,7 @@ extension Components {
                 userInfo: Components.Schemas.PushPayload? = nil,
                 payloads: [Components.Schemas.MetricPayload]? = nil,
                 diagnosticPayloads: [Components.Schemas.DiagnosticPayload]? = nil,
+                report: Components.Schemas.CallbackArguments.ReportPayload? = nil,
                 identifier: Swift.String? = nil
             ) {
                 self.launchOptions = launchOptions
@@ -6797,6 +6886,7 @@ extension Components {
                 self.userInfo = userInfo
                 self.payloads = payloads
                 self.diagnosticPayloads = diagnosticPayloads
+                self.report = report
                 self.identifier = identifier
             }
             public enum CodingKeys: String, CodingKey {
@@ -6813,6 +6903,7 @@ extension Components {
                 case userInfo
                 case payloads
                 case diagnosticPayloads
+                case report
                 case identifier
             }
             public init(from decoder: any Swift.Decoder) throws {
@@ -6869,6 +6960,10 @@ extension Components {
                     [Components.Schemas.DiagnosticPayload].self,
                     forKey: .diagnosticPayloads
                 )
+                self.report = try container.decodeIfPresent(
+                    Components.Schemas.CallbackArguments.ReportPayload.self,
+                    forKey: .report
+                )
                 self.identifier = try container.decodeIfPresent(
                     Swift.String.self,
                     forKey: .identifier
@@ -6887,6 +6982,7 @@ extension Components {
                     "userInfo",
                     "payloads",
                     "diagnosticPayloads",
+                    "report",
                     "identifier"
                 ])
             }
@@ -7373,6 +7469,772 @@ extension Components {
                     "exceptionCode",
                     "signal",
                     "terminationReason"
+                ])
+            }
+        }
+        /// iOS 27's MetricReport of a day's exits, as MetricManager.metricReports yields it, each member under Apple's property name. Apple documents the type, not JSONEncoder's output of it: a DateInterval is written as Foundation's Codable writes one (start, duration), a Measurement<UnitDuration> as its seconds, and a MetricResult case as an object whose one member is the case's name. One interval entry, the full period's; no StateReporting domain is enabled, so states and stateEntries are empty. Members lifecycled does not model (regionFormat, bundleIdentifier, platformArchitecture, isTestFlightApp, hasExceededStateLimit) are absent.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MetricReport`.
+        public struct MetricReport: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MetricReport/timeRange`.
+            public struct TimeRangePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/MetricReport/timeRange/start`.
+                public var start: Components.Schemas.SnapshotTime
+                /// Seconds.
+                ///
+                /// - Remark: Generated from `#/components/schemas/MetricReport/timeRange/duration`.
+                public var duration: Swift.Double
+                /// Creates a new `TimeRangePayload`.
+                ///
+                /// - Parameters:
+                ///   - start:
+                ///   - duration: Seconds.
+                public init(
+                    start: Components.Schemas.SnapshotTime,
+                    duration: Swift.Double
+                ) {
+                    self.start = start
+                    self.duration = duration
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case start
+                    case duration
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.start = try container.decode(
+                        Components.Schemas.SnapshotTime.self,
+                        forKey: .start
+                    )
+                    self.duration = try container.decode(
+                        Swift.Double.self,
+                        forKey: .duration
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "start",
+                        "duration"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/MetricReport/timeRange`.
+            public var timeRange: Components.Schemas.MetricReport.TimeRangePayload
+            /// - Remark: Generated from `#/components/schemas/MetricReport/environment`.
+            public struct EnvironmentPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/MetricReport/environment/osVersion`.
+                public var osVersion: Components.Schemas.OSVersion
+                /// - Remark: Generated from `#/components/schemas/MetricReport/environment/deviceType`.
+                public var deviceType: Swift.String
+                /// - Remark: Generated from `#/components/schemas/MetricReport/environment/applicationBuildVersion`.
+                public var applicationBuildVersion: Components.Schemas.Version
+                /// - Remark: Generated from `#/components/schemas/MetricReport/environment/lowPowerModeEnabled`.
+                public var lowPowerModeEnabled: Swift.Bool
+                /// - Remark: Generated from `#/components/schemas/MetricReport/environment/latestApplicationVersion`.
+                public var latestApplicationVersion: Components.Schemas.Version
+                /// - Remark: Generated from `#/components/schemas/MetricReport/environment/includesMultipleApplicationVersions`.
+                public var includesMultipleApplicationVersions: Swift.Bool
+                /// Creates a new `EnvironmentPayload`.
+                ///
+                /// - Parameters:
+                ///   - osVersion:
+                ///   - deviceType:
+                ///   - applicationBuildVersion:
+                ///   - lowPowerModeEnabled:
+                ///   - latestApplicationVersion:
+                ///   - includesMultipleApplicationVersions:
+                public init(
+                    osVersion: Components.Schemas.OSVersion,
+                    deviceType: Swift.String,
+                    applicationBuildVersion: Components.Schemas.Version,
+                    lowPowerModeEnabled: Swift.Bool,
+                    latestApplicationVersion: Components.Schemas.Version,
+                    includesMultipleApplicationVersions: Swift.Bool
+                ) {
+                    self.osVersion = osVersion
+                    self.deviceType = deviceType
+                    self.applicationBuildVersion = applicationBuildVersion
+                    self.lowPowerModeEnabled = lowPowerModeEnabled
+                    self.latestApplicationVersion = latestApplicationVersion
+                    self.includesMultipleApplicationVersions = includesMultipleApplicationVersions
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case osVersion
+                    case deviceType
+                    case applicationBuildVersion
+                    case lowPowerModeEnabled
+                    case latestApplicationVersion
+                    case includesMultipleApplicationVersions
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.osVersion = try container.decode(
+                        Components.Schemas.OSVersion.self,
+                        forKey: .osVersion
+                    )
+                    self.deviceType = try container.decode(
+                        Swift.String.self,
+                        forKey: .deviceType
+                    )
+                    self.applicationBuildVersion = try container.decode(
+                        Components.Schemas.Version.self,
+                        forKey: .applicationBuildVersion
+                    )
+                    self.lowPowerModeEnabled = try container.decode(
+                        Swift.Bool.self,
+                        forKey: .lowPowerModeEnabled
+                    )
+                    self.latestApplicationVersion = try container.decode(
+                        Components.Schemas.Version.self,
+                        forKey: .latestApplicationVersion
+                    )
+                    self.includesMultipleApplicationVersions = try container.decode(
+                        Swift.Bool.self,
+                        forKey: .includesMultipleApplicationVersions
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "osVersion",
+                        "deviceType",
+                        "applicationBuildVersion",
+                        "lowPowerModeEnabled",
+                        "latestApplicationVersion",
+                        "includesMultipleApplicationVersions"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/MetricReport/environment`.
+            public var environment: Components.Schemas.MetricReport.EnvironmentPayload
+            /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload`.
+            public struct IntervalEntriesPayloadPayload: Codable, Hashable, Sendable {
+                /// Seconds.
+                ///
+                /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/duration`.
+                public var duration: Swift.Double
+                /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/states`.
+                public var states: [OpenAPIRuntime.OpenAPIObjectContainer]
+                /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/ValuesPayload`.
+                public struct ValuesPayloadPayload: Codable, Hashable, Sendable {
+                    /// ForegroundTerminationMetric.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/ValuesPayload/foregroundTermination`.
+                    public struct ForegroundTerminationPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/ValuesPayload/foregroundTermination/normalTerminationCount`.
+                        public var normalTerminationCount: Components.Schemas.ExitCount
+                        /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/ValuesPayload/foregroundTermination/abnormalTerminationCount`.
+                        public var abnormalTerminationCount: Components.Schemas.ExitCount
+                        /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/ValuesPayload/foregroundTermination/watchdogTerminationCount`.
+                        public var watchdogTerminationCount: Components.Schemas.ExitCount
+                        /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/ValuesPayload/foregroundTermination/memoryLimitTerminationCount`.
+                        public var memoryLimitTerminationCount: Components.Schemas.ExitCount
+                        /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/ValuesPayload/foregroundTermination/badAccessTerminationCount`.
+                        public var badAccessTerminationCount: Components.Schemas.ExitCount
+                        /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/ValuesPayload/foregroundTermination/illegalInstructionTerminationCount`.
+                        public var illegalInstructionTerminationCount: Components.Schemas.ExitCount
+                        /// Creates a new `ForegroundTerminationPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - normalTerminationCount:
+                        ///   - abnormalTerminationCount:
+                        ///   - watchdogTerminationCount:
+                        ///   - memoryLimitTerminationCount:
+                        ///   - badAccessTerminationCount:
+                        ///   - illegalInstructionTerminationCount:
+                        public init(
+                            normalTerminationCount: Components.Schemas.ExitCount,
+                            abnormalTerminationCount: Components.Schemas.ExitCount,
+                            watchdogTerminationCount: Components.Schemas.ExitCount,
+                            memoryLimitTerminationCount: Components.Schemas.ExitCount,
+                            badAccessTerminationCount: Components.Schemas.ExitCount,
+                            illegalInstructionTerminationCount: Components.Schemas.ExitCount
+                        ) {
+                            self.normalTerminationCount = normalTerminationCount
+                            self.abnormalTerminationCount = abnormalTerminationCount
+                            self.watchdogTerminationCount = watchdogTerminationCount
+                            self.memoryLimitTerminationCount = memoryLimitTerminationCount
+                            self.badAccessTerminationCount = badAccessTerminationCount
+                            self.illegalInstructionTerminationCount = illegalInstructionTerminationCount
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case normalTerminationCount
+                            case abnormalTerminationCount
+                            case watchdogTerminationCount
+                            case memoryLimitTerminationCount
+                            case badAccessTerminationCount
+                            case illegalInstructionTerminationCount
+                        }
+                        public init(from decoder: any Swift.Decoder) throws {
+                            let container = try decoder.container(keyedBy: CodingKeys.self)
+                            self.normalTerminationCount = try container.decode(
+                                Components.Schemas.ExitCount.self,
+                                forKey: .normalTerminationCount
+                            )
+                            self.abnormalTerminationCount = try container.decode(
+                                Components.Schemas.ExitCount.self,
+                                forKey: .abnormalTerminationCount
+                            )
+                            self.watchdogTerminationCount = try container.decode(
+                                Components.Schemas.ExitCount.self,
+                                forKey: .watchdogTerminationCount
+                            )
+                            self.memoryLimitTerminationCount = try container.decode(
+                                Components.Schemas.ExitCount.self,
+                                forKey: .memoryLimitTerminationCount
+                            )
+                            self.badAccessTerminationCount = try container.decode(
+                                Components.Schemas.ExitCount.self,
+                                forKey: .badAccessTerminationCount
+                            )
+                            self.illegalInstructionTerminationCount = try container.decode(
+                                Components.Schemas.ExitCount.self,
+                                forKey: .illegalInstructionTerminationCount
+                            )
+                            try decoder.ensureNoAdditionalProperties(knownKeys: [
+                                "normalTerminationCount",
+                                "abnormalTerminationCount",
+                                "watchdogTerminationCount",
+                                "memoryLimitTerminationCount",
+                                "badAccessTerminationCount",
+                                "illegalInstructionTerminationCount"
+                            ])
+                        }
+                    }
+                    /// ForegroundTerminationMetric.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/ValuesPayload/foregroundTermination`.
+                    public var foregroundTermination: Components.Schemas.MetricReport.IntervalEntriesPayloadPayload.ValuesPayloadPayload.ForegroundTerminationPayload?
+                    /// BackgroundTerminationMetric.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/ValuesPayload/backgroundTermination`.
+                    public struct BackgroundTerminationPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/ValuesPayload/backgroundTermination/normalTerminationCount`.
+                        public var normalTerminationCount: Components.Schemas.ExitCount
+                        /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/ValuesPayload/backgroundTermination/abnormalTerminationCount`.
+                        public var abnormalTerminationCount: Components.Schemas.ExitCount
+                        /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/ValuesPayload/backgroundTermination/watchdogTerminationCount`.
+                        public var watchdogTerminationCount: Components.Schemas.ExitCount
+                        /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/ValuesPayload/backgroundTermination/memoryLimitTerminationCount`.
+                        public var memoryLimitTerminationCount: Components.Schemas.ExitCount
+                        /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/ValuesPayload/backgroundTermination/systemPressureTerminationCount`.
+                        public var systemPressureTerminationCount: Components.Schemas.ExitCount
+                        /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/ValuesPayload/backgroundTermination/highCPUTerminationCount`.
+                        public var highCPUTerminationCount: Components.Schemas.ExitCount
+                        /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/ValuesPayload/backgroundTermination/badAccessTerminationCount`.
+                        public var badAccessTerminationCount: Components.Schemas.ExitCount
+                        /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/ValuesPayload/backgroundTermination/illegalInstructionTerminationCount`.
+                        public var illegalInstructionTerminationCount: Components.Schemas.ExitCount
+                        /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/ValuesPayload/backgroundTermination/taskTimeoutTerminationCount`.
+                        public var taskTimeoutTerminationCount: Components.Schemas.ExitCount
+                        /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/ValuesPayload/backgroundTermination/fileLockTerminationCount`.
+                        public var fileLockTerminationCount: Components.Schemas.ExitCount
+                        /// Creates a new `BackgroundTerminationPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - normalTerminationCount:
+                        ///   - abnormalTerminationCount:
+                        ///   - watchdogTerminationCount:
+                        ///   - memoryLimitTerminationCount:
+                        ///   - systemPressureTerminationCount:
+                        ///   - highCPUTerminationCount:
+                        ///   - badAccessTerminationCount:
+                        ///   - illegalInstructionTerminationCount:
+                        ///   - taskTimeoutTerminationCount:
+                        ///   - fileLockTerminationCount:
+                        public init(
+                            normalTerminationCount: Components.Schemas.ExitCount,
+                            abnormalTerminationCount: Components.Schemas.ExitCount,
+                            watchdogTerminationCount: Components.Schemas.ExitCount,
+                            memoryLimitTerminationCount: Components.Schemas.ExitCount,
+                            systemPressureTerminationCount: Components.Schemas.ExitCount,
+                            highCPUTerminationCount: Components.Schemas.ExitCount,
+                            badAccessTerminationCount: Components.Schemas.ExitCount,
+                            illegalInstructionTerminationCount: Components.Schemas.ExitCount,
+                            taskTimeoutTerminationCount: Components.Schemas.ExitCount,
+                            fileLockTerminationCount: Components.Schemas.ExitCount
+                        ) {
+                            self.normalTerminationCount = normalTerminationCount
+                            self.abnormalTerminationCount = abnormalTerminationCount
+                            self.watchdogTerminationCount = watchdogTerminationCount
+                            self.memoryLimitTerminationCount = memoryLimitTerminationCount
+                            self.systemPressureTerminationCount = systemPressureTerminationCount
+                            self.highCPUTerminationCount = highCPUTerminationCount
+                            self.badAccessTerminationCount = badAccessTerminationCount
+                            self.illegalInstructionTerminationCount = illegalInstructionTerminationCount
+                            self.taskTimeoutTerminationCount = taskTimeoutTerminationCount
+                            self.fileLockTerminationCount = fileLockTerminationCount
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case normalTerminationCount
+                            case abnormalTerminationCount
+                            case watchdogTerminationCount
+                            case memoryLimitTerminationCount
+                            case systemPressureTerminationCount
+                            case highCPUTerminationCount
+                            case badAccessTerminationCount
+                            case illegalInstructionTerminationCount
+                            case taskTimeoutTerminationCount
+                            case fileLockTerminationCount
+                        }
+                        public init(from decoder: any Swift.Decoder) throws {
+                            let container = try decoder.container(keyedBy: CodingKeys.self)
+                            self.normalTerminationCount = try container.decode(
+                                Components.Schemas.ExitCount.self,
+                                forKey: .normalTerminationCount
+                            )
+                            self.abnormalTerminationCount = try container.decode(
+                                Components.Schemas.ExitCount.self,
+                                forKey: .abnormalTerminationCount
+                            )
+                            self.watchdogTerminationCount = try container.decode(
+                                Components.Schemas.ExitCount.self,
+                                forKey: .watchdogTerminationCount
+                            )
+                            self.memoryLimitTerminationCount = try container.decode(
+                                Components.Schemas.ExitCount.self,
+                                forKey: .memoryLimitTerminationCount
+                            )
+                            self.systemPressureTerminationCount = try container.decode(
+                                Components.Schemas.ExitCount.self,
+                                forKey: .systemPressureTerminationCount
+                            )
+                            self.highCPUTerminationCount = try container.decode(
+                                Components.Schemas.ExitCount.self,
+                                forKey: .highCPUTerminationCount
+                            )
+                            self.badAccessTerminationCount = try container.decode(
+                                Components.Schemas.ExitCount.self,
+                                forKey: .badAccessTerminationCount
+                            )
+                            self.illegalInstructionTerminationCount = try container.decode(
+                                Components.Schemas.ExitCount.self,
+                                forKey: .illegalInstructionTerminationCount
+                            )
+                            self.taskTimeoutTerminationCount = try container.decode(
+                                Components.Schemas.ExitCount.self,
+                                forKey: .taskTimeoutTerminationCount
+                            )
+                            self.fileLockTerminationCount = try container.decode(
+                                Components.Schemas.ExitCount.self,
+                                forKey: .fileLockTerminationCount
+                            )
+                            try decoder.ensureNoAdditionalProperties(knownKeys: [
+                                "normalTerminationCount",
+                                "abnormalTerminationCount",
+                                "watchdogTerminationCount",
+                                "memoryLimitTerminationCount",
+                                "systemPressureTerminationCount",
+                                "highCPUTerminationCount",
+                                "badAccessTerminationCount",
+                                "illegalInstructionTerminationCount",
+                                "taskTimeoutTerminationCount",
+                                "fileLockTerminationCount"
+                            ])
+                        }
+                    }
+                    /// BackgroundTerminationMetric.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/ValuesPayload/backgroundTermination`.
+                    public var backgroundTermination: Components.Schemas.MetricReport.IntervalEntriesPayloadPayload.ValuesPayloadPayload.BackgroundTerminationPayload?
+                    /// Creates a new `ValuesPayloadPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - foregroundTermination: ForegroundTerminationMetric.
+                    ///   - backgroundTermination: BackgroundTerminationMetric.
+                    public init(
+                        foregroundTermination: Components.Schemas.MetricReport.IntervalEntriesPayloadPayload.ValuesPayloadPayload.ForegroundTerminationPayload? = nil,
+                        backgroundTermination: Components.Schemas.MetricReport.IntervalEntriesPayloadPayload.ValuesPayloadPayload.BackgroundTerminationPayload? = nil
+                    ) {
+                        self.foregroundTermination = foregroundTermination
+                        self.backgroundTermination = backgroundTermination
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case foregroundTermination
+                        case backgroundTermination
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.foregroundTermination = try container.decodeIfPresent(
+                            Components.Schemas.MetricReport.IntervalEntriesPayloadPayload.ValuesPayloadPayload.ForegroundTerminationPayload.self,
+                            forKey: .foregroundTermination
+                        )
+                        self.backgroundTermination = try container.decodeIfPresent(
+                            Components.Schemas.MetricReport.IntervalEntriesPayloadPayload.ValuesPayloadPayload.BackgroundTerminationPayload.self,
+                            forKey: .backgroundTermination
+                        )
+                        try decoder.ensureNoAdditionalProperties(knownKeys: [
+                            "foregroundTermination",
+                            "backgroundTermination"
+                        ])
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/values`.
+                public typealias ValuesPayload = [Components.Schemas.MetricReport.IntervalEntriesPayloadPayload.ValuesPayloadPayload]
+                /// - Remark: Generated from `#/components/schemas/MetricReport/IntervalEntriesPayload/values`.
+                public var values: Components.Schemas.MetricReport.IntervalEntriesPayloadPayload.ValuesPayload
+                /// Creates a new `IntervalEntriesPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - duration: Seconds.
+                ///   - states:
+                ///   - values:
+                public init(
+                    duration: Swift.Double,
+                    states: [OpenAPIRuntime.OpenAPIObjectContainer],
+                    values: Components.Schemas.MetricReport.IntervalEntriesPayloadPayload.ValuesPayload
+                ) {
+                    self.duration = duration
+                    self.states = states
+                    self.values = values
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case duration
+                    case states
+                    case values
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.duration = try container.decode(
+                        Swift.Double.self,
+                        forKey: .duration
+                    )
+                    self.states = try container.decode(
+                        [OpenAPIRuntime.OpenAPIObjectContainer].self,
+                        forKey: .states
+                    )
+                    self.values = try container.decode(
+                        Components.Schemas.MetricReport.IntervalEntriesPayloadPayload.ValuesPayload.self,
+                        forKey: .values
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "duration",
+                        "states",
+                        "values"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/MetricReport/intervalEntries`.
+            public typealias IntervalEntriesPayload = [Components.Schemas.MetricReport.IntervalEntriesPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/MetricReport/intervalEntries`.
+            public var intervalEntries: Components.Schemas.MetricReport.IntervalEntriesPayload
+            /// - Remark: Generated from `#/components/schemas/MetricReport/stateEntries`.
+            public var stateEntries: [OpenAPIRuntime.OpenAPIObjectContainer]
+            /// Creates a new `MetricReport`.
+            ///
+            /// - Parameters:
+            ///   - timeRange:
+            ///   - environment:
+            ///   - intervalEntries:
+            ///   - stateEntries:
+            public init(
+                timeRange: Components.Schemas.MetricReport.TimeRangePayload,
+                environment: Components.Schemas.MetricReport.EnvironmentPayload,
+                intervalEntries: Components.Schemas.MetricReport.IntervalEntriesPayload,
+                stateEntries: [OpenAPIRuntime.OpenAPIObjectContainer]
+            ) {
+                self.timeRange = timeRange
+                self.environment = environment
+                self.intervalEntries = intervalEntries
+                self.stateEntries = stateEntries
+            }
+            public enum CodingKeys: String, CodingKey {
+                case timeRange
+                case environment
+                case intervalEntries
+                case stateEntries
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.timeRange = try container.decode(
+                    Components.Schemas.MetricReport.TimeRangePayload.self,
+                    forKey: .timeRange
+                )
+                self.environment = try container.decode(
+                    Components.Schemas.MetricReport.EnvironmentPayload.self,
+                    forKey: .environment
+                )
+                self.intervalEntries = try container.decode(
+                    Components.Schemas.MetricReport.IntervalEntriesPayload.self,
+                    forKey: .intervalEntries
+                )
+                self.stateEntries = try container.decode(
+                    [OpenAPIRuntime.OpenAPIObjectContainer].self,
+                    forKey: .stateEntries
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "timeRange",
+                    "environment",
+                    "intervalEntries",
+                    "stateEntries"
+                ])
+            }
+        }
+        /// iOS 27's DiagnosticReport of one crash, as MetricManager.diagnosticReports yields it: its environment and its result, a DiagnosticResult.crash (CrashDiagnostic) written as an object whose one member is the case's name. terminationCategory is the category the crash's exit is counted in (abnormal, watchdog, taskTimeout, fileLock), absent where the metadata names none; terminationReason is its human-readable text. callStackTree and exceptionReason are not modelled.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DiagnosticReport`.
+        public struct DiagnosticReport: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DiagnosticReport/environment`.
+            public struct EnvironmentPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/DiagnosticReport/environment/osVersion`.
+                public var osVersion: Components.Schemas.OSVersion
+                /// - Remark: Generated from `#/components/schemas/DiagnosticReport/environment/deviceType`.
+                public var deviceType: Swift.String
+                /// - Remark: Generated from `#/components/schemas/DiagnosticReport/environment/applicationBuildVersion`.
+                public var applicationBuildVersion: Components.Schemas.Version
+                /// - Remark: Generated from `#/components/schemas/DiagnosticReport/environment/lowPowerModeEnabled`.
+                public var lowPowerModeEnabled: Swift.Bool
+                /// - Remark: Generated from `#/components/schemas/DiagnosticReport/environment/applicationVersion`.
+                public var applicationVersion: Components.Schemas.Version
+                /// Creates a new `EnvironmentPayload`.
+                ///
+                /// - Parameters:
+                ///   - osVersion:
+                ///   - deviceType:
+                ///   - applicationBuildVersion:
+                ///   - lowPowerModeEnabled:
+                ///   - applicationVersion:
+                public init(
+                    osVersion: Components.Schemas.OSVersion,
+                    deviceType: Swift.String,
+                    applicationBuildVersion: Components.Schemas.Version,
+                    lowPowerModeEnabled: Swift.Bool,
+                    applicationVersion: Components.Schemas.Version
+                ) {
+                    self.osVersion = osVersion
+                    self.deviceType = deviceType
+                    self.applicationBuildVersion = applicationBuildVersion
+                    self.lowPowerModeEnabled = lowPowerModeEnabled
+                    self.applicationVersion = applicationVersion
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case osVersion
+                    case deviceType
+                    case applicationBuildVersion
+                    case lowPowerModeEnabled
+                    case applicationVersion
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.osVersion = try container.decode(
+                        Components.Schemas.OSVersion.self,
+                        forKey: .osVersion
+                    )
+                    self.deviceType = try container.decode(
+                        Swift.String.self,
+                        forKey: .deviceType
+                    )
+                    self.applicationBuildVersion = try container.decode(
+                        Components.Schemas.Version.self,
+                        forKey: .applicationBuildVersion
+                    )
+                    self.lowPowerModeEnabled = try container.decode(
+                        Swift.Bool.self,
+                        forKey: .lowPowerModeEnabled
+                    )
+                    self.applicationVersion = try container.decode(
+                        Components.Schemas.Version.self,
+                        forKey: .applicationVersion
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "osVersion",
+                        "deviceType",
+                        "applicationBuildVersion",
+                        "lowPowerModeEnabled",
+                        "applicationVersion"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/DiagnosticReport/environment`.
+            public var environment: Components.Schemas.DiagnosticReport.EnvironmentPayload
+            /// - Remark: Generated from `#/components/schemas/DiagnosticReport/result`.
+            public struct ResultPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/DiagnosticReport/result/crash`.
+                public struct CrashPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/DiagnosticReport/result/crash/exceptionType`.
+                    public var exceptionType: Swift.Int
+                    /// - Remark: Generated from `#/components/schemas/DiagnosticReport/result/crash/exceptionCode`.
+                    public var exceptionCode: Swift.Int
+                    /// - Remark: Generated from `#/components/schemas/DiagnosticReport/result/crash/signal`.
+                    public var signal: Swift.Int
+                    /// - Remark: Generated from `#/components/schemas/DiagnosticReport/result/crash/terminationReason`.
+                    public var terminationReason: Swift.String
+                    /// - Remark: Generated from `#/components/schemas/DiagnosticReport/result/crash/terminationCategory`.
+                    @frozen public enum TerminationCategoryPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case abnormal = "abnormal"
+                        case watchdog = "watchdog"
+                        case badAccess = "badAccess"
+                        case illegalInstruction = "illegalInstruction"
+                        case taskTimeout = "taskTimeout"
+                        case fileLock = "fileLock"
+                    }
+                    /// - Remark: Generated from `#/components/schemas/DiagnosticReport/result/crash/terminationCategory`.
+                    public var terminationCategory: Components.Schemas.DiagnosticReport.ResultPayload.CrashPayload.TerminationCategoryPayload?
+                    /// Creates a new `CrashPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - exceptionType:
+                    ///   - exceptionCode:
+                    ///   - signal:
+                    ///   - terminationReason:
+                    ///   - terminationCategory:
+                    public init(
+                        exceptionType: Swift.Int,
+                        exceptionCode: Swift.Int,
+                        signal: Swift.Int,
+                        terminationReason: Swift.String,
+                        terminationCategory: Components.Schemas.DiagnosticReport.ResultPayload.CrashPayload.TerminationCategoryPayload? = nil
+                    ) {
+                        self.exceptionType = exceptionType
+                        self.exceptionCode = exceptionCode
+                        self.signal = signal
+                        self.terminationReason = terminationReason
+                        self.terminationCategory = terminationCategory
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case exceptionType
+                        case exceptionCode
+                        case signal
+                        case terminationReason
+                        case terminationCategory
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.exceptionType = try container.decode(
+                            Swift.Int.self,
+                            forKey: .exceptionType
+                        )
+                        self.exceptionCode = try container.decode(
+                            Swift.Int.self,
+                            forKey: .exceptionCode
+                        )
+                        self.signal = try container.decode(
+                            Swift.Int.self,
+                            forKey: .signal
+                        )
+                        self.terminationReason = try container.decode(
+                            Swift.String.self,
+                            forKey: .terminationReason
+                        )
+                        self.terminationCategory = try container.decodeIfPresent(
+                            Components.Schemas.DiagnosticReport.ResultPayload.CrashPayload.TerminationCategoryPayload.self,
+                            forKey: .terminationCategory
+                        )
+                        try decoder.ensureNoAdditionalProperties(knownKeys: [
+                            "exceptionType",
+                            "exceptionCode",
+                            "signal",
+                            "terminationReason",
+                            "terminationCategory"
+                        ])
+                    }
+                }
+                /// - Remark: Generated from `#/components/schemas/DiagnosticReport/result/crash`.
+                public var crash: Components.Schemas.DiagnosticReport.ResultPayload.CrashPayload
+                /// Creates a new `ResultPayload`.
+                ///
+                /// - Parameters:
+                ///   - crash:
+                public init(crash: Components.Schemas.DiagnosticReport.ResultPayload.CrashPayload) {
+                    self.crash = crash
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case crash
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.crash = try container.decode(
+                        Components.Schemas.DiagnosticReport.ResultPayload.CrashPayload.self,
+                        forKey: .crash
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "crash"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/DiagnosticReport/result`.
+            public var result: Components.Schemas.DiagnosticReport.ResultPayload
+            /// Creates a new `DiagnosticReport`.
+            ///
+            /// - Parameters:
+            ///   - environment:
+            ///   - result:
+            public init(
+                environment: Components.Schemas.DiagnosticReport.EnvironmentPayload,
+                result: Components.Schemas.DiagnosticReport.ResultPayload
+            ) {
+                self.environment = environment
+                self.result = result
+            }
+            public enum CodingKeys: String, CodingKey {
+                case environment
+                case result
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.environment = try container.decode(
+                    Components.Schemas.DiagnosticReport.EnvironmentPayload.self,
+                    forKey: .environment
+                )
+                self.result = try container.decode(
+                    Components.Schemas.DiagnosticReport.ResultPayload.self,
+                    forKey: .result
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "environment",
+                    "result"
+                ])
+            }
+        }
+        /// iOS 27's OSVersion: the OS as crash reports name it (iPhone OS 27.0 (24A437)) in its parts.
+        ///
+        /// - Remark: Generated from `#/components/schemas/OSVersion`.
+        public struct OSVersion: Codable, Hashable, Sendable {
+            /// iPhone OS.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OSVersion/platform`.
+            public var platform: Swift.String
+            /// 27.0.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OSVersion/number`.
+            public var number: Swift.String
+            /// 24A437.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OSVersion/buildNumber`.
+            public var buildNumber: Swift.String
+            /// Creates a new `OSVersion`.
+            ///
+            /// - Parameters:
+            ///   - platform: iPhone OS.
+            ///   - number: 27.0.
+            ///   - buildNumber: 24A437.
+            public init(
+                platform: Swift.String,
+                number: Swift.String,
+                buildNumber: Swift.String
+            ) {
+                self.platform = platform
+                self.number = number
+                self.buildNumber = buildNumber
+            }
+            public enum CodingKeys: String, CodingKey {
+                case platform
+                case number
+                case buildNumber
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.platform = try container.decode(
+                    Swift.String.self,
+                    forKey: .platform
+                )
+                self.number = try container.decode(
+                    Swift.String.self,
+                    forKey: .number
+                )
+                self.buildNumber = try container.decode(
+                    Swift.String.self,
+                    forKey: .buildNumber
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "platform",
+                    "number",
+                    "buildNumber"
                 ])
             }
         }
@@ -9017,6 +9879,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/sdkVersion`.
             public var sdkVersion: Swift.Int?
+            /// Which MetricKit interface the app's code takes its reports from. mxMetricManager: an MXMetricManagerSubscriber, whose didReceive(_:) takes every report waiting in one array of each kind. metricManager: iOS 27's MetricManager, whose metricReports and diagnosticReports sequences yield one MetricReport or DiagnosticReport each; it is in the iOS 27 SDK (sdkVersion 27), and before iOS 27 the app falls back to MXMetricManager, as its code must where MetricManager is not available.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SnapshotApp/metricKit`.
+            public var metricKit: Components.Schemas.MetricKitInterface?
             /// 1.0 when left out.
             ///
             /// - Remark: Generated from `#/components/schemas/SnapshotApp/version`.
@@ -9093,6 +9959,7 @@ extension Components {
             ///   - permittedTaskIdentifiers: BGTaskSchedulerPermittedIdentifiers: the task identifiers the app may submit requests for (submitTaskRequest); its code registers each one's launch handler during every launch.
             ///   - increasedMemoryLimit: The app has the com.apple.developer.kernel.increased-memory-limit entitlement: in the foreground, jetsam holds it to its device's increasedAppLimitMB (the model's raised limit, where a source measures one; else the entitlement changes nothing).
             ///   - sdkVersion: The major version of the iOS SDK the app was built with (Xcode 27 builds with the iOS 27 SDK). Built with 27 or later, an app-delegate app does not launch on iOS 27 or later: UIKit's assertion traps as it creates the app's first scene, before application(_:willFinishLaunchingWithOptions:), so the process ends with no callback (TN3187). Default: 26, an app built with Xcode 26, which launches.
+            ///   - metricKit: Which MetricKit interface the app's code takes its reports from. mxMetricManager: an MXMetricManagerSubscriber, whose didReceive(_:) takes every report waiting in one array of each kind. metricManager: iOS 27's MetricManager, whose metricReports and diagnosticReports sequences yield one MetricReport or DiagnosticReport each; it is in the iOS 27 SDK (sdkVersion 27), and before iOS 27 the app falls back to MXMetricManager, as its code must where MetricManager is not available.
             ///   - version: 1.0 when left out.
             ///   - build: 1 when left out.
             ///   - installation: 1 when left out.
@@ -9128,6 +9995,7 @@ extension Components {
                 permittedTaskIdentifiers: [Swift.String]? = nil,
                 increasedMemoryLimit: Swift.Bool? = nil,
                 sdkVersion: Swift.Int? = nil,
+                metricKit: Components.Schemas.MetricKitInterface? = nil,
                 version: Components.Schemas.Version? = nil,
                 build: Components.Schemas.Version? = nil,
                 installation: Swift.Int? = nil,
@@ -9163,6 +10031,7 @@ extension Components {
                 self.permittedTaskIdentifiers = permittedTaskIdentifiers
                 self.increasedMemoryLimit = increasedMemoryLimit
                 self.sdkVersion = sdkVersion
+                self.metricKit = metricKit
                 self.version = version
                 self.build = build
                 self.installation = installation
@@ -9199,6 +10068,7 @@ extension Components {
                 case permittedTaskIdentifiers
                 case increasedMemoryLimit
                 case sdkVersion
+                case metricKit
                 case version
                 case build
                 case installation
@@ -9268,6 +10138,10 @@ extension Components {
                 self.sdkVersion = try container.decodeIfPresent(
                     Swift.Int.self,
                     forKey: .sdkVersion
+                )
+                self.metricKit = try container.decodeIfPresent(
+                    Components.Schemas.MetricKitInterface.self,
+                    forKey: .metricKit
                 )
                 self.version = try container.decodeIfPresent(
                     Components.Schemas.Version.self,
@@ -9373,6 +10247,7 @@ extension Components {
                     "permittedTaskIdentifiers",
                     "increasedMemoryLimit",
                     "sdkVersion",
+                    "metricKit",
                     "version",
                     "build",
                     "installation",
@@ -9743,6 +10618,8 @@ extension Components {
                     case taskIdentifier = "taskIdentifier"
                     case metricPayloads = "metricPayloads"
                     case diagnosticPayloads = "diagnosticPayloads"
+                    case metricReport = "metricReport"
+                    case diagnosticReport = "diagnosticReport"
                 }
                 /// - Remark: Generated from `#/components/schemas/SnapshotWaitingCallback/arguments/kind`.
                 public var kind: Components.Schemas.SnapshotWaitingCallback.ArgumentsPayload.KindPayload
@@ -9766,6 +10643,14 @@ extension Components {
                 public var metricPayloads: [Components.Schemas.MetricPayload]?
                 /// - Remark: Generated from `#/components/schemas/SnapshotWaitingCallback/arguments/diagnosticPayloads`.
                 public var diagnosticPayloads: [Components.Schemas.DiagnosticPayload]?
+                /// The report a MetricManager.metricReports element yields (kind metricReport), kept in MXMetricPayload's form.
+                ///
+                /// - Remark: Generated from `#/components/schemas/SnapshotWaitingCallback/arguments/metricPayload`.
+                public var metricPayload: Components.Schemas.MetricPayload?
+                /// The crash a MetricManager.diagnosticReports element reports (kind diagnosticReport), kept in MXCrashDiagnostic's form.
+                ///
+                /// - Remark: Generated from `#/components/schemas/SnapshotWaitingCallback/arguments/crashDiagnostic`.
+                public var crashDiagnostic: Components.Schemas.CrashDiagnostic?
                 /// Creates a new `ArgumentsPayload`.
                 ///
                 /// - Parameters:
@@ -9780,6 +10665,8 @@ extension Components {
                 ///   - identifier:
                 ///   - metricPayloads:
                 ///   - diagnosticPayloads:
+                ///   - metricPayload: The report a MetricManager.metricReports element yields (kind metricReport), kept in MXMetricPayload's form.
+                ///   - crashDiagnostic: The crash a MetricManager.diagnosticReports element reports (kind diagnosticReport), kept in MXCrashDiagnostic's form.
                 public init(
                     kind: Components.Schemas.SnapshotWaitingCallback.ArgumentsPayload.KindPayload,
                     url: Swift.String? = nil,
@@ -9791,7 +10678,9 @@ extension Components {
                     payload: Components.Schemas.PushPayload? = nil,
                     identifier: Swift.String? = nil,
                     metricPayloads: [Components.Schemas.MetricPayload]? = nil,
-                    diagnosticPayloads: [Components.Schemas.DiagnosticPayload]? = nil
+                    diagnosticPayloads: [Components.Schemas.DiagnosticPayload]? = nil,
+                    metricPayload: Components.Schemas.MetricPayload? = nil,
+                    crashDiagnostic: Components.Schemas.CrashDiagnostic? = nil
                 ) {
                     self.kind = kind
                     self.url = url
@@ -9804,6 +10693,8 @@ extension Components {
                     self.identifier = identifier
                     self.metricPayloads = metricPayloads
                     self.diagnosticPayloads = diagnosticPayloads
+                    self.metricPayload = metricPayload
+                    self.crashDiagnostic = crashDiagnostic
                 }
                 public enum CodingKeys: String, CodingKey {
                     case kind
@@ -9817,6 +10708,8 @@ extension Components {
                     case identifier
                     case metricPayloads
                     case diagnosticPayloads
+                    case metricPayload
+                    case crashDiagnostic
                 }
                 public init(from decoder: any Swift.Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -9864,6 +10757,14 @@ extension Components {
                         [Components.Schemas.DiagnosticPayload].self,
                         forKey: .diagnosticPayloads
                     )
+                    self.metricPayload = try container.decodeIfPresent(
+                        Components.Schemas.MetricPayload.self,
+                        forKey: .metricPayload
+                    )
+                    self.crashDiagnostic = try container.decodeIfPresent(
+                        Components.Schemas.CrashDiagnostic.self,
+                        forKey: .crashDiagnostic
+                    )
                     try decoder.ensureNoAdditionalProperties(knownKeys: [
                         "kind",
                         "url",
@@ -9875,7 +10776,9 @@ extension Components {
                         "payload",
                         "identifier",
                         "metricPayloads",
-                        "diagnosticPayloads"
+                        "diagnosticPayloads",
+                        "metricPayload",
+                        "crashDiagnostic"
                     ])
                 }
             }
