@@ -163,8 +163,8 @@ public enum DeviceEvent: Hashable, Sendable {
   /// The user turns Background App Refresh on or off for `app` in Settings.
   case setBackgroundAppRefresh(app: String, enabled: Bool)
   /// MetricKit delivers each running app's pending payload: its exits since the last one
-  /// (`MXMetricManagerSubscriber.didReceive(_:)`). The device's clock also does, every 24
-  /// hours of its time.
+  /// (`MXMetricManagerSubscriber.didReceive(_:)`, or iOS 27's `MetricManager`). The device's
+  /// clock also does, every 24 hours of its time.
   case deliverMetrics
   /// APNs delivers a push for `app`, with its `payload` (JSON text; nil: the kind's default).
   /// Boxed, so that it does not set the size of every journal entry.
@@ -547,9 +547,10 @@ extension EventDeclaration {
       Debug > Simulate MetricKit Payloads does whenever asked: the exits of the period under \
       way become a payload that ends now, and every payload and crash report waiting arrives \
       (MXMetricManagerSubscriber.didReceive(_:) with payloads, then its [MXDiagnosticPayload] \
-      overload with diagnosticPayloads). Not the system's rhythm, which needs no event: at the \
-      end of each 24 hours of device time (86400 s, 172800 s, ...) the day's exits become a \
-      payload, delivered then to an app that runs, otherwise when it next runs, with every \
+      overload with diagnosticPayloads; on iOS 27, to an app on MetricManager, one \
+      MetricManager.metricReports or diagnosticReports callback per report). Not the system's \
+      rhythm, which needs no event: at the end of each 24 hours of device time (86400 s, \
+      172800 s, ...) the day's exits become a payload, delivered then to an app that runs, otherwise when it next runs, with every \
       report waiting (at most once a day); a crash report is made when the process ends and \
       reaches its next process. An app not running keeps its reports.
       """,
