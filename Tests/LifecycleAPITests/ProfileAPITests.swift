@@ -42,6 +42,42 @@ import Testing
             + #""source":"crash and jetsam reports' os_version, \"iPhone OS 13.0 (17A577)\""}"#))
   }
 
+  /// A model that shipped with a build of its own names it wherever its device names its OS:
+  /// the profiles, the view, a jetsam report and MetricKit's reports. Its other releases, and
+  /// other models on that release, keep the release's build.
+  @Test func aModelsOwnBuildIsTheOneItsReportsName() {
+    let profiles = api.call("GET", "/v1/profiles").json
+    guard case .array(let models)? = profiles?["models"] else {
+      return #expect(Bool(false), "\(String(describing: profiles))")
+    }
+    let pro = models.first { $0["name"] == .string("iPhone 17 Pro") }
+    #expect(
+      pro?["builds"]
+        == json(
+          #"[{"version":"26.0","build":"23A345","source":"multiplayer.it, \"Apple rilascia una "#
+            + #"patch last-minute di iOS 26 per iPhone 17 Pro e Pro Max\" (2025-09-19): the Pro "#
+            + #"models' own build of 26.0"}]"#))
+    #expect(models.filter { $0["builds"] != nil }.count == 1)
+    let made = api.post("/v1/devices", #"{"id":"pro","model":"iPhone 17 Pro","osVersion":"26.0"}"#)
+    #expect(made?["osBuild"] == .string("23A345"), "\(String(describing: made))")
+    let other = api.post("/v1/devices", #"{"id":"other","model":"iPhone16,1","osVersion":"26.0"}"#)
+    #expect(other?["osBuild"] == .string("23A341"))
+    api.post("/v1/devices/pro/apps", #"{"name":"mail"}"#)
+    api.post("/v1/devices/pro/apps/mail/events", #"[{"type":"launch"},{"type":"crash"}]"#)
+    let crashes = api.call("GET", "/v1/devices/pro/apps/mail").body
+    #expect(crashes.contains(#""osVersion":"iPhone OS 26.0 (23A345)""#), "\(crashes)")
+    api.post(
+      "/v1/devices/pro/apps/mail/events",
+      #"[{"type":"launch"},{"type":"home"},{"type":"purge","reason":"highwater"}]"#)
+    #expect(
+      api.call("GET", "/v1/devices/pro/jetsam/1/report").json?["build"]
+        == .string("iPhone OS 26.0 (23A345)"))
+    api.call("POST", "/v1/devices/pro/events", #"{"type":"shutdown"}"#)
+    let updated = api.post("/v1/devices/pro/events", #"{"type":"updateOS","version":"26.1"}"#)
+    #expect(updated?["state"] == .string("off"), "\(String(describing: updated))")
+    #expect(api.call("GET", "/v1/devices/pro").json?["osBuild"] == .string("23B85"))
+  }
+
   @Test func aDeviceIsMadeAsAModelRunningARelease() {
     let made = api.post("/v1/devices", #"{"id":"old","model":"iPhone11,2","osVersion":"15.0"}"#)
     #expect(made?["model"] == .string("iPhone XS"))

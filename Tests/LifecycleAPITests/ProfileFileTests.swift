@@ -24,6 +24,18 @@ import Testing
     #expect(profiles.issues(model: "Lab iPhone", osVersion: "26.2").isEmpty)
   }
 
+  /// A lab model that runs a release in a build of its own says so; the file's own releases
+  /// count among those it may name.
+  @Test func aFilesModelCanRunAReleaseInABuildOfItsOwn() throws {
+    let builds = #""builds":[{"version":"26.2","build":"23C56","source":"its reports"}]"#
+    let phone = Self.labPhone.replacingOccurrences(of: "}", with: ",\(builds)}")
+    let profiles = try DeviceProfiles.builtIn.adding(
+      json: Array(#"{"models":[\#(phone)],"releases":[\#(Self.release262)]}"#.utf8))
+    let lab = try #require(profiles.model(named: "Lab iPhone"))
+    #expect(profiles.releases(of: lab).first { $0.version == "26.2" }?.build == "23C56")
+    #expect(profiles.releases.first { $0.version == "26.2" }?.build == "23C55")
+  }
+
   @Test(arguments: [
     (#"{"model":[]}"#, "model", "is not a known field"),
     (#"{"models":[{"name":"Lab iPhone"}]}"#, "models[0].identifier", "is required"),
@@ -48,6 +60,11 @@ import Testing
       Validation.versionRule
     ),
     ("[1]", "body", "must be a JSON object"),
+    (
+      #"{"models":[\#(labPhone.replacingOccurrences(of: "}", with: #","builds":[{"version":"15.0","build":"x","source":"y"}]}"#))]}"#,
+      "models[0].builds[0].version",
+      "must be a version Lab iPhone runs: 18.0, 26.0, 26.1, 26.4, 27.0"
+    ),
   ])
   func aMalformedEntryIsNamedByItsPlace(json: String, place: String, message: String) {
     #expect(throws: FileError(place: place, message: message)) {

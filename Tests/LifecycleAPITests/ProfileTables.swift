@@ -11,7 +11,10 @@ enum ProfileTables {
       "|---|---|---|---|---|---|---|",
     ]
     for model in profiles.models {
-      let releases = profiles.releases(of: model).map(\.version)
+      // A release the model runs in a build of its own shows that build.
+      let releases = profiles.releases(of: model).map {
+        model.builds.contains($0) ? "\($0.version) (\($0.build))" : $0.version
+      }
       let cells = [
         model.name, "`\(model.identifier)`", figure(model.memory), figure(model.appLimit),
         model.increasedAppLimit.map(figure) ?? "none measured",

@@ -18,13 +18,7 @@ extension LifecycleAPI {
           w.deviceModel(model, releases: profiles.releases(of: model))
         }
         w.key("releases")
-        w.array(profiles.releases) { w, release in
-          w.object { w in
-            w.member("version", release.version)
-            w.member("build", release.build)
-            w.member("source", release.source)
-          }
-        }
+        w.array(profiles.releases) { $0.release($1) }
       }
     }
   }
@@ -32,7 +26,7 @@ extension LifecycleAPI {
 
 extension JSONWriter {
   /// A model with its figures, each `{"megabytes":…,"method":…,"source":…}`, left out where
-  /// no source measures it, and the versions it runs.
+  /// no source measures it, the versions it runs, and those in a build of its own.
   fileprivate mutating func deviceModel(_ model: DeviceModel, releases: [OSRelease]) {
     object { w in
       w.member("name", model.name)
@@ -43,6 +37,19 @@ extension JSONWriter {
       w.figure("backgroundAppLimit", model.backgroundAppLimit)
       w.figure("increasedAppLimit", model.increasedAppLimit)
       w.member("osVersions", releases.map(\.version))
+      if !model.builds.isEmpty {
+        w.key("builds")
+        w.array(model.builds) { $0.release($1) }
+      }
+    }
+  }
+
+  /// `{"version":…,"build":…,"source":…}`.
+  fileprivate mutating func release(_ release: OSRelease) {
+    object { w in
+      w.member("version", release.version)
+      w.member("build", release.build)
+      w.member("source", release.source)
     }
   }
 

@@ -11,14 +11,16 @@ extension DeviceProfiles {
   /// {"models": [{"name": "Lab iPhone", "identifier": "iPhone17,3", "memoryMB": 8192,
   ///              "appLimitMB": 3300, "backgroundAppLimitMB": 400, "increasedAppLimitMB": 6000,
   ///              "method": "allocated-until-killed", "source": "our lab, iOS 26.1",
-  ///              "firstMajorVersion": 18}],
+  ///              "firstMajorVersion": 18,
+  ///              "builds": [{"version": "26.1", "build": "23B86", "source": "its reports"}]}],
   ///  "releases": [{"version": "26.2", "build": "23C55", "source": "our devices' reports"}]}
   /// ```
   ///
   /// Every member but a model's `simulatorDeviceType`, `backgroundAppLimitMB`,
-  /// `increasedAppLimitMB` and `lastMajorVersion` is required; one figure method and source
-  /// stand for all of a model's figures. A name, identifier or version already known is
-  /// refused, as is any member the file does not know.
+  /// `increasedAppLimitMB`, `lastMajorVersion` and `builds` is required; one figure method and
+  /// source stand for all of a model's figures; `builds` are the releases the model runs in a
+  /// build of its own. A name, identifier or version already known is refused, as is a build
+  /// of a release the model does not run, or any member the file does not know.
   ///
   /// - Parameter json: The file's bytes.
   /// - Returns: The profiles, the file's models and releases after these ones.
@@ -52,6 +54,7 @@ extension DeviceProfiles {
     let source = fields.string("source", required: true, maxBytes: 1_024)
     let first = fields.integer("firstMajorVersion", in: versions, required: true)
     let last = fields.integer("lastMajorVersion", in: versions)
+    let builds = fields.array("builds", maxCount: maxFileEntries) { release(&$0) } ?? []
     fields.checkUnknownMembers()
     let texts: [(StaticString, String?)] = [
       ("name", name), ("identifier", identifier), ("source", source),
@@ -71,7 +74,8 @@ extension DeviceProfiles {
     return DeviceModel(
       name: name, identifier: identifier, simulatorDeviceType: simulator, memory: figure(memory),
       appLimit: figure(appLimit), backgroundAppLimit: background.map(figure),
-      increasedAppLimit: increased.map(figure), firstMajorVersion: first, lastMajorVersion: last)
+      increasedAppLimit: increased.map(figure), firstMajorVersion: first, lastMajorVersion: last,
+      builds: builds)
   }
 
   private static func release(_ fields: inout Fields) -> OSRelease? {

@@ -46,7 +46,13 @@ extension DeviceProfiles {
         "iPhone 17 Pro", "iPhone18,1", simulator: "iPhone-17-Pro", ram: 12288,
         ramSource: "LNPANDY/NX2Apple, ENTITLEMENTS.md (2026)", limit: 3342,
         by: .allocatedUntilKilled, on: "iOS 26",
-        source: "boardsesh, pull request 5524 (killed at a 3,342 MB peak)", first: 26),
+        source: "boardsesh, pull request 5524 (killed at a 3,342 MB peak)", first: 26,
+        builds: [
+          OSRelease(
+            version: "26.0", build: "23A345",
+            source: "multiplayer.it, \"Apple rilascia una patch last-minute di iOS 26 per "
+              + "iPhone 17 Pro e Pro Max\" (2025-09-19): the Pro models' own build of 26.0")
+        ]),
       model(
         "iPad Pro (11-inch)", "iPad8,1", simulator: "iPad-Pro--11-inch-", ram: 3769,
         limit: 2858, by: .allocatedUntilKilled, on: "iOS 12.1", source: budgetAnswer, first: 12,
@@ -71,11 +77,11 @@ extension DeviceProfiles {
 
   /// A model of Apple's: its RAM from `ramSource` (else, as the tool read it, from `source`),
   /// its limits as `source` found them on `when`'s iOS, its releases `first` to `last` (nil:
-  /// to the latest known).
+  /// to the latest known), those in a build of its own among `builds`.
   private static func model(
     _ name: String, _ identifier: String, simulator: String, ram: Int, ramSource: String? = nil,
     limit: Int, increased: Int? = nil, by method: FigureMethod, on when: String,
-    source: String, first: Int, last: Int? = nil
+    source: String, first: Int, last: Int? = nil, builds: [OSRelease] = []
   ) -> DeviceModel {
     let source = "\(source), \(when)"
     return DeviceModel(
@@ -85,7 +91,7 @@ extension DeviceProfiles {
         ?? ProfileFigure(ram, method, source: source),
       appLimit: ProfileFigure(limit, method, source: source),
       increasedAppLimit: increased.map { ProfileFigure($0, method, source: source) },
-      firstMajorVersion: first, lastMajorVersion: last)
+      firstMajorVersion: first, lastMajorVersion: last, builds: builds)
   }
 
   /// A release whose build crash reports name (their `os_version`, `iPhone OS 26.1 (23B85)`).

@@ -39,6 +39,15 @@ public struct DeviceProfiles: Hashable, Sendable {
     for (index, release) in releases.enumerated() where known.release(release.version) != nil {
       issues.append("releases[\(index)].version", "is a release known already")
     }
+    known.releases += releases
+    for (index, model) in models.enumerated() {
+      for (place, build) in model.builds.enumerated()
+      where !(known.release(build.version).map(model.runs) ?? false) {
+        issues.append(
+          "models[\(index)].builds[\(place)].version",
+          Self.releaseRule(model.name, known.releases.filter(model.runs)))
+      }
+    }
     guard issues.isEmpty else { return issues }
     self.models = known.models
     self.releases = (self.releases + releases).sorted {
@@ -47,9 +56,9 @@ public struct DeviceProfiles: Hashable, Sendable {
     return issues
   }
 
-  /// The releases `model` runs, oldest first.
+  /// The releases `model` runs, oldest first, each with the build the model runs.
   public func releases(of model: DeviceModel) -> [OSRelease] {
-    releases.filter(model.runs)
+    releases.filter(model.runs).map(model.build(of:))
   }
 
   /// What is wrong with making a device as `model` running `osVersion`, by the fields that
@@ -99,11 +108,16 @@ public struct DeviceModel: Hashable, Sendable {
   /// latest release known still supports it.
   public var firstMajorVersion: Int
   public var lastMajorVersion: Int?
+  /// The releases whose build is the model's own, as its reports name it: a model that
+  /// shipped with a fix of its own (the iPhone 17 Pro's iOS 26.0 is 23A345, where other
+  /// models' is 23A341). The model runs every other release in its build for all.
+  public var builds: [OSRelease]
 
   public init(
     name: String, identifier: String, simulatorDeviceType: String?, memory: ProfileFigure,
     appLimit: ProfileFigure, backgroundAppLimit: ProfileFigure? = nil,
-    increasedAppLimit: ProfileFigure? = nil, firstMajorVersion: Int, lastMajorVersion: Int?
+    increasedAppLimit: ProfileFigure? = nil, firstMajorVersion: Int, lastMajorVersion: Int?,
+    builds: [OSRelease] = []
   ) {
     self.name = name
     self.identifier = identifier
@@ -114,12 +128,18 @@ public struct DeviceModel: Hashable, Sendable {
     self.increasedAppLimit = increasedAppLimit
     self.firstMajorVersion = firstMajorVersion
     self.lastMajorVersion = lastMajorVersion
+    self.builds = builds
   }
 
   /// Whether Apple ships `release` for this model.
   public func runs(_ release: OSRelease) -> Bool {
     release.majorVersion >= firstMajorVersion
       && lastMajorVersion.map { release.majorVersion <= $0 } ?? true
+  }
+
+  /// `release` as the model runs it: in its own build, where it has one.
+  public func build(of release: OSRelease) -> OSRelease {
+    builds.first { $0.version == release.version } ?? release
   }
 }
 

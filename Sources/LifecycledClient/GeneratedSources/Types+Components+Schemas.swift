@@ -487,65 +487,10 @@ extension Components {
             public var _default: Components.Schemas.Profiles.DefaultPayload
             /// - Remark: Generated from `#/components/schemas/Profiles/models`.
             public var models: [Components.Schemas.DeviceModel]
-            /// - Remark: Generated from `#/components/schemas/Profiles/ReleasesPayload`.
-            public struct ReleasesPayloadPayload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/Profiles/ReleasesPayload/version`.
-                public var version: Swift.String
-                /// As crash and jetsam reports name it: iPhone OS 26.1 (23B85).
-                ///
-                /// - Remark: Generated from `#/components/schemas/Profiles/ReleasesPayload/build`.
-                public var build: Swift.String
-                /// - Remark: Generated from `#/components/schemas/Profiles/ReleasesPayload/source`.
-                public var source: Swift.String
-                /// Creates a new `ReleasesPayloadPayload`.
-                ///
-                /// - Parameters:
-                ///   - version:
-                ///   - build: As crash and jetsam reports name it: iPhone OS 26.1 (23B85).
-                ///   - source:
-                public init(
-                    version: Swift.String,
-                    build: Swift.String,
-                    source: Swift.String
-                ) {
-                    self.version = version
-                    self.build = build
-                    self.source = source
-                }
-                public enum CodingKeys: String, CodingKey {
-                    case version
-                    case build
-                    case source
-                }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.version = try container.decode(
-                        Swift.String.self,
-                        forKey: .version
-                    )
-                    self.build = try container.decode(
-                        Swift.String.self,
-                        forKey: .build
-                    )
-                    self.source = try container.decode(
-                        Swift.String.self,
-                        forKey: .source
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "version",
-                        "build",
-                        "source"
-                    ])
-                }
-            }
             /// Oldest first.
             ///
             /// - Remark: Generated from `#/components/schemas/Profiles/releases`.
-            public typealias ReleasesPayload = [Components.Schemas.Profiles.ReleasesPayloadPayload]
-            /// Oldest first.
-            ///
-            /// - Remark: Generated from `#/components/schemas/Profiles/releases`.
-            public var releases: Components.Schemas.Profiles.ReleasesPayload
+            public var releases: [Components.Schemas.OSRelease]
             /// Creates a new `Profiles`.
             ///
             /// - Parameters:
@@ -555,7 +500,7 @@ extension Components {
             public init(
                 _default: Components.Schemas.Profiles.DefaultPayload,
                 models: [Components.Schemas.DeviceModel],
-                releases: Components.Schemas.Profiles.ReleasesPayload
+                releases: [Components.Schemas.OSRelease]
             ) {
                 self._default = _default
                 self.models = models
@@ -577,13 +522,64 @@ extension Components {
                     forKey: .models
                 )
                 self.releases = try container.decode(
-                    Components.Schemas.Profiles.ReleasesPayload.self,
+                    [Components.Schemas.OSRelease].self,
                     forKey: .releases
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "default",
                     "models",
                     "releases"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/OSRelease`.
+        public struct OSRelease: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OSRelease/version`.
+            public var version: Swift.String
+            /// As crash and jetsam reports name it: iPhone OS 26.1 (23B85).
+            ///
+            /// - Remark: Generated from `#/components/schemas/OSRelease/build`.
+            public var build: Swift.String
+            /// - Remark: Generated from `#/components/schemas/OSRelease/source`.
+            public var source: Swift.String
+            /// Creates a new `OSRelease`.
+            ///
+            /// - Parameters:
+            ///   - version:
+            ///   - build: As crash and jetsam reports name it: iPhone OS 26.1 (23B85).
+            ///   - source:
+            public init(
+                version: Swift.String,
+                build: Swift.String,
+                source: Swift.String
+            ) {
+                self.version = version
+                self.build = build
+                self.source = source
+            }
+            public enum CodingKeys: String, CodingKey {
+                case version
+                case build
+                case source
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.version = try container.decode(
+                    Swift.String.self,
+                    forKey: .version
+                )
+                self.build = try container.decode(
+                    Swift.String.self,
+                    forKey: .build
+                )
+                self.source = try container.decode(
+                    Swift.String.self,
+                    forKey: .source
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "version",
+                    "build",
+                    "source"
                 ])
             }
         }
@@ -617,6 +613,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/DeviceModel/osVersions`.
             public var osVersions: [Swift.String]
+            /// The releases the model runs in a build of its own, which its devices' reports name (the iPhone 17 Pro's iOS 26.0 is 23A345, other models' 23A341); left out where it has none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeviceModel/builds`.
+            public var builds: [Components.Schemas.OSRelease]?
             /// Creates a new `DeviceModel`.
             ///
             /// - Parameters:
@@ -628,6 +628,7 @@ extension Components {
             ///   - backgroundAppLimit: Left out where no source measures one: apps keep their foreground limit.
             ///   - increasedAppLimit: Left out where no source measures one: the increased-memory-limit entitlement changes nothing.
             ///   - osVersions: The releases known that the model runs, oldest first.
+            ///   - builds: The releases the model runs in a build of its own, which its devices' reports name (the iPhone 17 Pro's iOS 26.0 is 23A345, other models' 23A341); left out where it has none.
             public init(
                 name: Swift.String,
                 identifier: Swift.String,
@@ -636,7 +637,8 @@ extension Components {
                 appLimit: Components.Schemas.ProfileFigure,
                 backgroundAppLimit: Components.Schemas.ProfileFigure? = nil,
                 increasedAppLimit: Components.Schemas.ProfileFigure? = nil,
-                osVersions: [Swift.String]
+                osVersions: [Swift.String],
+                builds: [Components.Schemas.OSRelease]? = nil
             ) {
                 self.name = name
                 self.identifier = identifier
@@ -646,6 +648,7 @@ extension Components {
                 self.backgroundAppLimit = backgroundAppLimit
                 self.increasedAppLimit = increasedAppLimit
                 self.osVersions = osVersions
+                self.builds = builds
             }
             public enum CodingKeys: String, CodingKey {
                 case name
@@ -656,6 +659,7 @@ extension Components {
                 case backgroundAppLimit
                 case increasedAppLimit
                 case osVersions
+                case builds
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -691,6 +695,10 @@ extension Components {
                     [Swift.String].self,
                     forKey: .osVersions
                 )
+                self.builds = try container.decodeIfPresent(
+                    [Components.Schemas.OSRelease].self,
+                    forKey: .builds
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "name",
                     "identifier",
@@ -699,7 +707,8 @@ extension Components {
                     "appLimit",
                     "backgroundAppLimit",
                     "increasedAppLimit",
-                    "osVersions"
+                    "osVersions",
+                    "builds"
                 ])
             }
         }
