@@ -65,6 +65,10 @@ import Testing
       "models[0].builds[0].version",
       "must be a version Lab iPhone runs: 18.0, 26.0, 26.1, 26.4, 27.0"
     ),
+    (
+      #"{"models":[\#(labPhone.replacingOccurrences(of: "}", with: #","builds":[{"version":"26.1","build":"x","source":"y"},{"version":"26.1","build":"z","source":"y"}]}"#))]}"#,
+      "models[0].builds[1].version", "names a release the model's builds name already"
+    ),
   ])
   func aMalformedEntryIsNamedByItsPlace(json: String, place: String, message: String) {
     #expect(throws: FileError(place: place, message: message)) {

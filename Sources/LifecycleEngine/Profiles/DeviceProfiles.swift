@@ -25,8 +25,8 @@ public struct DeviceProfiles: Hashable, Sendable {
   }
 
   /// Adds `models` after these and `releases` among these, oldest first; what names a model or
-  /// a release known already is named by its place (`models[0]`, `releases[1].version`), and
-  /// nothing is added then.
+  /// a release known already, or a model's build of a release it does not run, is named by
+  /// its place (`models[0]`, `releases[1].version`), and nothing is added then.
   public mutating func add(_ models: [DeviceModel], _ releases: [OSRelease]) -> ValidationIssues {
     var issues = ValidationIssues()
     var known = self
@@ -39,20 +39,21 @@ public struct DeviceProfiles: Hashable, Sendable {
     for (index, release) in releases.enumerated() where known.release(release.version) != nil {
       issues.append("releases[\(index)].version", "is a release known already")
     }
-    known.releases += releases
+    known.releases = (known.releases + releases).sorted {
+      $0.numbers.lexicographicallyPrecedes($1.numbers)
+    }
     for (index, model) in models.enumerated() {
-      for (place, build) in model.builds.enumerated()
-      where !(known.release(build.version).map(model.runs) ?? false) {
-        issues.append(
-          "models[\(index)].builds[\(place)].version",
-          Self.releaseRule(model.name, known.releases.filter(model.runs)))
+      for (place, build) in model.builds.enumerated() {
+        let field = "models[\(index)].builds[\(place)].version"
+        if !(known.release(build.version).map(model.runs) ?? false) {
+          issues.append(field, Self.releaseRule(model.name, known.releases.filter(model.runs)))
+        } else if model.builds[..<place].contains(where: { $0.version == build.version }) {
+          issues.append(field, "names a release the model's builds name already")
+        }
       }
     }
     guard issues.isEmpty else { return issues }
-    self.models = known.models
-    self.releases = (self.releases + releases).sorted {
-      $0.numbers.lexicographicallyPrecedes($1.numbers)
-    }
+    self = known
     return issues
   }
 
