@@ -49,13 +49,18 @@ let package = Package(
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
   ],
   targets: [
-    // The pure simulator core: no I/O, no libuv, no wall clock, no Foundation.
-    .target(name: "LifecycleEngine"),
+    // Pause points where long work on a worker thread hands its core to the loop's: the one
+    // place that asks the platform to (a C file: a thread-local mark and `sched_yield`).
+    .target(name: "CPacing"),
+    // The pure simulator core: no I/O, no libuv, no Foundation; it is handed the time (its
+    // pause points read a clock only to pace work off the loop, never for what it simulates).
+    .target(name: "LifecycleEngine", dependencies: ["CPacing"]),
     // With the API's snapshot document and views: a walk checks every form an app's state takes.
     .testTarget(name: "LifecycleEngineTests", dependencies: ["LifecycleEngine", "LifecycleAPI"]),
     // Strict JSON reading and fast writing: knows nothing of the engine, the API or HTTP.
-    .target(name: "JSONCore"),
-    .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore", "JSONReaderFuzzer"]),
+    .target(name: "JSONCore", dependencies: ["CPacing"]),
+    .testTarget(
+      name: "JSONCoreTests", dependencies: ["CPacing", "JSONCore", "JSONReaderFuzzer"]),
     // The reader under libFuzzer (scripts/fuzz); built normally, it replays corpus files.
     .executableTarget(
       name: "JSONReaderFuzzer", dependencies: ["JSONCore"], path: "Tests/Fuzz/JSONReaderFuzzer"),
@@ -63,7 +68,7 @@ let package = Package(
     // `openapi.yaml` is the contract at the top of the repository; the link beside the sources
     // embeds it in the binary, served at GET /openapi.yaml. `Page/` is the live page, GET /.
     .target(
-      name: "LifecycleAPI", dependencies: ["JSONCore", "LifecycleEngine"],
+      name: "LifecycleAPI", dependencies: ["CPacing", "JSONCore", "LifecycleEngine"],
       resources: [
         .embedInCode("openapi.yaml"), .embedInCode("Page/index.html"),
         .embedInCode("Page/page.css"), .embedInCode("Page/page.js"),
@@ -86,7 +91,9 @@ let package = Package(
     // The libuv shell around HTTPCore: sockets, timers, signals, shutdown. Knows no API.
     .target(
       name: "HTTPServer",
-      dependencies: ["CLibUV", "HTTPCore", .product(name: "Logging", package: "swift-log")]),
+      dependencies: [
+        "CLibUV", "CPacing", "HTTPCore", .product(name: "Logging", package: "swift-log"),
+      ]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     .systemLibrary(name: "CMalloc"),
     // Configuration, logging and the wiring of the service: the builder main and tests share.

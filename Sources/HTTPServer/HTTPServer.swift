@@ -1,4 +1,5 @@
 import CLibUV
+import CPacing
 import HTTPCore
 public import Logging
 
@@ -272,8 +273,8 @@ public final class HTTPServer: @unchecked Sendable {
   // MARK: Work off the loop
 
   /// Runs the responder's work off the loop (`HTTPResponder.takeOffLoopWork`) on libuv's
-  /// worker threads, which yield to the loop's thread where both share a core (nice 10 on
-  /// Linux); each finishes on the loop, and its answers are sent.
+  /// worker threads, which yield to the loop's thread where both share a core
+  /// (`pacing_work_for_loop`); each finishes on the loop, and its answers are sent.
   func startOffLoopWork() {
     for work in responder.takeOffLoopWork() {
       let request = UnsafeMutablePointer<uv_work_t>.allocate(capacity: 1)
@@ -281,7 +282,7 @@ public final class HTTPServer: @unchecked Sendable {
       let status = uv_queue_work(
         loop, request,
         { request in
-          cuv_yield_thread_to_loop()
+          pacing_work_for_loop()
           OffLoopJob.of(request).work.run()
         },
         { request, _ in

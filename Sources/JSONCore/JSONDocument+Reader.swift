@@ -1,3 +1,5 @@
+import CPacing
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -16,6 +18,16 @@ extension JSONDocument {
     var position = 0
     var values: [Value] = []
     var keyIndexes: [Int: KeyIndex] = Dictionary()  // not `[:]`: a literal is built per document
+    /// Where the reader next comes to a pause point (`pacing_pause`), after a member or an
+    /// element: a long text, read on a worker thread, lets the loop's thread have the core.
+    private var pauseAt = Reader.pauseBytes
+    /// Bytes read between pause points: about a microsecond's reading.
+    static let pauseBytes = 512
+
+    private mutating func pause() {
+      pacing_pause()
+      pauseAt = position + Reader.pauseBytes
+    }
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
       var storage: [Value] = []
@@ -96,6 +108,7 @@ extension JSONDocument {
         position += 1
         try value(depth: depth)
         count += 1
+        if position >= pauseAt { pause() }
         if try ends(UInt8(ascii: "}"), "an object") {
           if !indexedKeys.isEmpty { try indexKeys(indexedKeys, of: index) }
           return close(index, count: count)
@@ -155,6 +168,7 @@ extension JSONDocument {
       while true {
         try value(depth: depth)
         count += 1
+        if position >= pauseAt { pause() }
         if try ends(UInt8(ascii: "]"), "an array") { return close(index, count: count) }
       }
     }

@@ -1,3 +1,4 @@
+import CPacing
 import JSONCore
 import LifecycleEngine
 
@@ -53,8 +54,10 @@ enum Decode {
   }
 
   /// An app's configuration, read from its object's fields (a body, or a snapshot's app):
-  /// the members given, over `AppSpec`'s defaults (stated there, and only there).
+  /// the members given, over `AppSpec`'s defaults (stated there, and only there). A pause
+  /// point: a device document of a thousand apps is read off the loop.
   static func app(_ fields: inout Fields) -> AppSpec {
+    pacing_pause()
     var spec = AppSpec(
       name: fields.string("name", required: true, maxBytes: Validation.maxNameBytes) ?? "")
     fields.read(&spec, SnapshotReading(version: SnapshotFormat.version, isDeclaration: true))

@@ -1,3 +1,4 @@
+import CPacing
 import JSONCore
 import LifecycleEngine
 
@@ -18,7 +19,10 @@ extension JSONWriter {
         w.key("journal")
         w.object { w in
           w.key("entries")
-          w.array(journal.entries) { $0.journalEntry($1) }
+          w.array(journal.entries) {
+            pacing_pause()
+            $0.journalEntry($1)
+          }
           w.member("dropped", journal.dropped)
         }
       }
@@ -28,6 +32,7 @@ extension JSONWriter {
   /// An app: its configuration as it was created, what the system keeps of it, and its
   /// process if it runs.
   mutating func appImage(_ app: AppImage) {
+    pacing_pause()
     object { w in
       w.member("name", app.spec.name)
       w.members(of: app.spec)

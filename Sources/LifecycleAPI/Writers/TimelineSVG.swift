@@ -1,3 +1,4 @@
+import CPacing
 import LifecycleEngine
 
 /// A device's journal drawn as an SVG picture, as Instruments draws a trace: a lane for the
@@ -88,6 +89,7 @@ struct TimelineSVG {
   private var entriesByApp: [AppName: [JournalEntry]] {
     var byApp: [AppName: [JournalEntry]] = [:]
     for entry in entries {
+      pacing_pause()
       switch entry {
       case .callback(let callback): byApp[callback.app, default: []].append(entry)
       case .transition(let transition): byApp[transition.app, default: []].append(entry)
@@ -179,6 +181,7 @@ struct TimelineSVG {
     of app: AppName, _ entries: [JournalEntry], leavingOut scenes: [String], at top: Int,
     into svg: inout Drawing
   ) {
+    pacing_pause()
     svg.text(x: 12, y: top + 29, String(app), attributes: ##" font-weight="bold""##)
     drawBands(of: entries, top: top, into: &svg)
     var callbacks = Marks()
@@ -211,6 +214,7 @@ struct TimelineSVG {
   private func drawSceneLane(
     _ scene: String, _ entries: [JournalEntry], at top: Int, into svg: inout Drawing
   ) {
+    pacing_pause()
     svg.text(x: 24, y: top + 25, scene, attributes: ##" fill="#555555""##)
     var callbacks = Marks()
     var state: SceneState?  // not known before the scene's first callback: no band

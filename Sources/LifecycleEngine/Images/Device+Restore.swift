@@ -1,3 +1,5 @@
+import CPacing
+
 /// The rules a restored device keeps: `restore(_:)` makes a new device the one an image shows
 /// and names what in the image no device could be in.
 extension Device {
@@ -18,6 +20,7 @@ extension Device {
       return issues
     }
     for (index, appImage) in image.apps.enumerated() {
+      pacing_pause()
       issues.at("apps[\(index)].") { issues in
         let specIssues = appImage.spec.issues()
         guard specIssues.isEmpty else { return issues.append(contentsOf: specIssues) }

@@ -1,3 +1,5 @@
+import CPacing
+
 /// Everything a device is, as plain values: what `Engine.image(of:now:)` reads and
 /// `Engine.restore(_:now:)` recreates, so that the restored device answers every later event
 /// exactly as the original would.
@@ -277,7 +279,10 @@ extension Device {
   var image: DeviceImage {
     DeviceImage(
       configuration, seq: version.seq, status: status,
-      apps: apps.sorted { $0.key < $1.key }.map(\.value.image))
+      apps: apps.sorted { $0.key < $1.key }.map {
+        pacing_pause()
+        return $0.value.image
+      })
   }
 }
 
