@@ -116,6 +116,10 @@ final class Connection {
     server.connectionIsClosing(self)
     if let countedBytes { server.clientMemory?.count(-countedBytes) }
     countedBytes = nil  // (a pending write is counted until its callback, which libuv still calls)
+    if pendingWrite == nil, let (bytes, handedOver) = unsent {  // waiting for a turn: no callback
+      server.clientMemory?.count(handedOver - bytes.head.count - bytes.body.count)
+      unsent = nil
+    }
     if let exchange = deferred?.exchange {  // the field alone: binding the tuple copies it
       endExchange(exchange)
       server.responder.abandoned(exchange: exchange)
@@ -244,6 +248,13 @@ final class Connection {
   /// if a write is pending (its callback continues) or failed (the connection is closing).
   private func write(_ bytes: WireBytes) -> Bool {
     let total = bytes.head.count + bytes.body.count
+    let isLarge = WritePacing.paces(bodyBytes: bytes.body.count)
+    guard !isLarge || server.writePacing.mayWrite else {  // the turn has no room: a later one
+      server.clientMemory?.count(total)  // an answer the client has not read
+      unsent = (bytes, 0)
+      server.awaitingWriteTurn.append(self)
+      return false
+    }
     let written = bytes.head.withUnsafeBytes { head in
       bytes.body.withUnsafeBytes { body in
         withUnsafeTemporaryAllocation(of: uv_buf_t.self, capacity: 2) { buffers in
@@ -254,6 +265,7 @@ final class Connection {
         }
       }
     }
+    if isLarge { server.writePacing.wrote(Int(max(written, 0))) }
     if written == total { return true }
     guard written >= 0 || written == UV_EAGAIN.rawValue else {
       abort()
@@ -270,15 +282,21 @@ final class Connection {
   /// of a large answer (a scenario's of 22 MB) is not all copied in one turn of the loop.
   static let writePartBytes = 262_144
 
-  /// Writes the next part of `unsent`, in a copy of our own that lives until the callback.
-  private func writeNextPart() {
-    guard let (bytes, handedOver) = unsent else { return }
+  /// Writes the next part of `unsent`, in a copy of our own that lives until the callback,
+  /// if the turn has room for it (`WritePacing`); else it waits for a turn that has.
+  func writeNextPart() {
+    guard !isClosing, let (bytes, handedOver) = unsent else { return }
+    let isLarge = WritePacing.paces(bodyBytes: bytes.body.count)
+    guard !isLarge || server.writePacing.mayWrite else {
+      return server.awaitingWriteTurn.append(self)
+    }
     let total = bytes.head.count + bytes.body.count
     let part = UnsafeMutableRawBufferPointer.allocate(
       byteCount: min(total - handedOver, Self.writePartBytes), alignment: 1)
     bytes.copy(from: handedOver, into: part)
     unsent = handedOver + part.count < total ? (bytes, handedOver + part.count) : nil
     pendingWrite = part
+    if isLarge { server.writePacing.wrote(part.count) }
     var buffer = Self.buffer(UnsafeRawBufferPointer(part))
     let status = uv_write(writeRequest, cuv_stream(tcp), &buffer, 1) { request, status in
       Connection.from(request).writeFinished(status: status)

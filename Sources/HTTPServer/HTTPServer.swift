@@ -57,6 +57,12 @@ public final class HTTPServer: @unchecked Sendable {
   /// How much each turn reads (`ReadPacing`).
   @exclusivity(unchecked)  // the loop thread alone
   var readPacing = ReadPacing()
+  /// How much each turn writes of large answers (`WritePacing`), and the connections whose
+  /// next part waits for a turn with room, in the order they came.
+  @exclusivity(unchecked)  // the loop thread alone
+  var writePacing = WritePacing()
+  @exclusivity(unchecked)  // the loop thread alone
+  var awaitingWriteTurn: [Connection] = []
   /// The connections whose request the responder answers later, by exchange.
   @exclusivity(unchecked)  // the loop thread alone
   var deferredExchanges: [UInt64: Connection] = [:]
@@ -163,10 +169,12 @@ public final class HTTPServer: @unchecked Sendable {
       server.responder.turnEnded()
       if hadPutOffWork { server.startOffLoopWork() }  // what the requests it handled need
       server.deliverLateResponses()
-      server.keepTurning(server.responder.hasPutOffWork)
       server.readPacing.turnEnded()
+      server.writePacing.turnEnded()
       server.armClientTimers()
       server.measureTurn()
+      server.resumePacedWrites()  // the next turn's first writes
+      server.keepTurning(server.responder.hasPutOffWork || !server.awaitingWriteTurn.isEmpty)
     }
     armClientTimers()
     return boundPort
@@ -226,6 +234,17 @@ public final class HTTPServer: @unchecked Sendable {
     } else {
       uv_idle_stop(nextTurn)
     }
+  }
+
+  /// Writes the next parts of the large answers that waited for a turn with room
+  /// (`WritePacing`), first come first, as a turn begins; those it has no room for wait on.
+  private func resumePacedWrites() {
+    var resumed = 0
+    while resumed < awaitingWriteTurn.count, writePacing.mayWrite {
+      awaitingWriteTurn[resumed].writeNextPart()
+      resumed += 1
+    }
+    awaitingWriteTurn.removeFirst(resumed)
   }
 
   /// Counts the turn that ends: the time since the last one ended, less the loop's wait for

@@ -278,8 +278,10 @@ final class RawClient: @unchecked Sendable {
 
   /// Everything until the server closes (or the timeout passes), as text.
   func readUntilClosed() -> String {
-    String(decoding: readBytes(until: { _ in false }), as: UTF8.self)
+    String(decoding: readBytesUntilClosed(), as: UTF8.self)
   }
+
+  func readBytesUntilClosed() -> [UInt8] { readBytes(until: { _ in false }) }
 
   /// Whether the server closed the connection: EOF within the timeout.
   func serverClosed() -> Bool {

@@ -302,6 +302,55 @@ import Testing
     #expect(live.stop() == 0)
   }
 
+  /// Large answers to several clients at once go out a turn's share at a time
+  /// (`WritePacing`): the parts that find a turn's room taken wait for the next turns. Each
+  /// answer comes whole and in order, a request sent meanwhile is answered, and nothing stays
+  /// counted.
+  @Test func largeAnswersToManyAtOnceGoOutATurnsShareAtATime() throws {
+    let memory = CountingMemory()
+    let live = try LiveServer(clientMemory: memory)
+    let busy = holdTheLoop(live)
+    let clients = (0..<4).map { _ in live.connect() }
+    let probe = live.connect()
+    for client in clients {
+      client.send("GET /big HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+    }
+    probe.send(Self.get)
+    let answers = Mutex([[UInt8]](repeating: [], count: clients.count))
+    DispatchQueue.concurrentPerform(iterations: clients.count) { index in
+      let answer = clients[index].readBytesUntilClosed()
+      answers.withLock { $0[index] = answer }
+    }
+    for answer in answers.withLock({ $0 }) {
+      #expect(answer.starts(with: "HTTP/1.1 200 OK\r\n".utf8))
+      #expect(Data(answer.suffix(TestResponder.big.count)) == Data(TestResponder.big))
+      #expect(answer.count - TestResponder.big.count < 200, "a head, then the body alone")
+    }
+    #expect(statusCode(probe.readResponse()) == 200)
+    #expect(busy.readResponse().hasSuffix("slow"))
+    for idle in [probe, busy] { idle.shutdownWrite() }  // an idle connection's parser counts too
+    #expect(memory.reaches { $0 == 0 })
+    #expect(live.stop() == 0)
+  }
+
+  /// Clients that leave while their large answers wait for a turn (`WritePacing`) leave
+  /// nothing counted, and the server serves the next client.
+  @Test func clientsLeavingWhileTheirLargeAnswersWaitLeaveNothingCounted() throws {
+    let memory = CountingMemory()
+    let live = try LiveServer(clientMemory: memory)
+    let busy = holdTheLoop(live)
+    for _ in 0..<8 {
+      let client = live.connect(receiveBuffer: 4096)
+      client.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\n")
+      client.reset()
+    }
+    #expect(busy.readResponse().hasSuffix("slow"))
+    busy.shutdownWrite()  // its idle connection's parser counts too
+    #expect(live.freshRequestSucceeds())
+    #expect(memory.reaches { $0 == 0 })
+    #expect(live.stop() == 0)
+  }
+
   // MARK: D. Connection faults
 
   @Test func clientResetAfterItsRequestHarmsNothing() throws {
