@@ -184,8 +184,11 @@ import Testing
     try sim.post(.crash(), to: "busy")
     #expect(sim.app("busy").waitingCallbacks.isEmpty)
     let afterCrash = sim.journal.dropFirst(journal).reduce(0) { $0 + $1.retainedBytes }
-    let exits = sim.app("busy").record.metricKitBytes  // the exit and its crash report
-    #expect(exits > sim.app("busy").pendingExits.retainedBytes)
+    let app = sim.app("busy")  // its exit and its crash report
+    let exits =
+      app.pendingExits.countedBytes + app.metricPayloads.countedBytes
+      + app.diagnosticPayloads.countedBytes
+    #expect(exits > app.pendingExits.retainedBytes)
     #expect(sim.engine.retainedBytes == idle + afterCrash + exits)
   }
 
@@ -304,12 +307,13 @@ import Testing
       let tasks = apps.flatMap(\.backgroundTasks).reduce(0) {
         $0 + BackgroundTask(id: $1.id, name: $1.name).retainedBytes
       }
-      let held = apps.reduce(0) {
-        $0 + textBytes($1.restorationData) + textBytes($1.savedRestorationData)
-          + $1.record.metricKitBytes + $1.sessions.reduce(0) { $0 + $1.retainedBytes }
-          + $1.waitingCallbacks.reduce(0) {
-            $0 + WaitingCallback(callback: $1, cause: .suspension).retainedBytes
-          }
+      let held = apps.reduce(0) { total, app in
+        let waiting = app.waitingCallbacks.reduce(0) {
+          $0 + WaitingCallback(callback: $1, cause: .suspension).retainedBytes
+        }
+        return total + textBytes(app.restorationData) + textBytes(app.savedRestorationData)
+          + app.pendingExits.countedBytes + app.metricPayloads.countedBytes
+          + app.diagnosticPayloads.countedBytes + app.sessions.countedBytes + waiting
       }
       let journal = try! engine.journal(of: device.id, now: .zero).entries
       let jetsam = try! engine.jetsamLog(of: device.id, now: .zero).events

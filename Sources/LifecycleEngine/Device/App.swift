@@ -123,10 +123,11 @@ public struct TaskProgress: Hashable, Sendable {
 /// holds.
 ///
 /// Their fields read and write as the app's own (`app.state`, `app.launches`) through dynamic
-/// member lookup. What counts in the device's ledger (tasks, sessions, restoration data and
-/// waiting callbacks) changes only through the members below, which count it. Owned by its
-/// `Device`, which alone changes it; see `Device.changeState` for the one place where the
-/// state moves.
+/// member lookup. A field that holds memory beside the app's object is counted in the
+/// device's ledger at each change: by its type for the tasks, the task requests, MetricKit's
+/// reports and the restoration data (`CountedMember`), by the methods that alone change them
+/// for the sessions and the waiting callbacks. Owned by its `Device`, which alone changes it;
+/// see `Device.changeState` for the one place where the state moves.
 @dynamicMemberLookup
 final class App {
   let name: AppName
@@ -153,8 +154,7 @@ final class App {
   var awaitsWeighing = false
   /// What the waiting callbacks retain.
   private var waitingBytes = 0
-  /// What the tasks, the sessions, the restoration data and the waiting callbacks retain, as
-  /// counted in the device's ledger.
+  /// What the app retains beside its object, as counted in the device's ledger.
   private(set) var heldBytes = 0
   /// The device's ledger: what the app holds beside its object counts in it.
   private let ledger: MemoryLedger
@@ -179,102 +179,51 @@ final class App {
     set { process[keyPath: field] = newValue }
   }
 
+  /// A member of the record that holds memory beside the app's object (`CountedMember`): the
+  /// compiler picks this subscript over the one above for every member of such a type, so
+  /// that each change to it is counted in the device's ledger. Its setter is inlined so that
+  /// the key path is resolved where it is written, not walked at run time (Benchmarks/README.md,
+  /// "What the performance attributes buy").
+  subscript<Value: CountedMember>(dynamicMember field: WritableKeyPath<AppRecord, Value>) -> Value
+  {
+    get { record[keyPath: field] }
+    @inline(__always) set {
+      let before = record[keyPath: field].countedBytes
+      record[keyPath: field] = newValue
+      countHeld(newValue.countedBytes - before)
+    }
+  }
+
+  /// A member of the process that holds memory beside the app's object, counted likewise.
+  subscript<Value: CountedMember>(dynamicMember field: WritableKeyPath<ProcessImage, Value>)
+    -> Value
+  {
+    get { process[keyPath: field] }
+    @inline(__always) set {
+      let before = process[keyPath: field].countedBytes
+      process[keyPath: field] = newValue
+      countHeld(newValue.countedBytes - before)
+    }
+  }
+
+  /// The focused session's id, whose text is counted with its session's.
+  var focusedScene: String? {
+    get { record.focusedScene }
+    set { record.focusedScene = newValue }
+  }
+
   var isScene: Bool { spec.lifecycle == .scene }
 
-  /// The tasks the process began with `beginBackgroundTask` and has not ended.
-  var tasks: [BackgroundTask] {
-    get { process.tasks }
-    set {
-      process.tasks = newValue
-      recountHeldBytes()
-    }
-  }
-
-  /// The work of background launches the app has not completed, oldest first.
-  var backgroundWork: [BackgroundWork] {
-    get { process.backgroundWork }
-    set {
-      process.backgroundWork = newValue
-      recountHeldBytes()
-    }
-  }
-
-  /// What the app submitted to `BGTaskScheduler` and the system has not run yet.
-  var taskRequests: [TaskRequest] {
-    get { record.taskRequests }
-    set {
-      record.taskRequests = newValue
-      recountHeldBytes()
-    }
-  }
-
-  /// The exits MetricKit has counted in the period under way.
-  var pendingExits: ExitCounts {
-    get { record.pendingExits }
-    set {
-      record.pendingExits = newValue
-      recountHeldBytes()
-    }
-  }
-
-  /// The day's reports MetricKit has made and not delivered.
-  var metricPayloads: [MetricPayload] {
-    get { record.metricPayloads }
-    set {
-      record.metricPayloads = newValue
-      recountHeldBytes()
-    }
-  }
-
-  /// The crash reports MetricKit has made and not delivered.
-  var diagnosticPayloads: [DiagnosticPayload] {
-    get { record.diagnosticPayloads }
-    set {
-      record.diagnosticPayloads = newValue
-      recountHeldBytes()
-    }
-  }
-
-  /// When the background pushes of the last hour were delivered.
-  var recentPushes: [Instant] {
-    get { record.recentPushes }
-    set {
-      record.recentPushes = newValue
-      recountHeldBytes()
-    }
-  }
-
-  /// What an app-delegate app's code hands UIKit when asked to save its state (JSON text),
-  /// if anything. (A scene app's scenes each hold their own: `SceneSession`.)
-  var restorationData: String? {
-    get { process.restorationData }
-    set {
-      process.restorationData = newValue
-      recountHeldBytes()
-    }
-  }
-
-  /// What UIKit preserved of `restorationData` when the app last saved its state.
-  var savedRestorationData: String? {
-    get { record.savedRestorationData }
-    set {
-      record.savedRestorationData = newValue
-      recountHeldBytes()
-    }
-  }
-
-  /// Counts again what the app retains beside its object, after a change to it.
+  /// Counts again all the app retains beside its object, after its record or its process
+  /// was replaced.
   private func recountHeldBytes() {
-    let bytes =
-      process.tasks.reduce(0) { $0 + $1.retainedBytes }
-      + process.backgroundWork.reduce(0) { $0 + $1.retainedBytes }
-      + record.taskRequests.reduce(0) { $0 + $1.retainedBytes }
-      + record.recentPushes.count * MemoryLayout<Instant>.stride + record.metricKitBytes
-      + record.sessions.reduce(0) { $0 + $1.retainedBytes }
-      + textBytes(process.restorationData) + textBytes(record.savedRestorationData)
-      + waitingBytes
-    ledger.add(bytes - heldBytes)
-    heldBytes = bytes
+    countHeld(record.countedBytes + process.countedBytes + waitingBytes - heldBytes)
+  }
+
+  /// Counts a change of what the app retains in the device's ledger.
+  private func countHeld(_ delta: Int) {
+    heldBytes += delta
+    ledger.add(delta)
   }
 
   /// Memory the app holds in `state`, in MB: its process's, and its connected scenes'.
@@ -372,8 +321,7 @@ final class App {
 
 // MARK: Scene sessions
 
-/// The only ways `sessions` changes: each change of restoration data counts again what the app
-/// retains.
+/// The only ways `sessions` changes: each counts the change of what the app retains.
 extension App {
   /// The scene sessions UIKit remembers for a scene app, in the order they were opened;
   /// always empty for an app-delegate app.
@@ -394,31 +342,31 @@ extension App {
 
   /// What the scene's code holds to hand UIKit when asked to save its state.
   func setRestorationData(_ data: String?, ofScene index: Int) {
+    countHeld(data.countedBytes - record.sessions[index].restorationData.countedBytes)
     record.sessions[index].restorationData = data
-    recountHeldBytes()
   }
 
   /// What the session keeps as its `stateRestorationActivity`.
   func setSavedRestorationData(_ data: String?, ofScene index: Int) {
+    countHeld(data.countedBytes - record.sessions[index].savedRestorationData.countedBytes)
     record.sessions[index].savedRestorationData = data
-    recountHeldBytes()
   }
 
   /// A new session, last in the list, with no scene connected yet.
   func openSession(_ id: String) {
-    record.sessions.append(SceneSession(id: id))
-    recountHeldBytes()
+    let session = SceneSession(id: id)
+    countHeld(session.retainedBytes)
+    record.sessions.append(session)
   }
 
   func removeSession(at index: Int) {
-    record.sessions.remove(at: index)
-    recountHeldBytes()
+    countHeld(-record.sessions.remove(at: index).retainedBytes)
   }
 
   /// None after a force-quit; the next launch opens its first in the same storage.
   func removeAllSessions() {
+    countHeld(-record.sessions.countedBytes)
     record.sessions.removeAll(keepingCapacity: true)
-    recountHeldBytes()
   }
 }
 
@@ -455,7 +403,6 @@ extension App {
 
   private func countWaiting(_ delta: Int) {
     waitingBytes += delta
-    heldBytes += delta
-    ledger.add(delta)
+    countHeld(delta)
   }
 }

@@ -67,6 +67,47 @@ public func textBytes(_ text: String?) -> Int {
   return 32 + count
 }
 
+/// A member of an app's record or process that holds memory beside the app's object, as its
+/// device's ledger counts it. Changed through the app (its dynamic members), a member of such
+/// a type is counted again; `countedBytes` of the record and of the process add up each one.
+protocol CountedMember {
+  var countedBytes: Int { get }
+}
+
+extension Array: CountedMember where Element: RetainedSize {
+  var countedBytes: Int { reduce(0) { $0 + $1.retainedBytes } }
+}
+
+/// State restoration data, as JSON text.
+extension Optional: CountedMember where Wrapped == String {
+  var countedBytes: Int { textBytes(self) }
+}
+
+extension ExitCounts: CountedMember {
+  var countedBytes: Int { retainedBytes }
+}
+
+extension AppRecord {
+  /// What the record holds beside the app's object: each member `CountedMember` counts.
+  var countedBytes: Int {
+    taskRequests.countedBytes + recentPushes.countedBytes + pendingExits.countedBytes
+      + metricPayloads.countedBytes + diagnosticPayloads.countedBytes
+      + savedRestorationData.countedBytes + sessions.countedBytes
+  }
+}
+
+extension ProcessImage {
+  /// What the process holds beside the app's object, its waiting callbacks aside (the app
+  /// counts them as they queue).
+  var countedBytes: Int {
+    tasks.countedBytes + backgroundWork.countedBytes + restorationData.countedBytes
+  }
+}
+
+extension Instant: RetainedSize {
+  public var retainedBytes: Int { MemoryLayout<Self>.stride }
+}
+
 extension BackgroundTask: RetainedSize {
   public var retainedBytes: Int { MemoryLayout<Self>.stride + textBytes(name) }
 }

@@ -179,14 +179,6 @@ extension Device {
   }
 }
 
-extension AppRecord {
-  /// What MetricKit keeps for the app: its pending exits and its reports.
-  var metricKitBytes: Int {
-    pendingExits.retainedBytes + metricPayloads.reduce(0) { $0 + $1.retainedBytes }
-      + diagnosticPayloads.reduce(0) { $0 + $1.retainedBytes }
-  }
-}
-
 extension App {
   /// Whether MetricKit holds reports it has not delivered to the app.
   var holdsReports: Bool { !record.metricPayloads.isEmpty || !record.diagnosticPayloads.isEmpty }

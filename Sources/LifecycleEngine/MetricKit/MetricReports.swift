@@ -5,7 +5,7 @@
 
 /// One report of an app's exits over a period of at most 24 hours (`MXMetricPayload`: "data
 /// that covers a 24 hour period of application usage").
-public struct MetricPayload: Hashable, Sendable {
+public struct MetricPayload: Hashable, Sendable, RetainedSize {
   /// `timeStampBegin` and `timeStampEnd`, in device time.
   public var begin = Instant.zero
   public var end = Instant.zero
@@ -20,12 +20,12 @@ public struct MetricPayload: Hashable, Sendable {
   public init() {}
 
   /// The payload's bytes and its counts' storage (its versions fit inline in their strings).
-  var retainedBytes: Int { MemoryLayout<Self>.stride + exits.retainedBytes }
+  public var retainedBytes: Int { MemoryLayout<Self>.stride + exits.retainedBytes }
 }
 
 /// One report of crashes (`MXDiagnosticPayload`). Each crash here is reported on its own,
 /// begin and end its instant: iOS 15 and later deliver diagnostics at once rather than daily.
-public struct DiagnosticPayload: Hashable, Sendable {
+public struct DiagnosticPayload: Hashable, Sendable, RetainedSize {
   /// `timeStampBegin` and `timeStampEnd`, in device time.
   public var begin = Instant.zero
   public var end = Instant.zero
@@ -34,7 +34,7 @@ public struct DiagnosticPayload: Hashable, Sendable {
   public init() {}
 
   /// The payload's bytes, its diagnostics' storage and their reasons' text.
-  var retainedBytes: Int {
+  public var retainedBytes: Int {
     MemoryLayout<Self>.stride + 32 + crashDiagnostics.reduce(0) { $0 + $1.retainedBytes }
   }
 }

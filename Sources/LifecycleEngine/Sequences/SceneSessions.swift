@@ -1,7 +1,7 @@
 /// One scene session of a scene app (`UISceneSession`): a window the user opened and has not
 /// closed. UIKit remembers it across process deaths; a scene is connected to it only while the
 /// process runs and the system has not disconnected it.
-public struct SceneSession: Hashable, Sendable {
+public struct SceneSession: Hashable, Sendable, RetainedSize {
   /// Chosen by the client, or `main`, `scene-2`, ... in the order the sessions are opened.
   public let id: String
   /// `unattached` while no scene is connected (the process is gone, or the scene was
@@ -29,7 +29,7 @@ public struct SceneSession: Hashable, Sendable {
   /// Connected and off screen (background or suspended): what the system may disconnect.
   public var isInBackground: Bool { state == .background || state == .suspended }
 
-  var retainedBytes: Int {
+  public var retainedBytes: Int {
     MemoryLayout<Self>.stride + textBytes(id) + textBytes(restorationData)
       + textBytes(savedRestorationData)
   }
