@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import Logging
 import Synchronization
 import Testing
 
@@ -351,6 +352,25 @@ import Testing
     #expect(live.stop() == 0)
   }
 
+  /// Answers still waiting for a turn when the shutdown's grace ends are let go with their
+  /// connections: nothing stays counted. The clients connect first, so that their requests
+  /// and the shutdown arrive in the same turn, once the loop is free again: the first answer
+  /// takes the turn's room, the others wait, and a grace of 0 ends at the next turn's timers,
+  /// before any waiting answer resumes.
+  @Test func answersWaitingForATurnWhenTheGraceEndsLeaveNothingCounted() throws {
+    let memory = CountingMemory()
+    let live = try LiveServer({ $0.shutdownGrace = 0 }, clientMemory: memory)
+    let clients = (0..<8).map { _ in live.connect(receiveBuffer: 4096) }
+    #expect(live.freshRequestSucceeds())  // every client above is accepted by now
+    let busy = holdTheLoop(live)
+    usleep(50_000)  // the loop is inside /slow, for 300 ms: what follows arrives in one batch
+    for client in clients { client.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\n") }
+    live.server.requestShutdown()
+    #expect(busy.readResponse().hasSuffix("slow"))
+    #expect(memory.reaches { $0 == 0 })
+    #expect(live.stop() == 0)
+  }
+
   // MARK: D. Connection faults
 
   @Test func clientResetAfterItsRequestHarmsNothing() throws {
@@ -656,6 +676,19 @@ import Testing
     #expect(statusCode(response) == 200)
     #expect(isSingleResponse(response))
     #expect(live.stop() == 0)
+  }
+
+  /// A shutdown asked for before the server starts, or after its loop has closed, does
+  /// nothing: the loop's wakeup is not signalled when it is not there (libuv would abort).
+  @Test func shutdownAskedForBeforeStartOrAfterTheEndDoesNothing() throws {
+    var logger = Logger(label: "test")
+    logger.logLevel = .critical
+    HTTPServer(configuration: HTTPServerConfiguration(), responder: TestResponder(), logger: logger)
+      .requestShutdown()
+    let live = try LiveServer()
+    #expect(live.stop() == 0)
+    for _ in 0..<3 { live.server.requestShutdown() }  // an abort here ends the whole run
+    #expect(live.server.connectionCount == 0)
   }
 
   @Test func stuckClientIsForceClosedAtTheGraceDeadline() throws {
