@@ -139,12 +139,7 @@ let package = Package(
     // The engine's names are the client's (methods, codes).
     .testTarget(
       name: "LifecycledClientTests",
-      dependencies: [
-        "LifecycledClient", "LifecycleEngine",
-        .product(
-          name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client",
-          condition: .when(platforms: [.linux], traits: ["Client"])),
-      ]),
+      dependencies: ["LifecycledClient", "LifecycleEngine"]),
     // Figures for Benchmarks/README.md; run by `Benchmarks/run`, never by the tests.
     .executableTarget(
       name: "EngineBenchmark",

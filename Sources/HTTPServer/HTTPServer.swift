@@ -32,11 +32,10 @@ public final class HTTPServer: @unchecked Sendable {
   let loop: UnsafeMutablePointer<uv_loop_t>
   private let listener: UnsafeMutablePointer<uv_tcp_t>
   private let wakeup: UnsafeMutablePointer<uv_async_t>
-  /// Held across each signal of `wakeup` and the change of `wakeupIsOpen`: other threads
-  /// signal it (`requestShutdown`) while the loop may be closing it.
-  private let wakeupLock: UnsafeMutablePointer<uv_mutex_t>
-  /// Whether `wakeup` can be signalled: from `start` until shutdown closes it.
-  private var wakeupIsOpen = false
+  /// Whether `wakeup` can be signalled: from `start` until shutdown closes it. Its lock is held
+  /// across each signal, which other threads send (`requestShutdown`) while the loop may be
+  /// closing it.
+  private let wakeupIsOpen = Locked(false)
   private let graceTimer: UnsafeMutablePointer<uv_timer_t>
   /// Runs at the end of each turn of the loop (`HTTPResponder.turnEnded`).
   private let turnEnd: UnsafeMutablePointer<uv_prepare_t>
@@ -96,8 +95,6 @@ public final class HTTPServer: @unchecked Sendable {
     loop = .allocate(capacity: 1)
     listener = .allocate(capacity: 1)
     wakeup = .allocate(capacity: 1)
-    wakeupLock = .allocate(capacity: 1)
-    uv_mutex_init(wakeupLock)
     graceTimer = .allocate(capacity: 1)
     turnEnd = .allocate(capacity: 1)
     nextTurn = .allocate(capacity: 1)
@@ -115,8 +112,6 @@ public final class HTTPServer: @unchecked Sendable {
     {
       handle.deallocate()
     }
-    uv_mutex_destroy(wakeupLock)
-    wakeupLock.deallocate()
     loop.deallocate()
     readBuffer.deallocate()
   }
@@ -132,7 +127,7 @@ public final class HTTPServer: @unchecked Sendable {
     let context = Unmanaged.passUnretained(self).toOpaque()
     uv_tcp_init(loop, listener)
     uv_async_init(loop, wakeup) { handle in HTTPServer.from(handle).beginShutdown(signal: nil) }
-    withWakeupLock { wakeupIsOpen = true }
+    wakeupIsOpen.withLock { $0 = true }
     uv_timer_init(loop, graceTimer)
     uv_prepare_init(loop, turnEnd)
     uv_idle_init(loop, nextTurn)
@@ -203,15 +198,9 @@ public final class HTTPServer: @unchecked Sendable {
   /// Starts a graceful shutdown; safe from any thread, and at any time: before `start` and
   /// once the shutdown has closed the loop's handles, it does nothing.
   public func requestShutdown() {
-    withWakeupLock {
-      if wakeupIsOpen { uv_async_send(wakeup) }
+    wakeupIsOpen.withLock { isOpen in
+      if isOpen { uv_async_send(wakeup) }
     }
-  }
-
-  private func withWakeupLock(_ body: () -> Void) {
-    uv_mutex_lock(wakeupLock)
-    body()
-    uv_mutex_unlock(wakeupLock)
   }
 
   /// The port the listener is bound to.
@@ -519,7 +508,7 @@ public final class HTTPServer: @unchecked Sendable {
   }
 
   private func closeAuxiliaryHandles() {
-    withWakeupLock { wakeupIsOpen = false }
+    wakeupIsOpen.withLock { $0 = false }
     for handle in auxiliaryHandles { uv_close(handle, nil) }
   }
 

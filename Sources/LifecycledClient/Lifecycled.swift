@@ -57,7 +57,7 @@ public struct Lifecycled: Sendable {
   #if canImport(OpenAPIURLSession)
     /// URLSession with room for the longest wait (300 s) between bytes, and none for a
     /// stream's whole length.
-    private static let defaultTransport: any ClientTransport = {
+    static let defaultTransport: any ClientTransport = {
       let configuration = URLSessionConfiguration.ephemeral
       configuration.timeoutIntervalForRequest = 330
       configuration.timeoutIntervalForResource = .infinity
@@ -68,7 +68,7 @@ public struct Lifecycled: Sendable {
     /// AsyncHTTPClient with room for the longest wait (300 s), failing a request whose
     /// connection is refused at once rather than retrying until its deadline. (One client for
     /// the process's life, as `HTTPClient.shared` is.)
-    private static let defaultTransport: any ClientTransport = {
+    static let defaultTransport: any ClientTransport = {
       var configuration = HTTPClient.Configuration()
       configuration.connectionPool.retryConnectionEstablishment = false
       let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)

@@ -1,6 +1,5 @@
 import HTTPServer
 import JSONCore
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -39,13 +38,13 @@ final class LogOutput: HTTPTimerClient, Sendable {
   }
 
   private let fileDescriptor: Int32
-  private let state: Mutex<State>
+  private let state: Locked<State>
 
   init(fileDescriptor: Int32 = STDERR_FILENO) {
     self.fileDescriptor = fileDescriptor
     let waiting = UnsafeMutablePointer<Int>.allocate(capacity: 1)
     waiting.initialize(to: 0)
-    state = Mutex(
+    state = Locked(
       State(pending: .allocate(capacity: Self.capacity), waiting: waiting))
   }
 

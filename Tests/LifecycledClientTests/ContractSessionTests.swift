@@ -1,11 +1,10 @@
 import Foundation
 import HTTPTypes
 import LifecycleEngine
-import LifecycledClient
-import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
-import Synchronization
 import Testing
+
+@testable import LifecycledClient
 
 /// The generated client against the real server: a scripted session calls every operation of
 /// the contract, and each answer decodes as its schema says (a member the schema does not
@@ -15,7 +14,7 @@ import Testing
     let answered = AnsweredOperations()
     let server = try #require(LifecycledServer.current)
     let client = Client(
-      serverURL: server.url, transport: server.transport ?? AsyncHTTPClientTransport(),
+      serverURL: server.url, transport: server.transport ?? Lifecycled.defaultTransport,
       middlewares: [answered])
 
     _ = try await client.liveness().ok.body.json
@@ -133,10 +132,11 @@ import Testing
 }
 
 /// Notes each operation the server answered with a 2xx.
-final class AnsweredOperations: ClientMiddleware {
-  private let answered = Mutex<Set<String>>([])
+final class AnsweredOperations: ClientMiddleware, @unchecked Sendable {  // `answered` under `lock`
+  private let lock = NSLock()
+  private var answered: Set<String> = []
 
-  var operations: Set<String> { answered.withLock { $0 } }
+  var operations: Set<String> { lock.withLock { answered } }
 
   func intercept(
     _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
@@ -144,7 +144,7 @@ final class AnsweredOperations: ClientMiddleware {
   ) async throws -> (HTTPResponse, HTTPBody?) {
     let (response, responseBody) = try await next(request, body, baseURL)
     if response.status.kind == .successful {
-      _ = answered.withLock { $0.insert(operationID) }
+      _ = lock.withLock { answered.insert(operationID) }
     }
     return (response, responseBody)
   }

@@ -1,10 +1,9 @@
 import Foundation
 import HTTPTypes
-import LifecycledClient
-import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
-import Synchronization
 import Testing
+
+@testable import LifecycledClient
 
 /// The journal stream resumes where a dropped connection left it, with `Last-Event-ID`: no
 /// entry missed, none repeated.
@@ -12,7 +11,7 @@ import Testing
   @Test func aDroppedStreamResumesAfterItsLastEvent() async throws {
     let server = try #require(LifecycledServer.current)
     let transport = DroppingTransport(
-      wrapping: server.transport ?? AsyncHTTPClientTransport(), after: 700)
+      wrapping: server.transport ?? Lifecycled.defaultTransport, after: 700)
     let lifecycled = Lifecycled(serverURL: server.url, transport: transport)
     let device = try await lifecycled.createDevice()
     let mail = try await device.createApp("mail")
@@ -65,10 +64,11 @@ struct ConnectionDropped: Error {}
 
 /// A transport whose first journal stream's body breaks off after `limit` bytes, as a dropped
 /// connection would; each stream request's `Last-Event-ID` is noted.
-final class DroppingTransport: ClientTransport {
+final class DroppingTransport: ClientTransport, @unchecked Sendable {  // requests under `lock`
   private let transport: any ClientTransport
   private let limit: Int
-  private let streamRequests = Mutex<[String?]>([])
+  private let lock = NSLock()
+  private var streamRequests: [String?] = []
 
   init(wrapping transport: any ClientTransport, after limit: Int) {
     self.transport = transport
@@ -76,7 +76,7 @@ final class DroppingTransport: ClientTransport {
   }
 
   /// Each stream request's `Last-Event-ID`, in order (nil: it had none).
-  var lastEventIDs: [String?] { streamRequests.withLock { $0 } }
+  var lastEventIDs: [String?] { lock.withLock { streamRequests } }
 
   func send(
     _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
@@ -84,9 +84,9 @@ final class DroppingTransport: ClientTransport {
     let (response, responseBody) = try await transport.send(
       request, body: body, baseURL: baseURL, operationID: operationID)
     guard operationID == "streamJournal", let responseBody else { return (response, responseBody) }
-    let isFirst = streamRequests.withLock { requests in
-      requests.append(request.headerFields[HTTPField.Name("Last-Event-ID")!])
-      return requests.count == 1
+    let isFirst = lock.withLock {
+      streamRequests.append(request.headerFields[HTTPField.Name("Last-Event-ID")!])
+      return streamRequests.count == 1
     }
     guard isFirst else { return (response, responseBody) }
     let limit = self.limit
