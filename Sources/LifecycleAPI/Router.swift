@@ -207,8 +207,11 @@ struct Router {
 struct PathSegments {
   private let bytes: UnsafeBufferPointer<UInt8>
   /// Where each segment ends (at the `/` after it, or at the end of the path); the next starts
-  /// one byte later. Room for the most segments a route has: a longer path matches none.
-  private var ends = InlineArray<8, UInt32>(repeating: 0)
+  /// one byte later. Room for the most segments a route has: a longer path matches none. A
+  /// tuple, read through its bytes (`InlineArray` needs macOS and iOS 26).
+  private var ends: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+    (0, 0, 0, 0, 0, 0, 0, 0)
+  private static let room = 8
   private(set) var count = 0
 
   /// Nil unless the path starts with `/` and has no more segments than there is room for.
@@ -219,11 +222,13 @@ struct PathSegments {
     self.bytes = bytes
     var start = 1
     while true {  // each `/` found by memchr: a loop over the bytes cost more
-      guard count < ends.count else { return nil }
+      guard count < Self.room else { return nil }
       let end =
         memchr(base + start, Int32(UInt8(ascii: "/")), bytes.count - start)
         .map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? bytes.count
-      ends[count] = UInt32(end)
+      withUnsafeMutableBytes(of: &ends) { [count] in
+        $0.storeBytes(of: UInt32(end), toByteOffset: count * 4, as: UInt32.self)
+      }
       count += 1
       guard end < bytes.count else { return }
       start = end + 1
@@ -234,7 +239,11 @@ struct PathSegments {
   /// segments of paths with as many as they have (`count` checked first): `index < count`, so
   /// the range lies within the path.
   private func bounds(_ index: Int) -> Range<Int> {
-    (index == 0 ? 1 : Int(ends[index - 1]) + 1)..<Int(ends[index])
+    (index == 0 ? 1 : end(index - 1) + 1)..<end(index)
+  }
+
+  private func end(_ index: Int) -> Int {
+    withUnsafeBytes(of: ends) { Int($0.load(fromByteOffset: index * 4, as: UInt32.self)) }
   }
 
   /// Whether segment `index` is `literal`.

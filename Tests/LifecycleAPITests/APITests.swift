@@ -796,6 +796,20 @@ func json(_ text: String) -> JSON? {
     #expect(call("GET", "/v1/devices/default/journal?app=%6Dail").status == 200)
     #expect(call("GET", "/v1/devices/default/journal?app=%ZZ").status == 422)
   }
+
+  /// Percent-decoded bytes that are not UTF-8 (a lone byte, a sequence cut short, an overlong
+  /// form) are refused by name; decoded UTF-8 goes on to the parameter's own check.
+  @Test(arguments: ["%FF", "%C3", "%C0%AF", "%ED%A0%80", "m%E9il"])
+  func queryValuesThatAreNotUTF8Are422(value: String) {
+    let response = call("GET", "/v1/devices/default/journal?app=\(value)")
+    #expect(response.status == 422)
+    #expect(response.json?["detail"] == .string("app is not valid percent-encoded UTF-8"))
+  }
+
+  @Test func aQueryValueOfUTF8BeyondASCIIGoesOnToItsOwnCheck() {
+    let response = call("GET", "/v1/devices/default/journal?app=m%C3%A9il")
+    #expect(response.json?["detail"] == .string("app must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"))
+  }
 }
 
 /// What `path` leads to with `method`: the route's template and the names it captured.

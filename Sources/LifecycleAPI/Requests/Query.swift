@@ -150,6 +150,9 @@ struct Query {
       else { return nil }
       bytes.append(value)
     }
-    return String(validating: bytes, as: UTF8.self)
+    // Valid UTF-8 decodes to the same bytes; invalid bytes would come back as U+FFFD.
+    // (`String(validating:as:)` needs macOS and iOS 18.)
+    let text = String(decoding: bytes, as: UTF8.self)
+    return text.utf8.elementsEqual(bytes) ? text : nil
   }
 }

@@ -10,8 +10,9 @@ public struct AppName: Hashable, Comparable, Sendable, LosslessStringConvertible
   /// The most bytes a valid name has.
   public static let capacity = 64
 
-  /// The name's bytes, then zeros.
-  @usableFromInline var words = InlineArray<8, UInt64>(repeating: 0)
+  /// The name's bytes, then zeros: eight words, a tuple (`InlineArray` needs macOS and iOS 26).
+  @usableFromInline var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+    (0, 0, 0, 0, 0, 0, 0, 0)
   @usableFromInline var length: UInt8 = 0
 
   /// The name `name`; nil if it is longer than any valid name (it names no app, then).
@@ -54,21 +55,25 @@ public struct AppName: Hashable, Comparable, Sendable, LosslessStringConvertible
   @inlinable
   var usedWords: Int { (Int(length) + 7) / 8 }
 
+  /// Word `index`, below 8.
+  @inlinable
+  func word(_ index: Int) -> UInt64 {
+    withUnsafeBytes(of: words) { $0.load(fromByteOffset: index &* 8, as: UInt64.self) }
+  }
+
   @inlinable
   public static func == (lhs: AppName, rhs: AppName) -> Bool {
-    guard lhs.length == rhs.length, lhs.words[unchecked: 0] == rhs.words[unchecked: 0] else {
-      return false
-    }
+    guard lhs.length == rhs.length, lhs.words.0 == rhs.words.0 else { return false }
     var index = 1
     while index < lhs.usedWords {
-      if lhs.words[unchecked: index] != rhs.words[unchecked: index] { return false }
+      if lhs.word(index) != rhs.word(index) { return false }
       index += 1
     }
     return true
   }
 
   public func hash(into hasher: inout Hasher) {
-    for index in 0..<usedWords { hasher.combine(words[unchecked: index]) }
+    for index in 0..<usedWords { hasher.combine(word(index)) }
   }
 
   /// Byte order, which for ASCII names is String order: the heaps break ties with it.
@@ -76,10 +81,10 @@ public struct AppName: Hashable, Comparable, Sendable, LosslessStringConvertible
   public static func < (lhs: AppName, rhs: AppName) -> Bool {
     // Stored in memory order, zero-padded: the first differing byte decides, so words compare
     // big-endian, and a name that is a prefix of another comes first.
-    let first = (lhs.words[unchecked: 0].bigEndian, rhs.words[unchecked: 0].bigEndian)
+    let first = (lhs.words.0.bigEndian, rhs.words.0.bigEndian)
     if first.0 != first.1 { return first.0 < first.1 }
     for index in 1..<8 {
-      let pair = (lhs.words[unchecked: index].bigEndian, rhs.words[unchecked: index].bigEndian)
+      let pair = (lhs.word(index).bigEndian, rhs.word(index).bigEndian)
       if pair.0 != pair.1 { return pair.0 < pair.1 }
     }
     return false
