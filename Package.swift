@@ -1,9 +1,11 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// Where the client runs and what it needs: `Duration` (macOS 13, iOS 16) sets the floor.
+/// Where the client runs and what it needs: `Duration` (iOS 16) sets the floor. On macOS the
+/// server's swift-configuration (and `Mutex`) need macOS 15, as does every Xcode that reads a
+/// 6.1 manifest: a Mac that builds this package runs macOS 15 already.
 let applePlatforms: [SupportedPlatform] = [
-  .macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1),
+  .macOS(.v15), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1),
 ]
 
 /// The platforms a client talks to the server through URLSession on; elsewhere (Linux),

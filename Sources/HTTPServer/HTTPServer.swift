@@ -2,6 +2,7 @@ import CLibUV
 import CPacing
 import HTTPCore
 public import Logging
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -35,7 +36,7 @@ public final class HTTPServer: @unchecked Sendable {
   /// Whether `wakeup` can be signalled: from `start` until shutdown closes it. Its lock is held
   /// across each signal, which other threads send (`requestShutdown`) while the loop may be
   /// closing it.
-  private let wakeupIsOpen = Locked(false)
+  private let wakeupIsOpen = Mutex(false)
   private let graceTimer: UnsafeMutablePointer<uv_timer_t>
   /// Runs at the end of each turn of the loop (`HTTPResponder.turnEnded`).
   private let turnEnd: UnsafeMutablePointer<uv_prepare_t>

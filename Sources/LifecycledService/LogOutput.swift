@@ -1,5 +1,6 @@
 import HTTPServer
 import JSONCore
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -38,13 +39,13 @@ final class LogOutput: HTTPTimerClient, Sendable {
   }
 
   private let fileDescriptor: Int32
-  private let state: Locked<State>
+  private let state: Mutex<State>
 
   init(fileDescriptor: Int32 = STDERR_FILENO) {
     self.fileDescriptor = fileDescriptor
     let waiting = UnsafeMutablePointer<Int>.allocate(capacity: 1)
     waiting.initialize(to: 0)
-    state = Locked(
+    state = Mutex(
       State(pending: .allocate(capacity: Self.capacity), waiting: waiting))
   }
 

@@ -6,7 +6,7 @@ import PackageDescription
 
 let package = Package(
   name: "ClientConsumer",
-  platforms: [.macOS(.v13), .iOS(.v16)],
+  platforms: [.macOS(.v15), .iOS(.v16)],
   dependencies: [.package(name: "lifecycled", path: "../..")],
   targets: [
     .testTarget(

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import Logging
+import Synchronization
 import Testing
 
 @testable import HTTPServer
@@ -78,7 +79,7 @@ final class TestResponder: HTTPResponder, @unchecked Sendable {
       waiting.append(context.exchange)
       return nil
     case "/niceness":
-      let workerNiceness = Locked(Int32(0))
+      let workerNiceness = Mutex(Int32(0))
       offLoop.append(
         OffLoopWork(
           run: { workerNiceness.withLock { $0 = Self.threadNiceness() } },
@@ -441,7 +442,7 @@ final class Cycler: @unchecked Sendable {
 /// What the server counts as held for clients, read from the test's thread: a budget with room
 /// for everything.
 final class CountingMemory: HTTPClientMemory, @unchecked Sendable {
-  private let counted = Locked(0)
+  private let counted = Mutex(0)
 
   var bytes: Int { counted.withLock { $0 } }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import Logging
+import Synchronization
 import Testing
 
 @testable import HTTPServer
@@ -316,7 +317,7 @@ import Testing
       client.send("GET /big HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
     }
     probe.send(Self.get)
-    let answers = Locked([[UInt8]](repeating: [], count: clients.count))
+    let answers = Mutex([[UInt8]](repeating: [], count: clients.count))
     DispatchQueue.concurrentPerform(iterations: clients.count) { index in
       let answer = clients[index].readBytesUntilClosed()
       answers.withLock { $0[index] = answer }
@@ -503,7 +504,7 @@ import Testing
       let busy = holdTheLoop(live)
       let senders = (0..<8).map { _ in live.connect() }
       let bodies = (0..<8).map { String(repeating: "\($0)", count: 512 << 10) }
-      let echoed = Locked([String](repeating: "", count: 8))
+      let echoed = Mutex([String](repeating: "", count: 8))
       DispatchQueue.concurrentPerform(iterations: 9) { index in
         guard index < 8 else {
           probe.send("GET /turn HTTP/1.1\r\nHost: t\r\n\r\n")
