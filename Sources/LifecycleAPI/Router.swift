@@ -211,6 +211,7 @@ struct PathSegments {
   /// tuple, read through its bytes (`InlineArray` needs macOS and iOS 26).
   private var ends: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
     (0, 0, 0, 0, 0, 0, 0, 0)
+  /// The tuple's length.
   private static let room = 8
   private(set) var count = 0
 

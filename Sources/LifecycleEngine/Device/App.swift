@@ -180,7 +180,7 @@ final class App {
   }
 
   /// A member of the record that holds memory beside the app's object (`CountedMember`): the
-  /// compiler picks this subscript over the one above for every member of such a type, so
+  /// compiler picks this subscript over the plain ones above for every member of such a type, so
   /// that each change to it is counted in the device's ledger. Its setter is inlined so that
   /// the key path is resolved where it is written, not walked at run time (Benchmarks/README.md,
   /// "What the performance attributes buy").
@@ -206,7 +206,8 @@ final class App {
     }
   }
 
-  /// The focused session's id, whose text is counted with its session's.
+  /// The focused session's id: a `String?` as restoration data is, but not counted again, its
+  /// text being its session's.
   var focusedScene: String? {
     get { record.focusedScene }
     set { record.focusedScene = newValue }
