@@ -13,6 +13,7 @@ final class MemoryLedger {
   }
 
   func add(_ delta: Int) {
+    guard delta != 0 else { return }  // most often: a full journal's entry replaced by its like
     bytes += delta
     total?._withUnsafeGuaranteedRef { $0.add(delta) }
   }
