@@ -116,10 +116,7 @@ final class Connection {
     server.connectionIsClosing(self)
     if let countedBytes { server.clientMemory?.count(-countedBytes) }
     countedBytes = nil  // (a pending write is counted until its callback, which libuv still calls)
-    if pendingWrite == nil, let (bytes, handedOver) = unsent {  // waiting for a turn: no callback
-      server.clientMemory?.count(handedOver - bytes.head.count - bytes.body.count)
-      unsent = nil
-    }
+    if pendingWrite == nil { dropUnsent() }  // waiting for a turn: no callback comes to do it
     if let exchange = deferred?.exchange {  // the field alone: binding the tuple copies it
       endExchange(exchange)
       server.responder.abandoned(exchange: exchange)
@@ -317,16 +314,20 @@ final class Connection {
       pendingWrite.deallocate()
     }
     pendingWrite = nil
-    if isClosing || status != 0, let (bytes, handedOver) = unsent {
-      server.clientMemory?.count(handedOver - bytes.head.count - bytes.body.count)
-      unsent = nil
-    }
+    if isClosing || status != 0 { dropUnsent() }
     guard !isClosing else { return }
     guard status == 0 else { return abort() }
     guard unsent == nil else { return writeNextPart() }
     writeCompleted(now: uv_now(server.loop))
     drive()
     if !server.drainedStreams.isEmpty { server.deliverLateResponses() }
+  }
+
+  /// Lets go of what of an answer was not handed to the kernel yet, and of its count.
+  private func dropUnsent() {
+    guard let (bytes, handedOver) = unsent else { return }
+    server.clientMemory?.count(handedOver - bytes.head.count - bytes.body.count)
+    unsent = nil
   }
 
   /// Reads only while the machine wants bytes, has the timer fire by its deadline, and keeps
