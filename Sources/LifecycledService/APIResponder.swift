@@ -1,3 +1,4 @@
+import CMalloc
 import HTTPCore
 import HTTPServer
 import LifecycleAPI
@@ -18,14 +19,18 @@ public enum Version {
 /// Serves the JSON API over the HTTP server: converts the messages, gives the engine the loop's
 /// clock as its host time, fires realtime deadlines on the server's timer, counts what the
 /// server holds for clients (requests being received, answers not read) in the memory budget,
-/// logs every kill, and returns memory to the system when
-/// the state shrinks.
+/// logs every kill, and returns memory to the system when the state shrinks (on a worker
+/// thread: `HeapTrimmer`).
 final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
   let api: LifecycleAPI
   // Read and changed by every request, on the loop thread alone: no dynamic exclusivity
   // checks, which cost more than the reads (see Engine).
   @exclusivity(unchecked)
   private var heap = HeapTrimmer()
+  /// A trim was started and waits to be handed to a worker thread (`takeOffLoopWork`).
+  private var trimWaitsForThread = false
+  /// Returns the heap's free pages to the system, on a worker thread.
+  private let trimHeap: @Sendable () -> Void
   @exclusivity(unchecked)
   private var lastHost = ""
   /// The fields of the last response that had some of its own (nearly every one: its
@@ -36,10 +41,13 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
   /// - Parameters:
   ///   - streamBacklogBytes: what the server holds unsent for a stream before closing it.
   ///   - now: the loop clock when the service starts, in milliseconds.
+  ///   - trimHeap: returns the heap's free pages to the system (the allocator's own call).
   init(
     configuration: EngineConfiguration, access: AccessPolicy, fixtures: Fixtures?,
-    streamBacklogBytes: Int, now: UInt64, logger: Logger
+    streamBacklogBytes: Int, now: UInt64, logger: Logger,
+    trimHeap: @escaping @Sendable () -> Void = { cmalloc_release_free_pages() }
   ) {
+    self.trimHeap = trimHeap
     let start = Instant(milliseconds: Int64(now))
     api = LifecycleAPI(
       engine: Engine(configuration: configuration, now: start), version: Version.current,
@@ -63,7 +71,13 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
 
   func timerFired(now: UInt64) {
     api.fireDeadlines(now: Instant(milliseconds: Int64(now)))
-    heap.trimIfDue(now: now)
+    startTrimIfDue(now: now)
+  }
+
+  /// Starts a trim of the heap if one is due: it waits for the end of the turn, which hands it
+  /// to a worker thread (`hasPutOffWork`, `takeOffLoopWork`).
+  private func startTrimIfDue(now: UInt64) {
+    if heap.startTrimIfDue(now: now) { trimWaitsForThread = true }
   }
 
   /// The fields of a response of `contentType`, with those every response carries
@@ -164,9 +178,15 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
   }
 
   func takeOffLoopWork() -> [OffLoopWork] {
-    api.takeOffLoopWork().map { work in
+    var work = api.takeOffLoopWork().map { work in
       OffLoopWork(run: work.run, finish: { work.finish(Self.now) })
     }
+    if trimWaitsForThread {
+      trimWaitsForThread = false
+      work.append(
+        OffLoopWork(run: trimHeap, finish: { self.heap.trimFinished() }))
+    }
+    return work
   }
 
   func abandoned(exchange: UInt64) {
@@ -174,13 +194,13 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
   }
 
   func turnEnded() {
-    if heap.dueAt != nil { heap.trimIfDue(now: monotonicMilliseconds()) }  // the clock if due
+    if heap.dueAt != nil { startTrimIfDue(now: monotonicMilliseconds()) }  // the clock if due
     if api.hasPutOffWork { api.continuePutOffWork(now: Self.now) }
     guard api.hasStreams else { return }  // every turn: not even the clock unless needed
     api.flushStreams(now: Self.now)
   }
 
-  var hasPutOffWork: Bool { api.hasPutOffWork }
+  var hasPutOffWork: Bool { api.hasPutOffWork || trimWaitsForThread }
 
   func streamDrained(exchange: UInt64) {
     api.streamDrained(exchange: exchange, now: Self.now)
