@@ -12,6 +12,8 @@ public struct DeviceTime: Sendable, Hashable, Comparable, Codable, CustomStringC
   public var sinceStart: Duration
 
   /// The time `sinceStart` after the device began.
+  ///
+  /// - Parameter sinceStart: How long after the device's creation or last reset.
   public init(sinceStart: Duration) {
     self.sinceStart = sinceStart
   }

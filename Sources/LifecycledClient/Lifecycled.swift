@@ -218,11 +218,19 @@ public struct Lifecycled: Sendable {
 /// The server did not answer: nothing listens at `url` (the connection failed: `failure`
 /// says how), or nothing answered within `timeout`.
 public struct LifecycledUnreachable: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The server's base URL.
   public let url: URL
+  /// How long the client waited.
   public let timeout: Duration
   /// How the connection failed, when it did (refused, say); nil when nothing answered in time.
   public let failure: String?
 
+  /// The error for a server at `url` that did not answer.
+  ///
+  /// - Parameters:
+  ///   - url: The server's base URL, as the client was given it.
+  ///   - timeout: How long the client waited for an answer.
+  ///   - failure: How the connection failed; nil when nothing answered within `timeout`.
   public init(url: URL, timeout: Duration, failure: String? = nil) {
     self.url = url
     self.timeout = timeout
@@ -353,9 +361,16 @@ extension Duration {
 /// running an iOS release (`26.1`). Swift Testing takes a list of them as a test's
 /// `arguments:`, each case with a device of its own.
 public struct DeviceProfile: Hashable, Sendable {
+  /// The model's marketing name or its identifier.
   public var model: String
+  /// The iOS release the device runs, such as `26.1`.
   public var osVersion: String
 
+  /// A model running an iOS release.
+  ///
+  /// - Parameters:
+  ///   - model: The marketing name (`iPhone 15 Pro`) or the identifier (`iPhone16,1`).
+  ///   - osVersion: The iOS release, such as `26.1`.
   public init(model: String, osVersion: String) {
     self.model = model
     self.osVersion = osVersion

@@ -85,8 +85,8 @@ import Testing
       $0.clock = .manual
       $0.backgroundAppLimitMB = 300
     }
-    try sim.engine.createApp(AppSpec(name: "game", memoryMB: 400), on: "small", now: .zero)
-    try sim.engine.createApp(AppSpec(name: "mail", memoryMB: 250), on: "small", now: .zero)
+    _ = try sim.engine.createApp(AppSpec(name: "game", memoryMB: 400), on: "small", now: .zero)
+    _ = try sim.engine.createApp(AppSpec(name: "mail", memoryMB: 250), on: "small", now: .zero)
     _ = try sim.engine.apply(.launch(), to: "game", on: "small", now: .zero)
     #expect(try sim.engine.app("game", on: "small", now: .zero).state == .active)
     let home = try sim.engine.apply(.home, on: "small", now: .zero)
@@ -112,7 +112,7 @@ import Testing
       }
       for entitled in [true, false] {
         let name = entitled ? "entitled" : "plain"
-        try engine.createApp(
+        _ = try engine.createApp(
           AppSpec(name: name, memoryMB: 100, increasedMemoryLimit: entitled), on: id, now: .zero)
         _ = try engine.apply(.launch(), to: name, on: id, now: .zero)
         _ = try engine.apply(.setMemory(memoryMB: 4000), to: name, on: id, now: .zero)
@@ -167,7 +167,7 @@ import Testing
         $0.initialOSVersion = version
         $0.clock = .manual
       }
-      try engine.createApp(AppSpec(name: "mail"), on: id, now: .zero)
+      _ = try engine.createApp(AppSpec(name: "mail"), on: id, now: .zero)
       let app = try engine.app("mail", on: id, now: .zero)
       #expect(app.allowedEvents.contains(.prewarm) == prewarms, "\(version)")
       let refused = refusal { try engine.apply(.prewarm, to: "mail", on: id, now: .zero) }
