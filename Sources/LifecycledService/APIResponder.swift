@@ -27,16 +27,16 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
   // checks, which cost more than the reads (see Engine).
   @exclusivity(unchecked)
   private var heap = HeapTrimmer()
-  /// A trim was started and waits to be handed to a worker thread (`takeOffLoopWork`).
-  private var trimWaitsForThread = false
-  /// Returns the heap's free pages to the system, on a worker thread.
-  private let trimHeap: @Sendable () -> Void
   @exclusivity(unchecked)
   private var lastHost = ""
   /// The fields of the last response that had some of its own (nearly every one: its
   /// `ETag`): the next one's are written into the same storage once that response is gone.
   @exclusivity(unchecked)
   private var lastOwnFields = HTTPFields()
+  /// A trim was started and waits to be handed to a worker thread (`takeOffLoopWork`).
+  private var trimWaitsForThread = false
+  /// Returns the heap's free pages to the system, on a worker thread.
+  private let trimHeap: @Sendable () -> Void
 
   /// - Parameters:
   ///   - streamBacklogBytes: what the server holds unsent for a stream before closing it.
