@@ -798,7 +798,8 @@ func json(_ text: String) -> JSON? {
   }
 
   /// Percent-decoded bytes that are not UTF-8 (a lone byte, a sequence cut short, an overlong
-  /// form) are refused by name; decoded UTF-8 goes on to the parameter's own check.
+  /// form, an encoded surrogate, Latin-1) are refused by name; decoded UTF-8 goes on to the
+  /// parameter's own check.
   @Test(arguments: ["%FF", "%C3", "%C0%AF", "%ED%A0%80", "m%E9il"])
   func queryValuesThatAreNotUTF8Are422(value: String) {
     let response = call("GET", "/v1/devices/default/journal?app=\(value)")
