@@ -179,7 +179,14 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
 
   func takeOffLoopWork() -> [OffLoopWork] {
     var work = api.takeOffLoopWork().map { work in
-      OffLoopWork(run: work.run, finish: { work.finish(Self.now) })
+      OffLoopWork(
+        run: work.run,
+        finish: {
+          work.finish(Self.now)
+          // A device dropped there leaves the state only now: with no request after a
+          // reset, nothing else would see the fall.
+          self.heap.observe(retainedBytes: self.api.engine.retainedBytes)
+        })
     }
     if trimWaitsForThread {
       trimWaitsForThread = false

@@ -71,6 +71,30 @@ import Testing
     #expect(service.stop())
   }
 
+  /// A reset whose device is dropped on a worker thread (it held more than 64 KiB) is trimmed
+  /// once the drop is done, though no request follows it: the state falls only then.
+  @Test func aResetIsTrimmedOnceItsDevicesAreDropped() throws {
+    let trim = HeldTrim()
+    let service = try Server(trim: trim)
+    let base = "http://127.0.0.1:\(service.port)"
+    let connection = try RawConnection(port: service.port)
+    let tasks = Array(
+      repeating: #"{"type":"beginBackgroundTask","name":"\#(String(repeating: "n", count: 256))"}"#,
+      count: 99)
+    for app in 0..<170 {
+      connection.send(tests.post("/v1/apps", #"{"name":"a\#(app)"}"#))
+      connection.send(
+        tests.post(
+          "/v1/apps/a\(app)/events", #"[{"type":"launch"},"# + tasks.joined(separator: ",") + "]"))
+      #expect(connection.receiveStatuses(2) == [201, 200])
+    }
+    #expect(try stateBytes(base) > HeapTrimmer.threshold)
+    #expect(try tests.curl("\(base)/__admin/reset", post: "").hasPrefix("204 "))
+    #expect(trim.began.wait(timeout: .now() + 5) == .success)
+    trim.letGo.signal()
+    #expect(service.stop())
+  }
+
   /// Ten bodies of 1 MiB but their last byte, counted in the state once read; then their
   /// clients leave, and the state falls by more than the trimmer's threshold.
   func holdBodiesThenLetThemGo(_ port: Int, _ base: String) throws {
