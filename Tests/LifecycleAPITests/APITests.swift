@@ -406,7 +406,7 @@ func json(_ text: String) -> JSON? {
       MemoryLayout<DiagnosticPayload>.stride + 32 + MemoryLayout<CrashDiagnostic>.stride + 32
       + "Namespace SIGNAL, Code 0x6".utf8.count
     let stateBytes =
-      1_184 + 1_120 + 192 + crashReport + entries * MemoryLayout<JournalEntry>.stride
+      2_560 + 1_120 + 192 + crashReport + entries * MemoryLayout<JournalEntry>.stride
     #expect(
       exposition == """
         # HELP lifecycled_http_requests_total Requests answered, by route and status.
@@ -459,14 +459,14 @@ func json(_ text: String) -> JSON? {
   }
 
   @Test func pastTheMemoryBudgetGrowthIs507WhileReadsAndDeletesWork() {
-    let api = APITests { $0.limits.memoryBudgetBytes = 1_184 + 2 * 1_120 }
+    let api = APITests { $0.limits.memoryBudgetBytes = 2_560 + 2 * 1_120 }
     #expect(api.call("POST", "/v1/apps", #"{"name":"a"}"#).status == 201)
     #expect(api.call("POST", "/v1/apps", #"{"name":"b"}"#).status == 201)
     let full =
       #"{"type":"urn:lifecycled:problem:memory-budget-exhausted","#
       + #""title":"The simulator's memory budget is exhausted","status":507,"#
-      + #""detail":"the simulator's state holds 3424 bytes, at or past maxMemoryMB (3424 bytes); "#
-      + #"remove devices or apps, or reset, to go on","retainedBytes":3424,"budgetBytes":3424}"#
+      + #""detail":"the simulator's state holds 4800 bytes, at or past maxMemoryMB (4800 bytes); "#
+      + #"remove devices or apps, or reset, to go on","retainedBytes":4800,"budgetBytes":4800}"#
     for (path, body) in [
       ("/v1/apps", #"{"name":"c"}"#), ("/v1/devices", #"{"id":"x"}"#),
       ("/v1/apps/a/events", #"{"type":"launch"}"#),

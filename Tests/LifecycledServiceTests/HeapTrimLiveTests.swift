@@ -6,7 +6,8 @@ import Testing
 @testable import LifecycledService
 
 /// The heap's trim walks the whole heap (10 ms and more after a large release): it runs on a
-/// worker thread, and the loop serves every connection meanwhile.
+/// worker thread, and the loop serves every connection meanwhile. It follows every fall of the
+/// state, a reset's included, whether or not a request comes after it.
 @Suite(.serialized) struct HeapTrimLiveTests {
   /// A trim that says when it begins and lasts until it is let go.
   final class HeldTrim: Sendable {
