@@ -131,7 +131,6 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
     let response = api.handle(
       consume message, now: Instant(milliseconds: Int64(context.now)),
       isDraining: context.isDraining)
-    heap.observe(retainedBytes: api.engine.retainedBytes)
     guard let response else { return nil }
     return http(consume response)
   }
@@ -174,19 +173,11 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
 
   func count(_ delta: Int) {
     api.countHeldForClients(delta)
-    if delta < 0 { heap.observe(retainedBytes: api.engine.retainedBytes) }
   }
 
   func takeOffLoopWork() -> [OffLoopWork] {
     var work = api.takeOffLoopWork().map { work in
-      OffLoopWork(
-        run: work.run,
-        finish: {
-          work.finish(Self.now)
-          // A device dropped there leaves the state only now: with no request after a
-          // reset, nothing else would see the fall.
-          self.heap.observe(retainedBytes: self.api.engine.retainedBytes)
-        })
+      OffLoopWork(run: work.run, finish: { work.finish(Self.now) })
     }
     if trimWaitsForThread {
       trimWaitsForThread = false
@@ -201,6 +192,9 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
   }
 
   func turnEnded() {
+    // Whatever changed the state this turn: requests, connections letting go of what they
+    // held, devices freed on worker threads (a reset's, with no request after it).
+    heap.observe(retainedBytes: api.engine.retainedBytes)
     if heap.dueAt != nil { startTrimIfDue(now: monotonicMilliseconds()) }  // the clock if due
     if api.hasPutOffWork { api.continuePutOffWork(now: Self.now) }
     guard api.hasStreams else { return }  // every turn: not even the clock unless needed

@@ -23,8 +23,9 @@ struct HeapTrimmer {
   /// A trim was started and has not finished (`trimFinished`).
   private(set) var isTrimming = false
 
-  /// Called after each request, and whenever a connection lets go of a request it was
-  /// receiving, with what the state (and requests being received) now hold.
+  /// Called at the end of each turn of the loop with what the state (and requests being
+  /// received) now hold. (A rise and fall within one turn is not seen: what it freed stays in
+  /// the heap for the next allocations.)
   mutating func observe(retainedBytes: Int) {
     peakBytes = max(peakBytes, retainedBytes)
     guard peakBytes - retainedBytes >= Self.threshold else { return }
