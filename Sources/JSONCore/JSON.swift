@@ -48,8 +48,13 @@ extension JSON {
   /// The deepest nesting of arrays and objects accepted.
   public static let maxDepth = 64
 
+  /// The longest number text accepted, in characters, as Jackson's `maxNumberLength` bounds
+  /// it by default: a `Double` holds 17 significant digits, and converting a longer text
+  /// costs time in proportion to its length (a megabyte of digits, 2 ms).
+  public static let maxNumberLength = 1000
+
   /// Parses `bytes` strictly: one value, UTF-8, no duplicate keys, no trailing bytes, nesting
-  /// at most `maxDepth` deep, numbers that fit a `Double`.
+  /// at most `maxDepth` deep, numbers that fit a `Double`, at most `maxNumberLength` characters.
   public static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSON {
     try JSONDocument.parse(bytes).json(at: JSONDocument.root)
   }

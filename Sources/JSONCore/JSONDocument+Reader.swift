@@ -342,22 +342,27 @@ extension JSONDocument {
       return value
     }
 
-    /// `-? int frac? exp?` exactly as RFC 8259 §6 writes it.
+    /// `-? int frac? exp?` exactly as RFC 8259 §6 writes it, at most `JSON.maxNumberLength`
+    /// characters long.
     private mutating func number() throws(JSONError) {
       let start = position
-      func digits() -> Int {
+      func digits() throws(JSONError) -> Int {
         let from = position
-        while position < bytes.count,
+        while position < bytes.count, position - start <= JSON.maxNumberLength,
           (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position])
         {
           position += 1
+        }
+        guard position - start <= JSON.maxNumberLength else {
+          throw JSONError(
+            message: "a number longer than \(JSON.maxNumberLength) characters", offset: start)
         }
         return position - from
       }
       let isNegative = bytes[position] == UInt8(ascii: "-")  // `value` read it: in bounds
       if isNegative { position += 1 }
       let integerStart = position
-      let integerDigits = digits()
+      let integerDigits = try digits()
       guard integerDigits > 0 else { throw error("a number needs digits") }
       if integerDigits > 1, bytes[integerStart] == UInt8(ascii: "0") {
         throw error("a number has a leading zero")
@@ -366,7 +371,7 @@ extension JSONDocument {
       if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
         position += 1
         isInteger = false
-        guard digits() > 0 else { throw error("a fraction needs digits") }
+        guard try digits() > 0 else { throw error("a fraction needs digits") }
       }
       if position < bytes.count,
         bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E")
@@ -378,7 +383,7 @@ extension JSONDocument {
         {
           position += 1
         }
-        guard digits() > 0 else { throw error("an exponent needs digits") }
+        guard try digits() > 0 else { throw error("an exponent needs digits") }
       }
       if isInteger, integerDigits <= 18 {  // fits an Int whatever the digits: no text needed
         var magnitude = 0

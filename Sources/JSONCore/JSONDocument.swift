@@ -65,7 +65,8 @@ public struct JSONDocument: Sendable {
   public static let root = 0
 
   /// Parses `bytes` strictly: one value, UTF-8, no duplicate keys, no trailing bytes, nesting
-  /// at most `JSON.maxDepth` deep, numbers that fit a `Double`.
+  /// at most `JSON.maxDepth` deep, numbers that fit a `Double`, at most `JSON.maxNumberLength`
+  /// characters.
   public static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONDocument {
     var storage: [Value] = []
     return try parse(bytes, reusing: &storage)

@@ -203,6 +203,18 @@ import Testing
     #expect(throws: JSONError.self) { try JSON.parse([0x22, 0xFF, 0x22]) }
   }
 
+  /// Jackson's default bound: a `Double` holds 17 significant digits, and a longer text only
+  /// costs time to convert.
+  @Test func numbersLongerThanAThousandCharactersAreRefused() throws {
+    let longest = "0." + String(repeating: "1", count: 998)
+    #expect(try parse(longest) == .double(try #require(Double(longest))))
+    let digits = String(repeating: "1", count: 1_001)
+    for text in [digits, "0." + digits.dropFirst(2), "1e" + digits.dropFirst(2), "-" + digits] {
+      #expect(failure("[\(text)]") == "a number longer than 1000 characters at byte 1")
+    }
+    #expect(failure(String(repeating: "9", count: 1 << 20))?.hasPrefix("a number longer") == true)
+  }
+
   @Test func deepNestingIsRefusedWithoutRecursingFurther() {
     let deep = String(repeating: "[", count: 100_000)
     #expect(failure(deep) == "nesting deeper than 64 at byte 64")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import HTTPServer
+import JSONCore
 import Testing
 
 @testable import LifecycleAPI
@@ -21,6 +22,9 @@ import Testing
         size(http.maxRequestLineBytes), size(http.maxHeaderBytes), "\(http.maxHeaderCount) fields",
       ],
       "request body": [size(http.maxBodyBytes)],
+      "a JSON body's nesting / a number's text": [
+        "\(JSON.maxDepth) levels", "\(grouped(JSON.maxNumberLength)) characters",
+      ],
       "empty lines before a request line": ["\(HTTPParser.maxEmptyLinesBeforeRequest)"],
       "request head / pause in a body / whole request": [
         seconds(connection.headerTimeout), seconds(connection.bodyTimeout),

@@ -1838,7 +1838,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The body is not valid JSON (malformed, duplicate keys, too deep, a number out of range).
+            /// The body is not valid JSON (malformed, duplicate keys, nested deeper than 64, a number out of range or longer than 1,000 characters).
             ///
             /// - Remark: Generated from `#/paths//v1/devices/post(createDevice)/responses/400`.
             ///
@@ -2727,7 +2727,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The body is not valid JSON (malformed, duplicate keys, too deep, a number out of range).
+            /// The body is not valid JSON (malformed, duplicate keys, nested deeper than 64, a number out of range or longer than 1,000 characters).
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/put(putDevice)/responses/400`.
             ///
@@ -3719,7 +3719,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The body is not valid JSON (malformed, duplicate keys, too deep, a number out of range).
+            /// The body is not valid JSON (malformed, duplicate keys, nested deeper than 64, a number out of range or longer than 1,000 characters).
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/events/post(postDeviceEvent)/responses/400`.
             ///
@@ -4657,7 +4657,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The body is not valid JSON (malformed, duplicate keys, too deep, a number out of range).
+            /// The body is not valid JSON (malformed, duplicate keys, nested deeper than 64, a number out of range or longer than 1,000 characters).
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/clock/advance/post(advanceClock)/responses/400`.
             ///
@@ -6960,7 +6960,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The body is not valid JSON (malformed, duplicate keys, too deep, a number out of range).
+            /// The body is not valid JSON (malformed, duplicate keys, nested deeper than 64, a number out of range or longer than 1,000 characters).
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/apps/post(createApp)/responses/400`.
             ///
@@ -7996,7 +7996,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The body is not valid JSON (malformed, duplicate keys, too deep, a number out of range).
+            /// The body is not valid JSON (malformed, duplicate keys, nested deeper than 64, a number out of range or longer than 1,000 characters).
             ///
             /// - Remark: Generated from `#/paths//v1/devices/{device}/apps/{app}/events/post(postAppEvent)/responses/400`.
             ///
@@ -9301,7 +9301,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The body is not valid JSON (malformed, duplicate keys, too deep, a number out of range).
+            /// The body is not valid JSON (malformed, duplicate keys, nested deeper than 64, a number out of range or longer than 1,000 characters).
             ///
             /// - Remark: Generated from `#/paths//v1/apps/post(createAppOnDefaultDevice)/responses/400`.
             ///
@@ -10316,7 +10316,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The body is not valid JSON (malformed, duplicate keys, too deep, a number out of range).
+            /// The body is not valid JSON (malformed, duplicate keys, nested deeper than 64, a number out of range or longer than 1,000 characters).
             ///
             /// - Remark: Generated from `#/paths//v1/apps/{app}/events/post(postAppEventOnDefaultDevice)/responses/400`.
             ///
