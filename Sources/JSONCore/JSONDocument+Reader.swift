@@ -29,9 +29,11 @@ extension JSONDocument {
       pauseAt = position + Reader.pauseBytes
     }
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
-      var storage: [Value] = []
-      self.init(bytes: bytes, reusing: &storage)
+    /// A reader of the one string at `position` of `bytes`, to decode it: it reserves no
+    /// values (a document's reader reserves for a quarter of the text).
+    init(stringAt position: Int, in bytes: UnsafeBufferPointer<UInt8>) {
+      self.bytes = bytes
+      self.position = position
     }
 
     /// A reader that writes its values into `storage`'s storage, taken from it, if nothing
@@ -53,6 +55,7 @@ extension JSONDocument {
         switch bytes[position] {
         case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
           position += 1
+          if position >= pauseAt { pause() }  // a body of a megabyte of spaces
         default:
           return
         }
@@ -209,23 +212,29 @@ extension JSONDocument {
     }
 
     /// A string literal: UTF-8 validated, control characters refused, escapes checked (and
-    /// decoded later, when a reader asks).
+    /// decoded later, when a reader asks). A long one comes to pause points as it is read.
     private mutating func string() throws(JSONError) {
       position += 1  // past the quote the caller read: at most `bytes.count`
       let start = position
-      position = plainRunEnd()
+      skipPlainRun()
+      let plainEnd = position  // the bytes before are ASCII
       var isASCII = true  // of the bytes after the plain run
       while position < bytes.count, bytes[position] >= 0x20, bytes[position] != UInt8(ascii: "\\") {
         guard bytes[position] == UInt8(ascii: "\"") else {
-          isASCII = isASCII && bytes[position] < 0x80
-          position += 1
+          if bytes[position] < 0x80 {  // one of the last bytes of a plain run
+            position += 1
+          } else {  // bytes of other scalars, then the ASCII after them eight at a time again
+            isASCII = false
+            repeat {
+              position += 1
+              if position >= pauseAt { pause() }
+            } while position < bytes.count && bytes[position] >= 0x80
+            skipPlainRun()
+          }
           continue
         }
         // No escapes: the common case (ASCII needs no validation).
-        let isValid =
-          isASCII
-          || String(validating: bytes[start..<position], as: UTF8.self) != nil
-        guard isValid else {
+        guard isASCII || isUTF8(plainEnd..<position) else {
           throw JSONError(message: "a string is not valid UTF-8", offset: position + 1)
         }
         values.append(.string(start: start, end: position, isEscaped: false))
@@ -233,24 +242,28 @@ extension JSONDocument {
         return
       }
       position = start
-      _ = try escapedString()
+      _ = try escapedString(decoding: false)
       values.append(.string(start: start, end: position - 1, isEscaped: true))
     }
 
-    /// Where the run of bytes from `position` that a string takes as they are (ASCII, neither
-    /// a control character nor `"` nor `\`) ends, or nearly: read eight at a time, up to the
-    /// first eight that hold another byte. A long string is nearly all such bytes, and a
+    /// Moves past the run of bytes from `position` that a string takes as they are (ASCII,
+    /// neither a control character nor `"` nor `\`), or nearly: read eight at a time, up to
+    /// the first eight that hold another byte. A long string is nearly all such bytes, and a
     /// byte at a time they were read at about 1.4 GB/s.
     @inline(__always)
-    private func plainRunEnd() -> Int {
-      guard let base = UnsafeRawPointer(bytes.baseAddress) else { return position }
-      var end = position
+    private mutating func skipPlainRun() {
+      guard let base = UnsafeRawPointer(bytes.baseAddress) else { return }
+      var end = position  // kept in a register: `position` is stored only to pause
       while end + 8 <= bytes.count,
         !Self.holdsOtherThanPlain(base.loadUnaligned(fromByteOffset: end, as: UInt64.self))
       {
         end += 8
+        if end >= pauseAt {
+          position = end
+          pause()
+        }
       }
-      return end
+      position = end
     }
 
     /// Whether any of the eight bytes of `word` is not plain: below 0x20, `"` or `\` (a zero
@@ -266,33 +279,67 @@ extension JSONDocument {
       return (marks | word) & (ones &* 0x80) != 0
     }
 
-    /// The rest of a string literal that has escapes or errors, decoded.
-    mutating func escapedString() throws(JSONError) -> String {
-      var scalars = String.UnicodeScalarView()
-      var run: [UInt8] = []  // raw UTF-8 bytes between escapes
-      func flush() throws(JSONError) {
-        guard !run.isEmpty else { return }
-        guard let text = String(validating: run, as: UTF8.self) else {
+    /// Whether `bytes[range]` is UTF-8, validated about 4 KiB at a time (a few microseconds)
+    /// with a pause point between pieces. A piece ends where a scalar begins (at most three
+    /// continuation bytes past its length; a fourth is invalid anyway), so the pieces are valid
+    /// exactly when the whole is.
+    private func isUTF8(_ range: Range<Int>) -> Bool {
+      var start = range.lowerBound
+      // ASCII needs no validation, and the runs between escapes are nearly always ASCII: their
+      // bytes are passed over eight at a time (about 0.1 ms a megabyte) before any piece is.
+      if let base = UnsafeRawPointer(bytes.baseAddress) {
+        while start + 8 <= range.upperBound,
+          base.loadUnaligned(fromByteOffset: start, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+        {
+          start += 8
+        }
+      }
+      while start < range.upperBound, bytes[start] < 0x80 { start += 1 }
+      while start < range.upperBound {
+        var end = min(start + 8 * Reader.pauseBytes, range.upperBound)
+        var continuations = 0
+        while end < range.upperBound, continuations < 3, bytes[end] & 0xC0 == 0x80 {
+          end += 1
+          continuations += 1
+        }
+        let piece = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        guard String(validating: piece, as: UTF8.self) != nil else { return false }
+        start = end
+        pacing_pause()
+      }
+      return true
+    }
+
+    /// Reads the rest of a string literal that has escapes or errors, validating it, and when
+    /// `decoding`, returns its text (else the empty string). Its raw bytes are validated in
+    /// runs between escapes, and a long literal comes to pause points as it is read.
+    mutating func escapedString(decoding: Bool) throws(JSONError) -> String {
+      var text: [UInt8] = []  // decoded UTF-8, when decoding
+      var run = position  // where the raw bytes since the last escape begin
+      func flush(upTo end: Int) throws(JSONError) {
+        guard isUTF8(run..<end) else {
           throw JSONError(message: "a string is not valid UTF-8", offset: position)
         }
-        scalars.append(contentsOf: text.unicodeScalars)
-        run.removeAll(keepingCapacity: true)
+        if decoding { text.append(contentsOf: bytes[run..<end]) }
       }
       while position < bytes.count {
         let byte = bytes[position]
         position += 1
         switch byte {
         case UInt8(ascii: "\""):
-          try flush()
-          return String(scalars)
+          try flush(upTo: position - 1)
+          return decoding ? String(decoding: text, as: UTF8.self) : ""
         case UInt8(ascii: "\\"):
-          try flush()
-          scalars.append(try escape())
+          try flush(upTo: position - 1)
+          let scalar = try escape()
+          if decoding { UTF8.encode(scalar) { text.append($0) } }
+          run = position
         case 0..<0x20:
           throw error("a control character inside a string")
         default:
-          run.append(byte)
+          break
         }
+        if position >= pauseAt { pause() }
       }
       throw error("the body ends inside a string")
     }
@@ -333,8 +380,12 @@ extension JSONDocument {
       guard position + 4 <= bytes.count else { throw error("the body ends inside an escape") }
       var value: UInt32 = 0
       for byte in bytes[position..<(position + 4)] {
-        guard let digit = Int(String(UnicodeScalar(byte)), radix: 16) else {
-          throw error("\\u needs four hexadecimal digits")
+        let digit: UInt8
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+        default: throw error("\\u needs four hexadecimal digits")
         }
         value = value * 16 + UInt32(digit)
       }

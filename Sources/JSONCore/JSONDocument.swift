@@ -191,9 +191,8 @@ public struct JSONDocument: Sendable {
   /// The text of a string with escapes, decoded.
   @usableFromInline
   static func decodedText(of value: Value, in bytes: UnsafeBufferPointer<UInt8>) -> String {
-    var reader = Reader(bytes: bytes)
-    reader.position = Int(value.start)
-    return (try? reader.escapedString()) ?? ""  // validated when parsed
+    var reader = Reader(stringAt: Int(value.start), in: bytes)
+    return (try? reader.escapedString(decoding: true)) ?? ""  // validated when parsed
   }
 
   /// Whether the strings `first` and `second` of `bytes` have the same text.

@@ -6,9 +6,11 @@ import Testing
 @Suite struct JSONTests {
   func parse(_ text: String) throws -> JSON { try JSON.parse(Array(text.utf8)) }
 
-  func failure(_ text: String) -> String? {
+  func failure(_ text: String) -> String? { failure(Array(text.utf8)) }
+
+  func failure(_ text: [UInt8]) -> String? {
     do {
-      _ = try JSON.parse(Array(text.utf8))
+      _ = try JSON.parse(text)
       return nil
     } catch {
       return error.description
@@ -201,6 +203,31 @@ import Testing
 
   @Test func invalidUTF8IsRefused() {
     #expect(throws: JSONError.self) { try JSON.parse([0x22, 0xFF, 0x22]) }
+  }
+
+  /// A long string's bytes are validated a piece at a time: whatever the sequence at a piece's
+  /// end, in a plain string or between escapes, the string is accepted exactly when its bytes
+  /// are UTF-8, with the same error as a short one's.
+  @Test(arguments: [false, true])
+  func longStringsAreValidatedAcrossTheirPieces(escaped: Bool) {
+    let sequences: [[UInt8]] = [
+      [0xC3, 0xA9], [0xE2, 0x82, 0xAC], [0xF0, 0x9F, 0x98, 0x80],  // é, €, 😀
+      [0xC3], [0xE2, 0x82], [0xF0, 0x9F, 0x98], [0x80], [0x80, 0x80, 0x80, 0x80],  // cut short
+      [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xFF],  // never UTF-8
+    ]
+    for sequence in sequences {
+      for place in 4_088...4_100 {
+        let before = (escaped ? #"\n"# : "") + "é" + String(repeating: "a", count: place)
+        let content = Array(before.utf8) + sequence + Array("é and more".utf8)
+        let text = [UInt8(ascii: "\"")] + content + [UInt8(ascii: "\"")]
+        let isUTF8 = String(validating: content, as: UTF8.self) != nil
+        let parsed = try? JSON.parse(text)
+        #expect((parsed != nil) == isUTF8, "\(sequence) at \(place)")
+        if !isUTF8 {
+          #expect(failure(text) == "a string is not valid UTF-8 at byte \(text.count)")
+        }
+      }
+    }
   }
 
   /// Jackson's default bound: a `Double` holds 17 significant digits, and a longer text only

@@ -21,6 +21,21 @@ import Testing
     #expect(pauses > 0)
   }
 
+  /// What a body can hold with no member or element to pause after: one long string (plain,
+  /// not ASCII, or escaped), or whitespace before a value. Sixteen megabytes of each:
+  /// milliseconds of reading.
+  @Test(arguments: [("x", true), ("é", true), (#"\n"#, true), (" ", false)])
+  func aLongStretchWithoutMembersPauses(repeating unit: String, inAString: Bool) async {
+    let stretch = String(repeating: unit, count: (16 << 20) / unit.utf8.count)
+    let document = Array((inAString ? "\"\(stretch)\"" : "\(stretch)1").utf8)
+    let pauses = await Self.onThreadOfItsOwn {
+      pacing_work_for_loop()
+      let read = (try? JSONDocument.parse(document)) != nil
+      return read ? pacing_pauses() : 0
+    }
+    #expect(pauses > 0)
+  }
+
   @Test func aReadOnAnyOtherThreadNeverPauses() async {
     let pauses = await Self.onThreadOfItsOwn {
       let read = (try? JSONDocument.parse(Self.document)) != nil
