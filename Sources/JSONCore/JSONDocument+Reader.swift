@@ -19,12 +19,16 @@ extension JSONDocument {
     var values: [Value] = []
     var keyIndexes: [Int: KeyIndex] = Dictionary()  // not `[:]`: a literal is built per document
     /// Where the reader next comes to a pause point (`pacing_pause`), after a member or an
-    /// element: a long text, read on a worker thread, lets the loop's thread have the core.
+    /// element, or inside a long string or run of whitespace: a long text, read on a worker
+    /// thread, lets the loop's thread have the core.
     private var pauseAt = Reader.pauseBytes
     /// Bytes read between pause points: about a microsecond's reading.
     static let pauseBytes = 512
 
-    private mutating func pause() {
+    /// Comes to a pause point once `pauseBytes` have been read since the last.
+    @inline(__always)
+    private mutating func pauseIfDue() {
+      guard position >= pauseAt else { return }
       pacing_pause()
       pauseAt = position + Reader.pauseBytes
     }
@@ -34,6 +38,7 @@ extension JSONDocument {
     init(stringAt position: Int, in bytes: UnsafeBufferPointer<UInt8>) {
       self.bytes = bytes
       self.position = position
+      pauseAt = position + Reader.pauseBytes
     }
 
     /// A reader that writes its values into `storage`'s storage, taken from it, if nothing
@@ -55,7 +60,7 @@ extension JSONDocument {
         switch bytes[position] {
         case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
           position += 1
-          if position >= pauseAt { pause() }  // a body of a megabyte of spaces
+          pauseIfDue()  // a body of a megabyte of spaces
         default:
           return
         }
@@ -111,7 +116,7 @@ extension JSONDocument {
         position += 1
         try value(depth: depth)
         count += 1
-        if position >= pauseAt { pause() }
+        pauseIfDue()
         if try ends(UInt8(ascii: "}"), "an object") {
           if !indexedKeys.isEmpty { try indexKeys(indexedKeys, of: index) }
           return close(index, count: count)
@@ -171,7 +176,7 @@ extension JSONDocument {
       while true {
         try value(depth: depth)
         count += 1
-        if position >= pauseAt { pause() }
+        pauseIfDue()
         if try ends(UInt8(ascii: "]"), "an array") { return close(index, count: count) }
       }
     }
@@ -227,7 +232,7 @@ extension JSONDocument {
             isASCII = false
             repeat {
               position += 1
-              if position >= pauseAt { pause() }
+              pauseIfDue()
             } while position < bytes.count && bytes[position] >= 0x80
             skipPlainRun()
           }
@@ -260,7 +265,7 @@ extension JSONDocument {
         end += 8
         if end >= pauseAt {
           position = end
-          pause()
+          pauseIfDue()
         }
       }
       position = end
@@ -339,7 +344,7 @@ extension JSONDocument {
         default:
           break
         }
-        if position >= pauseAt { pause() }
+        pauseIfDue()
       }
       throw error("the body ends inside a string")
     }
