@@ -20,7 +20,7 @@ public struct HTTPError: Error, Hashable, Sendable {
     HTTPResponse(
       status: status, headers: Self.headers,
       body: JSONWriter.problem(
-        type: "about:blank", title: status.reason, status: status.code, detail: detail))
+        type: "about:blank", title: status.reason.description, status: status.code, detail: detail))
   }
 
   private static let headers = HTTPFields(

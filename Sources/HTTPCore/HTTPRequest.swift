@@ -26,29 +26,36 @@ public struct HTTPRequest: Hashable, Sendable {
     self.body = body
   }
 
-  /// The target split at its first `?`: the path, and the query after it if there is one. An
-  /// absolute-form target's path follows its authority (`/` when it has none).
-  public var pathAndQuery: (path: Substring, query: Substring?) {
-    guard let rest = absoluteForm?.rest else {
-      guard let mark = queryMark else { return (Substring(target), nil) }
-      return (target[..<mark], target[target.utf8.index(after: mark)...])
-    }
-    guard let mark = rest.firstIndex(of: "?") else { return (rest.isEmpty ? "/" : rest, nil) }
-    return (mark == rest.startIndex ? "/" : rest[..<mark], rest[rest.index(after: mark)...])
-  }
-
-  /// The authority (`host[:port]`) of an absolute-form target, which a server takes for the
-  /// `Host` field (RFC 9112 §3.2.2); nil for any other form.
-  public var authority: Substring? { absoluteForm?.authority }
-
-  /// An absolute-form target's authority and what follows it; nil for any other form.
-  /// (Origin-form, nearly every request's, is told by its first byte.)
-  private var absoluteForm: (authority: Substring, rest: Substring)? {
-    guard let first = target.utf8.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "*"),
+  /// The target's parts: an absolute-form target's authority (`host[:port]`), which a server
+  /// takes for the `Host` field (RFC 9112 §3.2.2), nil for any other form; the path, an
+  /// absolute-form target's after its authority (`/` when it has none); and the query after
+  /// the first `?`, if there is one.
+  public var parts: (authority: Substring?, path: Substring, query: Substring?) {
+    let (first, mark) = firstByteAndQueryMark
+    // Origin-form, nearly every request's, is told by its first byte.
+    guard let first, first != UInt8(ascii: "/"), first != UInt8(ascii: "*"),
       let scheme = target.firstRange(of: "://")
-    else { return nil }
-    return Self.splitAuthority(target[scheme.upperBound...])
+    else {
+      guard let mark else { return (nil, Substring(target), nil) }
+      return (nil, target[..<mark], target[target.utf8.index(after: mark)...])
+    }
+    let (authority, rest) = Self.splitAuthority(target[scheme.upperBound...])
+    guard let mark = rest.firstIndex(of: "?") else {
+      return (authority, rest.isEmpty ? "/" : rest, nil)
+    }
+    return (
+      authority, mark == rest.startIndex ? "/" : rest[..<mark], rest[rest.index(after: mark)...]
+    )
   }
+
+  /// The target without its query.
+  public var path: Substring { parts.path }
+
+  /// The query after `?`, if any.
+  public var query: Substring? { parts.query }
+
+  /// An absolute-form target's authority; nil for any other form.
+  public var authority: Substring? { parts.authority }
 
   /// What follows an absolute-form target's `scheme://`, split where its authority ends: at the
   /// first `/` or `?` (RFC 3986 §3.2), or at the end.
@@ -57,19 +64,18 @@ public struct HTTPRequest: Hashable, Sendable {
     return (afterScheme[..<end], afterScheme[end...])
   }
 
-  /// The target without its query.
-  public var path: Substring { pathAndQuery.path }
-
-  /// The query after `?`, if any.
-  public var query: Substring? { pathAndQuery.query }
-
-  /// Where the `?` that starts the query is.
-  private var queryMark: String.Index? {
-    let offset = target.utf8.withContiguousStorageIfAvailable {
-      $0.firstIndex(of: UInt8(ascii: "?"))
+  /// The target's first byte, and where the `?` that starts its query is: one look at its
+  /// bytes, which a String's collection methods reach at more cost than the search.
+  private var firstByteAndQueryMark: (first: UInt8?, mark: String.Index?) {
+    let found = target.utf8.withContiguousStorageIfAvailable { bytes -> (UInt8?, Int?) in
+      guard let base = bytes.baseAddress, !bytes.isEmpty else { return (nil, nil) }
+      let mark = memchr(base, Int32(UInt8(ascii: "?")), bytes.count)
+      return (base[0], mark.map { UnsafeRawPointer(base).distance(to: $0) })
     }
-    guard let offset else { return target.utf8.firstIndex(of: UInt8(ascii: "?")) }
-    return offset.map { target.utf8.index(target.utf8.startIndex, offsetBy: $0) }
+    guard let (first, offset) = found else {
+      return (target.utf8.first, target.utf8.firstIndex(of: UInt8(ascii: "?")))
+    }
+    return (first, offset.map { target.utf8.index(target.utf8.startIndex, offsetBy: $0) })
   }
 
   /// Whether the client wants the connection kept open after the response (RFC 9112 §9.3).

@@ -72,7 +72,7 @@ public struct HTTPResponse: Hashable, Sendable {
     length: Int?
   ) {
     let capacity =
-      96 + status.reason.utf8.count + date.withUTF8(\.count) + headers.lines.count
+      96 + status.reason.utf8CodeUnitCount + date.withUTF8(\.count) + headers.lines.count
     // Written on the stack, then copied into the storage whole: appending piece by piece
     // costs more than the bytes themselves.
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
@@ -186,13 +186,6 @@ private struct ByteWriter {
   @inline(__always)
   mutating func write(_ text: StaticString) {
     text.withUTF8Buffer { write($0) }
-  }
-
-  @inline(__always)
-  mutating func write(_ text: String) {
-    if text.utf8.withContiguousStorageIfAvailable({ write($0) }) == nil {
-      Array(text.utf8).withUnsafeBufferPointer { write($0) }
-    }
   }
 
   /// A status code: three digits, written as such (any other number as it is).

@@ -1,11 +1,26 @@
 /// A response status: code and reason phrase.
 public struct HTTPStatus: Hashable, Sendable {
   public var code: Int
-  public var reason: String
+  /// Static text: every response carries its status, which costs it no reference counting.
+  public var reason: StaticString
 
-  public init(_ code: Int, _ reason: String) {
+  public init(_ code: Int, _ reason: StaticString) {
     self.code = code
     self.reason = reason
+  }
+
+  /// The reason phrase's bytes.
+  var reasonBytes: UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(start: reason.utf8Start, count: reason.utf8CodeUnitCount)
+  }
+
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.code == rhs.code && lhs.reasonBytes.elementsEqual(rhs.reasonBytes)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(code)
+    hasher.combine(bytes: UnsafeRawBufferPointer(reasonBytes))
   }
 
   public static let ok = HTTPStatus(200, "OK")
@@ -33,9 +48,10 @@ public struct HTTPStatus: Hashable, Sendable {
   /// RFC 4918 §11.5: the server cannot store what the request needs (its memory budget).
   public static let insufficientStorage = HTTPStatus(507, "Insufficient Storage")
 
-  /// The status for `code`, with its reason phrase when it is one of those above.
+  /// The status for `code`, with its reason phrase when it is one of those above; with none
+  /// otherwise, which RFC 9112 §4 allows (a client ignores it).
   public init(code: Int) {
-    self = Self.known.first { $0.code == code } ?? HTTPStatus(code, "Status \(code)")
+    self = Self.known.first { $0.code == code } ?? HTTPStatus(code, "")
   }
 
   private static let known: [HTTPStatus] = [

@@ -335,7 +335,7 @@ public final class LifecycleAPI {
       settleClientHolds(now: now)
     }
     var response: APIResponse
-    var template = "unmatched"
+    var template = RouteTemplate.unmatched
     do {
       try checkAccess(request)
       switch router.match(method: request.method, path: request.path) {

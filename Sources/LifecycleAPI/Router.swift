@@ -20,7 +20,7 @@ final class Route {
   let method: String
   /// The path template as `openapi.yaml` writes it, such as `/v1/devices/{device}/apps/{app}`:
   /// literal segments, and what a path can capture: `{device}`, `{app}` and `{jetsamEvent}`.
-  let template: String
+  let template: RouteTemplate
   let queryParameters: [String]
   let handler: Handler
   /// Whether the path names a device: its responses carry the device's `ETag`, and it honours
@@ -44,7 +44,7 @@ final class Route {
     let text = UnsafeBufferPointer(start: template.utf8Start, count: template.utf8CodeUnitCount)
     precondition(text.first == UInt8(ascii: "/"), "\(template) does not start with /")
     self.method = method
-    self.template = template.description
+    self.template = RouteTemplate(template)
     queryParameters = query
     self.handler = handler
     segments = text.dropFirst().split(
@@ -130,7 +130,7 @@ struct PathCaptures {
 struct RouteRequest {
   let request: APIRequest
   /// The route's template, as `openapi.yaml` writes it: the request metrics' label.
-  let template: String
+  let template: RouteTemplate
   /// The `{device}` of the path; `default` for paths under `/v1/apps`.
   let device: String
   /// The `{app}` of the path, if the template has one.
@@ -142,6 +142,27 @@ struct RouteRequest {
   let isDraining: Bool
   /// Its `Idempotency-Key` and fingerprint, if it has one (`LifecycleAPI.retry(of:to:)`).
   let retry: IdempotencyStore.Retry?
+}
+
+/// A route's path template, the label its requests are counted under in the metrics: the
+/// program's static text, copied and compared without reference counting on every request.
+struct RouteTemplate: Equatable, CustomStringConvertible {
+  private let text: StaticString
+
+  init(_ text: StaticString) { self.text = text }
+
+  /// The label of the requests no route matched.
+  static let unmatched = RouteTemplate("unmatched")
+
+  var description: String { text.description }
+
+  /// The same text: nearly always the same route's, told by its address.
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    let count = lhs.text.utf8CodeUnitCount
+    return count == rhs.text.utf8CodeUnitCount
+      && (lhs.text.utf8Start == rhs.text.utf8Start
+        || memcmp(lhs.text.utf8Start, rhs.text.utf8Start, count) == 0)
+  }
 }
 
 /// The routes of the API, searched in the order declared.
@@ -170,7 +191,7 @@ struct Router {
   enum Match {
     case route(Route, PathCaptures)
     /// Templates match the path, but none with this method: they allow these.
-    case methodNotAllowed(template: String, allowed: [String])
+    case methodNotAllowed(template: RouteTemplate, allowed: [String])
     case notFound
   }
 
@@ -184,7 +205,7 @@ struct Router {
       }
       if segments.count >= 2, segments.is(0, "v1"), segments.is(1, "apps") { return nil }
       let wanted = method == "HEAD" ? "GET" : method
-      var matched: (template: String, allowed: [String])?
+      var matched: (template: RouteTemplate, allowed: [String])?
       for index in bySegmentCount[segments.count] {
         let route = routes[index]
         guard route.matches(segments) else { continue }

@@ -89,9 +89,10 @@ public struct InProcessTransport: ClientTransport {
       method: request.method.rawValue, path: Substring(target[..<(question ?? target.endIndex)]),
       query: question.map { Substring(target[target.index(after: $0)...]) },
       mediaType: fields[.contentType].map(Self.mediaType), body: body, host: "localhost",
-      authorization: fields[.authorization], ifMatch: fields[.ifMatch],
-      idempotencyKey: fields[HTTPField.Name("Idempotency-Key")!],  // a valid literal
-      lastEventID: fields[HTTPField.Name("Last-Event-ID")!])  // a valid literal
+      occasionalFields: OccasionalFields(
+        authorization: fields[.authorization], ifMatch: fields[.ifMatch],
+        idempotencyKey: fields[HTTPField.Name("Idempotency-Key")!],  // a valid literal
+        lastEventID: fields[HTTPField.Name("Last-Event-ID")!]))  // a valid literal
   }
 
   /// `type/subtype` of a `Content-Type` value, in lowercase without parameters.

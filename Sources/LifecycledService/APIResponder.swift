@@ -102,9 +102,9 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
   ]
 
   func respond(to request: HTTPRequest, context: RequestContext) -> HTTPResponse? {
-    let (path, query) = request.pathAndQuery
+    let (targetAuthority, path, query) = request.parts
     // An absolute-form target names the host itself, whatever `Host` says (RFC 9112 §3.2.2).
-    let authority = request.authority.map(String.init)
+    let authority = targetAuthority.map(String.init)
     var message = APIRequest(
       method: request.method, path: path, query: query, body: request.body,
       host: authority, exchange: context.exchange)
@@ -113,11 +113,11 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
       switch index {
       case 0: message.mediaType = HTTPFields.mediaType(of: bytes)
       case 1: if authority == nil { message.host = host(bytes) }
-      case 2: message.origin = text()
-      case 3: message.authorization = text()
-      case 4: message.ifMatch = text()
-      case 5: message.idempotencyKey = text()
-      default: message.lastEventID = text()
+      case 2: message.occasionalFields.update { $0.origin = text() }
+      case 3: message.occasionalFields.update { $0.authorization = text() }
+      case 4: message.occasionalFields.update { $0.ifMatch = text() }
+      case 5: message.occasionalFields.update { $0.idempotencyKey = text() }
+      default: message.occasionalFields.update { $0.lastEventID = text() }
       }
     }
     if message.origin != nil {  // a page's request: is it the only one?
@@ -229,5 +229,15 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
     lastOwnFields = fields
     return HTTPResponse(
       status: HTTPStatus(code: response.status), headers: fields, body: response.body)
+  }
+}
+
+extension Optional where Wrapped == OccasionalFields {
+  /// Sets one of the fields, making them first for the request's first one: a request that
+  /// sends none has nothing to make and nothing to drop.
+  fileprivate mutating func update(_ change: (inout OccasionalFields) -> Void) {
+    var fields = take() ?? OccasionalFields()
+    change(&fields)
+    self = fields
   }
 }

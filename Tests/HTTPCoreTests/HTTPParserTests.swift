@@ -67,7 +67,7 @@ func errorStatus(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Int? {
     let request = HTTPRequest(method: "GET", target: target)
     #expect(request.path == path)
     #expect(request.query == query.map { $0[...] })
-    #expect(request.pathAndQuery.path == path)
+    #expect(request.path == path)
   }
 
   @Test func postWithContentLength() {

@@ -23,7 +23,8 @@ struct AccessPolicyTests {
     let response = api.handle(
       APIRequest(
         method: method, path: path[...], mediaType: mediaType, body: Array(body.utf8),
-        host: host, origin: origin, authorization: authorization),
+        host: host,
+        occasionalFields: OccasionalFields(origin: origin, authorization: authorization)),
       now: .zero)!
     return (
       response.status, String(decoding: response.body, as: UTF8.self),
@@ -149,7 +150,8 @@ struct AccessPolicyTests {
     let api = api()
     var request = APIRequest(
       method: "POST", path: "/v1/apps", mediaType: "application/json",
-      body: Array(#"{"name":"a"}"#.utf8), host: "127.0.0.1:8080", origin: "http://127.0.0.1:8080")
+      body: Array(#"{"name":"a"}"#.utf8), host: "127.0.0.1:8080",
+      occasionalFields: OccasionalFields(origin: "http://127.0.0.1:8080"))
     request.originIsRepeated = true
     let response = api.handle(request, now: .zero)
     #expect(response?.status == 403)

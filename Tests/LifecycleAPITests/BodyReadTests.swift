@@ -32,7 +32,8 @@ import Testing
     api.api.handle(
       APIRequest(
         method: method, path: Substring(path), mediaType: "application/json",
-        body: Array(body.utf8), ifMatch: ifMatch, exchange: exchange),
+        body: Array(body.utf8), occasionalFields: OccasionalFields(ifMatch: ifMatch),
+        exchange: exchange),
       now: .zero)
   }
 

@@ -193,7 +193,8 @@ import Testing
     let request = { (exchange: UInt64) in
       APIRequest(
         method: "POST", path: "/v1/devices/default/events", mediaType: "application/json",
-        body: Array(Self.scenario(40).utf8), idempotencyKey: "k1", exchange: exchange)
+        body: Array(Self.scenario(40).utf8),
+        occasionalFields: OccasionalFields(idempotencyKey: "k1"), exchange: exchange)
     }
     #expect(api.api.handle(request(1), now: .zero) == nil)
     #expect(api.api.handle(request(2), now: .zero) == nil)

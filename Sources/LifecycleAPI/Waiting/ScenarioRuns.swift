@@ -175,7 +175,7 @@ extension LifecycleAPI {
 struct LateAddress {
   let device: String
   let exchange: UInt64
-  let template: String
+  let template: RouteTemplate
   let retry: IdempotencyStore.Retry?
 }
 

@@ -40,7 +40,7 @@ struct Waits {
     let exchange: UInt64
     let device: String
     /// The route's template, for the request metrics when it is answered.
-    let template: String
+    let template: RouteTemplate
     /// When it times out, on the host clock.
     let until: Instant
     let condition: Condition

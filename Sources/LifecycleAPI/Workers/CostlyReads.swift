@@ -27,7 +27,7 @@ struct CostlyReads {
     let copyBytes: Int
     private let write: @Sendable () -> [UInt8]
     /// The requests it answers, with their routes' templates (the loop's alone).
-    fileprivate(set) var requests: [(exchange: UInt64, template: String)] = []
+    fileprivate(set) var requests: [(exchange: UInt64, template: RouteTemplate)] = []
     /// Written by `make` on a worker thread, read on the loop once it is made.
     private(set) var bytes: [UInt8] = []
 
@@ -74,14 +74,14 @@ struct CostlyReads {
   }
 
   /// Adds the request to the answer for `key` being made; false if none is.
-  mutating func join(_ key: Key, exchange: UInt64, template: String) -> Bool {
+  mutating func join(_ key: Key, exchange: UInt64, template: RouteTemplate) -> Bool {
     guard let answer = making.first(where: { $0.key == key }) else { return false }
     answer.requests.append((exchange, template))
     return true
   }
 
   /// Starts making `answer` for the request `exchange`.
-  mutating func start(_ answer: Answer, exchange: UInt64, template: String) {
+  mutating func start(_ answer: Answer, exchange: UInt64, template: RouteTemplate) {
     answer.requests = [(exchange, template)]
     making.append(answer)
     unstarted.append(answer)
