@@ -169,19 +169,7 @@ public final class HTTPServer: @unchecked Sendable {
     }
     state = .running
     lastTurnEnd = (uv_hrtime(), 0)
-    uv_prepare_start(turnEnd) { handle in
-      let server = HTTPServer.from(handle)
-      let hadPutOffWork = server.responder.hasPutOffWork
-      server.responder.turnEnded()
-      if hadPutOffWork { server.startOffLoopWork() }  // what the requests it handled need
-      server.deliverLateResponses()
-      server.readPacing.turnEnded()
-      server.writePacing.turnEnded()
-      server.armClientTimers()
-      server.measureTurn()
-      server.resumePacedWrites()  // the next turn's first writes
-      server.keepTurning(server.responder.hasPutOffWork || !server.awaitingWriteTurn.isEmpty)
-    }
+    uv_prepare_start(turnEnd) { handle in HTTPServer.from(handle).endTurn() }
     armClientTimers()
     return boundPort
   }
@@ -233,6 +221,21 @@ public final class HTTPServer: @unchecked Sendable {
   var isDraining: Bool {
     if case .running = state { return false }
     return true
+  }
+
+  /// What the end of each turn of the loop does, before it waits for I/O. A method, so that
+  /// the server and its responder are borrowed, not retained at each use.
+  private func endTurn() {
+    let hadPutOffWork = responder.hasPutOffWork
+    responder.turnEnded()
+    if hadPutOffWork { startOffLoopWork() }  // what the requests it handled need
+    deliverLateResponses()
+    readPacing.turnEnded()
+    writePacing.turnEnded()
+    armClientTimers()
+    measureTurn()
+    resumePacedWrites()  // the next turn's first writes
+    keepTurning(responder.hasPutOffWork || !awaitingWriteTurn.isEmpty)
   }
 
   /// Lets the loop wait for I/O, or not while work is put off to the next turn.

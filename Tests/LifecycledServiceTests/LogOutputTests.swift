@@ -116,6 +116,20 @@ import Testing
       ("http://127.0.0.1:8080/v1/apps?x=1", "/v1/apps"), ("http://h?x", "/"),
     ])
   func requestLinesMatchTheHandlersLines(format: LogFormat, target: (sent: String, path: String)) {
+    expectTheHandlersLine(format: format, target: target)
+  }
+
+  /// Every ASCII byte in a short path, written as it is or quoted, as the handler would (a
+  /// `?` begins the query, which the line leaves out).
+  @Test(arguments: LogFormat.allCases)
+  func everyASCIIByteInAPathIsWrittenAsTheHandlerWritesIt(format: LogFormat) {
+    for byte in UInt8(0x20)...0x7F {
+      let target = "/a" + String(UnicodeScalar(byte))
+      expectTheHandlersLine(format: format, target: (target, byte == 0x3F ? "/a" : target))
+    }
+  }
+
+  private func expectTheHandlersLine(format: LogFormat, target: (sent: String, path: String)) {
     let capture = Capture()
     let output = LogOutput(fileDescriptor: capture.write)
     let request = HTTPRequest(method: "POST", target: target.sent)
