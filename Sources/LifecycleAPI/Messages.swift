@@ -17,9 +17,11 @@ public struct APIRequest: Sendable {
   /// Whether the request has more than one `Origin` (RFC 6454, 7.2: a browser sends one at
   /// most), which the policy refuses whatever they say.
   public var originIsRepeated: Bool
-  /// The fields few requests send; nil when it sends none of them, as nearly every request of
-  /// a harness does. Held in one optional, they cost such a request nothing to drop, where
-  /// five optional texts were each released on every request.
+  /// The fields few requests send. The server leaves it nil for a request that sends none of
+  /// them, as nearly every request of a harness does: held in one optional, they cost such a
+  /// request nothing to drop, where five optional texts were each released on every request.
+  /// An empty value reads the same (`origin` and the others are nil), as the in-process
+  /// transport passes for every request.
   public var occasionalFields: OccasionalFields?
   /// The request's number on the server: a request that waits is answered under it later
   /// (`LifecycleAPI.takeLateResponses`).
