@@ -42,29 +42,32 @@ public struct HTTPFields: Sendable, Sequence {
   /// Adds a field after the others. The name must be a token and the value free of CR and
   /// LF: responses are made of the server's own fields.
   public mutating func append(name: String, value: String) {
-    var name = name
     var value = value
     // Read as contiguous bytes: walking a String's UTF-8 view costs tens of instructions a byte.
+    value.withUTF8 { append(name: name, value: $0) }
+  }
+
+  /// Adds a field whose value is `value`'s bytes, such as a tag written on the stack.
+  public mutating func append(name: String, value: UnsafeBufferPointer<UInt8>) {
+    var name = name
     name.withUTF8 { name in
-      value.withUTF8 { value in
-        // A response's fields are the server's own: constant names, values of numbers, tags and
-        // ids that match the name pattern; no text a client sends reaches one with a CR or LF.
-        precondition(
-          !name.isEmpty && name.allSatisfy(\.isTokenCharacter)
-            && !value.contains { $0 == .cr || $0 == .lf },
-          "not a field line: \(String(decoding: name, as: UTF8.self))")
-        // Made whole on the stack and appended at once: each append costs a uniqueness and
-        // capacity check and a call of its own.
-        let count = name.count + value.count + 4
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { line in
-          _ = line.initialize(fromContentsOf: name)
-          line[name.count] = .colon
-          line[name.count + 1] = .space
-          _ = line[(name.count + 2)...].initialize(fromContentsOf: value)
-          line[count - 2] = .cr
-          line[count - 1] = .lf
-          lines.append(contentsOf: UnsafeBufferPointer(line))
-        }
+      // A response's fields are the server's own: constant names, values of numbers, tags and
+      // ids that match the name pattern; no text a client sends reaches one with a CR or LF.
+      precondition(
+        !name.isEmpty && name.allSatisfy(\.isTokenCharacter)
+          && !value.contains { $0 == .cr || $0 == .lf },
+        "not a field line: \(String(decoding: name, as: UTF8.self))")
+      // Made whole on the stack and appended at once: each append costs a uniqueness and
+      // capacity check and a call of its own.
+      let count = name.count + value.count + 4
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { line in
+        _ = line.initialize(fromContentsOf: name)
+        line[name.count] = .colon
+        line[name.count + 1] = .space
+        _ = line[(name.count + 2)...].initialize(fromContentsOf: value)
+        line[count - 2] = .cr
+        line[count - 1] = .lf
+        lines.append(contentsOf: UnsafeBufferPointer(line))
       }
     }
   }

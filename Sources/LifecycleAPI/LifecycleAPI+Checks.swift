@@ -100,30 +100,36 @@ extension LifecycleAPI {
 
   /// The `ETag` of a device version: strong, opaque to clients.
   static func entityTag(_ version: DeviceVersion) -> String {
-    // Written byte by byte, with no intermediate strings: nearly every response has one. Made
-    // exactly as long as it is, it fits in the String itself (up to 15 bytes): no allocation.
-    func digits(_ number: Int) -> Int { number < 10 ? 1 : 1 + digits(number / 10) }
-    let length = digits(version.incarnation) + digits(version.seq) + 3
-    return String(unsafeUninitializedCapacity: length) { buffer in
-      var count = 0
-      func write(_ number: Int) {
-        let start = count
+    var tag = ""
+    withEntityTag(of: version) { tag = String(decoding: $0, as: UTF8.self) }
+    return tag
+  }
+
+  /// Calls `body` with the bytes of `version`'s `ETag`, written on the stack from their end:
+  /// nearly every response has one, and the server's writes it into its head with no String
+  /// between. Two numbers of up to 19 digits, a dash and two quotes: 41 bytes at the most.
+  public static func withEntityTag(
+    of version: DeviceVersion, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+  ) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 41) { room in
+      var start = room.endIndex
+      func prepend(_ byte: UInt8) {
+        start -= 1
+        room[start] = byte
+      }
+      func prepend(_ number: Int) {
         var rest = number
         repeat {
-          buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
-          count += 1
+          prepend(UInt8(ascii: "0") + UInt8(rest % 10))
           rest /= 10
         } while rest > 0
-        buffer[start..<count].reverse()
       }
-      buffer[0] = UInt8(ascii: "\"")
-      count = 1
-      write(version.incarnation)
-      buffer[count] = UInt8(ascii: "-")
-      count += 1
-      write(version.seq)
-      buffer[count] = UInt8(ascii: "\"")
-      return count + 1
+      prepend(UInt8(ascii: "\""))
+      prepend(version.seq)
+      prepend(UInt8(ascii: "-"))
+      prepend(version.incarnation)
+      prepend(UInt8(ascii: "\""))
+      body(UnsafeBufferPointer(rebasing: room[start...]))
     }
   }
 

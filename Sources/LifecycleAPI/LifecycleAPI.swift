@@ -381,7 +381,7 @@ public final class LifecycleAPI {
     }
     if response.isDeferred { return nil }
     metrics.count(request: template, status: response.status)
-    return response
+    return consume response  // moved out past the defer above, not copied
   }
 
   /// Gives a successful answer about `device`, now or later, the device's version as its
@@ -390,7 +390,7 @@ public final class LifecycleAPI {
     guard (200..<300).contains(response.status), !response.isDeferred,
       let version = engine.lastVersion(of: device)
     else { return }
-    response.entityTag = Self.entityTag(version)
+    response.version = version
   }
 }
 

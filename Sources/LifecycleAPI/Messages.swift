@@ -86,10 +86,12 @@ public struct APIResponse: Sendable {
   /// Fields the response needs besides its content type, such as `Allow` on a 405 or
   /// `Location` on a 201.
   public var headers: [(name: String, value: String)]
-  /// The `ETag` of the device the response is about. Apart from `headers` because nearly
-  /// every response has one, and an array of fields for each would cost an allocation.
-  public var entityTag: String?
   public var body: [UInt8]
+  /// The version of the device the response is about, which its `ETag` names
+  /// (`entityTag`). Apart from `headers` because nearly every response has one, and an array
+  /// of fields for each would cost an allocation; a number pair because the server writes the
+  /// tag straight into the response's head (`LifecycleAPI.withEntityTag`).
+  public var version: DeviceVersion?
 
   public init(
     status: Int, contentType: String, headers: [(name: String, value: String)] = [],
@@ -100,6 +102,9 @@ public struct APIResponse: Sendable {
     self.headers = headers
     self.body = body
   }
+
+  /// The `ETag` of the device the response is about (`version`).
+  public var entityTag: String? { version.map(LifecycleAPI.entityTag) }
 
   /// The `Content-Type` the response is sent with: none for an empty body, but a stream's,
   /// whose pieces come later.

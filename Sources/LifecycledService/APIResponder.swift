@@ -217,7 +217,7 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
   /// The HTTP response that carries `response`.
   private func http(_ response: APIResponse) -> HTTPResponse {
     let shared = Self.headers(contentType: response.sentContentType)
-    guard !response.headers.isEmpty || response.entityTag != nil else {
+    guard !response.headers.isEmpty || response.version != nil else {
       return HTTPResponse(
         status: HTTPStatus(code: response.status), headers: shared, body: response.body)
     }
@@ -225,7 +225,9 @@ final class APIResponder: HTTPResponder, HTTPTimerClient, HTTPClientMemory {
     swap(&fields, &lastOwnFields)  // held here alone once the last response is gone
     fields.replaceAll(with: shared)
     for (name, value) in response.headers { fields.append(name: name, value: value) }
-    if let tag = response.entityTag { fields.append(name: "ETag", value: tag) }
+    if let version = response.version {
+      LifecycleAPI.withEntityTag(of: version) { fields.append(name: "ETag", value: $0) }
+    }
     lastOwnFields = fields
     return HTTPResponse(
       status: HTTPStatus(code: response.status), headers: fields, body: response.body)

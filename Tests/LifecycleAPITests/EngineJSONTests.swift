@@ -172,4 +172,18 @@ import Testing
       }
     }
   }
+
+  /// A device version's `ETag` is its incarnation and journal seq, quoted: the shortest, one
+  /// of the 15 bytes a String holds in itself, one a byte longer, and the longest.
+  @Test func entityTagsSpellTheVersionAtEveryWidth() {
+    let tags = [(0, 0), (1, 2), (12_345, 5_678_901), (123_456, 5_678_901), (.max, .max)].map {
+      LifecycleAPI.entityTag(DeviceVersion(incarnation: $0, seq: $1))
+    }
+    #expect(
+      tags == [
+        #""0-0""#, #""1-2""#, #""12345-5678901""#, #""123456-5678901""#,
+        #""9223372036854775807-9223372036854775807""#,
+      ])
+    #expect(tags.map(\.utf8.count) == [5, 5, 15, 16, 41])
+  }
 }

@@ -126,8 +126,7 @@ struct IdempotencyStore {
     let fields = response.headers.reduce(response.headers.isEmpty ? 0 : 48) {
       $0 + 32 + textBytes($1.name) + textBytes($1.value)
     }
-    return 512 + response.body.count + fields + textBytes(response.entityTag) + textBytes(key)
-      + textBytes(device)
+    return 512 + response.body.count + fields + textBytes(key) + textBytes(device)
   }
 
   /// The entry a queue element names, unless it has gone since.

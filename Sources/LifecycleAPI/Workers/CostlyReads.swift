@@ -49,7 +49,7 @@ struct CostlyReads {
     var response: APIResponse {
       var response = APIResponse(
         status: 200, contentType: contentType, headers: headers, body: bytes)
-      response.entityTag = key.version.map(LifecycleAPI.entityTag)
+      response.version = key.version
       return response
     }
   }

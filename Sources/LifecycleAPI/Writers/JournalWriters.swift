@@ -152,7 +152,9 @@ extension JSONWriter {
 
   /// The most an event result's text takes up to its event but the names (a null app
   /// takes two more than its quotes).
-  private static let resultHeadRoom = #""device":"","app":null,"event":"#.utf8.count
+  private static var resultHeadRoom: Int {
+    (#""device":"","app":null,"event":"# as StaticString).utf8CodeUnitCount  // a constant
+  }
   /// The most its two states and the key after them take.
   private static let resultStatesRoom =
     #","previousState":,"state":,"callbacks":"#.utf8.count + 2
