@@ -106,8 +106,8 @@ extension LifecycleAPI {
   }
 
   /// Calls `body` with the bytes of `version`'s `ETag`, written on the stack from their end:
-  /// nearly every response has one, and the server's writes it into its head with no String
-  /// between. Two numbers of up to 19 digits, a dash and two quotes: 41 bytes at the most.
+  /// nearly every response has one, and the server writes it into the response's head with no
+  /// String between. Two numbers of up to 19 digits, a dash and two quotes: 41 bytes at most.
   public static func withEntityTag(
     of version: DeviceVersion, _ body: (UnsafeBufferPointer<UInt8>) -> Void
   ) {

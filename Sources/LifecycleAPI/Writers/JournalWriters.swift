@@ -153,7 +153,8 @@ extension JSONWriter {
   /// The most an event result's text takes up to its event but the names (a null app
   /// takes two more than its quotes).
   private static var resultHeadRoom: Int {
-    (#""device":"","app":null,"event":"# as StaticString).utf8CodeUnitCount  // a constant
+    // Folded at compile time; a `static let` would be a global made lazily, checked at each read.
+    (#""device":"","app":null,"event":"# as StaticString).utf8CodeUnitCount
   }
   /// The most its two states and the key after them take.
   private static let resultStatesRoom =
