@@ -136,6 +136,25 @@ import Testing
     #expect(everything == before)
   }
 
+  /// Each event of a list is read on its own, by one reader turned from object to object: a
+  /// member the event before read is unknown to the next, and each problem names its event.
+  @Test func eachEventOfAListIsReadOnItsOwn() {
+    let before = everything
+    let response = api.call(
+      "POST", "/v1/apps/mail/events",
+      #"[{"type":"beginBackgroundTask","name":"a"},{"type":"home","name":"b"},7,{"type":"home"},"#
+        + #"{"type":"launch","scene":"s","nope":1}]"#)
+    #expect(response.status == 422)
+    #expect(
+      response.json?["validation"]
+        == json(
+          #"[{"field":"[1].name","message":"is not a known field"},"#
+            + #"{"field":"[2]","message":"must be a JSON object"},"#
+            + #"{"field":"[2].type","message":"is required"},"#
+            + #"{"field":"[4].nope","message":"is not a known field"}]"#))
+    #expect(everything == before)
+  }
+
   @Test func aDryRunIsAnotherRequestForItsIdempotencyKey() {
     let dryRun = api.call(
       "POST", "/v1/apps/mail/events?dryRun=true", #"{"type":"launch"}"#, idempotencyKey: "k")

@@ -93,8 +93,9 @@ enum Decode {
   ) throws(Problem) -> PostedEvents<Event> {
     var posted = PostedEvents<Event>()
     var issues = ValidationIssues()
+    var fields = Fields(objectsOf: body)
     func read(_ index: Int, at location: Fields.Location) {
-      var fields = Fields(body, at: index, location: location)
+      fields.read(index, location: location)
       let event = decode(&fields)
       if fields.problem() != nil {
         issues.append(contentsOf: fields.issues)

@@ -7,8 +7,8 @@ import LifecycleEngine
 struct Fields {
   private let document: JSONDocument
   /// The object's index in the document; nil if the value there is not an object.
-  private let object: Int?
-  private let location: Location
+  private var object: Int?
+  private var location: Location
   /// The members a reader asked for: in an object of up to 64 members, a bit each by place
   /// (no allocation); in a larger one (only an object with unknown members is), their keys'
   /// indices in the document.
@@ -36,8 +36,23 @@ struct Fields {
 
   /// The object at `index` of `document` (the body itself unless given).
   init(_ document: JSONDocument, at index: Int = JSONDocument.root, location: Location = .body) {
+    self.init(objectsOf: document)
+    read(index, location: location)
+  }
+
+  /// A reader of `document`'s objects one after another (`read(_:location:)`), on none yet:
+  /// a list's objects are read in turn with no copy of the document for each.
+  init(objectsOf document: JSONDocument) {
     self.document = document
+    location = .body
+  }
+
+  /// Turns to the object at `index`, as a reader made for it would read it.
+  mutating func read(_ index: Int, location: Location) {
     self.location = location
+    (asked, nullIsAbsent) = (0, false)
+    if !askedKeys.isEmpty { askedKeys.removeAll(keepingCapacity: true) }
+    if !issues.isEmpty { issues = ValidationIssues() }
     if document[index].kind == .object {
       object = index
     } else {
