@@ -133,12 +133,12 @@ public enum AppEvent: Hashable, Sendable {
   /// The event types that can be addressed to an app.
   public static let types = EventType.allCases.filter(\.isAppEvent)
 
-  /// The event as the system delivers it to `app`: the events of a background `URLSession`
-  /// always name their session (`application(_:handleEventsForBackgroundURLSession:
-  /// completionHandler:)` is handed its `identifier`), `<app>.background-session` unless the
-  /// event named one.
-  func namingItsSession(for app: AppName) -> AppEvent {
-    guard case .backgroundLaunch(.urlSession, let payload, nil) = self else { return self }
+  /// The event as the system delivers it to `app` where that differs from the event as
+  /// posted, nil where it does not: the events of a background `URLSession` always name their
+  /// session (`application(_:handleEventsForBackgroundURLSession:completionHandler:)` is
+  /// handed its `identifier`), `<app>.background-session` unless the event named one.
+  func namingItsSession(for app: AppName) -> AppEvent? {
+    guard case .backgroundLaunch(.urlSession, let payload, nil) = self else { return nil }
     return .backgroundLaunch(
       .urlSession, payload: payload, sessionIdentifier: "\(app).background-session")
   }

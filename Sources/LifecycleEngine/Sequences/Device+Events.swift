@@ -49,7 +49,15 @@ extension Device {
 /// documents through every event to keep the two in step.
 extension Device {
   func apply(_ posted: AppEvent, to app: App) throws(EngineError) -> EventOutcome {
-    let event = posted.namingItsSession(for: app.name)
+    // The event as posted is read where it is, not copied, unless it has to change.
+    if let named = posted.namingItsSession(for: app.name) {
+      return try apply(delivered: named, to: app)
+    }
+    return try apply(delivered: posted, to: app)
+  }
+
+  /// `apply(_:to:)` with the event as the system delivers it.
+  private func apply(delivered event: AppEvent, to app: App) throws(EngineError) -> EventOutcome {
     try checkPossible(event, for: app)
     let before = app.state
     var outcome = perform {
