@@ -70,6 +70,15 @@ import Testing
     #expect(Set(Self.deviceEvents.map(\.type)) == Set(DeviceEvent.types))
   }
 
+  /// The kinds the device's rules and reader switch over are the types the declarations
+  /// address to a device, each its own: an app's event has none.
+  @Test func eachDeviceEventTypeHasItsKindAndNoOtherTypeHasOne() {
+    for type in EventType.allCases {
+      #expect(DeviceEvent.Kind(type)?.type == (type.isDeviceEvent ? type : nil), "\(type)")
+    }
+    #expect(Self.deviceEvents.allSatisfy { DeviceEvent.Kind($0.type) == $0.kind })
+  }
+
   /// The members an event of each type is written with (the journal's writer, from
   /// `forEachParameter`) are the ones its declaration lists, and a body of its `type` alone is
   /// refused for lacking exactly the members the declaration requires.

@@ -75,9 +75,9 @@ import Testing
       $0.initialOSVersion = "18.0"
       $0.clock = .manual
     }
-    try engine.createApp(
+    _ = try engine.createApp(
       AppSpec(name: "editor", permittedTaskIdentifiers: ["x"]), on: "old", now: .zero)
-    try engine.apply(.launch(), to: "editor", on: "old", now: .zero)
+    _ = try engine.apply(.launch(), to: "editor", on: "old", now: .zero)
     let refused = refusal {
       try engine.apply(Self.request("x"), to: "editor", on: "old", now: .zero)
     }

@@ -79,11 +79,11 @@ enum Decode {
   /// engine declares them (`DeviceEvent.init(_:reading:)`).
   static func deviceEvent(_ fields: inout Fields) -> DeviceEvent? {
     guard let type = fields.choice("type", EventType.self, required: true) else { return nil }
-    guard type.isDeviceEvent else {
+    guard let kind = DeviceEvent.Kind(type) else {
       fields.reject("type", "is an app event: post it to /v1/devices/{device}/apps/{app}/events")
       return nil
     }
-    return DeviceEvent(type, reading: &fields)
+    return DeviceEvent(kind, reading: &fields)
   }
 
   /// The events of a request body: one event, a scenario as an array of them, or a scenario

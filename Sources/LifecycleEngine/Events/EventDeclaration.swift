@@ -27,7 +27,7 @@ public struct EventDeclaration: Sendable {
     var recorder = MemberRecorder()
     switch scope {
     case .app: _ = AppEvent(type, reading: &recorder)
-    case .device: _ = DeviceEvent(type, reading: &recorder)
+    case .device: _ = DeviceEvent.Kind(type).map { DeviceEvent($0, reading: &recorder) }
     }
     members = recorder.members
   }
@@ -225,5 +225,5 @@ extension EventType {
 
   /// The case's position in `allCases`: a case-only enumeration of fewer than 256 cases is
   /// stored as that number in one byte (Swift's type layout, stable since the ABI).
-  private var position: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
+  var position: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 }

@@ -374,11 +374,11 @@ extension DeviceEvent {
     }
   }
 
-  /// The event of `type` with the members `reader` gives; nil if a required one is missing or
-  /// `type` is not a device event's. The one statement of the members each device event
-  /// takes, as `AppEvent`'s; the switch has no default.
-  public init?(_ type: EventType, reading reader: inout some EventParameterReader) {
-    switch type {
+  /// The event of `kind` with the members `reader` gives; nil if a required one is missing.
+  /// The one statement of the members each device event takes, as `AppEvent`'s; the switch
+  /// has no default.
+  public init?(_ kind: Kind, reading reader: inout some EventParameterReader) {
+    switch kind {
     case .home: self = .home
     case .memoryWarning: self = .memoryWarning
     case .lock: self = .lock
@@ -428,13 +428,6 @@ extension DeviceEvent {
     case .updateOS:
       guard let version = reader.version("version", required: true) ?? nil else { return nil }
       self = .updateOS(version: version)
-    case .launch, .prewarm, .openScene, .closeScene, .disconnectScene, .openSwitcher,
-      .closeSwitcher, .interruptionBegan, .interruptionEnded, .terminate, .crash, .purge,
-      .thermalKill, .backgroundLaunch, .backgroundWorkCompleted, .beginBackgroundTask,
-      .endBackgroundTask, .setMemory, .startActivity, .stopActivity, .setRestorationData,
-      .submitTaskRequest, .cancelTaskRequest, .launchTask, .expireTask, .reportProgress,
-      .attachDebugger, .detachDebugger, .updateApp, .reinstall:
-      return nil
     }
   }
 }

@@ -172,7 +172,10 @@ public enum DeviceEvent: Hashable, Sendable {
   /// The powered-off device installs iOS `version`; it runs it from its next boot.
   case updateOS(version: String)
 
-  public var type: EventType {
+  public var type: EventType { kind.type }
+
+  /// The event's case, without its parameters.
+  public var kind: Kind {
     switch self {
     case .home: .home
     case .memoryWarning: .memoryWarning
@@ -189,8 +192,34 @@ public enum DeviceEvent: Hashable, Sendable {
     }
   }
 
-  /// The event types that can be addressed to a device.
-  public static let types = EventType.allCases.filter(\.isDeviceEvent)
+  /// The types of the events a device is addressed, by themselves: what the device's rules and
+  /// the reader of its events switch over, so that neither lists an app's events, and the
+  /// compiler names both for a new device event. Each is named as its `EventType`, and
+  /// declared in its order.
+  public enum Kind: String, CaseIterable, Sendable {
+    case home, memoryWarning, lock, unlock, significantTimeChange, shutdown, boot
+    case setConditions, setBackgroundAppRefresh, push, deliverMetrics, updateOS
+
+    /// The kind of device event `type` is; nil for an event only an app is addressed.
+    public init?(_ type: EventType) {
+      guard let kind = Self.byType[type.position] else { return nil }
+      self = kind
+    }
+
+    /// Read by the case's position, the byte it is stored as (see `EventType.position`).
+    public var type: EventType { Self.types[Int(unsafeBitCast(self, to: UInt8.self))] }
+
+    /// The kind of each event type, by the type's position: a read, not a search by name.
+    private static let byType = EventType.allCases.map { Kind(rawValue: $0.rawValue) }
+    /// The type of each kind, in `allCases`' order.
+    fileprivate static let types = allCases.map { kind in
+      // Every kind is named as its type: `eachDeviceEventTypeHasItsKindAndNoOtherTypeHasOne`.
+      EventType(rawValue: kind.rawValue)!
+    }
+  }
+
+  /// The event types that can be addressed to a device, in `EventType`'s order.
+  public static let types = Kind.types
 
   /// The app a device event is about, if it is about one.
   public var app: String? {

@@ -186,10 +186,10 @@ extension Device {
     AppEvent.types.filter { refusal(of: $0, for: app) == nil }
   }
 
-  /// Why a device event of `type` is impossible now, or nil if it is possible.
-  func refusal(ofDeviceEvent type: EventType) -> RefusalReason? {
-    if !status.poweredOn { return type == .boot || type == .updateOS ? nil : .deviceOff }
-    switch type {
+  /// Why a device event of `kind` is impossible now, or nil if it is possible.
+  func refusal(ofDeviceEvent kind: DeviceEvent.Kind) -> RefusalReason? {
+    if !status.poweredOn { return kind == .boot || kind == .updateOS ? nil : .deviceOff }
+    switch kind {
     case .home:
       if status.locked { return .deviceLocked }
       if status.foregroundApp == nil { return .noForegroundApp }
@@ -202,20 +202,13 @@ extension Device {
     case .memoryWarning, .significantTimeChange, .shutdown, .setConditions,
       .setBackgroundAppRefresh, .push, .deliverMetrics:
       break
-    case .launch, .prewarm, .openScene, .closeScene, .disconnectScene, .openSwitcher,
-      .closeSwitcher, .interruptionBegan, .interruptionEnded, .terminate, .crash, .purge,
-      .thermalKill, .backgroundLaunch, .backgroundWorkCompleted, .beginBackgroundTask,
-      .endBackgroundTask, .setMemory, .startActivity, .stopActivity, .setRestorationData,
-      .submitTaskRequest, .cancelTaskRequest, .launchTask, .expireTask, .reportProgress,
-      .attachDebugger, .detachDebugger, .updateApp, .reinstall:
-      return .notAllowedInState  // app events, never addressed to a device
     }
     return nil
   }
 
   /// The device events possible now.
   var allowedDeviceEvents: [EventType] {
-    DeviceEvent.types.filter { refusal(ofDeviceEvent: $0) == nil }
+    DeviceEvent.Kind.allCases.filter { refusal(ofDeviceEvent: $0) == nil }.map(\.type)
   }
 
   /// Whether the device is on and locked, as device events report it.

@@ -8,7 +8,7 @@ extension Device {
     }
     if !issues.isEmpty { throw .invalid(issues) }
     let addressee = try app(addressedBy: event)
-    if let reason = refusal(ofDeviceEvent: event.type) {
+    if let reason = refusal(ofDeviceEvent: event.kind) {
       throw .refused(
         Refusal(
           event: event.type, app: nil, currentState: state.rawValue,
