@@ -97,13 +97,37 @@ public struct JSONDocument: Sendable {
   /// value follows it). Found by binary search in an object of many members, by a scan of a
   /// small one.
   public func key(_ key: StaticString, of object: Int) -> Int? {
-    guard let index = keyIndexes[object] else {
-      return children(of: object).first { string(at: $0, is: key) }
-    }
+    guard let index = keyIndexes[object] else { return member(key, of: object)?.key }
     let literal = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
     return bytes.withUnsafeBufferPointer { bytes in
       index.find(hash: KeyIndex.hash(literal)) { candidate in
         Self.withText(of: values[candidate], in: bytes) { Self.order($0, literal) }
+      }
+    }
+  }
+
+  /// Member `key` of the object at `object`, by a scan of its keys: its place among the
+  /// members and the index of its key. What a reader of a small object asks for each member,
+  /// so it compares lengths before bytes, and counts no reference on the way.
+  public func member(_ key: StaticString, of object: Int) -> (ordinal: Int, key: Int)? {
+    let literal = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+    return values.withUnsafeBufferPointer { values in
+      bytes.withUnsafeBufferPointer { bytes in
+        var keyIndex = object + 1
+        for ordinal in 0..<Int(values[object].count) {
+          let name = values[keyIndex]
+          // `bytes` is the parsed document: never empty, so it has an address.
+          let matches =
+            name.isEscaped
+            ? Self.withText(of: name, in: bytes) { Self.order($0, literal) == 0 }
+            : Int(name.end - name.start) == literal.count
+              && (literal.isEmpty
+                || memcmp(bytes.baseAddress! + Int(name.start), key.utf8Start, literal.count) == 0)
+          if matches { return (ordinal, keyIndex) }
+          let value = values[keyIndex + 1]
+          keyIndex = value.isContainer ? Int(value.wide) : keyIndex + 2
+        }
+        return nil
       }
     }
   }

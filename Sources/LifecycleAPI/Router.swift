@@ -23,17 +23,29 @@ final class Route {
   let template: RouteTemplate
   let queryParameters: [String]
   let handler: Handler
-  /// Whether the path names a device: its responses carry the device's `ETag`, and it honours
-  /// `If-Match`.
-  let isDeviceScoped: Bool
   /// The template's segments after its leading `/`.
   private let segments: [Segment]
+  /// Where the template captures each name it has, among `segments`: read straight from a
+  /// path that matches.
+  private let deviceSegment, appSegment, jetsamEventSegment: Int?
+
+  /// Whether the path names a device: its responses carry the device's `ETag`, and it honours
+  /// `If-Match`.
+  var isDeviceScoped: Bool { deviceSegment != nil }
 
   private enum Segment {
     /// Bytes of the template's static text, which lives as long as the program.
     case literal(UnsafeBufferPointer<UInt8>)
-    case device
-    case app
+    case capture(Capture)
+
+    var capture: Capture? {
+      if case .capture(let capture) = self { capture } else { nil }
+    }
+  }
+
+  /// What a template's segment can capture.
+  private enum Capture {
+    case device, app
     /// A jetsam event's number: a positive decimal integer.
     case jetsamEvent
   }
@@ -52,15 +64,15 @@ final class Route {
     )
     .map { segment -> Segment in
       let text = String(decoding: segment, as: UTF8.self)
-      if text == "{device}" { return .device }
-      if text == "{app}" { return .app }
-      if text == "{jetsamEvent}" { return .jetsamEvent }
+      if text == "{device}" { return .capture(.device) }
+      if text == "{app}" { return .capture(.app) }
+      if text == "{jetsamEvent}" { return .capture(.jetsamEvent) }
       precondition(!text.contains("{"), "\(template): only {device}, {app}, {jetsamEvent}")
       return .literal(UnsafeBufferPointer(rebasing: segment))
     }
-    isDeviceScoped = segments.contains {
-      if case .device = $0 { true } else { false }
-    }
+    deviceSegment = segments.firstIndex { $0.capture == .device }
+    appSegment = segments.firstIndex { $0.capture == .app }
+    jetsamEventSegment = segments.firstIndex { $0.capture == .jetsamEvent }
   }
 
   static func get(_ template: StaticString, query: [String] = [], _ handler: @escaping Handler)
@@ -89,15 +101,16 @@ final class Route {
 
   /// Whether `path` matches the template: its literal segments the same, a name where it
   /// captures one, a number where it captures one. Nothing is made: most templates a path is
-  /// compared with do not match it.
+  /// compared with do not match it. Compared from the last segment, where templates of the
+  /// same length differ (`…/{app}/journal`, `…/{app}/events`).
   func matches(_ path: PathSegments) -> Bool {
     guard path.count == segments.count else { return false }
-    for index in segments.indices {
+    for index in segments.indices.reversed() {
       let matches =
         switch segments[index] {
         case .literal(let literal): path.is(index, literal)
-        case .device, .app: path.isName(index)
-        case .jetsamEvent: path.number(index) != nil
+        case .capture(.device), .capture(.app): path.isName(index)
+        case .capture(.jetsamEvent): path.number(index) != nil
         }
       guard matches else { return false }
     }
@@ -107,14 +120,9 @@ final class Route {
   /// What `path`, which `matches` the template, captures.
   func captures(in path: PathSegments) -> PathCaptures {
     var captures = PathCaptures()
-    for index in segments.indices {
-      switch segments[index] {
-      case .literal: continue
-      case .device: captures.device = path.name(index)
-      case .app: captures.app = path.name(index)
-      case .jetsamEvent: captures.jetsamEvent = path.number(index) ?? 0
-      }
-    }
+    if let index = deviceSegment { captures.device = path.name(index) }
+    if let index = appSegment { captures.app = path.name(index) }
+    if let index = jetsamEventSegment { captures.jetsamEvent = path.number(index) ?? 0 }
     return captures
   }
 }
@@ -259,7 +267,8 @@ struct PathSegments {
 
   /// The bytes of segment `index`, as offsets into the path. Routes ask only for the
   /// segments of paths with as many as they have (`count` checked first): `index < count`, so
-  /// the range lies within the path.
+  /// the range lies within the path. Inlined: called apart, it copies `ends` to read it.
+  @inline(__always)
   private func bounds(_ index: Int) -> Range<Int> {
     (index == 0 ? 1 : end(index - 1) + 1)..<end(index)
   }

@@ -201,6 +201,18 @@ import Testing
     }
   }
 
+  /// A small object's scan steps over containers whole, and tells each member's place.
+  @Test func aMemberIsFoundPastContainersWithItsPlace() throws {
+    let text = #"{"a":{"e":[1,{"e":2}]},"":[],"d\"":null,"e":3}"#
+    let document = try JSONDocument.parse(Array(text.utf8))
+    let found = ["a", "", #"d""#, "e"].map { (key: StaticString) in
+      document.member(key, of: JSONDocument.root).map { [$0.ordinal, $0.key] }
+    }
+    #expect(found == [[0, 1], [1, 9], [2, 11], [3, 13]])
+    #expect(document.json(at: 14) == .integer(3))
+    #expect(document.member("d", of: JSONDocument.root) == nil)
+  }
+
   @Test func invalidUTF8IsRefused() {
     #expect(throws: JSONError.self) { try JSON.parse([0x22, 0xFF, 0x22]) }
   }

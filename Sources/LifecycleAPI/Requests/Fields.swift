@@ -88,12 +88,9 @@ struct Fields {
       if !askedKeys.contains(keyIndex) { askedKeys.append(keyIndex) }
       return keyIndex
     }
-    for (ordinal, keyIndex) in document.children(of: object).enumerated()
-    where document.string(at: keyIndex, is: key) {
-      asked |= 1 << ordinal
-      return keyIndex
-    }
-    return nil
+    guard let (ordinal, keyIndex) = document.member(key, of: object) else { return nil }
+    asked |= 1 << ordinal
+    return keyIndex
   }
 
   /// Whether the object has members no reader asked for yet: with none, a reader of optional
