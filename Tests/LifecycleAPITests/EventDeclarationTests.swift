@@ -71,11 +71,12 @@ import Testing
   }
 
   /// The kinds the device's rules and reader switch over are the types the declarations
-  /// address to a device, each its own: an app's event has none.
+  /// address to a device, each its own and in the types' order: an app's event has none.
   @Test func eachDeviceEventTypeHasItsKindAndNoOtherTypeHasOne() {
     for type in EventType.allCases {
       #expect(DeviceEvent.Kind(type)?.type == (type.isDeviceEvent ? type : nil), "\(type)")
     }
+    #expect(DeviceEvent.types == EventType.allCases.filter(\.isDeviceEvent))
     #expect(Self.deviceEvents.allSatisfy { DeviceEvent.Kind($0.type) == $0.kind })
   }
 
