@@ -192,15 +192,15 @@ public enum DeviceEvent: Hashable, Sendable {
     }
   }
 
-  /// The types of the events a device is addressed, by themselves: what the device's rules and
-  /// the reader of its events switch over, so that neither lists an app's events, and the
+  /// The types of the events addressed to a device, by themselves: what the device's rules
+  /// and the reader of its events switch over, so that neither lists an app's events, and the
   /// compiler names both for a new device event. Each is named as its `EventType`, and
   /// declared in its order.
   public enum Kind: String, CaseIterable, Sendable {
     case home, memoryWarning, lock, unlock, significantTimeChange, shutdown, boot
     case setConditions, setBackgroundAppRefresh, push, deliverMetrics, updateOS
 
-    /// The kind of device event `type` is; nil for an event only an app is addressed.
+    /// The kind of device event `type` is; nil for an event addressed to apps only.
     public init?(_ type: EventType) {
       guard let kind = Self.byType[type.position] else { return nil }
       self = kind
