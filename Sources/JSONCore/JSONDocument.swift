@@ -110,20 +110,13 @@ public struct JSONDocument: Sendable {
   /// members and the index of its key. What a reader of a small object asks for each member,
   /// so it compares lengths before bytes, and counts no reference on the way.
   public func member(_ key: StaticString, of object: Int) -> (ordinal: Int, key: Int)? {
-    let literal = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
-    return values.withUnsafeBufferPointer { values in
+    values.withUnsafeBufferPointer { values in
       bytes.withUnsafeBufferPointer { bytes in
         var keyIndex = object + 1
         for ordinal in 0..<Int(values[object].count) {
-          let name = values[keyIndex]
-          // `bytes` is the parsed document: never empty, so it has an address.
-          let matches =
-            name.isEscaped
-            ? Self.withText(of: name, in: bytes) { Self.order($0, literal) == 0 }
-            : Int(name.end - name.start) == literal.count
-              && (literal.isEmpty
-                || memcmp(bytes.baseAddress! + Int(name.start), key.utf8Start, literal.count) == 0)
-          if matches { return (ordinal, keyIndex) }
+          if Self.withText(of: values[keyIndex], in: bytes, { Self.text($0, is: key) }) {
+            return (ordinal, keyIndex)
+          }
           let value = values[keyIndex + 1]
           keyIndex = value.isContainer ? Int(value.wide) : keyIndex + 2
         }
@@ -257,10 +250,16 @@ public struct JSONDocument: Sendable {
   /// Whether the string at `index` is `literal`.
   @inlinable
   public func string(at index: Int, is literal: StaticString) -> Bool {
-    withUTF8(at: index) {
-      $0.count == literal.utf8CodeUnitCount
-        && ($0.isEmpty || memcmp($0.baseAddress!, literal.utf8Start, $0.count) == 0)
-    }
+    withUTF8(at: index) { Self.text($0, is: literal) }
+  }
+
+  /// Whether `text` is `literal`'s bytes: lengths compared first, the bytes only when they
+  /// agree.
+  @inlinable
+  static func text(_ text: UnsafeBufferPointer<UInt8>, is literal: StaticString) -> Bool {
+    // A text that is not empty has an address.
+    text.count == literal.utf8CodeUnitCount
+      && (text.isEmpty || memcmp(text.baseAddress!, literal.utf8Start, text.count) == 0)
   }
 
   /// The value at `index` as a tree.
